@@ -1,0 +1,69 @@
+// GET /v3/users/me: the calling account (spec "User", reference §3.1).
+import { Type } from 'typebox';
+import { micro, withOffset } from '../../../platform/dates.js';
+import { baseUrl } from '../../../platform/paging.js';
+import { features, QUESTION_TYPE_FLAGS, questionTypes } from '../../../platform/plans.js';
+import type { Routes } from '../../../platform/types.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const UserSchema = Type.Object(
+  {
+    id: Type.String(),
+    username: Type.String(),
+    first_name: Nullable(Type.String()),
+    last_name: Nullable(Type.String()),
+    language: Type.String({ description: 'ISO 639-1 code of the account language' }),
+    email: Type.String(),
+    email_verified: Type.Boolean(),
+    account_type: Type.String({ description: "The user's plan" }),
+    date_created: Type.String(),
+    date_last_login: Nullable(Type.String()),
+    question_types: Type.Object(Object.fromEntries(QUESTION_TYPE_FLAGS.map((f) => [f, Type.Boolean()]))),
+    scopes: Type.Object({ granted: Type.Array(Type.String()), available: Type.Array(Type.String()) }),
+    sso_connections: Type.Array(Type.String()),
+    features: Type.Object({
+      collector_create_limit: Type.Union([Type.String(), Type.Integer()]),
+      collector_email_enabled: Type.Boolean(),
+      collector_thank_you_enabled: Type.Boolean(),
+      create_question_limit: Type.Union([Type.String(), Type.Integer()]),
+      num_free_responses: Type.Union([Type.String(), Type.Integer()]),
+    }),
+    href: Type.String(),
+  },
+  { $id: 'User' },
+);
+
+export const usersMeRoutes: Routes = (app) => {
+  app.get(
+    '/users/me',
+    {
+      config: { scope: 'users_read' },
+      schema: {
+        tags: ['Users and teams'],
+        summary: 'The calling user',
+        response: { 200: UserSchema },
+      },
+    },
+    async (request) => {
+      const { user, granted, available, plan } = request.auth;
+      return {
+        id: user.id,
+        username: user.username,
+        first_name: user.first_name,
+        last_name: user.last_name,
+        language: user.language,
+        email: user.email,
+        email_verified: user.email_verified === 1,
+        account_type: user.account_type,
+        date_created: withOffset(user.date_created),
+        date_last_login: user.date_last_login ? micro(user.date_last_login) : null,
+        question_types: questionTypes(plan),
+        scopes: { granted: [...granted], available: [...available] },
+        sso_connections: JSON.parse(user.sso_connections) as string[],
+        features: features(plan),
+        href: `${baseUrl(request)}/v3/users/me`,
+      };
+    },
+  );
+};

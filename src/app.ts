@@ -1,0 +1,83 @@
+// buildApp(): the whole HTTP surface, with every route registered in this one greppable place.
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController } from 'fastify';
+import { errorsRoutes } from './api/v3/meta/errors.js';
+import { usersMeRoutes } from './api/v3/users/me.js';
+import type { Deps } from './context.js';
+import { setErrorDocsBase } from './platform/errors.js';
+import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
+import { SCOPES } from './platform/scopes.js';
+import type { Api, Routes } from './platform/types.js';
+import { docsPages } from './web/docs.js';
+
+/** The API's route groups, each declared in src/api/v3/<area>/. */
+const apiRoutes: Routes[] = [usersMeRoutes, errorsRoutes];
+
+export async function buildApp(deps: Deps): Promise<Api> {
+  const { config } = deps;
+  setErrorDocsBase(config.regionUrls.us);
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // No per-request logs: they cost throughput and would carry URLs with codes and answers.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installHttpConventions(app, deps);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Survey Service API',
+        version: '3',
+        description:
+          'A REST API compatible with the SurveyMonkey API v3. Every request carries `Authorization: bearer <token>`; each operation names the OAuth scope it needs.',
+      },
+      servers: [{ url: config.regionUrls.us }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          oauth2: {
+            type: 'oauth2',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${config.regionUrls.us}/oauth/authorize`,
+                tokenUrl: `${config.regionUrls.us}/oauth/token`,
+                scopes: Object.fromEntries(SCOPES.map((s) => [s.name, s.label])),
+              },
+            },
+          },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+    // Each operation documents the scope it needs, from the same route config that enforces it.
+    transform: ({ schema, url, route }) => {
+      const scope = route.config?.scope;
+      if (!url.startsWith(API_PREFIX) || !scope) return { schema, url };
+      const base = (schema ?? {}) as Record<string, unknown>;
+      const description = [base.description, `Scope: \`${scope}\`.`].filter(Boolean).join('\n\n');
+      return { schema: { ...base, description, security: [{ oauth2: [scope] }] } as typeof schema, url };
+    },
+  });
+
+  await app.register(
+    async (v3) => {
+      const api = v3.withTypeProvider<TypeBoxTypeProvider>();
+      for (const routes of apiRoutes) routes(api, deps);
+      api.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () =>
+        app.swagger(),
+      );
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await app.register(docsPages);
+  return app;
+}

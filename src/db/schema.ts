@@ -1,0 +1,4 @@
+// The whole database as Kysely sees it: one interface per area, joined here.
+import type { PlatformTables } from './tables/platform.js';
+
+export interface Database extends PlatformTables {}

@@ -1,0 +1,40 @@
+// Access tokens: issued per (app, user) with the granted scopes, stored only as SHA-256 hashes,
+// shown once. Revoking an app for a user revokes every token of that pair.
+import type { Deps } from '../../context.js';
+import type { Scope } from '../../platform/scopes.js';
+import { randomToken, sha256 } from '../../platform/secrets.js';
+
+export async function issueToken(
+  deps: Deps,
+  appId: string,
+  userId: string,
+  scopes: Scope[],
+): Promise<string> {
+  const token = randomToken(48);
+  await deps.db.kysely
+    .insertInto('tokens')
+    .values({
+      id: await deps.ids.one(),
+      token_hash: sha256(token),
+      app_id: appId,
+      user_id: userId,
+      scopes: JSON.stringify(scopes),
+      status: 'active',
+      created_at: deps.clock.now().toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/** Revokes every active token the user holds for the app; returns how many. */
+export async function revokeApp(deps: Deps, appId: string, userId: string): Promise<number> {
+  const result = await deps.db.kysely
+    .updateTable('tokens')
+    .set({ status: 'revoked', revoked_at: deps.clock.now().toISOString() })
+    .where('app_id', '=', appId)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

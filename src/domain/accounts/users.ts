@@ -1,0 +1,106 @@
+// User accounts: creation, lookup, plan and state changes. No HTTP here.
+import { REGIONS, type Region } from '../../config.js';
+import type { Deps } from '../../context.js';
+import type { UsersTable } from '../../db/tables/platform.js';
+import { ApiError } from '../../platform/errors.js';
+import { isPlan, type Plan } from '../../platform/plans.js';
+import { hashPassword } from '../../platform/secrets.js';
+
+export type User = UsersTable;
+export const USER_STATES = ['active', 'soft_deleted', 'deleted'] as const;
+export type UserState = (typeof USER_STATES)[number];
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+  plan?: string;
+  region?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  language?: string;
+}
+
+const USERNAME = /^[A-Za-z0-9_.@+-]{1,64}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function createUser(deps: Deps, input: NewUser): Promise<User> {
+  const plan = input.plan ?? 'basic';
+  const region = input.region ?? 'us';
+  if (!USERNAME.test(input.username))
+    throw new ApiError(1002, 'username must be 1-64 letters, digits or _ . @ + -');
+  if (!EMAIL.test(input.email)) throw new ApiError(1002, 'email must be an email address');
+  if (input.password.length < 8) throw new ApiError(1002, 'password must be at least 8 characters');
+  if (!isPlan(plan))
+    throw new ApiError(1002, `plan must be one of basic, standard, advantage, premier, enterprise`);
+  if (!(REGIONS as readonly string[]).includes(region))
+    throw new ApiError(1002, 'region must be us, eu or ca');
+  if (await findUserByUsername(deps, input.username))
+    throw new ApiError(1026, `username ${input.username} is taken`);
+  const user: User = {
+    id: await deps.ids.one(),
+    username: input.username,
+    email: input.email,
+    email_verified: 1,
+    password_hash: await hashPassword(input.password),
+    first_name: input.firstName ?? null,
+    last_name: input.lastName ?? null,
+    language: input.language ?? 'en',
+    account_type: plan,
+    region,
+    status: 'active',
+    sso_connections: '[]',
+    date_created: deps.clock.now().toISOString(),
+    date_last_login: null,
+  };
+  await deps.db.kysely.insertInto('users').values(user).execute();
+  return user;
+}
+
+export function findUserByUsername(deps: Deps, username: string): Promise<User | undefined> {
+  return deps.db.kysely.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export function findUserById(deps: Deps, id: string): Promise<User | undefined> {
+  return deps.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function requireUser(deps: Deps, username: string): Promise<User> {
+  const user = await findUserByUsername(deps, username);
+  if (!user) throw new ApiError(1020, `no user named ${username}`);
+  return user;
+}
+
+export async function updateUser(
+  deps: Deps,
+  username: string,
+  changes: { plan?: string; region?: string; state?: string; emailVerified?: boolean },
+): Promise<User> {
+  const user = await requireUser(deps, username);
+  const set: Partial<User> = {};
+  if (changes.plan !== undefined) {
+    if (!isPlan(changes.plan)) throw new ApiError(1002, 'unknown plan');
+    set.account_type = changes.plan as Plan;
+  }
+  if (changes.region !== undefined) {
+    if (!(REGIONS as readonly string[]).includes(changes.region)) throw new ApiError(1002, 'unknown region');
+    set.region = changes.region as Region;
+  }
+  if (changes.state !== undefined) {
+    if (!(USER_STATES as readonly string[]).includes(changes.state))
+      throw new ApiError(1002, 'unknown state');
+    set.status = changes.state;
+  }
+  if (changes.emailVerified !== undefined) set.email_verified = changes.emailVerified ? 1 : 0;
+  if (Object.keys(set).length > 0)
+    await deps.db.kysely.updateTable('users').set(set).where('id', '=', user.id).execute();
+  return { ...user, ...set };
+}
+
+export async function recordLogin(deps: Deps, userId: string): Promise<void> {
+  await deps.db.kysely
+    .updateTable('users')
+    .set({ date_last_login: deps.clock.now().toISOString() })
+    .where('id', '=', userId)
+    .execute();
+}

@@ -1,0 +1,185 @@
+// The HTTP conventions every /v3 endpoint shares: request ids, JSON parsing, validation with the
+// route's TypeBox schemas, the error envelope, 404/405, HEAD/OPTIONS/CORS and authentication.
+// Route files only declare `config.scope`; everything else happens here, once.
+import { randomUUID } from 'node:crypto';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import secureJson from 'secure-json-parse';
+import type { Deps } from '../context.js';
+import { isDatabaseUnavailable } from '../db/database.js';
+import { createAuthenticator, REVOKED_BODY, RevokedTokenError } from './auth.js';
+import { ApiError, errorBody } from './errors.js';
+import type { Scope } from './scopes.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a /v3 route needs; null = any valid token. */
+    scope?: Scope | null;
+    /** 'none' for /v3 routes that need no token (the OpenAPI document). */
+    auth?: 'none';
+  }
+  interface FastifyRequest {
+    auth: import('./auth.js').AuthContext;
+  }
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+export const API_PREFIX = '/v3';
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'sm-request-id, x-request-id, x-oauth-scopes-granted, x-oauth-scopes-available, x-ratelimit-app-global-day-limit, x-ratelimit-app-global-day-remaining, x-ratelimit-app-global-day-reset, x-ratelimit-app-global-minute-limit, x-ratelimit-app-global-minute-remaining, x-ratelimit-app-global-minute-reset',
+};
+
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+function ajvFor(part: 'body' | 'other'): Ajv {
+  // Bodies are strict (a string is not a number); query strings and paths arrive as text and are
+  // coerced. Unknown body fields are an error, not silently dropped.
+  const ajv = new Ajv({
+    coerceTypes: part === 'body' ? false : 'array',
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
+  return addFormats(ajv);
+}
+
+function describeValidation(err: FastifyError): string {
+  const first = err.validation?.[0];
+  if (!first) return err.message;
+  const params = first.params as Record<string, unknown>;
+  const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const field =
+    (params.missingProperty as string | undefined) ??
+    (params.additionalProperty as string | undefined) ??
+    (path || err.validationContext || 'value');
+  const where = path && (params.missingProperty || params.additionalProperty) ? `${path}.${field}` : field;
+  if (params.additionalProperty) return `'${where}' is not a known field.`;
+  if (params.missingProperty) return `'${where}' is required.`;
+  return `'${where}' ${first.message}.`;
+}
+
+/** Maps any error to the catalogue: [status, body]. Unexpected errors become 500/1050. */
+export function toErrorResponse(err: unknown, request: FastifyRequest): [number, unknown] {
+  if (err instanceof RevokedTokenError) return [401, REVOKED_BODY];
+  if (err instanceof ApiError) return [err.status, errorBody(err.code, err.detail)];
+  const e = err as FastifyError;
+  if (e.validation) {
+    switch (e.validationContext) {
+      case 'body':
+        return [400, errorBody(1002, describeValidation(e))];
+      case 'params':
+        return [404, errorBody(1020)];
+      case 'headers':
+        return [400, errorBody(1004, describeValidation(e))];
+      default:
+        return [400, errorBody(1003, describeValidation(e))];
+    }
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return [400, errorBody(1001)];
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return [413, errorBody(1030, 'The request body is too large.')];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return [400, errorBody(1004, 'Content-Type must be application/json.')];
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return [400, errorBody(1004, 'The Content-Type or Content-Length header is invalid.')];
+  }
+  if (isDatabaseUnavailable(err)) return [503, errorBody(1051)];
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+    return [400, errorBody(1000, e.message)];
+  request.log.error({ err, reqId: request.id }, 'unexpected error');
+  return [500, errorBody(1050, `Request id: ${request.id}.`)];
+}
+
+export function installHttpConventions(app: FastifyInstance, deps: Deps): void {
+  const queryAjv = ajvFor('other');
+  const bodyAjv = ajvFor('body');
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object),
+  );
+
+  // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless DELETEs);
+  // anything else must parse, with prototype poisoning refused.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(new ApiError(1001), undefined);
+    }
+  });
+
+  // Which methods each path has, for 405s and OPTIONS (Fastify's own router only answers 404).
+  const routes = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m === 'OPTIONS' || route.url === '*' || route.url === '/*') continue;
+      try {
+        routes.on(m as 'GET', route.url, () => {});
+      } catch {
+        // the same method and path registered twice is Fastify's error to report, not ours
+      }
+    }
+  });
+  const allowedMethods = (url: string) => {
+    const path = url.split('?')[0];
+    return METHODS.filter((m) => routes.find(m, path) !== null);
+  };
+
+  const authenticate = createAuthenticator(deps);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('sm-request-id', request.id);
+    reply.header('x-request-id', request.id);
+    const url = request.routeOptions.url;
+    if (!url?.startsWith(API_PREFIX) || request.method === 'OPTIONS') return;
+    reply.headers(CORS_HEADERS);
+    reply.header('cache-control', 'no-store, no-cache, max-age=0, private, must-revalidate');
+    const config = request.routeOptions.config;
+    if (config.auth === 'none') return;
+    await authenticate(request, reply, config.scope ?? null);
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const [status, body] = toErrorResponse(err, request);
+    if (request.url.startsWith(API_PREFIX)) reply.headers(CORS_HEADERS);
+    reply.code(status).type('application/json').send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = allowedMethods(request.url);
+    if (allowed.length > 0) {
+      reply.header('allow', [...allowed, 'OPTIONS'].join(', '));
+      return reply.code(405).send(errorBody(1061, `Allowed methods: ${allowed.join(', ')}.`));
+    }
+    return reply
+      .code(404)
+      .send(errorBody(1020, `No resource at ${request.method} ${request.url.split('?')[0]}.`));
+  });
+
+  // OPTIONS on any path: the methods it answers (also the CORS preflight answer).
+  app.options('*', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+    const allowed = allowedMethods(request.url);
+    if (allowed.length === 0) return reply.code(404).send(errorBody(1020));
+    const list = [...allowed, 'OPTIONS'].join(', ');
+    reply
+      .headers(CORS_HEADERS)
+      .header('allow', list)
+      .header('access-control-allow-methods', list)
+      .header('access-control-allow-headers', 'Authorization, Content-Type, Accept')
+      .header('access-control-max-age', '86400');
+    return reply.code(200).send({ methods: [...allowed, 'OPTIONS'] });
+  });
+}

@@ -1,0 +1,64 @@
+// Plans (users/me `account_type`) and what each allows. `basic` is the free plan; every other plan
+// is paid. Question types and features are derived from the plan here, in one place, so users/me,
+// the survey designer and the collectors all agree.
+import { SCOPES, type Scope } from './scopes.js';
+
+export const PLANS = ['basic', 'standard', 'advantage', 'premier', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+export function isPaid(plan: Plan): boolean {
+  return plan !== 'basic';
+}
+
+export const QUESTION_TYPE_FLAGS = [
+  'comment_box_question_type',
+  'file_upload_question_type',
+  'matrix_question_type',
+  'ranking_question_type',
+  'rating_question_type',
+  'slider_question_type',
+  'star_rating_question_type',
+  'textbox_multiple_question_type',
+  'video_question_type',
+] as const;
+export type QuestionTypeFlag = (typeof QUESTION_TYPE_FLAGS)[number];
+
+/** The free plan lacks file upload, ranking and slider questions. No plan has video questions: this
+ * service does not implement them, and users/me says so rather than promise them. */
+export function questionTypes(plan: Plan): Record<QuestionTypeFlag, boolean> {
+  const paid = isPaid(plan);
+  return {
+    comment_box_question_type: true,
+    file_upload_question_type: paid,
+    matrix_question_type: true,
+    ranking_question_type: paid,
+    rating_question_type: true,
+    slider_question_type: paid,
+    star_rating_question_type: true,
+    textbox_multiple_question_type: true,
+    video_question_type: false,
+  };
+}
+
+/** The number of responses per survey a free account may read on response-detail endpoints. */
+export const FREE_RESPONSE_DETAIL_LIMIT = 25;
+
+export function features(plan: Plan) {
+  const paid = isPaid(plan);
+  return {
+    collector_create_limit: 'unlimited',
+    collector_email_enabled: paid,
+    collector_thank_you_enabled: paid,
+    create_question_limit: 'unlimited',
+    num_free_responses: paid ? 'unlimited' : String(FREE_RESPONSE_DETAIL_LIMIT),
+  };
+}
+
+/** Scopes available to a user on this plan (X-OAuth-Scopes-Available, users/me scopes.available). */
+export function availableScopes(plan: Plan): Scope[] {
+  return SCOPES.filter((s) => s.paid !== 'yes' || isPaid(plan)).map((s) => s.name);
+}

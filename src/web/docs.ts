@@ -1,0 +1,28 @@
+// Public documentation pages: the interactive API reference (Swagger UI over /v3/openapi.json)
+// and the error catalogue that every error body's `docs` URL points into.
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { errorCatalogue } from '../platform/errors.js';
+import { html } from './html.js';
+import { page } from './layout.js';
+
+export async function docsPages(app: FastifyInstance): Promise<void> {
+  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) => {
+    const rows = [...errorCatalogue.values()].map(
+      (e) =>
+        html`<tr id="${e.id}"><td><code>${e.id}</code></td><td>${e.status}</td><td>${e.name}</td><td>${e.message}</td></tr>`,
+    );
+    const body = html`<h1>Error codes</h1>
+<p>Every failed API request answers with <code>{"error": {"id", "name", "message", "docs", "http_status_code"}}</code>.
+A revoked token answers <code>{"status": 1, "errmsg": "Client revoked access grant"}</code> instead.</p>
+<table><caption class="muted">The catalogue, also at <code>GET /v3/errors</code></caption>
+<thead><tr><th scope="col">Code</th><th scope="col">HTTP status</th><th scope="col">Name</th><th scope="col">Meaning</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+    return reply.type('text/html; charset=utf-8').send(page('Error codes', body));
+  });
+
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
+}

@@ -1,0 +1,57 @@
+// Runs the survey-service command from source, as operators run it, in a child process.
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ARGS = ['--import', 'tsx', 'src/main.ts'];
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: Record<string, string>): CliResult {
+  const r = spawnSync(process.execPath, [...ARGS, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs a verb with --json and parses its one JSON object. */
+export function runCliJson(args: string[], env: Record<string, string>): any {
+  const r = runCli([...args, '--json'], env);
+  if (r.status !== 0) throw new Error(`survey-service ${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** Starts `survey-service serve` as its own process; resolves once it listens. */
+export function startServeProcess(env: Record<string, string>) {
+  const child = spawn(process.execPath, [...ARGS, 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      if (c.toString().includes('listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    ready,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

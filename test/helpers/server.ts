@@ -1,0 +1,62 @@
+// Starts the real server on a loopback port over a fresh database, for tests that speak HTTP.
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createDeps, type Deps } from '../../src/context.js';
+import type { Clock } from '../../src/platform/clock.js';
+import type { Api } from '../../src/platform/types.js';
+import { type AccountOptions, createAccount, type TestAccount } from './accounts.js';
+import { ApiClient } from './client.js';
+import { createTestDatabase } from './database.js';
+
+/** Hosts the test config gives the EU and Canada datacenters (send them as the Host header). */
+export const EU_HOST = 'eu.survey.test';
+export const CA_HOST = 'ca.survey.test';
+
+export interface TestServer {
+  url: string;
+  deps: Deps;
+  app: Api;
+  client: ApiClient;
+  config: Config;
+  /** A new user with a draft app and a token (no rate caps unless asked). */
+  account(options?: AccountOptions): Promise<TestAccount>;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+  /** Use this database URL instead of a fresh one (the caller owns it). */
+  databaseUrl?: string;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const database = options.databaseUrl ? null : await createTestDatabase();
+  const config = loadConfig({
+    DATABASE_URL: options.databaseUrl ?? database!.url,
+    PUBLIC_URL: 'http://localhost',
+    PUBLIC_URL_EU: `http://${EU_HOST}`,
+    PUBLIC_URL_CA: `http://${CA_HOST}`,
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: 'test-secret-key',
+    ...options.env,
+  });
+  const deps = await createDeps(config, { clock: options.clock });
+  const app = await buildApp(deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    url,
+    deps,
+    app,
+    config,
+    client: new ApiClient(url),
+    account: (opts) => createAccount(deps, opts),
+    close: async () => {
+      await app.close();
+      await deps.db.close();
+      await database?.drop();
+    },
+  };
+}
