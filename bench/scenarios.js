@@ -12,7 +12,18 @@ export const scenarios = [
     description: 'GET /v3/users/me for an app with (very high) rate limits: every request is counted',
     target: 'informative: the cost of counting',
     prepare: async (ctx) => {
-      const app = ctx.cli(['app', 'create', '--owner', 'bench', '--name', 'Counted', '--minute-limit', '2000000000', '--day-limit', '2000000000']);
+      const app = ctx.cli([
+        'app',
+        'create',
+        '--owner',
+        'bench',
+        '--name',
+        'Counted',
+        '--minute-limit',
+        '2000000000',
+        '--day-limit',
+        '2000000000',
+      ]);
       return { path: '/v3/users/me', token: app.access_token };
     },
   },

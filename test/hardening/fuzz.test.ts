@@ -34,8 +34,32 @@ function rng(seed: number) {
   };
 }
 
-const BAD_IDS = ['abc', '-1', '0', '99999999999999999999', '2147483648', '1.5', '%00', '%F0%9F%92%A9', 'a'.repeat(300), "1' OR '1'='1"];
-const BAD_VALUES = ['-1', '0', '2147483648', '99999999999999999999', 'abc', '', '2026-13-45T99:99:99', 'null', '%00', '%E2%80%AE', '1e309', '[]'];
+const BAD_IDS = [
+  'abc',
+  '-1',
+  '0',
+  '99999999999999999999',
+  '2147483648',
+  '1.5',
+  '%00',
+  '%F0%9F%92%A9',
+  'a'.repeat(300),
+  "1' OR '1'='1",
+];
+const BAD_VALUES = [
+  '-1',
+  '0',
+  '2147483648',
+  '99999999999999999999',
+  'abc',
+  '',
+  '2026-13-45T99:99:99',
+  'null',
+  '%00',
+  '%E2%80%AE',
+  '1e309',
+  '[]',
+];
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const BAD_BODIES: Array<string | Buffer> = [
   '{',
@@ -131,7 +155,14 @@ it('answers bad ids, bad query values and bad bodies on every endpoint without a
       const odd = await server.client.request(op.method, path, {
         token,
         rawBody: '<xml/>',
-        headers: { 'content-type': pick(['text/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16']) },
+        headers: {
+          'content-type': pick([
+            'text/xml',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/json; charset=utf-16',
+          ]),
+        },
       });
       check(odd, `${op.method} ${path} odd content type`);
       sent++;
@@ -143,10 +174,18 @@ it('answers bad ids, bad query values and bad bodies on every endpoint without a
 it('answers malformed JSON with 400/1001 and a wrong content type with 400/1004 where a body is read', async () => {
   const writes = operations.filter((o) => o.hasBody && !o.path.includes('{'));
   for (const op of writes) {
-    const bad = await server.client.request(op.method, op.path, { token, rawBody: '{"a":', headers: { 'content-type': 'application/json' } });
+    const bad = await server.client.request(op.method, op.path, {
+      token,
+      rawBody: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status, `${op.method} ${op.path}`).toBe(400);
     expect(bad.body.error.id).toBe('1001');
-    const type = await server.client.request(op.method, op.path, { token, rawBody: 'a=b', headers: { 'content-type': 'text/plain' } });
+    const type = await server.client.request(op.method, op.path, {
+      token,
+      rawBody: 'a=b',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(type.status, `${op.method} ${op.path}`).toBe(400);
     expect(type.body.error.id).toBe('1004');
   }
