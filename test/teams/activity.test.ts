@@ -21,7 +21,6 @@ const clock = new TestClock('2026-03-02T08:00:00Z'); // a Monday
 let owner: TestAccount;
 let admin: TestAccount;
 let regular: TestAccount;
-let invitee: TestAccount;
 let team: Team;
 let strangerTeam: Awaited<ReturnType<typeof makeTeam>>;
 
@@ -45,7 +44,7 @@ beforeAll(async () => {
   owner = await server.account({ username: 'olivia' });
   admin = await server.account({ username: 'adam' });
   regular = await server.account({ username: 'rita' });
-  invitee = await server.account({ username: 'ivan' });
+  await server.account({ username: 'ivan' });
   const deps = server.deps;
   team = await createTeam(deps, owner.user, { name: 'Panel' });
   const O = { userId: owner.user.id, ip: '203.0.113.1' };
@@ -414,6 +413,8 @@ describe('invitations', () => {
       { userId: t2.admin.user.id },
     );
     expect((await memberRow(guest.user.id)).status).toBe('pending');
+    const notYet = await server.client.get(`/v3/groups/${t2.team.id}/activities`, { token: guest.token });
+    expect(notYet.status).toBe(404);
     // A resend voids the first link.
     clock.advance(1000);
     const resent = await resendInvitation(server.deps, t2.team.id, guest.user.username, {
