@@ -95,12 +95,10 @@ it('keeps a visible focus outline on the form controls', async () => {
   let focused = '';
   for (let i = 0; i < 10 && focused !== 'password'; i++) {
     await page.keyboard.press('Tab');
-    focused = await page.evaluate(() => document.activeElement?.id ?? '');
+    focused = String(await page.evaluate('document.activeElement ? document.activeElement.id : ""'));
   }
   expect(focused).toBe('password');
-  const outline = await page.evaluate(
-    () => getComputedStyle(document.activeElement as HTMLElement).outlineStyle,
-  );
+  const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
   expect(outline).toBe('solid');
   await page.close();
 });

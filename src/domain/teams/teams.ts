@@ -6,6 +6,7 @@ import { ApiError } from '../../platform/errors.js';
 import { findUserById, findUserByUsername, type User } from '../accounts/users.js';
 import { recordEvent } from '../events.js';
 import { isAdminType, type MemberType, membershipOf, type TeamMember } from './membership.js';
+import { isUniqueViolation } from './unique.js';
 
 export type Team = TeamsTable;
 export const DEFAULT_MAX_INVITES = 100;
@@ -46,21 +47,28 @@ export async function createTeam(
   const [teamId, memberId] = await deps.ids.take(2);
   const now = deps.clock.now().toISOString();
   const team: Team = { id: teamId, name, owner_id: owner.id, max_invites: maxInvites, date_created: now };
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    await trx.insertInto('teams').values(team).execute();
-    await trx
-      .insertInto('team_members')
-      .values({
-        id: memberId,
-        team_id: teamId,
-        user_id: owner.id,
-        type: 'account_owner',
-        status: 'active',
-        invited_at: null,
-        date_created: now,
-      })
-      .execute();
-  });
+  const oneTeam = (err: unknown) => {
+    if (isUniqueViolation(err)) throw new ApiError(1025, `${owner.username} already belongs to a team`);
+    throw err;
+  };
+  await deps.db.kysely
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('teams').values(team).execute();
+      await trx
+        .insertInto('team_members')
+        .values({
+          id: memberId,
+          team_id: teamId,
+          user_id: owner.id,
+          type: 'account_owner',
+          status: 'active',
+          invited_at: null,
+          date_created: now,
+        })
+        .execute();
+    })
+    .catch(oneTeam);
   return team;
 }
 
@@ -120,7 +128,14 @@ export async function addMember(
       .executeTakeFirstOrThrow();
     if (Number(count.n) >= team.max_invites)
       throw new ApiError(1017, `the team has reached its ${team.max_invites} members`);
-    await trx.insertInto('team_members').values(member).execute();
+    await trx
+      .insertInto('team_members')
+      .values(member)
+      .execute()
+      .catch((err) => {
+        if (isUniqueViolation(err)) throw new ApiError(1025, `${user.username} already belongs to a team`);
+        throw err;
+      });
     await recordEvent(deps, trx, eventId, {
       type: input.pending ? 'invite_created' : 'member_joined',
       ownerId: team.owner_id,

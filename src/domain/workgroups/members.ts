@@ -3,6 +3,7 @@
 import type { Deps } from '../../context.js';
 import type { WorkgroupMembersTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
+import { isUniqueViolation } from '../teams/unique.js';
 import type { WorkgroupAccess } from './access.js';
 import { hexId } from './workgroups.js';
 
@@ -96,7 +97,14 @@ export async function addWorkgroupMembers(
     updated_at: now,
   }));
   await deps.db.kysely.transaction().execute(async (trx) => {
-    await trx.insertInto('workgroup_members').values(rows).execute();
+    await trx
+      .insertInto('workgroup_members')
+      .values(rows)
+      .execute()
+      .catch((err) => {
+        if (isUniqueViolation(err)) throw new ApiError(1026, 'A user is already a member of the workgroup.');
+        throw err;
+      });
     await trx.updateTable('workgroups').set({ updated_at: now }).where('id', '=', wg.id).execute();
   });
   return rows.map((r) => ({ ...r, status: teamStatus.get(r.user_id) === 'pending' ? 'pending' : 'active' }));
