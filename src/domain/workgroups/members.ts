@@ -155,3 +155,26 @@ export async function removeWorkgroupMember(
     .execute();
   return member;
 }
+
+/**
+ * The workgroups a user takes part in with effect: their memberships, with role and ownership,
+ * in workgroups of a team they actively belong to (or their own team-less workgroups). A pending
+ * team member's workgroup memberships have no effect until they join. For the sharing checks.
+ */
+export async function activeWorkgroupsOf(
+  deps: Deps,
+  userId: string,
+): Promise<Array<{ workgroup_id: string; role_id: string; is_owner: boolean }>> {
+  const rows = await deps.db.kysely
+    .selectFrom('workgroup_members as wm')
+    .innerJoin('workgroups as w', 'w.id', 'wm.workgroup_id')
+    .leftJoin('team_members as tm', (j) =>
+      j.onRef('tm.user_id', '=', 'wm.user_id').onRef('tm.team_id', '=', 'w.team_id'),
+    )
+    .select(['wm.workgroup_id', 'wm.role_id', 'wm.is_owner', 'w.team_id', 'tm.status'])
+    .where('wm.user_id', '=', userId)
+    .execute();
+  return rows
+    .filter((r) => r.team_id === null || r.status === 'active')
+    .map((r) => ({ workgroup_id: r.workgroup_id, role_id: r.role_id, is_owner: r.is_owner === 1 }));
+}

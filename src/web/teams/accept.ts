@@ -35,7 +35,12 @@ already been accepted. Ask a team admin to send you a new one.</p>`;
 async function describe(deps: Deps, member: TeamMember) {
   const team = await findTeam(deps, member.team_id);
   const user = await findUserById(deps, member.user_id);
-  return { teamName: team?.name ?? '', username: user?.username ?? '', hash: user?.password_hash ?? '' };
+  return {
+    teamName: team?.name ?? '',
+    username: user?.username ?? '',
+    hash: user?.password_hash ?? '',
+    active: user?.status === 'active',
+  };
 }
 
 function form(token: string, teamName: string, username: string, type: string, error?: string) {
@@ -78,7 +83,8 @@ export async function teamPages(app: FastifyInstance, options: { deps: Deps }): 
       const password = typeof body.password === 'string' ? body.password : '';
       const member = await invitationByToken(deps, token);
       if (!member) return send(reply, 404, 'Invitation not found', INVALID);
-      const { teamName, username, hash } = await describe(deps, member);
+      const { teamName, username, hash, active } = await describe(deps, member);
+      if (!active) return send(reply, 404, 'Invitation not found', INVALID);
       if (!password || !(await verifyPassword(password, hash)))
         return send(
           reply,
