@@ -1,5 +1,6 @@
 // A team of three whose actions produce exactly the activity list and series they should.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateUser } from '../../src/domain/accounts/users.js';
 import { recordEvent } from '../../src/domain/events.js';
 import { invitationToken } from '../../src/domain/teams/invitations.js';
 import {
@@ -471,6 +472,28 @@ describe('invitations', () => {
         { userId: t3.owner.user.id },
       ),
     ).rejects.toMatchObject({ code: 1017 });
+  });
+
+  it('stops after ten wrong passwords in 15 minutes, and refuses an account that is not active', async () => {
+    const t6 = await makeTeam(server, {}, 'Guarded');
+    const target = await server.account();
+    const inv = await addMember(
+      server.deps,
+      t6.team.id,
+      { username: target.user.username, pending: true },
+      { userId: t6.owner.user.id },
+    );
+    const token = invitationToken(server.deps, inv);
+    for (let i = 0; i < 10; i++) expect((await acceptByForm(token, `guess ${i}`)).status).toBe(401);
+    const locked = await acceptByForm(token, target.password);
+    expect(locked.status).toBe(429);
+    expect((await memberRow(target.user.id)).status).toBe('pending');
+    clock.advance(16 * 60_000);
+    await updateUser(server.deps, target.user.username, { state: 'soft_deleted' });
+    expect((await acceptByForm(token, target.password)).status).toBe(404);
+    await updateUser(server.deps, target.user.username, { state: 'active' });
+    expect((await acceptByForm(token, target.password)).status).toBe(200);
+    expect((await memberRow(target.user.id)).status).toBe('active');
   });
 
   it('expires a link after 30 days', async () => {

@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../context.js';
 import { findUserById } from '../../domain/accounts/users.js';
+import { recordEvent } from '../../domain/events.js';
 import { ACCEPT_PATH, invitationByToken } from '../../domain/teams/invitations.js';
 import type { TeamMember } from '../../domain/teams/membership.js';
 import { findTeam, joinTeam } from '../../domain/teams/teams.js';
@@ -31,6 +32,22 @@ function send(reply: FastifyReply, status: number, title: string, body: ReturnTy
 const INVALID = html`<h1>Invitation not found</h1>
 <p>This invitation link is not valid. It may have expired, been replaced by a newer invitation, or
 already been accepted. Ask a team admin to send you a new one.</p>`;
+
+/** Failed password checks per account before the page stops trying, and over how long. */
+const MAX_FAILURES = 10;
+const FAILURE_WINDOW_MS = 15 * 60_000;
+
+async function recentFailures(deps: Deps, userId: string): Promise<number> {
+  const since = new Date(deps.clock.now().getTime() - FAILURE_WINDOW_MS).toISOString();
+  const row = await deps.db.kysely
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('type', '=', 'authentication_failed')
+    .where('actor_id', '=', userId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 async function describe(deps: Deps, member: TeamMember) {
   const team = await findTeam(deps, member.team_id);
@@ -85,13 +102,32 @@ export async function teamPages(app: FastifyInstance, options: { deps: Deps }): 
       if (!member) return send(reply, 404, 'Invitation not found', INVALID);
       const { teamName, username, hash, active } = await describe(deps, member);
       if (!active) return send(reply, 404, 'Invitation not found', INVALID);
-      if (!password || !(await verifyPassword(password, hash)))
+      if ((await recentFailures(deps, member.user_id)) >= MAX_FAILURES)
+        return send(
+          reply,
+          429,
+          'Too many attempts',
+          html`<h1>Too many attempts</h1><p>The password was wrong too many times. Try again in 15 minutes.</p>`,
+        );
+      if (!password || !(await verifyPassword(password, hash))) {
+        // A failed password check is a failed authentication of that account (an event; not yet
+        // team activity, since the invitee has not joined).
+        await recordEvent(deps, deps.db.kysely, await deps.ids.one(), {
+          type: 'authentication_failed',
+          ownerId: member.user_id,
+          actorId: member.user_id,
+          ip: request.ip,
+          resourceType: 'user',
+          resourceId: member.user_id,
+          data: { via: 'team_invitation' },
+        });
         return send(
           reply,
           401,
           `Join ${teamName}`,
           form(token, teamName, username, member.type, 'That password is not right. Try again.'),
         );
+      }
       try {
         await joinTeam(deps, member, request.ip);
       } catch (err) {
