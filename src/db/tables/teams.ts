@@ -15,6 +15,8 @@ export interface TeamsTable {
 export interface TeamMembersTable {
   id: string;
   team_id: string;
+  /** the team owner's account (the distribution key) */
+  owner_account_id: string;
   user_id: string;
   /** account_owner | admin | regular */
   type: string;
@@ -75,6 +77,8 @@ export interface GroupActivitiesTable {
   /** the id of the event it was derived from */
   event_id: string;
   group_id: string;
+  /** the team owner's account (the distribution key) */
+  owner_account_id: string;
   user_id: string | null;
   user_name: string;
   email: string;

@@ -29,11 +29,18 @@ export async function recordActivity(
   const groupId = event.groupId ?? (activeMember ? actor.team_id : null);
   if (!groupId) return;
   const memberType = actor.team_id === groupId && actor.type ? actor.type : 'regular';
+  const team = await executor
+    .selectFrom('teams')
+    .select('owner_id')
+    .where('id', '=', groupId)
+    .executeTakeFirst();
+  if (!team) return;
   await executor
     .insertInto('group_activities')
     .values({
       event_id: eventId,
       group_id: groupId,
+      owner_account_id: team.owner_id,
       user_id: actor.id,
       user_name: actor.username,
       email: actor.email,

@@ -60,6 +60,7 @@ export async function createTeam(
         .values({
           id: memberId,
           team_id: teamId,
+          owner_account_id: owner.id,
           user_id: owner.id,
           type: 'account_owner',
           status: 'active',
@@ -114,6 +115,7 @@ export async function addMember(
   const member: TeamMember = {
     id: memberId,
     team_id: team.id,
+    owner_account_id: team.owner_id,
     user_id: user.id,
     type,
     status: input.pending ? 'pending' : 'active',
