@@ -5,6 +5,7 @@ import Fastify, { LogController } from 'fastify';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
 import type { Deps } from './context.js';
+import { oauthPages } from './oauth/plugin.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
@@ -79,5 +80,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   );
 
   await app.register(docsPages);
+  await app.register(oauthPages(deps));
   return app;
 }

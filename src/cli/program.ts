@@ -7,8 +7,9 @@ import { createDeps, type Deps } from '../context.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp, findAppById } from '../domain/accounts/apps.js';
+import { effectiveStatus, extendDraft, operatorDeploy, reviewApp } from '../domain/accounts/lifecycle.js';
 import { revokeApp } from '../domain/accounts/tokens.js';
-import { createUser, requireUser, updateUser } from '../domain/accounts/users.js';
+import { createUser, isOperator, requireUser, setOperator, updateUser } from '../domain/accounts/users.js';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
 import { parseScopeList } from '../platform/scopes.js';
@@ -92,6 +93,7 @@ export function buildProgram(): Command {
     .option('--first-name <name>')
     .option('--last-name <name>')
     .option('--language <code>', 'ISO 639-1 account language', 'en')
+    .option('--operator', 'the user operates the service (reviews apps, manages their lifecycle)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
@@ -105,9 +107,10 @@ export function buildProgram(): Command {
           lastName: opts.lastName,
           language: opts.language,
         });
+        if (opts.operator) await setOperator(deps, created.id, true);
         print(
           !!opts.json,
-          { id: created.id, username: created.username },
+          { id: created.id, username: created.username, ...(opts.operator ? { operator: true } : {}) },
           `created user ${created.username} (id ${created.id})`,
         );
       }),
@@ -125,6 +128,8 @@ export function buildProgram(): Command {
         'deleted',
       ]),
     )
+    .option('--operator', 'flag the user as an operator')
+    .option('--no-operator', 'remove the operator flag')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
@@ -133,6 +138,8 @@ export function buildProgram(): Command {
           region: opts.region,
           state: opts.state,
         });
+        if (opts.operator !== undefined) await setOperator(deps, updated.id, opts.operator);
+        const operator = await isOperator(deps, updated.id);
         print(
           !!opts.json,
           {
@@ -141,8 +148,9 @@ export function buildProgram(): Command {
             account_type: updated.account_type,
             region: updated.region,
             state: updated.status,
+            operator,
           },
-          `updated user ${updated.username}: plan ${updated.account_type}, region ${updated.region}, state ${updated.status}`,
+          `updated user ${updated.username}: plan ${updated.account_type}, region ${updated.region}, state ${updated.status}${operator ? ', operator' : ''}`,
         );
       }),
     );
@@ -207,6 +215,74 @@ export function buildProgram(): Command {
         const u = await requireUser(deps, opts.username);
         const revoked = await revokeApp(deps, target.id, u.id);
         print(!!opts.json, { app_id: target.id, revoked }, `revoked ${revoked} token(s)`);
+      }),
+    );
+
+  app
+    .command('review')
+    .description('the operator reviews an app: approve publishes it as public, reject keeps it a draft')
+    .requiredOption('--app-id <id>')
+    .option('--approve', 'approve and publish the app in the app directory')
+    .option('--reject', 'reject the app (it stays a draft)')
+    .option('--approve-write-scopes', 'also let the public app use surveys_write and responses_write')
+    .option('--note <text>', 'a note for the developer')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        if (!!opts.approve === !!opts.reject)
+          throw new ApiError(1002, 'give exactly one of --approve or --reject');
+        if (opts.reject && opts.approveWriteScopes)
+          throw new ApiError(1002, '--approve-write-scopes goes with --approve');
+        const { app: reviewed, review } = await reviewApp(deps, opts.appId, {
+          approve: !!opts.approve,
+          approveWriteScopes: !!opts.approveWriteScopes,
+          note: opts.note,
+        });
+        print(
+          !!opts.json,
+          {
+            app_id: reviewed.id,
+            status: effectiveStatus(reviewed, deps.clock.now()),
+            review_status: review.review_status,
+            write_scopes_approved: review.write_scopes_approved === 1,
+          },
+          `app ${reviewed.id}: review ${review.review_status}, status ${effectiveStatus(reviewed, deps.clock.now())}`,
+        );
+      }),
+    );
+  app
+    .command('extend')
+    .description("the operator extends a draft app's development window (re-enabling a disabled draft)")
+    .requiredOption('--app-id <id>')
+    .option('--days <n>', 'days to add (default 90)', wholeNumber, 90)
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const extended = await extendDraft(deps, opts.appId, opts.days);
+        print(
+          !!opts.json,
+          { app_id: extended.id, status: extended.status, draft_expires_at: extended.draft_expires_at },
+          `app ${extended.id}: draft until ${extended.draft_expires_at}`,
+        );
+      }),
+    );
+  app
+    .command('deploy')
+    .description('the operator deploys an app (also a disabled one) as private or public')
+    .requiredOption('--app-id <id>')
+    .option('--private', 'deploy as private')
+    .option('--public', 'deploy as public (counts as reviewed and approved)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        if (!!opts.private === !!opts.public)
+          throw new ApiError(1002, 'give exactly one of --private or --public');
+        const deployed = await operatorDeploy(deps, opts.appId, opts.public ? 'public' : 'private');
+        print(
+          !!opts.json,
+          { app_id: deployed.id, status: deployed.status },
+          `app ${deployed.id}: ${deployed.status}`,
+        );
       }),
     );
 
