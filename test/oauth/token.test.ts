@@ -304,7 +304,7 @@ describe('POST /oauth/token', () => {
       body: 'x',
     });
     expect(text.status).toBe(400);
-    expect((await text.json()).error).toBe('invalid_request');
+    expect(((await text.json()) as { error: string }).error).toBe('invalid_request');
     // the code was never spent by the failures
     expect((await exchange(server.url, tokenFields(d, code))).status).toBe(200);
   });
