@@ -15,8 +15,10 @@ interface Policy {
 }
 export const ACCOUNT_POLICY: Policy = { slowAfter: 3, lockAt: 10 };
 export const IP_POLICY: Policy = { slowAfter: 10, lockAt: 30 };
-/** Failures older than this are forgotten; a lock lasts as long. */
-export const WINDOW_MS = 15 * 60_000;
+/** Failures are counted over this window from the first one. */
+export const WINDOW_MS = 60 * 60_000;
+/** How long a lock lasts. */
+export const LOCK_MS = 15 * 60_000;
 
 /** Seconds to wait after the n-th failure: 0 up to slowAfter, then 2, 4, 8 ... capped at 60. */
 export function delaySeconds(policy: Policy, failures: number): number {
@@ -87,7 +89,7 @@ async function countFailure(deps: Deps, key: string, policy: Policy): Promise<vo
   if (Number(row.failures) >= policy.lockAt)
     await deps.db.kysely
       .updateTable('sign_in_failures')
-      .set({ locked_until: new Date(now.getTime() + WINDOW_MS).toISOString() })
+      .set({ locked_until: new Date(now.getTime() + LOCK_MS).toISOString() })
       .where('key', '=', key)
       .execute();
 }
