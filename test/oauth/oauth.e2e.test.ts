@@ -312,16 +312,18 @@ describe('escaping and accessibility', () => {
   async function auditPage(page: Page, path: string) {
     await page.goto(path);
     const problems = await page.evaluate(() => {
+      // runs in the page: the DOM is not in this project's TypeScript lib
+      const { document, getComputedStyle } = globalThis as any;
       const out: string[] = [];
       if (!document.documentElement.lang) out.push('no lang');
       if (document.querySelectorAll('h1').length !== 1) out.push('not exactly one h1');
-      for (const el of document.querySelectorAll<HTMLInputElement>('input, select, textarea')) {
+      for (const el of document.querySelectorAll('input, select, textarea') as any[]) {
         if (el.type === 'hidden') continue;
         const named =
           (el.labels?.length ?? 0) > 0 || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
         if (!named) out.push(`unlabelled ${el.tagName} ${el.name}`);
       }
-      for (const b of document.querySelectorAll('button'))
+      for (const b of document.querySelectorAll('button') as any[])
         if (!(b.textContent ?? '').trim() && !b.getAttribute('aria-label')) out.push('button without a name');
       // WCAG contrast of the text colours used on these pages
       const rgb = (c: string) => (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
@@ -332,7 +334,7 @@ describe('escaping and accessibility', () => {
         });
         return 0.2126 * r + 0.7152 * g + 0.0722 * b;
       };
-      const background = (el: Element | null): string => {
+      const background = (el: any): string => {
         for (let e = el; e; e = e.parentElement) {
           const bg = getComputedStyle(e).backgroundColor;
           if (bg && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
@@ -390,7 +392,8 @@ describe('escaping and accessibility', () => {
     await page.goto('/login');
     const focused = () =>
       page.evaluate(() => {
-        const el = document.activeElement as HTMLElement;
+        const { document, getComputedStyle } = globalThis as any;
+        const el = document.activeElement;
         return { id: el.id || el.textContent?.trim(), outline: getComputedStyle(el).outlineStyle };
       });
     expect((await focused()).id).toBe('username');
