@@ -7,8 +7,8 @@ import { createDeps, type Deps } from '../context.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp, findAppById } from '../domain/accounts/apps.js';
+import { uninstallApp } from '../domain/accounts/grants.js';
 import { effectiveStatus, extendDraft, operatorDeploy, reviewApp } from '../domain/accounts/lifecycle.js';
-import { revokeApp } from '../domain/accounts/tokens.js';
 import { createUser, isOperator, requireUser, setOperator, updateUser } from '../domain/accounts/users.js';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
@@ -213,7 +213,7 @@ export function buildProgram(): Command {
         const target = await findAppById(deps, opts.appId);
         if (!target) throw new ApiError(1020, `no app with id ${opts.appId}`);
         const u = await requireUser(deps, opts.username);
-        const revoked = await revokeApp(deps, target.id, u.id);
+        const revoked = await uninstallApp(deps, target.id, u.id, null);
         print(!!opts.json, { app_id: target.id, revoked }, `revoked ${revoked} token(s)`);
       }),
     );

@@ -146,6 +146,25 @@ describe('operator command verbs', () => {
   });
 });
 
+describe('app revoke', () => {
+  it('revokes like removing the app under linked apps, with the same events', async () => {
+    const a = await server.account();
+    const out = runCliJson(['app', 'revoke', '--app-id', a.app.id, '--username', a.user.username], env);
+    expect(out).toEqual({ app_id: a.app.id, revoked: 1 });
+    expect((await server.client.get('/v3/users/me', { token: a.token })).body).toEqual({
+      status: 1,
+      errmsg: 'Client revoked access grant',
+    });
+    const types = await server.deps.db.kysely
+      .selectFrom('events')
+      .select('type')
+      .where('owner_id', '=', a.user.id)
+      .where('resource_id', '=', a.app.id)
+      .execute();
+    expect(types.map((t) => t.type).sort()).toEqual(['app_uninstalled', 'grant_info_deleted']);
+  });
+});
+
 describe('developer pages', () => {
   it('shows someone else’s app as not found', async () => {
     const owner = await server.account();
