@@ -34,6 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'text')
     .addColumn('token_id', 'text')
     .execute();
+  await db.schema.createIndex('auth_codes_expires').on('auth_codes').column('expires_at').execute();
 
   await db.schema
     .createTable('app_reviews')

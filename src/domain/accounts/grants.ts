@@ -16,6 +16,11 @@ export async function createCode(
 ): Promise<string> {
   const code = randomToken(32);
   const now = deps.clock.now();
+  // Codes are kept a day after they expire (a replay is still recognised), then dropped.
+  await deps.db.kysely
+    .deleteFrom('auth_codes')
+    .where('expires_at', '<', new Date(now.getTime() - 86_400_000).toISOString())
+    .execute();
   await deps.db.kysely
     .insertInto('auth_codes')
     .values({
@@ -89,6 +94,10 @@ export async function exchangeCode(
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) return false;
+    // Serialise grants of one account on PostgreSQL (SQLite serialises writers already), so two
+    // exchanges at once cannot leave two active tokens for the same app.
+    if (deps.db.dialect === 'postgres')
+      await trx.selectFrom('users').select('id').where('id', '=', row.user_id).forUpdate().execute();
     // One token per account and app: the new grant replaces any earlier one.
     await trx
       .updateTable('tokens')

@@ -13,6 +13,11 @@ export async function startSession(deps: Deps, user: User, ip: string | null): P
   const [eventId] = await deps.ids.take(1);
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx
+      .deleteFrom('sessions')
+      .where('user_id', '=', user.id)
+      .where('expires_at', '<=', now.toISOString())
+      .execute();
+    await trx
       .insertInto('sessions')
       .values({
         session_hash: sha256(id),

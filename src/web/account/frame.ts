@@ -39,6 +39,7 @@ export function sendPage(reply: FastifyReply, markup: string, status = 200): Fas
     .code(status)
     .header('cache-control', 'no-store')
     .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
     .header(
       'content-security-policy',
       "default-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'",

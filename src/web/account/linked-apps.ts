@@ -7,15 +7,14 @@ import { linkedApps, uninstallApp } from '../../domain/accounts/grants.js';
 import { isOperator } from '../../domain/accounts/users.js';
 import { scopeInfo } from '../../platform/scopes.js';
 import { html } from '../html.js';
-import { csrfToken, requireSignedIn } from '../session.js';
+import { csrfToken, requireSignedIn, signedInOnly } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
 
 export async function accountPages(app: FastifyInstance, deps: Deps): Promise<void> {
-  app.get('/account', { schema: { hide: true } }, async (request, reply) => {
-    const user = await requireSignedIn(deps, request, reply);
-    if (!user) return reply;
+  app.get('/account', { schema: { hide: true }, preHandler: signedInOnly(deps) }, async (request, reply) => {
+    const user = request.sessionUser;
     const operator = await isOperator(deps, user.id);
     const body = html`<h1>Your account</h1>
 <dl>
