@@ -373,6 +373,30 @@ describe('grants', () => {
     expect(await events('app_installed', d.dev.user.id)).toHaveLength(2);
   });
 
+  it('lets only one of two simultaneous exchanges of a code win, and leaves one active token', async () => {
+    const d = await developer();
+    const code = await codeFor(d);
+    const same = await Promise.all([
+      exchange(server.url, tokenFields(d, code)),
+      exchange(server.url, tokenFields(d, code)),
+    ]);
+    expect(same.map((r) => r.status).sort()).toEqual([200, 400]);
+    const [c1, c2] = [await codeFor(d), await codeFor(d)];
+    const both = await Promise.all([
+      exchange(server.url, tokenFields(d, c1)),
+      exchange(server.url, tokenFields(d, c2)),
+    ]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const active = await server.deps.db.kysely
+      .selectFrom('tokens')
+      .select('id')
+      .where('app_id', '=', d.app.id)
+      .where('user_id', '=', d.dev.user.id)
+      .where('status', '=', 'active')
+      .execute();
+    expect(active).toHaveLength(1);
+  });
+
   it('stores codes hashed', async () => {
     const d = await developer();
     const code = await codeFor(d);
