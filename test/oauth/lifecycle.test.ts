@@ -179,6 +179,50 @@ describe('developer pages', () => {
     expect((await web.get('/developer/apps/not-a-number')).status).toBe(404);
   });
 
+  it('registers an app like app create, and keeps the form values when refusing bad input', async () => {
+    const owner = await server.account({ plan: 'basic' });
+    const web = await signedIn(owner);
+    const _csrf = await web.csrf('/developer/apps/new');
+    const bad = await web.post('/developer/apps', {
+      _csrf,
+      name: 'My <app>',
+      redirect_uris: 'not a url',
+      scope_surveys_read: 'required',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('not an absolute URL');
+    expect(bad.text).toContain('value="My &lt;app&gt;"');
+    expect(bad.text).toMatch(
+      /<select id="scope_surveys_read" name="scope_surveys_read">(?:(?!<\/select>).)*value="required" selected/s,
+    );
+    const ok = await web.post('/developer/apps', {
+      _csrf,
+      name: 'My <app>',
+      redirect_uris: REDIRECT,
+      scope_surveys_read: 'required',
+      scope_users_read: 'optional',
+      scope_groups_read: 'optional',
+    });
+    expect(ok.status).toBe(201);
+    const token = /id="access-token"[^>]*>([^<]+)</.exec(ok.text)![1];
+    const me = await server.client.get('/v3/users/me', { token });
+    expect(me.status).toBe(200);
+    // the owner's token gets the requested scopes the basic plan allows
+    expect(me.headers['x-oauth-scopes-granted']).toBe('surveys_read,users_read');
+    const row = await server.deps.db.kysely
+      .selectFrom('apps')
+      .selectAll()
+      .where('owner_id', '=', owner.user.id)
+      .where('name', '=', 'My <app>')
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('draft');
+    expect(JSON.parse(row.scopes)).toEqual({
+      surveys_read: 'required',
+      users_read: 'optional',
+      groups_read: 'optional',
+    });
+  });
+
   it('saves settings and refuses a bad redirect URI with a message', async () => {
     const owner = await server.account();
     const web = await signedIn(owner);
