@@ -76,9 +76,13 @@ export function currentUser(deps: Deps, request: FastifyRequest): Promise<User |
 
 /** Where a relative `next` may lead: a path on this site, never another host. */
 export function safeNext(next: unknown, fallback = '/account'): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
+  // Browsers drop tabs and newlines and read a backslash as a slash: "/<tab>/evil" would leave the site.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (typeof next !== 'string' || !next.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(next))
     return fallback;
-  return next;
+  const url = new URL(next, 'http://local.invalid');
+  if (url.origin !== 'http://local.invalid') return fallback;
+  return url.pathname + url.search + url.hash;
 }
 
 export function loginUrl(next: string): string {

@@ -121,6 +121,9 @@ describe('sign-in page', () => {
       ['//evil.example/x', '/account'],
       ['https://evil.example/', '/account'],
       ['/\\evil.example', '/account'],
+      ['/\t/evil.example', '/account'],
+      ['/%0a/evil.example', '/%0a/evil.example'],
+      ['/oauth/authorize?client_id=a&state=b%20c', '/oauth/authorize?client_id=a&state=b%20c'],
     ]) {
       const web = visitor();
       const _csrf = await web.csrf(`/login?next=${encodeURIComponent(next)}`);
