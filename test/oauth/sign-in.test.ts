@@ -1,7 +1,9 @@
 // Sign-in, sessions and sign-out over HTTP: cookies, hashed session ids, the slowdown and lockout
 // per account and per address, the authentication events, CSRF and safe `next` redirects.
 import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireSignedIn, signedInOnly } from '../../src/web/session.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from './web.js';
@@ -169,6 +171,40 @@ describe('sessions', () => {
     expect((await web.get('/account')).status).toBe(200);
     clock.advance(86_400_000 + 1000);
     expect((await web.get('/account')).status).toBe(303);
+  });
+});
+
+describe('requireSignedIn for other page areas', () => {
+  it('works in a plugin that registers nothing itself, as a call and as a preHandler', async () => {
+    // another area's pages: a separate Fastify instance over the same database, no cookie plugin
+    const other = Fastify();
+    other.get('/survey-home', async (request, reply) => {
+      const user = await requireSignedIn(server.deps, request, reply);
+      if (!user) return reply;
+      return { hello: user.username };
+    });
+    other.post('/survey-home', { preHandler: signedInOnly(server.deps) }, async (request) => ({
+      posted: request.sessionUser.username,
+    }));
+    await other.ready();
+    try {
+      const out = await other.inject({ method: 'GET', url: '/survey-home?tab=2' });
+      expect(out.statusCode).toBe(303);
+      expect(out.headers.location).toBe('/login?next=%2Fsurvey-home%3Ftab%3D2');
+      const postOut = await other.inject({ method: 'POST', url: '/survey-home' });
+      expect(postOut.statusCode).toBe(303);
+      expect(postOut.headers.location).toBe('/login?next=%2Faccount');
+      const a = await server.account();
+      const web = visitor();
+      await web.signIn(a.user.username, a.password);
+      const cookie = `theme=dark; ss_session=${web.cookies.get('ss_session')}`;
+      const ok = await other.inject({ method: 'GET', url: '/survey-home', headers: { cookie } });
+      expect(ok.json()).toEqual({ hello: a.user.username });
+      const posted = await other.inject({ method: 'POST', url: '/survey-home', headers: { cookie } });
+      expect(posted.json()).toEqual({ posted: a.user.username });
+    } finally {
+      await other.close();
+    }
   });
 });
 

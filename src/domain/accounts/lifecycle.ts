@@ -6,7 +6,14 @@ import type { Deps } from '../../context.js';
 import type { AppReviewsTable } from '../../db/tables/oauth.js';
 import { ApiError } from '../../platform/errors.js';
 import { OPERATOR_APPROVED_SCOPES, SCOPE_NAMES, type Scope } from '../../platform/scopes.js';
-import { type App, DRAFT_WINDOW_DAYS, findAppById, isDisabled, type ScopeRequirement } from './apps.js';
+import {
+  type App,
+  checkRedirectUris,
+  DRAFT_WINDOW_DAYS,
+  findAppById,
+  isDisabled,
+  type ScopeRequirement,
+} from './apps.js';
 
 export type AppReview = AppReviewsTable;
 
@@ -52,21 +59,7 @@ export interface AppSettings {
 export function validateSettings(input: AppSettings): void {
   const name = input.name.trim();
   if (!name || name.length > 100) throw new ApiError(1002, 'The name must be 1-100 characters.');
-  if (input.redirectUris.length > 20) throw new ApiError(1002, 'At most 20 redirect URIs.');
-  for (const uri of input.redirectUris) {
-    let parsed: URL;
-    try {
-      parsed = new URL(uri);
-    } catch {
-      throw new ApiError(1002, `The redirect URI is not an absolute URL: ${uri}`);
-    }
-    if (parsed.hash) throw new ApiError(1002, `A redirect URI may not have a fragment: ${uri}`);
-    if (
-      !['http:', 'https:'].includes(parsed.protocol) &&
-      !/^[a-z][a-z0-9+.-]*\.[a-z0-9.-]+:$/.test(parsed.protocol)
-    )
-      throw new ApiError(1002, `A redirect URI must be http(s) or a reverse-domain app scheme: ${uri}`);
-  }
+  checkRedirectUris(input.redirectUris);
   for (const [scope, req] of Object.entries(input.scopes))
     if (!SCOPE_NAMES.includes(scope as Scope) || !['required', 'optional', 'not_required'].includes(req!))
       throw new ApiError(1002, `Unknown scope setting ${scope}=${req}.`);
