@@ -28,7 +28,7 @@ ${options.operator ? html`<li><a href="/operator/apps">Operator</a></li>` : ''}
     : html`<nav aria-label="Account"><ul class="nav"><li><a href="/login">Sign in</a></li><li><a href="/apps">App directory</a></li></ul></nav>`;
   return page(
     title,
-    html`<style>ul.nav{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0;margin:0 0 1rem;align-items:center}form.inline{display:inline;margin:0}.notice{border:1px solid var(--line);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0}.secret{font-family:monospace;word-break:break-all;background:#f1f3f5;padding:.25rem .5rem}fieldset{border:1px solid var(--line);margin:1rem 0}</style>
+    html`<style>ul.nav{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0;margin:0 0 1rem;align-items:center}form.inline{display:inline;margin:0}.notice{border:1px solid var(--line);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0}.secret{font-family:monospace;word-break:break-all;background:#f1f3f5;padding:.25rem .5rem}fieldset{border:1px solid var(--line);margin:1rem 0}input[type=checkbox]{width:auto;margin:0 .5rem 0 0;transform:scale(1.2)}.check{display:flex;align-items:center;margin:.35rem 0}.check label{margin:0;font-weight:normal}</style>
 ${nav}
 ${body}`,
   );
