@@ -12,6 +12,7 @@ import { userWorkgroupsRoutes } from './api/v3/users/workgroups.js';
 import { workgroupMembersRoutes } from './api/v3/workgroups/members.js';
 import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
+import { oauthPages } from './oauth/plugin.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
@@ -98,5 +99,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
 
   await app.register(docsPages);
   await app.register(teamPages, { deps });
+  await app.register(oauthPages(deps));
   return app;
 }
