@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import { setOperator } from '../../src/domain/accounts/users.js';
+import { addMember, createTeam } from '../../src/domain/teams/teams.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
@@ -213,6 +214,21 @@ describe('private apps', () => {
     // the owner (a team of one, paid plan) may use it
     const url = await approveOnConsent(page, app.clientId, 'p');
     expect(url.searchParams.get('code')).toBeTruthy();
+
+    // a paid member of the owner's team may use it too
+    const team = await createTeam(server.deps, owner.user, { name: 'Tool Team' });
+    const member = await server.account({ plan: 'standard' });
+    await addMember(
+      server.deps,
+      team.id,
+      { username: member.user.username },
+      { userId: owner.user.id, ip: null },
+    );
+    const inTeam = await visitor();
+    await signIn(inTeam.page, member);
+    const memberUrl = await approveOnConsent(inTeam.page, app.clientId, 'm');
+    expect(memberUrl.searchParams.get('code')).toBeTruthy();
+    await inTeam.context.close();
 
     const outsider = await server.account({ plan: 'enterprise' });
     const other = await visitor();
