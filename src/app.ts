@@ -3,6 +3,10 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { errorsRoutes } from './api/v3/meta/errors.js';
+import { foldersRoutes } from './api/v3/surveys/folders.js';
+import { libraryRoutes } from './api/v3/surveys/library.js';
+import { pagesRoutes } from './api/v3/surveys/pages.js';
+import { surveysRoutes } from './api/v3/surveys/surveys.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
 import type { Deps } from './context.js';
 import { setErrorDocsBase } from './platform/errors.js';
@@ -12,7 +16,14 @@ import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
-const apiRoutes: Routes[] = [usersMeRoutes, errorsRoutes];
+const apiRoutes: Routes[] = [
+  usersMeRoutes,
+  errorsRoutes,
+  surveysRoutes,
+  pagesRoutes,
+  foldersRoutes,
+  libraryRoutes,
+];
 
 export async function buildApp(deps: Deps): Promise<Api> {
   const { config } = deps;
