@@ -7,6 +7,7 @@ import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
 import { pagesRoutes } from './api/v3/surveys/pages.js';
 import { surveysRoutes } from './api/v3/surveys/surveys.js';
+import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
 import type { Deps } from './context.js';
 import { setErrorDocsBase } from './platform/errors.js';
@@ -23,6 +24,7 @@ const apiRoutes: Routes[] = [
   pagesRoutes,
   foldersRoutes,
   libraryRoutes,
+  translationsRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
