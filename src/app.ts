@@ -15,6 +15,7 @@ import { API_PREFIX, installHttpConventions, newRequestId } from './platform/htt
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
+import { surveyWebPages } from './web/surveys/preview.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
 const apiRoutes: Routes[] = [
@@ -92,5 +93,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   );
 
   await app.register(docsPages);
+  await app.register(surveyWebPages(deps));
   return app;
 }
