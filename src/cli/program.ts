@@ -9,6 +9,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createApp, findAppById } from '../domain/accounts/apps.js';
 import { revokeApp } from '../domain/accounts/tokens.js';
 import { createUser, requireUser, updateUser } from '../domain/accounts/users.js';
+import { addTeamTemplate } from '../domain/surveys/team-templates.js';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
 import { parseScopeList } from '../platform/scopes.js';
@@ -207,6 +208,26 @@ export function buildProgram(): Command {
         const u = await requireUser(deps, opts.username);
         const revoked = await revokeApp(deps, target.id, u.id);
         print(!!opts.json, { app_id: target.id, revoked }, `revoked ${revoked} token(s)`);
+      }),
+    );
+
+  const template = program.command('template').description('manage team survey templates');
+  template
+    .command('add')
+    .description("make one of the owner's surveys a team template (GET /team_survey_templates)")
+    .requiredOption('--owner <username>')
+    .requiredOption('--survey <id>', 'the survey to offer as a template')
+    .requiredOption('--name <name>')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const owner = await requireUser(deps, opts.owner);
+        const t = await addTeamTemplate(deps, owner.id, opts.survey, opts.name);
+        print(
+          !!opts.json,
+          { id: t.id, name: t.name, survey_id: t.survey_id },
+          `added team template ${t.name} (id ${t.id})`,
+        );
       }),
     );
 

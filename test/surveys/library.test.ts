@@ -96,3 +96,25 @@ describe('survey languages', () => {
     expect((await server.client.get('/v3/survey_languages')).body.error.id).toBe('1010');
   });
 });
+
+describe('survey-service template add', () => {
+  it('adds a team template from the command line', async () => {
+    const { runCli, runCliJson } = await import('../helpers/cli.js');
+    const a = await server.account();
+    const src = (await server.client.post('/v3/surveys', { title: 'CLI base' }, { token: a.token })).body;
+    const env = { DATABASE_URL: server.config.databaseUrl };
+    const out = runCliJson(
+      ['template', 'add', '--owner', a.user.username, '--survey', src.id, '--name', 'From CLI'],
+      env,
+    );
+    expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), name: 'From CLI', survey_id: src.id });
+    const list = await server.client.get('/v3/team_survey_templates', { token: a.token });
+    expect(list.body.data).toEqual([{ name: 'From CLI', team_template_id: out.id, survey_id: src.id }]);
+    const b = await server.account();
+    const refused = runCli(
+      ['template', 'add', '--owner', b.user.username, '--survey', src.id, '--name', 'Not mine'],
+      env,
+    );
+    expect(refused.status).not.toBe(0);
+  });
+});
