@@ -110,7 +110,9 @@ export function installHttpConventions(app: FastifyInstance, deps: Deps): void {
 
   // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless DELETEs);
   // anything else must parse, with prototype poisoning refused.
-  app.removeContentTypeParser('application/json');
+  // Only JSON is parsed here (pages add form parsing in their own plugins); any other body type
+  // is refused as a bad header (400/1004) before validation.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
@@ -143,10 +145,10 @@ export function installHttpConventions(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('sm-request-id', request.id);
     reply.header('x-request-id', request.id);
-    const url = request.routeOptions.url;
-    if (!url?.startsWith(API_PREFIX) || request.method === 'OPTIONS') return;
+    if (!request.url.startsWith(API_PREFIX)) return;
     reply.headers(CORS_HEADERS);
     reply.header('cache-control', 'no-store, no-cache, max-age=0, private, must-revalidate');
+    if (!request.routeOptions.url || request.method === 'OPTIONS') return;
     const config = request.routeOptions.config;
     if (config.auth === 'none') return;
     await authenticate(request, reply, config.scope ?? null);

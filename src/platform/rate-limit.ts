@@ -8,6 +8,7 @@
 // get 429/1040. Rejected requests are not counted against the app.
 import { sql } from 'kysely';
 import type { Deps } from '../context.js';
+import { prepareQuery } from '../db/prepared.js';
 import type { App } from '../domain/accounts/apps.js';
 
 /** Sent as the limit and remaining count of a window with no cap (an integer clients can parse). */
@@ -34,7 +35,32 @@ export function appLimits(deps: Deps, app: LimitedApp): { minute: number; day: n
 }
 
 export class RateLimiter {
-  constructor(private readonly deps: Deps) {}
+  /** One statement: start a new window or count in the current one (a lagging clock in another
+   * process never moves a window backwards). */
+  private readonly bump;
+
+  constructor(private readonly deps: Deps) {
+    this.bump = prepareQuery(deps.db, 3, (appId, minuteWindow, dayWindow) =>
+      deps.db.kysely
+        .insertInto('rate_counters')
+        .values({
+          app_id: appId,
+          minute_window: sql<number>`${minuteWindow}`,
+          minute_count: 1,
+          day_window: sql<number>`${dayWindow}`,
+          day_count: 1,
+        })
+        .onConflict((oc) =>
+          oc.column('app_id').doUpdateSet({
+            minute_count: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_count + 1 ELSE 1 END`,
+            minute_window: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_window ELSE excluded.minute_window END`,
+            day_count: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_count + 1 ELSE 1 END`,
+            day_window: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_window ELSE excluded.day_window END`,
+          }),
+        )
+        .returning(['minute_count', 'day_count']),
+    );
+  }
 
   async hit(app: LimitedApp): Promise<RateDecision> {
     const now = this.deps.clock.now().getTime();
@@ -42,28 +68,10 @@ export class RateLimiter {
     const dayWindow = Math.floor(now / DAY);
     const limits = appLimits(this.deps, app);
     const k = this.deps.db.kysely;
+    // An app with no cap in either window has nothing to enforce and nothing to report.
+    if (limits.minute === 0 && limits.day === 0) return uncapped(minuteWindow, dayWindow, now);
 
-    // One statement: start a new window or count in the current one (a lagging clock in another
-    // process never moves a window backwards).
-    const row = await k
-      .insertInto('rate_counters')
-      .values({
-        app_id: app.id,
-        minute_window: minuteWindow,
-        minute_count: 1,
-        day_window: dayWindow,
-        day_count: 1,
-      })
-      .onConflict((oc) =>
-        oc.column('app_id').doUpdateSet({
-          minute_count: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_count + 1 ELSE 1 END`,
-          minute_window: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_window ELSE excluded.minute_window END`,
-          day_count: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_count + 1 ELSE 1 END`,
-          day_window: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_window ELSE excluded.day_window END`,
-        }),
-      )
-      .returning(['minute_count', 'day_count'])
-      .executeTakeFirstOrThrow();
+    const [row] = await this.bump(app.id, minuteWindow, dayWindow);
     const minuteCount = Number(row.minute_count);
     const dayCount = Number(row.day_count);
 
@@ -86,24 +94,7 @@ export class RateLimiter {
       served = { minute: minuteCount - 1, day: dayCount - 1 };
     }
 
-    const header = (limit: number, used: number, resetMs: number) => ({
-      limit: String(limit > 0 ? limit : NO_CAP),
-      remaining: String(limit > 0 ? Math.max(0, limit - used) : NO_CAP),
-      reset: String(Math.max(1, Math.ceil(resetMs / 1000))),
-    });
-    const m = header(limits.minute, served.minute, (minuteWindow + 1) * MINUTE - now);
-    const d = header(limits.day, served.day, (dayWindow + 1) * DAY - now);
-    return {
-      allowed,
-      headers: {
-        'X-Ratelimit-App-Global-Day-Limit': d.limit,
-        'X-Ratelimit-App-Global-Day-Remaining': d.remaining,
-        'X-Ratelimit-App-Global-Day-Reset': d.reset,
-        'X-Ratelimit-App-Global-Minute-Limit': m.limit,
-        'X-Ratelimit-App-Global-Minute-Remaining': m.remaining,
-        'X-Ratelimit-App-Global-Minute-Reset': m.reset,
-      },
-    };
+    return { allowed, headers: rateHeaders(limits, served, minuteWindow, dayWindow, now) };
   }
 
   /** Records the window as a violation (once) and says whether this over-limit request is served. */
@@ -125,4 +116,35 @@ export class RateLimiter {
     if (Number(earlier.n) >= ALLOWED_VIOLATIONS) return false;
     return count <= limit * TOLERANCE;
   }
+}
+
+function rateHeaders(
+  limits: { minute: number; day: number },
+  used: { minute: number; day: number },
+  minuteWindow: number,
+  dayWindow: number,
+  now: number,
+): Record<string, string> {
+  const header = (limit: number, count: number, resetMs: number) => ({
+    limit: String(limit > 0 ? limit : NO_CAP),
+    remaining: String(limit > 0 ? Math.max(0, limit - count) : NO_CAP),
+    reset: String(Math.max(1, Math.ceil(resetMs / 1000))),
+  });
+  const m = header(limits.minute, used.minute, (minuteWindow + 1) * MINUTE - now);
+  const d = header(limits.day, used.day, (dayWindow + 1) * DAY - now);
+  return {
+    'X-Ratelimit-App-Global-Day-Limit': d.limit,
+    'X-Ratelimit-App-Global-Day-Remaining': d.remaining,
+    'X-Ratelimit-App-Global-Day-Reset': d.reset,
+    'X-Ratelimit-App-Global-Minute-Limit': m.limit,
+    'X-Ratelimit-App-Global-Minute-Remaining': m.remaining,
+    'X-Ratelimit-App-Global-Minute-Reset': m.reset,
+  };
+}
+
+function uncapped(minuteWindow: number, dayWindow: number, now: number): RateDecision {
+  return {
+    allowed: true,
+    headers: rateHeaders({ minute: 0, day: 0 }, { minute: 0, day: 0 }, minuteWindow, dayWindow, now),
+  };
 }
