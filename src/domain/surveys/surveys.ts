@@ -1,9 +1,11 @@
 // Surveys: create (Blank, Bulk, Copy), read, list, update, delete. No HTTP here.
-import { type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { recordEvent } from '../events.js';
+import { activeTeamOf } from '../teams/membership.js';
 import {
   type Caller,
   requireSurvey,
@@ -159,15 +161,19 @@ async function findTeamTemplate(deps: Deps, userId: string, id: string) {
     .selectFrom('team_survey_templates')
     .selectAll()
     .where('id', '=', id)
-    .where('owner_id', 'in', await teamTemplateOwners(deps, userId))
+    .where(await visibleTeamTemplates(deps, userId))
     .executeTakeFirst();
   if (!row) throw new ApiError(1020, `Team template ${id} not found.`);
   return row;
 }
 
-/** Whose team templates a user sees: their own (and their team's, once teams exist). */
-export async function teamTemplateOwners(_deps: Deps, userId: string): Promise<string[]> {
-  return [userId];
+/** The team templates a user sees: their active team's, and their own made outside a team. */
+export async function visibleTeamTemplates(deps: Deps, userId: string) {
+  const team = await activeTeamOf(deps, userId);
+  return (eb: ExpressionBuilder<Database, 'team_survey_templates'>) =>
+    team
+      ? eb.or([eb('team_id', '=', team), eb.and([eb('team_id', 'is', null), eb('owner_id', '=', userId)])])
+      : eb.and([eb('team_id', 'is', null), eb('owner_id', '=', userId)]);
 }
 
 export async function updateSurvey(
