@@ -703,6 +703,10 @@ describe('GET /surveys', () => {
       expect(paged.body.data).toHaveLength(2);
       expect(paged.body.links.next).toContain('page=2');
       expect(paged.body.links.last).toContain('page=2');
+      const last = await srv.client.get('/v3/surveys?per_page=2&page=2', { token: a.token });
+      expect([last.body.total, last.body.data.length, last.body.links.next]).toEqual([3, 1, undefined]);
+      const beyond = await srv.client.get('/v3/surveys?per_page=2&page=5', { token: a.token });
+      expect([beyond.body.total, beyond.body.data.length]).toEqual([3, 0]);
       const search = await srv.client.get('/v3/surveys?title=LPH', { token: a.token });
       expect(search.body.data.map((s: any) => s.title)).toEqual(['alpha']);
       const percent = await srv.client.get('/v3/surveys?title=%25', { token: a.token });

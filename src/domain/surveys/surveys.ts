@@ -268,21 +268,24 @@ export async function listSurveys(deps: Deps, userId: string, q: ListQuery): Pro
   if (q.folderId !== undefined)
     query =
       q.folderId === '0' ? query.where('folder_id', 'is', null) : query.where('folder_id', '=', q.folderId);
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
   const column =
     q.sortBy === 'title' ? 'title' : q.sortBy === 'num_responses' ? 'response_count' : 'date_modified';
   const order =
     q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'title' ? 'asc' : 'desc';
+  // One row more than the page: when the page is the last one its rows give the total, and the
+  // count query is needed only for lists longer than the page.
   const rows = await query
     .selectAll()
     .orderBy(column === 'title' ? sql`lower(title)` : column, order)
     .orderBy('id', order)
-    .limit(q.limit)
+    .limit(q.limit + 1)
     .offset(q.offset)
     .execute();
-  return [Number(total), rows];
+  if (rows.length <= q.limit && (rows.length > 0 || q.offset === 0)) return [q.offset + rows.length, rows];
+  const { total } = await query
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return [Number(total), rows.slice(0, q.limit)];
 }
 
 export interface DesignPage {
