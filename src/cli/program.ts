@@ -6,8 +6,9 @@ import { accountCommands } from './accounts.js';
 import type { Commands } from './common.js';
 import { serverCommands } from './server.js';
 import { teamCommands } from './teams.js';
+import { templateCommands } from './templates.js';
 
-const areas: Commands[] = [serverCommands, accountCommands, teamCommands];
+const areas: Commands[] = [serverCommands, accountCommands, teamCommands, templateCommands];
 
 export function buildProgram(): Command {
   const program = new Command('survey-service')

@@ -1,0 +1,26 @@
+// Team survey templates.
+import { requireUser } from '../domain/accounts/users.js';
+import { addTeamTemplate } from '../domain/surveys/team-templates.js';
+import { type Commands, print, verbGroup, withDeps } from './common.js';
+
+export const templateCommands: Commands = (program) => {
+  const template = verbGroup(program, 'template', 'manage team survey templates');
+  template
+    .command('add')
+    .description("make one of the owner's surveys a team template (GET /team_survey_templates)")
+    .requiredOption('--owner <username>')
+    .requiredOption('--survey <id>', 'the survey to offer as a template')
+    .requiredOption('--name <name>')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const owner = await requireUser(deps, opts.owner);
+        const t = await addTeamTemplate(deps, owner.id, opts.survey, opts.name);
+        print(
+          !!opts.json,
+          { id: t.id, name: t.name, survey_id: t.survey_id },
+          `added team template ${t.name} (id ${t.id})`,
+        );
+      }),
+    );
+};
