@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
+import { webhooksRoutes } from './api/v3/webhooks/webhooks.js';
 import type { Deps } from './context.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
@@ -12,7 +13,7 @@ import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
-const apiRoutes: Routes[] = [usersMeRoutes, errorsRoutes];
+const apiRoutes: Routes[] = [usersMeRoutes, errorsRoutes, webhooksRoutes];
 
 export async function buildApp(deps: Deps): Promise<Api> {
   const { config } = deps;

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createApp, findAppById } from '../domain/accounts/apps.js';
 import { revokeApp } from '../domain/accounts/tokens.js';
 import { createUser, requireUser, updateUser } from '../domain/accounts/users.js';
+import { OutboxWorker } from '../outbox/worker.js';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
 import { parseScopeList } from '../platform/scopes.js';
@@ -44,12 +45,15 @@ export function buildProgram(): Command {
 
   program
     .command('serve')
-    .description('run the API and pages (migrates the database first)')
-    .action(async () => {
+    .description('run the API and pages (migrates the database first) and the outbox worker')
+    .option('--no-worker', 'do not run the outbox worker in this process (also OUTBOX_IN_SERVE=false)')
+    .action(async (opts: { worker: boolean }) => {
       const config = loadConfig();
       const deps = await createDeps(config);
       const app = await buildApp(deps);
+      const worker = opts.worker && config.outbox.inServe ? new OutboxWorker(deps) : null;
       const stop = async () => {
+        await worker?.stop();
         await app.close();
         await deps.db.close();
         process.exit(0);
@@ -57,9 +61,43 @@ export function buildProgram(): Command {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       await app.listen({ port: config.port, host: config.host });
+      worker?.start();
       process.stdout.write(
         `survey-service listening on http://${config.host}:${config.port} (${deps.db.dialect})\n`,
       );
+    });
+
+  program
+    .command('worker')
+    .description('run the outbox worker alone (webhook deliveries and emails), for scale-out')
+    .option('--once', 'deliver what is due now, then exit')
+    .option('--json', 'with --once: print one JSON object')
+    .action(async (opts: { once?: boolean; json?: boolean }) => {
+      const deps = await createDeps(loadConfig());
+      const worker = new OutboxWorker(deps);
+      if (opts.once) {
+        try {
+          const done = await worker.drain();
+          print(
+            !!opts.json,
+            { ...done },
+            `fanned out ${done.events} event(s), attempted ${done.deliveries} delivery(ies), ${done.emails} email(s)`,
+          );
+        } finally {
+          await worker.stop();
+          await deps.db.close();
+        }
+        return;
+      }
+      const stop = async () => {
+        await worker.stop();
+        await deps.db.close();
+        process.exit(0);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      worker.start();
+      process.stdout.write(`survey-service worker running (${deps.db.dialect})\n`);
     });
 
   program

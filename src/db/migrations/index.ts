@@ -1,7 +1,9 @@
 // Every migration, in order. Each area adds its own file and one line here; names sort by prefix.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.js';
+import * as m0007 from './0007_reach.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
+  '0007_reach': m0007,
 };
