@@ -5,7 +5,7 @@ import { claimDue } from '../../src/outbox/claim.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emit, responseCompleted } from './helpers/events.js';
 import { Receiver } from './helpers/receiver.js';
@@ -374,15 +374,16 @@ describe('delivery', () => {
       const ids = new Set<string>();
       for (let i = 0; i < 40; i++)
         ids.add((await responseCompleted(server.deps, a.user.id, '500000001')).eventId);
-      // Two workers with their own database connections, as two processes have.
-      const otherDeps = await createDeps(server.config, { clock });
+      // On PostgreSQL the two workers have their own connections, as two processes have. SQLite
+      // connections in one process would block each other's event loop, so there both share one.
+      const otherDeps = usingPostgres ? await createDeps(server.config, { clock }) : server.deps;
       const w1 = new OutboxWorker(server.deps);
       const w2 = new OutboxWorker(otherDeps);
       try {
         await Promise.all([w1.drain(), w2.drain(), w1.drain(), w2.drain()]);
       } finally {
         await Promise.all([w1.stop(), w2.stop()]);
-        await otherDeps.db.close();
+        if (otherDeps !== server.deps) await otherDeps.db.close();
       }
       const got = receiver.posts().map((p) => p.json.event_id);
       expect(got.length).toBe(40);

@@ -19,7 +19,7 @@ export function verifySmSignature(
 export function verifyStandardSignature(
   raw: string,
   secret: string,
-  headers: { 'webhook-id'?: unknown; 'webhook-timestamp'?: unknown; 'webhook-signature'?: unknown },
+  headers: NodeJS.Dict<string | string[]>,
 ): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const signed = `${headers['webhook-id']}.${headers['webhook-timestamp']}.${raw}`;
