@@ -2,6 +2,9 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
+import { contactsRoutes } from './api/v3/contacts/contacts.js';
+import { contactFieldsRoutes } from './api/v3/contacts/fields.js';
+import { contactListsRoutes } from './api/v3/contacts/lists.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
 import { webhooksRoutes } from './api/v3/webhooks/webhooks.js';
@@ -13,7 +16,14 @@ import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
-const apiRoutes: Routes[] = [usersMeRoutes, errorsRoutes, webhooksRoutes];
+const apiRoutes: Routes[] = [
+  usersMeRoutes,
+  errorsRoutes,
+  webhooksRoutes,
+  contactsRoutes,
+  contactListsRoutes,
+  contactFieldsRoutes,
+];
 
 export async function buildApp(deps: Deps): Promise<Api> {
   const { config } = deps;
