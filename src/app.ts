@@ -14,6 +14,7 @@ import { API_PREFIX, installHttpConventions, newRequestId } from './platform/htt
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
+import { mailOutboxPages } from './web/mail/outbox-page.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
 const apiRoutes: Routes[] = [
@@ -90,5 +91,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   );
 
   await app.register(docsPages);
+  await app.register(mailOutboxPages(deps));
   return app;
 }
