@@ -44,7 +44,13 @@ export function createMailTransport(config: Config): MailTransport {
     headers: { 'X-Survey-Service-Mail-Id': m.id, ...m.headers },
   });
   if (config.mail.smtpUrl) {
-    const smtp = nodemailer.createTransport(config.mail.smtpUrl);
+    // Time limits well inside the worker's claim lease, so a hanging server cannot outlive a claim.
+    const smtp = nodemailer.createTransport({
+      url: config.mail.smtpUrl,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+    });
     return {
       kind: 'smtp',
       async send(m) {

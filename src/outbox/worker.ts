@@ -57,10 +57,15 @@ export class OutboxWorker {
     const events = await fanOut(deps, batch * 5);
     const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
     await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
-    const mails = await claimDue(deps, 'emails', batch, now());
-    // Mail goes out one at a time per worker: SMTP servers throttle parallel connections.
-    for (const id of mails.ids) await sendOne(deps, this.transport, id, mails.token, now);
-    return { events, deliveries: hooks.ids.length, emails: mails.ids.length };
+    // Mail goes out one at a time per worker (SMTP servers throttle parallel connections), each
+    // claimed just before it is sent so that a slow server cannot outlast the claim of the next.
+    let emails = 0;
+    for (; emails < batch; emails++) {
+      const claim = await claimDue(deps, 'emails', 1, now());
+      if (claim.ids.length === 0) break;
+      await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
+    }
+    return { events, deliveries: hooks.ids.length, emails };
   }
 
   /** Runs rounds until one finds nothing to do (tests and the CLI's one-shot use). */
