@@ -86,15 +86,28 @@ export function deliveryBody(hook: WebhookRow, e: EventRow, facts: EventFacts, f
   });
 }
 
+/**
+ * Events older than this before the last caught-up scan are not looked at again. It covers
+ * transactions that commit late (an event's created_at is taken before its commit) and modest
+ * clock differences between processes; it keeps each scan proportional to recent events rather
+ * than to the whole history.
+ */
+const LATE_COMMIT_MARGIN_MS = 15 * 60_000;
+const WATERMARK = 'outbox:fanout_since';
+
 /** Fans out up to `limit` events not yet dispatched; returns how many it handled. */
 export async function fanOut(deps: Deps, limit: number): Promise<number> {
   const k = deps.db.kysely;
+  const mark = await k.selectFrom('settings').select('value').where('key', '=', WATERMARK).executeTakeFirst();
+  const since = mark?.value ?? '';
+  const scanStarted = deps.clock.now();
   const events = await k
     .selectFrom('events as e')
     .leftJoin('event_dispatch as d', 'd.event_id', 'e.id')
     .selectAll('e')
     .where('d.event_id', 'is', null)
     .where('e.type', 'in', WEBHOOK_EVENT_TYPES)
+    .where('e.created_at', '>=', since)
     .orderBy('e.created_at')
     .orderBy('e.id')
     .limit(limit)
@@ -146,6 +159,16 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
         .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
         .execute();
     });
+  }
+  if (events.length < limit) {
+    // Caught up: later scans start a safety margin before this one.
+    const next = new Date(scanStarted.getTime() - LATE_COMMIT_MARGIN_MS).toISOString();
+    if (next > since)
+      await k
+        .insertInto('settings')
+        .values({ key: WATERMARK, value: next })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: next }).where('settings.value', '<', next))
+        .execute();
   }
   return events.length;
 }

@@ -134,6 +134,24 @@ describe('delivery', () => {
     }
   });
 
+  it('delivers an event whose transaction committed a few minutes after it was stamped', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const a = await server.account();
+      clock.advance(-10 * 60_000);
+      await subscribe(a, receiver.url);
+      clock.advance(10 * 60_000);
+      await worker.drain(); // a caught-up scan
+      clock.advance(-5 * 60_000);
+      const late = await responseCompleted(server.deps, a.user.id, '500000001');
+      clock.advance(5 * 60_000);
+      await worker.drain();
+      expect(receiver.posts().map((p) => p.json.event_id)).toEqual([late.eventId]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it('delivers collector-filtered, survey_created and app_installed events', async () => {
     const receiver = await new Receiver().start();
     try {
@@ -394,6 +412,29 @@ describe('delivery', () => {
       expect(log.body.total).toBe(40);
       expect(log.body.data.every((d: any) => d.attempts === 1 && d.status === 'delivered')).toBe(true);
     } finally {
+      await receiver.stop();
+    }
+  });
+});
+
+describe('the worker loop', () => {
+  it('polls at its interval until stopped', async () => {
+    const receiver = await new Receiver().start();
+    const looping = new OutboxWorker(server.deps, { pollMs: 20 });
+    try {
+      const a = await server.account();
+      await subscribe(a, receiver.url);
+      looping.start();
+      const { eventId } = await responseCompleted(server.deps, a.user.id, '500000001');
+      for (let i = 0; i < 200 && receiver.posts().length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(receiver.posts().map((p) => p.json.event_id)).toEqual([eventId]);
+      await looping.stop();
+      await responseCompleted(server.deps, a.user.id, '500000001');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(receiver.posts()).toHaveLength(1); // stopped: nothing more is sent
+    } finally {
+      await looping.stop();
       await receiver.stop();
     }
   });

@@ -473,3 +473,66 @@ describe('GET /v3/webhooks/{id}/signing_secret', () => {
     expect((await server.client.get(`/v3/webhooks/${w1.body.id}/signing_secret`)).status).toBe(401);
   });
 });
+
+describe('authorization on every webhooks endpoint', () => {
+  it("answers 401/1010 without a token, 403/1014 without the scope, 404/1020 for another account's webhook", async () => {
+    const owner = await server.account();
+    const hook = (
+      await server.client.post(
+        '/v3/webhooks',
+        { name: 'x', event_type: 'survey_created', subscription_url: url() },
+        { token: owner.token },
+      )
+    ).body.id;
+    const delivery = await server.deps.ids.one();
+    const stranger = await server.account();
+    const readOnly = await server.account({ scopes: ['webhooks_read'] });
+    const writeOnly = await server.account({ scopes: ['webhooks_write'] });
+    const endpoints: Array<[string, string, unknown, 'read' | 'write', boolean]> = [
+      ['GET', '/v3/webhooks', undefined, 'read', false],
+      [
+        'POST',
+        '/v3/webhooks',
+        { name: 'y', event_type: 'survey_created', subscription_url: url() },
+        'write',
+        false,
+      ],
+      ['GET', `/v3/webhooks/${hook}`, undefined, 'read', true],
+      ['PATCH', `/v3/webhooks/${hook}`, { name: 'z' }, 'write', true],
+      [
+        'PUT',
+        `/v3/webhooks/${hook}`,
+        { name: 'z', event_type: 'survey_created', subscription_url: url() },
+        'write',
+        true,
+      ],
+      ['GET', `/v3/webhooks/${hook}/signing_secret`, undefined, 'read', true],
+      ['GET', `/v3/webhooks/${hook}/deliveries`, undefined, 'read', true],
+      ['GET', `/v3/webhooks/${hook}/deliveries/${delivery}`, undefined, 'read', true],
+      ['POST', `/v3/webhooks/${hook}/deliveries/${delivery}/redeliver`, undefined, 'write', true],
+      ['DELETE', `/v3/webhooks/${hook}`, undefined, 'write', true],
+    ];
+    for (const [method, path, body, kind, owned] of endpoints) {
+      const anon = await server.client.request(method, path, { body });
+      expect(anon.status, `${method} ${path}`).toBe(401);
+      expect(anon.body.error.id).toBe('1010');
+      const scoped = await server.client.request(method, path, {
+        body,
+        token: (kind === 'read' ? writeOnly : readOnly).token,
+      });
+      expect(scoped.status, `${method} ${path}`).toBe(403);
+      expect(scoped.body.error.id).toBe('1014');
+      if (owned) {
+        const theirs = await server.client.request(method, path, { body, token: stranger.token });
+        expect(theirs.status, `${method} ${path}`).toBe(404);
+        expect(theirs.body.error.id).toBe('1020');
+      }
+    }
+    // The owner's unknown delivery is not found either.
+    const missing = await server.client.get(`/v3/webhooks/${hook}/deliveries/${delivery}`, {
+      token: owner.token,
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.id).toBe('1020');
+  });
+});
