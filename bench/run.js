@@ -154,14 +154,15 @@ async function main() {
   try {
     for (const s of selected) {
       const prepared = await s.prepare(ctx);
+      const reqToken = prepared.token ?? token;
       // Warm up, capture the exact bytes for the floor, then measure the service.
-      wrk(`${base}${prepared.path}`, { token, script: prepared.script, connections, duration: 2 });
+      wrk(`${base}${prepared.path}`, { token: reqToken, script: prepared.script, connections, duration: 2 });
       const sample = await http(base, prepared.method ?? 'GET', prepared.path, {
-        token,
+        token: reqToken,
         body: prepared.body,
       });
       const service_ = wrk(`${base}${prepared.path}`, {
-        token,
+        token: reqToken,
         script: prepared.script,
         connections,
         duration,
@@ -180,13 +181,13 @@ async function main() {
       });
       await floor.ready;
       wrk(`http://127.0.0.1:${floorPort}${prepared.path}`, {
-        token,
+        token: reqToken,
         script: prepared.script,
         connections,
         duration: 2,
       });
       const floor_ = wrk(`http://127.0.0.1:${floorPort}${prepared.path}`, {
-        token,
+        token: reqToken,
         script: prepared.script,
         connections,
         duration,

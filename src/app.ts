@@ -5,21 +5,37 @@ import Fastify, { LogController } from 'fastify';
 import { contactsRoutes } from './api/v3/contacts/contacts.js';
 import { contactFieldsRoutes } from './api/v3/contacts/fields.js';
 import { contactListsRoutes } from './api/v3/contacts/lists.js';
+import { groupActivitiesRoutes } from './api/v3/groups/activities.js';
+import { groupsRoutes } from './api/v3/groups/groups.js';
+import { groupMembersRoutes } from './api/v3/groups/members.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
+import { rolesRoutes } from './api/v3/roles/roles.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
+import { userWorkgroupsRoutes } from './api/v3/users/workgroups.js';
 import { webhooksRoutes } from './api/v3/webhooks/webhooks.js';
+import { workgroupMembersRoutes } from './api/v3/workgroups/members.js';
+import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
+import { oauthPages } from './oauth/plugin.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
+import { teamPages } from './web/teams/accept.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
 const apiRoutes: Routes[] = [
   usersMeRoutes,
   errorsRoutes,
+  groupsRoutes,
+  groupMembersRoutes,
+  groupActivitiesRoutes,
+  workgroupsRoutes,
+  workgroupMembersRoutes,
+  userWorkgroupsRoutes,
+  rolesRoutes,
   webhooksRoutes,
   contactsRoutes,
   contactListsRoutes,
@@ -91,6 +107,8 @@ export async function buildApp(deps: Deps): Promise<Api> {
   );
 
   await app.register(docsPages);
+  await app.register(teamPages, { deps });
+  await app.register(oauthPages(deps));
   await app.register(mailOutboxPages(deps));
   return app;
 }

@@ -1,9 +1,13 @@
 // Every migration, in order. Each area adds its own file and one line here; names sort by prefix.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.js';
+import * as m0003 from './0003_oauth.js';
+import * as m0004 from './0004_teams.js';
 import * as m0007 from './0007_reach.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
+  '0003_oauth': m0003,
+  '0004_teams': m0004,
   '0007_reach': m0007,
 };

@@ -35,15 +35,7 @@ export function requestedScopes(app: Pick<App, 'scopes'>): Scope[] {
 export async function createApp(deps: Deps, owner: User, input: NewApp): Promise<CreatedApp> {
   const name = input.name.trim();
   if (!name || name.length > 100) throw new ApiError(1002, 'name must be 1-100 characters');
-  for (const uri of input.redirectUris ?? []) {
-    let parsed: URL;
-    try {
-      parsed = new URL(uri);
-    } catch {
-      throw new ApiError(1002, `redirect URI is not a URL: ${uri}`);
-    }
-    if (parsed.hash) throw new ApiError(1002, 'a redirect URI may not have a fragment');
-  }
+  checkRedirectUris(input.redirectUris ?? []);
   for (const limit of [input.minuteLimit, input.dayLimit])
     if (limit != null && (!Number.isInteger(limit) || limit < 0 || limit > 2147483647))
       throw new ApiError(1002, 'rate limits must be whole numbers from 0 (no cap) to 2147483647');
@@ -68,6 +60,25 @@ export async function createApp(deps: Deps, owner: User, input: NewApp): Promise
   const granted = requestedScopes(app).filter((s) => available.has(s));
   const accessToken = await issueToken(deps, app.id, owner.id, granted);
   return { app, clientSecret: clientSecret(deps, app), accessToken };
+}
+
+/** Redirect URIs are absolute http(s) URLs or reverse-domain app schemes, without fragments. */
+export function checkRedirectUris(uris: string[]): void {
+  if (uris.length > 20) throw new ApiError(1002, 'At most 20 redirect URIs.');
+  for (const uri of uris) {
+    let parsed: URL;
+    try {
+      parsed = new URL(uri);
+    } catch {
+      throw new ApiError(1002, `The redirect URI is not an absolute URL: ${uri}`);
+    }
+    if (parsed.hash) throw new ApiError(1002, `A redirect URI may not have a fragment: ${uri}`);
+    if (
+      !['http:', 'https:'].includes(parsed.protocol) &&
+      !/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(parsed.protocol)
+    )
+      throw new ApiError(1002, `A redirect URI must be http(s) or a reverse-domain app scheme: ${uri}`);
+  }
 }
 
 export function clientSecret(deps: Deps, app: Pick<App, 'client_id' | 'secret_version'>): string {

@@ -104,3 +104,23 @@ export async function recordLogin(deps: Deps, userId: string): Promise<void> {
     .where('id', '=', userId)
     .execute();
 }
+
+/** Operators review apps and manage their lifecycle (flagged with `user create|update --operator`). */
+export async function isOperator(deps: Deps, userId: string): Promise<boolean> {
+  const row = await deps.db.kysely
+    .selectFrom('operators')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function setOperator(deps: Deps, userId: string, operator: boolean): Promise<void> {
+  if (operator)
+    await deps.db.kysely
+      .insertInto('operators')
+      .values({ user_id: userId, created_at: deps.clock.now().toISOString() })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+  else await deps.db.kysely.deleteFrom('operators').where('user_id', '=', userId).execute();
+}

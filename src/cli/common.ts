@@ -1,0 +1,37 @@
+// Shared pieces of the command line: option parsers, output, and running a verb with services.
+import { type Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config.js';
+import { createDeps, type Deps } from '../context.js';
+
+export function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number (0 = no cap)');
+  return n;
+}
+
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** With --json, one JSON object on stdout; otherwise a line for people. */
+export function print(json: boolean, object: Record<string, unknown>, human: string): void {
+  process.stdout.write(json ? `${JSON.stringify(object)}\n` : `${human}\n`);
+}
+
+/** Runs a provisioning verb with migrated services, closing the database afterwards. */
+export async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
+  const deps = await createDeps(loadConfig());
+  try {
+    return await fn(deps);
+  } finally {
+    await deps.db.close();
+  }
+}
+
+/** The verb group `name` (user, app, team, ...), created on first use so areas can add verbs to it. */
+export function verbGroup(program: Command, name: string, description: string): Command {
+  return program.commands.find((c) => c.name() === name) ?? program.command(name).description(description);
+}
+
+/** One area's verbs. */
+export type Commands = (program: Command) => void;

@@ -1,0 +1,76 @@
+// Account settings: GET /account (who is signed in) and GET /account/apps, the apps the account
+// has authorized; removing one (POST /account/apps/:appId/revoke) revokes its token.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../context.js';
+import { linkedApps, uninstallApp } from '../../domain/accounts/grants.js';
+import { isOperator } from '../../domain/accounts/users.js';
+import { scopeInfo } from '../../platform/scopes.js';
+import { html } from '../html.js';
+import { csrfToken, requireSignedIn, signedInOnly } from '../session.js';
+import { sendPage, userPage } from './frame.js';
+
+const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
+
+export async function accountPages(app: FastifyInstance, deps: Deps): Promise<void> {
+  app.get('/account', { schema: { hide: true }, preHandler: signedInOnly(deps) }, async (request, reply) => {
+    const user = request.sessionUser;
+    const operator = await isOperator(deps, user.id);
+    const body = html`<h1>Your account</h1>
+<dl>
+<dt>Username</dt><dd>${user.username}</dd>
+<dt>Email</dt><dd>${user.email}</dd>
+<dt>Plan</dt><dd>${user.account_type}</dd>
+<dt>Datacenter</dt><dd>${user.region}</dd>
+</dl>
+<ul>
+<li><a href="/account/apps">Linked apps</a>: the apps you have allowed to use your account</li>
+<li><a href="/developer/apps">Developer apps</a>: apps you have registered</li>
+</ul>`;
+    return sendPage(reply, await userPage(deps, reply, user, 'Your account', body, { operator }));
+  });
+
+  app.get('/account/apps', { schema: { hide: true } }, async (request, reply) => {
+    const user = await requireSignedIn(deps, request, reply);
+    if (!user) return reply;
+    const apps = await linkedApps(deps, user.id);
+    const csrf = await csrfToken(deps, reply);
+    const removed = (request.query as { removed?: string }).removed;
+    const rows = apps.map(
+      (a) => html`<tr>
+<th scope="row">${a.name}</th>
+<td>${a.scopes.length ? html`<ul>${a.scopes.map((s) => html`<li>${scopeInfo(s).label}</li>`)}</ul>` : 'No access'}</td>
+<td>${a.created_at.slice(0, 10)}</td>
+<td><form method="post" action="/account/apps/${a.app_id}/revoke"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" aria-label="Remove ${a.name}">Remove</button></form></td>
+</tr>`,
+    );
+    const body = html`<h1>Linked apps</h1>
+${removed ? html`<p class="notice" role="status">The app was removed. Its access to your account is revoked.</p>` : ''}
+${
+  apps.length
+    ? html`<table><caption class="muted">Apps that can use your account. Removing one revokes its access; it must ask you again.</caption>
+<thead><tr><th scope="col">App</th><th scope="col">Access</th><th scope="col">Since</th><th scope="col">Action</th></tr></thead>
+<tbody>${rows}</tbody></table>`
+    : html`<p>No apps are linked to your account.</p>`
+}`;
+    return sendPage(
+      reply,
+      await userPage(deps, reply, user, 'Linked apps', body, { operator: await isOperator(deps, user.id) }),
+    );
+  });
+
+  app.post(
+    '/account/apps/:appId/revoke',
+    {
+      schema: { hide: true, params: AppParams, body: Type.Object({ _csrf: Type.String() }) },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const user = await requireSignedIn(deps, request, reply);
+      if (!user) return reply;
+      const { appId } = request.params as { appId: string };
+      await uninstallApp(deps, appId, user.id, request.ip ?? null);
+      return reply.redirect('/account/apps?removed=1', 303);
+    },
+  );
+}

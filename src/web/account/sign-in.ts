@@ -1,0 +1,116 @@
+// GET/POST /login and POST /logout: password sign-in with a session cookie, the slowdown and
+// lockout of sign-in.ts, and the authentication events.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../context.js';
+import { dropSession, endSession, SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
+import { signIn } from '../../domain/accounts/sign-in.js';
+import { html } from '../html.js';
+import {
+  csrfToken,
+  currentUser,
+  SESSION_COOKIE,
+  safeNext,
+  sessionCookieOptions,
+  sessionId,
+} from '../session.js';
+import { sendPage, userPage } from './frame.js';
+
+const LoginQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })) });
+const LoginBody = Type.Object({
+  username: Type.String({ maxLength: 200 }),
+  password: Type.String({ maxLength: 1000 }),
+  next: Type.Optional(Type.String({ maxLength: 2000 })),
+  _csrf: Type.String(),
+});
+
+function wait(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}
+
+export async function signInPages(app: FastifyInstance, deps: Deps): Promise<void> {
+  async function form(
+    reply: import('fastify').FastifyReply,
+    next: string,
+    username: string,
+    error: string | null,
+  ) {
+    const body = html`<h1>Sign in</h1>
+${error ? html`<p role="alert" class="error" id="login-error">${error}</p>` : ''}
+<form method="post" action="/login" novalidate>
+<input type="hidden" name="_csrf" value="${await csrfToken(deps, reply)}">
+<input type="hidden" name="next" value="${next}">
+<label for="username">Username</label>
+<input id="username" name="username" type="text" autocomplete="username" required value="${username}" ${error ? html`aria-describedby="login-error"` : ''} autofocus>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<p><button type="submit">Sign in</button></p>
+</form>`;
+    return userPage(deps, reply, null, 'Sign in', body);
+  }
+
+  app.get('/login', { schema: { hide: true, querystring: LoginQuery } }, async (request, reply) => {
+    const next = safeNext((request.query as { next?: string }).next);
+    if (await currentUser(deps, request)) return reply.redirect(next, 303);
+    return sendPage(reply, await form(reply, next, '', null));
+  });
+
+  app.post(
+    '/login',
+    { schema: { hide: true, body: LoginBody }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const {
+        username,
+        password,
+        next: rawNext,
+      } = request.body as {
+        username: string;
+        password: string;
+        next?: string;
+      };
+      const next = safeNext(rawNext);
+      const result = await signIn(deps, username.trim(), password, request.ip ?? null);
+      if (!result.ok) {
+        const message =
+          result.reason === 'locked'
+            ? `Too many failed sign-ins. Sign-in is locked for ${wait(result.retryAfterSeconds)}.`
+            : result.reason === 'slow'
+              ? `Too many failed sign-ins. Wait ${wait(result.retryAfterSeconds)} before trying again.`
+              : 'The username or password is not correct.';
+        if (result.reason !== 'invalid') reply.header('retry-after', String(result.retryAfterSeconds));
+        const status = result.reason === 'invalid' ? 401 : 429;
+        return sendPage(reply, await form(reply, next, username, message), status);
+      }
+      const old = sessionId(request);
+      if (old) await dropSession(deps, old);
+      const id = await startSession(deps, result.user, request.ip ?? null);
+      reply.setCookie(SESSION_COOKIE, id, {
+        ...sessionCookieOptions(deps, request),
+        maxAge: SESSION_DAYS * 86_400,
+      });
+      return reply.redirect(next, 303);
+    },
+  );
+
+  app.post(
+    '/logout',
+    { schema: { hide: true, body: Type.Object({ _csrf: Type.String() }) }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const id = sessionId(request);
+      if (id) await endSession(deps, id, request.ip ?? null);
+      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(deps, request));
+      return sendPage(
+        reply,
+        await userPage(
+          deps,
+          reply,
+          null,
+          'Signed out',
+          html`<h1>Signed out</h1><p>You are signed out. <a href="/login">Sign in again</a></p>`,
+        ),
+      );
+    },
+  );
+}

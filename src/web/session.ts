@@ -1,0 +1,115 @@
+// Browser sessions for every server-rendered page. Other page areas use:
+//   - `await app.register(webForms)` inside their own plugin: cookies, form bodies and CSRF tokens
+//     (`await csrfToken(deps, reply)` for a form's hidden `_csrf`; `preHandler: app.csrfProtection`);
+//   - `const user = await requireSignedIn(deps, request, reply); if (!user) return reply;` which
+//     redirects a signed-out visitor to /login?next=<this page> (or `signedInOnly(deps)`, a preHandler
+//     that sets `request.sessionUser`);
+//   - `currentUser(deps, request)` when a page merely varies with who is signed in.
+import fastifyCookieModule, { type FastifyCookie } from '@fastify/cookie';
+import csrfProtection from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../context.js';
+import { sessionUser } from '../domain/accounts/sessions.js';
+import type { User } from '../domain/accounts/users.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `signedInOnly(deps)`. */
+    sessionUser: User;
+  }
+}
+
+export const SESSION_COOKIE = 'ss_session';
+export const CSRF_COOKIE = '_csrf';
+
+/** Cookies, urlencoded form bodies and CSRF protection in the scope that registers it. */
+export async function webForms(app: FastifyInstance): Promise<void> {
+  if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookieModule);
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
+  if (!app.hasDecorator('csrfProtection'))
+    await app.register(csrfProtection, {
+      cookieKey: CSRF_COOKIE,
+      cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
+      getToken: (req) => (req.body as Record<string, string> | undefined)?._csrf,
+    });
+}
+// Like fastify-plugin: the decorators and parsers apply to the registering scope, not a child.
+(webForms as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+
+/** Cookies are Secure when the request came over HTTPS or the service's public URL is https. */
+export function isSecure(deps: Deps, request: FastifyRequest): boolean {
+  return request.protocol === 'https' || deps.config.regionUrls.us.startsWith('https:');
+}
+
+export function sessionCookieOptions(deps: Deps, request: FastifyRequest) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isSecure(deps, request) };
+}
+
+/** A CSRF token for a form on this reply (sets the secret cookie on first use). */
+export async function csrfToken(deps: Deps, reply: FastifyReply): Promise<string> {
+  return reply.generateCsrf({ secure: isSecure(deps, reply.request) });
+}
+
+function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  const parsed = (request as { cookies?: Record<string, string | undefined> }).cookies;
+  if (parsed) return parsed[name];
+  const header = request.headers.cookie;
+  return header ? (fastifyCookieModule as unknown as FastifyCookie).parse(header)[name] : undefined;
+}
+
+export function sessionId(request: FastifyRequest): string | undefined {
+  return cookieValue(request, SESSION_COOKIE);
+}
+
+const cache = new WeakMap<FastifyRequest, Promise<User | null>>();
+
+/** The signed-in user of this request, or null. */
+export function currentUser(deps: Deps, request: FastifyRequest): Promise<User | null> {
+  let user = cache.get(request);
+  if (!user) {
+    user = sessionUser(deps, sessionId(request));
+    cache.set(request, user);
+  }
+  return user;
+}
+
+/** Where a relative `next` may lead: a path on this site, never another host. */
+export function safeNext(next: unknown, fallback = '/account'): string {
+  // Browsers drop tabs and newlines and read a backslash as a slash: "/<tab>/evil" would leave the site.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (typeof next !== 'string' || !next.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(next))
+    return fallback;
+  const url = new URL(next, 'http://local.invalid');
+  if (url.origin !== 'http://local.invalid') return fallback;
+  return url.pathname + url.search + url.hash;
+}
+
+export function loginUrl(next: string): string {
+  return `/login?next=${encodeURIComponent(next)}`;
+}
+
+/**
+ * The signed-in user, or null after answering with a 303 to the sign-in page that returns here
+ * (for a form post, back to the page the visitor came from is unknown: it returns to /account).
+ */
+export async function requireSignedIn(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<User | null> {
+  const user = await currentUser(deps, request);
+  if (user) return user;
+  const next = request.method === 'GET' || request.method === 'HEAD' ? request.url : '/account';
+  reply.redirect(loginUrl(next), 303);
+  return null;
+}
+
+/** A preHandler form of requireSignedIn: the handler runs only for a signed-in user (request.sessionUser). */
+export function signedInOnly(deps: Deps) {
+  return async function signedInPreHandler(request: FastifyRequest, reply: FastifyReply) {
+    const user = await requireSignedIn(deps, request, reply);
+    if (user) request.sessionUser = user;
+    return reply.sent ? reply : undefined;
+  };
+}
