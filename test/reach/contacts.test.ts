@@ -52,6 +52,7 @@ describe('POST /v3/contacts and GET /v3/contacts/{id}', () => {
     [{ email: 'a@b.co', custom_fields: { '1': 5 } }, /custom_fields/],
     [{ email: 'a@b.co', nickname: 'x' }, /nickname/],
     [{ email: 42 }, /email/],
+    [{ email: 'a@b.co', first_name: 'a\u0000b' }, /first_name/],
   ])('answers 400/1002 for a bad contact %#', async (body, message) => {
     const a = await server.account();
     const res = await server.client.post('/v3/contacts', body, { token: a.token });
@@ -210,7 +211,14 @@ describe('GET /v3/contacts (filters) and /v3/contacts/bulk', () => {
     expect(paged.body.data[0]).toMatchObject({ email: 'cleo@example.org', custom_fields: { '3': 'b' } });
     expect(paged.body.links.prev).toContain('page=1');
 
-    for (const q of ['status=gone', 'sort_by=age', 'sort_order=up', 'per_page=5000', 'search_by=7']) {
+    for (const q of [
+      'status=gone',
+      'sort_by=age',
+      'sort_order=up',
+      'per_page=5000',
+      'search_by=7',
+      'search=%00',
+    ]) {
       const bad = await server.client.get(`/v3/contacts?${q}`, { token: a.token });
       expect(bad.status, q).toBe(400);
       expect(bad.body.error.id).toBe('1003');

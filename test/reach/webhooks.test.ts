@@ -130,6 +130,7 @@ describe('POST /v3/webhooks', () => {
       'object_ids',
     ],
     [{ name: '', event_type: 'survey_created', subscription_url: 'http://x.test/' }, 'name'],
+    [{ name: 'a\u0000b', event_type: 'survey_created', subscription_url: 'http://x.test/' }, 'name'],
     [
       { name: 'x', event_type: 'survey_created', subscription_url: 'http://x.test/', colour: 'red' },
       'colour',

@@ -11,11 +11,13 @@ import type { ContactList } from '../../../domain/contacts/lists.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 export const Id = Type.String({ pattern: '^[0-9]{1,20}$' });
+/** Text without NUL characters (PostgreSQL cannot store them). */
+const NO_NUL = '^[^\\u0000]*$';
 export const ContactParams = Type.Object({ contact_id: Id });
 export const ListParams = Type.Object({ contact_list_id: Id });
 export const FieldParams = Type.Object({ contact_field_id: Type.String({ pattern: '^[1-6]$' }) });
 
-const Text = Type.String({ maxLength: 255 });
+const Text = Type.String({ maxLength: 255, pattern: NO_NUL });
 const CustomFields = Type.Object(Object.fromEntries(CUSTOM_SLOTS.map((s) => [s, Type.Optional(Text)])), {
   additionalProperties: false,
   description: 'Custom field slots "1".."6"',
@@ -24,8 +26,8 @@ const CustomFields = Type.Object(Object.fromEntries(CUSTOM_SLOTS.map((s) => [s, 
 const contactFields = {
   first_name: Type.Optional(Text),
   last_name: Type.Optional(Text),
-  email: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
-  phone_number: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+  email: Type.Optional(Nullable(Type.String({ maxLength: 254, pattern: NO_NUL }))),
+  phone_number: Type.Optional(Nullable(Type.String({ maxLength: 20, pattern: NO_NUL }))),
   custom_fields: Type.Optional(CustomFields),
 };
 
@@ -88,17 +90,17 @@ export const ContactQuery = Type.Object(
       Type.Union([Type.Literal('ASC'), Type.Literal('DESC'), Type.Literal('asc'), Type.Literal('desc')]),
     ),
     search_by: Type.Optional(SortKey),
-    search: Type.Optional(Type.String({ maxLength: 255 })),
+    search: Type.Optional(Type.String({ maxLength: 255, pattern: NO_NUL })),
   },
   { additionalProperties: true },
 );
 
 export const ListBody = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) },
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL })) },
   { additionalProperties: false },
 );
 export const ListNameBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 255 }) },
+  { name: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL }) },
   { additionalProperties: false },
 );
 export const MergeBody = Type.Object({ list_id: Id }, { additionalProperties: false });
@@ -106,7 +108,7 @@ export const ListResource = Type.Object({ id: Type.String(), name: Type.String()
 
 export const FieldResource = Type.Object({ id: Type.String(), label: Type.String(), href: Type.String() });
 export const FieldBody = Type.Object(
-  { label: Type.String({ minLength: 1, maxLength: 255 }) },
+  { label: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL }) },
   { additionalProperties: false },
 );
 

@@ -3,19 +3,21 @@ import { Type } from 'typebox';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_OBJECT_TYPES } from '../../../domain/webhooks/rules.js';
 
 export const Id = Type.String({ pattern: '^[0-9]{1,20}$' });
+/** Text without NUL characters (PostgreSQL cannot store them). */
+const NO_NUL = '^[^\\u0000]*$';
 export const WebhookParams = Type.Object({ webhook_id: Id });
 export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
 
 const fields = {
-  name: Type.String({ minLength: 1, maxLength: 255 }),
+  name: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL }),
   event_type: Type.Union(WEBHOOK_EVENT_TYPES.map((e) => Type.Literal(e))),
   object_type: Type.Union([Type.Union(WEBHOOK_OBJECT_TYPES.map((o) => Type.Literal(o))), Type.Null()]),
   object_ids: Type.Union([
     Type.Array(Type.String({ pattern: '^[0-9]{1,20}$' }), { maxItems: 1000 }),
     Type.Null(),
   ]),
-  subscription_url: Type.String({ minLength: 1, maxLength: 2048 }),
-  authorization: Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]),
+  subscription_url: Type.String({ minLength: 1, maxLength: 2048, pattern: NO_NUL }),
+  authorization: Type.Union([Type.String({ maxLength: 4096, pattern: NO_NUL }), Type.Null()]),
 };
 
 export const WebhookCreateBody = Type.Object(
