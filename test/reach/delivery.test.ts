@@ -1,6 +1,7 @@
 // Webhook delivery end to end: events written through the domain, the worker, a real receiver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/context.js';
+import { createCode, exchangeCode, uninstallApp } from '../../src/domain/accounts/grants.js';
 import { claimDue } from '../../src/outbox/claim.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
@@ -411,6 +412,54 @@ describe('delivery', () => {
       });
       expect(log.body.total).toBe(40);
       expect(log.body.data.every((d: any) => d.attempts === 1 && d.status === 'delivered')).toBe(true);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
+
+describe('app install events from the OAuth flow', () => {
+  it("tells the app's webhooks when a user installs and uninstalls it", async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const dev = await server.account();
+      for (const event_type of ['app_installed', 'app_uninstalled'])
+        await subscribe(dev, `${receiver.url}/${event_type}`, {
+          event_type,
+          object_type: 'app',
+          object_ids: undefined,
+        });
+      clock.advance(1000);
+      const user = await server.account();
+      const code = await createCode(server.deps, {
+        app: dev.app,
+        userId: user.user.id,
+        redirectUri: 'http://localhost:9/callback',
+        scopes: ['surveys_read'],
+        codeChallenge: null,
+      });
+      const exchanged = await exchangeCode(
+        server.deps,
+        dev.app,
+        code,
+        'http://localhost:9/callback',
+        undefined,
+        null,
+      );
+      expect(exchanged.ok).toBe(true);
+      await uninstallApp(server.deps, dev.app.id, user.user.id, null);
+      await worker.drain();
+      const byPath = Object.fromEntries(receiver.posts().map((p) => [p.path.split('/').pop(), p.json]));
+      for (const type of ['app_installed', 'app_uninstalled'])
+        expect(byPath[type], type).toMatchObject({
+          event_type: type,
+          filter_type: 'app',
+          filter_id: dev.app.id,
+          object_type: 'app',
+          object_id: dev.app.id,
+          resources: { app_id: dev.app.id, user_id: user.user.id },
+        });
+      expect(receiver.posts()).toHaveLength(2);
     } finally {
       await receiver.stop();
     }
