@@ -163,12 +163,17 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
   if (events.length < limit) {
     // Caught up: later scans start a safety margin before this one.
     const next = new Date(scanStarted.getTime() - LATE_COMMIT_MARGIN_MS).toISOString();
-    if (next > since)
+    if (next > since) {
       await k
         .insertInto('settings')
         .values({ key: WATERMARK, value: next })
         .onConflict((oc) => oc.column('key').doUpdateSet({ value: next }).where('settings.value', '<', next))
         .execute();
+      // Markers of events older than the watermark are never consulted again; a day's slack
+      // covers clock differences between the writer of an event and the worker.
+      const stale = new Date(scanStarted.getTime() - LATE_COMMIT_MARGIN_MS - 86_400_000).toISOString();
+      await k.deleteFrom('event_dispatch').where('dispatched_at', '<', stale).execute();
+    }
   }
   return events.length;
 }

@@ -302,6 +302,22 @@ describe('delivery', () => {
         token: a.token,
       });
       expect(failedOnly.body.total).toBe(1);
+
+      // Two days on, the fan-out markers of old events are pruned, and nothing is fanned out again.
+      const markers = async () =>
+        Number(
+          (
+            await server.deps.db.kysely
+              .selectFrom('event_dispatch')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect(await markers()).toBeGreaterThan(0);
+      clock.advance(2 * 86_400_000);
+      expect(await worker.drain()).toEqual({ events: 0, deliveries: 0, emails: 0 });
+      expect(await markers()).toBe(0);
+      expect(await worker.drain()).toEqual({ events: 0, deliveries: 0, emails: 0 });
     } finally {
       await receiver.stop();
     }
