@@ -159,3 +159,23 @@ describe('survey-service serve runs the worker', () => {
     }
   }, 60_000);
 });
+
+describe('survey-service serve with OUTBOX_IN_SERVE=false', () => {
+  it('serves without delivering; a separate worker process delivers', async () => {
+    const port = await freePort();
+    const a = await createAccount(deps);
+    await subscribeDirect(a, `${receiver.url}/off`);
+    const serve = startServeProcess({ ...env, PORT: String(port), OUTBOX_IN_SERVE: 'false' });
+    try {
+      await serve.ready;
+      const eventId = await emit(deps, 'survey_updated', a.user.id, 'survey', '500000001');
+      await new Promise((r) => setTimeout(r, 1000)); // twenty poll intervals
+      expect(receiver.posts().some((p) => p.json.event_id === eventId)).toBe(false);
+      const r = await runAsync(['worker', '--once', '--json']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(receiver.posts().filter((p) => p.json.event_id === eventId)).toHaveLength(1);
+    } finally {
+      await serve.stop();
+    }
+  }, 60_000);
+});
