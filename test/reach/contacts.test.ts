@@ -286,6 +286,25 @@ describe('POST /v3/contacts/bulk', () => {
   });
 });
 
+describe('large bulk requests', () => {
+  it('matches existing contacts across many items (case-insensitively)', async () => {
+    const a = await server.account();
+    const first = Array.from({ length: 250 }, (_, i) => ({
+      email: `p${i}@example.org`,
+      first_name: `P${i}`,
+    }));
+    const r1 = await server.client.post('/v3/contacts/bulk', { contacts: first }, { token: a.token });
+    expect(r1.body.succeeded).toHaveLength(250);
+    const second = Array.from({ length: 250 }, (_, i) => ({ email: `P${i + 50}@EXAMPLE.org` }));
+    const r2 = await server.client.post('/v3/contacts/bulk', { contacts: second }, { token: a.token });
+    expect(r2.body.existing).toHaveLength(200);
+    expect(r2.body.succeeded.map((c: any) => c.email)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `P${i + 250}@EXAMPLE.org`),
+    );
+    expect((await server.client.get('/v3/contacts?per_page=1', { token: a.token })).body.total).toBe(300);
+  });
+});
+
 describe('contact lists', () => {
   it('creates, reads, renames, copies, merges and deletes lists', async () => {
     const a = await server.account();

@@ -1,6 +1,7 @@
 // Bulk contact creation with per-item results (reference §12.3): each submitted contact ends up in
 // `succeeded` (created, or updated when update_existing is true), `existing` (already in the
 // address book, left alone) or `invalids` (with the reason).
+import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Plan } from '../../platform/plans.js';
 import {
@@ -9,7 +10,6 @@ import {
   checkContactLimit,
   contactProblem,
   customFieldsOf,
-  findExisting,
   newContactRow,
 } from './contacts.js';
 
@@ -20,6 +20,39 @@ export interface BulkResult {
 }
 
 const CHUNK = 100;
+
+/** The account's contacts matching any email (case-insensitive) or phone number of the batch. */
+async function existingByKey(
+  deps: Deps,
+  ownerId: string,
+  contacts: ContactInput[],
+): Promise<Map<string, Contact>> {
+  const emails = [
+    ...new Set(contacts.map((c) => c.email?.trim().toLowerCase()).filter((e): e is string => !!e)),
+  ];
+  const phones = [...new Set(contacts.map((c) => c.phone_number?.trim()).filter((p): p is string => !!p))];
+  const found = new Map<string, Contact>();
+  const k = deps.db.kysely;
+  for (let i = 0; i < emails.length; i += CHUNK) {
+    const rows = await k
+      .selectFrom('contacts')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where(sql`lower(email)`, 'in', emails.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) found.set(r.email!.toLowerCase(), r);
+  }
+  for (let i = 0; i < phones.length; i += CHUNK) {
+    const rows = await k
+      .selectFrom('contacts')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('phone_number', 'in', phones.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) found.set(r.phone_number!, r);
+  }
+  return found;
+}
 
 export async function bulkCreateContacts(
   deps: Deps,
@@ -35,6 +68,7 @@ export async function bulkCreateContacts(
   const seen = new Map<string, 'new' | Contact>();
   const keysOf = (c: ContactInput) =>
     [c.email?.trim().toLowerCase(), c.phone_number?.trim()].filter((k): k is string => !!k);
+  const known = await existingByKey(deps, ownerId, contacts);
   for (const c of contacts) {
     const problem = contactProblem(c);
     if (problem) {
@@ -50,7 +84,7 @@ export async function bulkCreateContacts(
       });
       continue;
     }
-    const current = earlier ?? (await findExisting(deps, ownerId, c));
+    const current = earlier ?? keys.map((k) => known.get(k)).find((v) => v !== undefined);
     if (current) {
       if (updateExisting) toUpdate.push({ current, input: c });
       else result.existing.push(current);
