@@ -2,6 +2,9 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
+import { contactsRoutes } from './api/v3/contacts/contacts.js';
+import { contactFieldsRoutes } from './api/v3/contacts/fields.js';
+import { contactListsRoutes } from './api/v3/contacts/lists.js';
 import { groupActivitiesRoutes } from './api/v3/groups/activities.js';
 import { groupsRoutes } from './api/v3/groups/groups.js';
 import { groupMembersRoutes } from './api/v3/groups/members.js';
@@ -14,6 +17,7 @@ import { surveysRoutes } from './api/v3/surveys/surveys.js';
 import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
 import { userWorkgroupsRoutes } from './api/v3/users/workgroups.js';
+import { webhooksRoutes } from './api/v3/webhooks/webhooks.js';
 import { workgroupMembersRoutes } from './api/v3/workgroups/members.js';
 import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
@@ -23,6 +27,7 @@ import { API_PREFIX, installHttpConventions, newRequestId } from './platform/htt
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
+import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
 
@@ -42,6 +47,10 @@ const apiRoutes: Routes[] = [
   foldersRoutes,
   libraryRoutes,
   translationsRoutes,
+  webhooksRoutes,
+  contactsRoutes,
+  contactListsRoutes,
+  contactFieldsRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
@@ -112,5 +121,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(teamPages, { deps });
   await app.register(oauthPages(deps));
   await app.register(surveyWebPages(deps));
+  await app.register(mailOutboxPages(deps));
   return app;
 }

@@ -22,6 +22,36 @@ export interface Config {
     publicMinute: number;
     publicDay: number;
   };
+  /** The outbox worker: webhook deliveries and emails. */
+  outbox: {
+    /** Poll interval of the worker loop (OUTBOX_POLL_MS). */
+    pollMs: number;
+    /** Whether `serve` runs the worker in-process (OUTBOX_IN_SERVE, default true). */
+    inServe: boolean;
+    /** Rows claimed per poll. */
+    batch: number;
+    /** First retry delay; it doubles per failed attempt up to retryMaxSeconds. */
+    retryBaseSeconds: number;
+    retryMaxSeconds: number;
+    /** Retries continue for at least this long after the first attempt. */
+    retryForHours: number;
+    /** How long a claim holds before another worker may take the row over. */
+    leaseSeconds: number;
+    /** Time limit of one webhook request. */
+    httpTimeoutMs: number;
+  };
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: allow webhook URLs on loopback, private and link-local addresses. */
+  webhookAllowPrivateTargets: boolean;
+  mail: {
+    /** SMTP_URL (e.g. smtp://user:pass@host:587); unset = write .eml files to `dir`. */
+    smtpUrl: string | undefined;
+    /** MAIL_DIR: the local outbox directory (default ./data/mail). */
+    dir: string;
+    /** MAIL_FROM: the sender of every email. */
+    from: string;
+  };
+  /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
+  contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -58,6 +88,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       draftDay: int(env, 'RATE_LIMIT_DRAFT_DAY', 500),
       publicMinute: int(env, 'RATE_LIMIT_PUBLIC_MINUTE', 0),
       publicDay: int(env, 'RATE_LIMIT_PUBLIC_DAY', 500_000),
+    },
+    outbox: {
+      pollMs: int(env, 'OUTBOX_POLL_MS', 1000),
+      inServe: env.OUTBOX_IN_SERVE !== 'false',
+      batch: int(env, 'OUTBOX_BATCH', 20),
+      retryBaseSeconds: int(env, 'OUTBOX_RETRY_BASE_SECONDS', 30),
+      retryMaxSeconds: int(env, 'OUTBOX_RETRY_MAX_SECONDS', 3600),
+      retryForHours: int(env, 'OUTBOX_RETRY_FOR_HOURS', 24),
+      leaseSeconds: int(env, 'OUTBOX_LEASE_SECONDS', 120),
+      httpTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    },
+    webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    mail: {
+      smtpUrl: env.SMTP_URL || undefined,
+      dir: env.MAIL_DIR ?? './data/mail',
+      from: env.MAIL_FROM ?? 'Survey Service <no-reply@localhost>',
+    },
+    contactLimits: {
+      basic: int(env, 'CONTACT_LIMIT_BASIC', 1000),
+      standard: int(env, 'CONTACT_LIMIT_STANDARD', 10_000),
+      advantage: int(env, 'CONTACT_LIMIT_ADVANTAGE', 50_000),
+      premier: int(env, 'CONTACT_LIMIT_PREMIER', 100_000),
+      enterprise: int(env, 'CONTACT_LIMIT_ENTERPRISE', 0),
     },
   };
 }

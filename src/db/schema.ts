@@ -1,7 +1,8 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
+import type { ReachTables } from './tables/reach.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 
-export interface Database extends PlatformTables, OauthTables, TeamTables, SurveyTables {}
+export interface Database extends PlatformTables, OauthTables, TeamTables, SurveyTables, ReachTables {}

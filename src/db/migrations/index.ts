@@ -4,10 +4,12 @@ import * as m0001 from './0001_platform.js';
 import * as m0003 from './0003_oauth.js';
 import * as m0004 from './0004_teams.js';
 import * as m0005 from './0005_surveys.js';
+import * as m0007 from './0007_reach.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
   '0003_oauth': m0003,
   '0004_teams': m0004,
   '0005_surveys': m0005,
+  '0007_reach': m0007,
 };

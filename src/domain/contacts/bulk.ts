@@ -1,0 +1,142 @@
+// Bulk contact creation with per-item results (reference §12.3): each submitted contact ends up in
+// `succeeded` (created, or updated when update_existing is true), `existing` (already in the
+// address book, left alone) or `invalids` (with the reason).
+import { sql } from 'kysely';
+import type { Deps } from '../../context.js';
+import type { Plan } from '../../platform/plans.js';
+import {
+  type Contact,
+  type ContactInput,
+  checkContactLimit,
+  contactProblem,
+  customFieldsOf,
+  newContactRow,
+} from './contacts.js';
+
+export interface BulkResult {
+  succeeded: Contact[];
+  invalids: Array<ContactInput & { error: string }>;
+  existing: Contact[];
+}
+
+const CHUNK = 100;
+
+/** The account's contacts matching any email (case-insensitive) or phone number of the batch. */
+async function existingByKey(
+  deps: Deps,
+  ownerId: string,
+  contacts: ContactInput[],
+): Promise<Map<string, Contact>> {
+  const emails = [
+    ...new Set(contacts.map((c) => c.email?.trim().toLowerCase()).filter((e): e is string => !!e)),
+  ];
+  const phones = [...new Set(contacts.map((c) => c.phone_number?.trim()).filter((p): p is string => !!p))];
+  const found = new Map<string, Contact>();
+  const k = deps.db.kysely;
+  for (let i = 0; i < emails.length; i += CHUNK) {
+    const rows = await k
+      .selectFrom('contacts')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where(sql`lower(email)`, 'in', emails.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) found.set(r.email!.toLowerCase(), r);
+  }
+  for (let i = 0; i < phones.length; i += CHUNK) {
+    const rows = await k
+      .selectFrom('contacts')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('phone_number', 'in', phones.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) found.set(r.phone_number!, r);
+  }
+  return found;
+}
+
+export async function bulkCreateContacts(
+  deps: Deps,
+  ownerId: string,
+  plan: Plan,
+  contacts: ContactInput[],
+  updateExisting: boolean,
+  listId?: string,
+): Promise<BulkResult> {
+  const result: BulkResult = { succeeded: [], invalids: [], existing: [] };
+  const toCreate: ContactInput[] = [];
+  const toUpdate: Array<{ current: Contact; input: ContactInput }> = [];
+  const seen = new Map<string, 'new' | Contact>();
+  const keysOf = (c: ContactInput) =>
+    [c.email?.trim().toLowerCase(), c.phone_number?.trim()].filter((k): k is string => !!k);
+  const known = await existingByKey(deps, ownerId, contacts);
+  for (const c of contacts) {
+    const problem = contactProblem(c);
+    if (problem) {
+      result.invalids.push({ ...c, error: problem });
+      continue;
+    }
+    const keys = keysOf(c);
+    const earlier = keys.map((k) => seen.get(k)).find((v) => v !== undefined);
+    if (earlier === 'new') {
+      result.invalids.push({
+        ...c,
+        error: 'The same email or phone number appears earlier in this request.',
+      });
+      continue;
+    }
+    const current = earlier ?? keys.map((k) => known.get(k)).find((v) => v !== undefined);
+    if (current) {
+      if (updateExisting) toUpdate.push({ current, input: c });
+      else result.existing.push(current);
+      for (const k of keys) seen.set(k, current);
+      continue;
+    }
+    toCreate.push(c);
+    for (const k of keys) seen.set(k, 'new');
+  }
+  await checkContactLimit(deps, ownerId, plan, toCreate.length);
+  const ids = await deps.ids.take(toCreate.length);
+  const created = toCreate.map((c, i) => newContactRow(deps, ids[i], ownerId, c));
+  const now = deps.clock.now().toISOString();
+  const updated = toUpdate.map(({ current, input }) => ({
+    ...current,
+    first_name: input.first_name ?? current.first_name,
+    last_name: input.last_name ?? current.last_name,
+    email: input.email?.trim() || current.email,
+    phone_number: input.phone_number?.trim() || current.phone_number,
+    ...Object.fromEntries(
+      Object.entries({ ...customFieldsOf(current), ...input.custom_fields }).map(([k, v]) => [
+        `custom_${k}`,
+        v,
+      ]),
+    ),
+    updated_at: now,
+  })) as Contact[];
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    for (let i = 0; i < created.length; i += CHUNK)
+      await trx
+        .insertInto('contacts')
+        .values(created.slice(i, i + CHUNK))
+        .execute();
+    for (const u of updated) {
+      const { id, owner_id: _o, created_at: _c, ...values } = u;
+      await trx.updateTable('contacts').set(values).where('id', '=', id).execute();
+    }
+    if (listId) {
+      const members = [...created, ...updated, ...result.existing].map((c) => ({
+        list_id: listId,
+        contact_id: c.id,
+        owner_id: ownerId,
+        added_at: now,
+      }));
+      for (let i = 0; i < members.length; i += CHUNK)
+        await trx
+          .insertInto('contact_list_members')
+          .values(members.slice(i, i + CHUNK))
+          .onConflict((oc) => oc.columns(['list_id', 'contact_id']).doNothing())
+          .execute();
+    }
+  });
+  result.succeeded = [...created, ...updated];
+  return result;
+}

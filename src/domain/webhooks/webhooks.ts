@@ -1,0 +1,281 @@
+// Webhooks: subscriptions of an account to events (reference §13), their delivery log and
+// redelivery. No HTTP here except the HEAD check of a subscription URL.
+import type { Deps } from '../../context.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/reach.js';
+import { sendToTarget, TargetRefusedError, urlProblem } from '../../outbox/http-target.js';
+import { ApiError } from '../../platform/errors.js';
+import { checkObjectIds } from './object-ids.js';
+import { checkSubscription, type WebhookObjectType } from './rules.js';
+
+export type Webhook = WebhooksTable;
+export type Delivery = WebhookDeliveriesTable;
+export type Attempt = WebhookAttemptsTable;
+
+export interface WebhookInput {
+  name: string;
+  event_type: string;
+  object_type?: string | null;
+  object_ids?: string[] | null;
+  subscription_url: string;
+  authorization?: string | null;
+}
+
+export interface Caller {
+  userId: string;
+  appId: string;
+}
+
+/** The subscription URL must answer HEAD with 200 (reference §13.2), and may not be a private address. */
+async function checkSubscriptionUrl(deps: Deps, url: string, authorization: string | null): Promise<void> {
+  const problem = urlProblem(url);
+  if (problem) throw new ApiError(1002, problem);
+  let status: number;
+  try {
+    const res = await sendToTarget({
+      method: 'HEAD',
+      url,
+      headers: authorization ? { authorization } : {},
+      timeoutMs: deps.config.outbox.httpTimeoutMs,
+      allowPrivate: deps.config.webhookAllowPrivateTargets,
+    });
+    status = res.status;
+  } catch (err) {
+    if (err instanceof TargetRefusedError) throw new ApiError(1000, err.message);
+    throw new ApiError(1000, `subscription_url could not be reached: ${(err as Error).message}`);
+  }
+  if (status !== 200)
+    throw new ApiError(1000, `subscription_url must answer a HEAD request with 200; it answered ${status}.`);
+}
+
+async function validate(
+  deps: Deps,
+  caller: Caller,
+  input: WebhookInput,
+): Promise<{ objectType: WebhookObjectType; objectIds: string[] }> {
+  if (!input.name.trim()) throw new ApiError(1002, "'name' may not be empty.");
+  const checked = checkSubscription(input);
+  if ('problem' in checked) throw new ApiError(1002, checked.problem);
+  if (checked.objectType === 'app') {
+    // An app hears about its own installs only.
+    if (checked.objectIds.some((id) => id !== caller.appId))
+      throw new ApiError(1002, 'object_ids of an app webhook may only name the calling app.');
+  } else if (checked.objectIds.length > 0) {
+    await checkObjectIds(deps, caller.userId, checked.objectType, checked.objectIds);
+  }
+  return checked;
+}
+
+async function assertUrlFree(deps: Deps, ownerId: string, url: string, exceptId?: string): Promise<void> {
+  let q = deps.db.kysely
+    .selectFrom('webhooks')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('subscription_url', '=', url);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  if (await q.executeTakeFirst())
+    throw new ApiError(1026, 'This account already has a webhook with this subscription_url.');
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+export async function createWebhook(deps: Deps, caller: Caller, input: WebhookInput): Promise<Webhook> {
+  const { objectType, objectIds } = await validate(deps, caller, input);
+  await assertUrlFree(deps, caller.userId, input.subscription_url);
+  await checkSubscriptionUrl(deps, input.subscription_url, input.authorization ?? null);
+  const now = deps.clock.now().toISOString();
+  const row: Webhook = {
+    id: await deps.ids.one(),
+    owner_id: caller.userId,
+    app_id: caller.appId,
+    name: input.name,
+    event_type: input.event_type,
+    object_type: objectType,
+    object_ids: JSON.stringify(objectIds),
+    subscription_url: input.subscription_url,
+    authorization: input.authorization ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await deps.db.kysely.insertInto('webhooks').values(row).execute();
+  } catch (err) {
+    if (isUniqueViolation(err))
+      throw new ApiError(1026, 'This account already has a webhook with this subscription_url.');
+    throw err;
+  }
+  return row;
+}
+
+export async function getWebhook(deps: Deps, ownerId: string, id: string): Promise<Webhook> {
+  const row = await deps.db.kysely
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError(1020, 'Webhook not found.');
+  return row;
+}
+
+export async function listWebhooks(
+  deps: Deps,
+  ownerId: string,
+  page: { offset: number; perPage: number },
+): Promise<{ total: number; rows: Webhook[] }> {
+  const k = deps.db.kysely;
+  const { n } = await k
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirstOrThrow();
+  const rows = await k
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('id')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
+  return { total: Number(n), rows };
+}
+
+/** PATCH (partial) or PUT (replace: the caller passes a full input). */
+export async function updateWebhook(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  changes: Partial<WebhookInput>,
+  replace: boolean,
+): Promise<Webhook> {
+  const current = await getWebhook(deps, caller.userId, id);
+  const merged: WebhookInput = replace
+    ? (changes as WebhookInput)
+    : {
+        name: changes.name ?? current.name,
+        event_type: changes.event_type ?? current.event_type,
+        object_type: changes.object_type !== undefined ? changes.object_type : current.object_type,
+        object_ids:
+          changes.object_ids !== undefined
+            ? changes.object_ids
+            : (JSON.parse(current.object_ids) as string[]),
+        subscription_url: changes.subscription_url ?? current.subscription_url,
+        authorization: changes.authorization !== undefined ? changes.authorization : current.authorization,
+      };
+  // Changing the event type alone carries over an object_type that may no longer fit: survey_created
+  // and app events decide their own object type.
+  if (!replace && changes.event_type && changes.object_type === undefined) {
+    if (['survey_created', 'app_installed', 'app_uninstalled'].includes(changes.event_type))
+      merged.object_type = null;
+    if (changes.event_type === 'survey_created' && changes.object_ids === undefined) merged.object_ids = [];
+  }
+  const { objectType, objectIds } = await validate(deps, caller, merged);
+  if (merged.subscription_url !== current.subscription_url) {
+    await assertUrlFree(deps, caller.userId, merged.subscription_url, id);
+    await checkSubscriptionUrl(deps, merged.subscription_url, merged.authorization ?? null);
+  }
+  const values = {
+    name: merged.name,
+    event_type: merged.event_type,
+    object_type: objectType,
+    object_ids: JSON.stringify(objectIds),
+    subscription_url: merged.subscription_url,
+    authorization: merged.authorization ?? null,
+    updated_at: deps.clock.now().toISOString(),
+  };
+  try {
+    await deps.db.kysely
+      .updateTable('webhooks')
+      .set(values)
+      .where('id', '=', id)
+      .where('owner_id', '=', caller.userId)
+      .execute();
+  } catch (err) {
+    if (isUniqueViolation(err))
+      throw new ApiError(1026, 'This account already has a webhook with this subscription_url.');
+    throw err;
+  }
+  return { ...current, ...values };
+}
+
+/** Deletes the webhook with its pending deliveries and its log. */
+export async function deleteWebhook(deps: Deps, ownerId: string, id: string): Promise<Webhook> {
+  const current = await getWebhook(deps, ownerId, id);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id);
+    await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
+    await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+    await trx.deleteFrom('webhooks').where('id', '=', id).execute();
+  });
+  return current;
+}
+
+export async function listDeliveries(
+  deps: Deps,
+  ownerId: string,
+  webhookId: string,
+  page: { offset: number; perPage: number },
+  status?: string,
+): Promise<{ total: number; rows: Array<Delivery & { event_type: string }> }> {
+  const webhook = await getWebhook(deps, ownerId, webhookId);
+  const k = deps.db.kysely;
+  let base = k.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
+  if (status) base = base.where('status', '=', status);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
+  return { total: Number(n), rows: rows.map((r) => ({ ...r, event_type: webhook.event_type })) };
+}
+
+export async function getDelivery(
+  deps: Deps,
+  ownerId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<{ delivery: Delivery; attempts: Attempt[]; webhook: Webhook }> {
+  const webhook = await getWebhook(deps, ownerId, webhookId);
+  const delivery = await deps.db.kysely
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', deliveryId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+  if (!delivery) throw new ApiError(1020, 'Delivery not found.');
+  const attempts = await deps.db.kysely
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt')
+    .execute();
+  return { delivery, attempts, webhook };
+}
+
+/** Schedules a delivery again now, whatever its state; its attempts so far stay in the log. */
+export async function redeliver(
+  deps: Deps,
+  ownerId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<{ delivery: Delivery; attempts: Attempt[]; webhook: Webhook }> {
+  await getDelivery(deps, ownerId, webhookId, deliveryId);
+  const now = deps.clock.now();
+  await deps.db.kysely
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      next_attempt_at: now.toISOString(),
+      retry_until: new Date(now.getTime() + deps.config.outbox.retryForHours * 3_600_000).toISOString(),
+      claimed_until: null,
+      claim_token: null,
+    })
+    .where('id', '=', deliveryId)
+    .execute();
+  return getDelivery(deps, ownerId, webhookId, deliveryId);
+}

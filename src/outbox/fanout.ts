@@ -1,0 +1,179 @@
+// Fan-out: turns events (written by every area in the transaction of its change) into one webhook
+// delivery per matching webhook. Each event is fanned out exactly once: the marker row in
+// event_dispatch and the deliveries are written in one transaction, and a second worker that
+// raced for the same event finds the marker taken and writes nothing.
+//
+// What an event must carry for webhooks (areas write these with recordEvent):
+//   survey_*     resourceType 'survey',    resourceId survey id
+//   collector_*  resourceType 'collector', resourceId collector id, data.survey_id
+//   response_*   resourceType 'response',  resourceId response id, data.survey_id, data.collector_id,
+//                and data.recipient_id when the response came through an email invitation
+//   app_*        resourceType 'app',       resourceId app id, ownerId the installing user
+import type { Selectable } from 'kysely';
+import type { Deps } from '../context.js';
+import type { EventsTable } from '../db/tables/platform.js';
+import type { WebhooksTable } from '../db/tables/reach.js';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
+import { micro } from '../platform/dates.js';
+
+type EventRow = Selectable<EventsTable>;
+type WebhookRow = Selectable<WebhooksTable>;
+
+interface EventFacts {
+  surveyId: string | null;
+  collectorId: string | null;
+  recipientId: string | null;
+  objectType: string;
+}
+
+function factsOf(e: EventRow): EventFacts {
+  let data: Record<string, unknown> = {};
+  try {
+    data = JSON.parse(e.data) as Record<string, unknown>;
+  } catch {
+    // a malformed data column is treated as empty
+  }
+  const str = (v: unknown) =>
+    typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
+  const kind = e.type.split('_')[0];
+  return {
+    surveyId: str(data.survey_id) ?? (e.resource_type === 'survey' ? e.resource_id : null),
+    collectorId: str(data.collector_id) ?? (e.resource_type === 'collector' ? e.resource_id : null),
+    recipientId: str(data.recipient_id),
+    objectType: e.resource_type ?? kind,
+  };
+}
+
+/** The id among the webhook's object_ids that the event matched, or null when it does not match. */
+function matchOf(hook: WebhookRow, e: EventRow, facts: EventFacts): string | null {
+  if (hook.created_at > e.created_at) return null;
+  const key =
+    hook.object_type === 'app'
+      ? e.resource_id
+      : hook.object_type === 'collector'
+        ? facts.collectorId
+        : facts.surveyId;
+  const ids = JSON.parse(hook.object_ids) as string[];
+  if (ids.length === 0) return key ?? '';
+  return key !== null && ids.includes(key) ? key : null;
+}
+
+/** The callback body of reference §13.3. */
+export function deliveryBody(hook: WebhookRow, e: EventRow, facts: EventFacts, filterId: string): string {
+  const resources: Record<string, string> = {};
+  if (e.type.startsWith('app_')) {
+    resources.app_id = e.resource_id ?? '';
+    resources.user_id = e.owner_id ?? '';
+  } else {
+    if (facts.surveyId) resources.survey_id = facts.surveyId;
+    resources.user_id = e.owner_id ?? '';
+    if (facts.collectorId) resources.collector_id = facts.collectorId;
+    if (e.type.startsWith('response_')) {
+      resources.respondent_id = e.resource_id ?? '';
+      resources.recipient_id = facts.recipientId ?? '';
+    }
+  }
+  return JSON.stringify({
+    name: hook.name,
+    filter_type: hook.object_type,
+    filter_id: filterId,
+    event_type: e.type,
+    event_id: e.id,
+    object_type: facts.objectType,
+    object_id: e.resource_id ?? '',
+    event_datetime: micro(e.created_at),
+    resources,
+  });
+}
+
+/**
+ * Events older than this before the last caught-up scan are not looked at again. It covers
+ * transactions that commit late (an event's created_at is taken before its commit) and modest
+ * clock differences between processes; it keeps each scan proportional to recent events rather
+ * than to the whole history.
+ */
+const LATE_COMMIT_MARGIN_MS = 15 * 60_000;
+const WATERMARK = 'outbox:fanout_since';
+
+/** Fans out up to `limit` events not yet dispatched; returns how many it handled. */
+export async function fanOut(deps: Deps, limit: number): Promise<number> {
+  const k = deps.db.kysely;
+  const mark = await k.selectFrom('settings').select('value').where('key', '=', WATERMARK).executeTakeFirst();
+  const since = mark?.value ?? '';
+  const scanStarted = deps.clock.now();
+  const events = await k
+    .selectFrom('events as e')
+    .leftJoin('event_dispatch as d', 'd.event_id', 'e.id')
+    .selectAll('e')
+    .where('d.event_id', 'is', null)
+    .where('e.type', 'in', WEBHOOK_EVENT_TYPES)
+    .where('e.created_at', '>=', since)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .limit(limit)
+    .execute();
+  const { retryForHours } = deps.config.outbox;
+  for (const e of events) {
+    let q = k.selectFrom('webhooks').selectAll().where('event_type', '=', e.type);
+    q = e.type.startsWith('app_')
+      ? q.where('app_id', '=', e.resource_id ?? '')
+      : q.where('owner_id', '=', e.owner_id ?? '');
+    const hooks = await q.execute();
+    const facts = factsOf(e);
+    const matches = hooks
+      .map((h) => ({ h, filterId: matchOf(h, e, facts) }))
+      .filter((m): m is { h: WebhookRow; filterId: string } => m.filterId !== null);
+    const ids = matches.length > 0 ? await deps.ids.take(matches.length) : [];
+    const now = deps.clock.now();
+    const nowIso = now.toISOString();
+    const until = new Date(now.getTime() + retryForHours * 3_600_000).toISOString();
+    await k.transaction().execute(async (trx) => {
+      const marked = await trx
+        .insertInto('event_dispatch')
+        .values({ event_id: e.id, dispatched_at: nowIso })
+        .onConflict((oc) => oc.column('event_id').doNothing())
+        .returning('event_id')
+        .execute();
+      if (marked.length === 0 || matches.length === 0) return;
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(
+          matches.map((m, i) => ({
+            id: ids[i],
+            owner_id: m.h.owner_id,
+            webhook_id: m.h.id,
+            event_id: e.id,
+            body: deliveryBody(m.h, e, facts, m.filterId),
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: nowIso,
+            retry_until: until,
+            claimed_until: null,
+            claim_token: null,
+            last_status_code: null,
+            last_error: null,
+            created_at: nowIso,
+            delivered_at: null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
+        .execute();
+    });
+  }
+  if (events.length < limit) {
+    // Caught up: later scans start a safety margin before this one.
+    const next = new Date(scanStarted.getTime() - LATE_COMMIT_MARGIN_MS).toISOString();
+    if (next > since) {
+      await k
+        .insertInto('settings')
+        .values({ key: WATERMARK, value: next })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: next }).where('settings.value', '<', next))
+        .execute();
+      // Markers of events older than the watermark are never consulted again; a day's slack
+      // covers clock differences between the writer of an event and the worker.
+      const stale = new Date(scanStarted.getTime() - LATE_COMMIT_MARGIN_MS - 86_400_000).toISOString();
+      await k.deleteFrom('event_dispatch').where('dispatched_at', '<', stale).execute();
+    }
+  }
+  return events.length;
+}

@@ -1,0 +1,78 @@
+// Mail transport: nodemailer over SMTP when SMTP_URL is set; otherwise a local outbox directory of
+// .eml files (MAIL_DIR, default ./data/mail) that the page at /outbox/mail shows, so the embedded
+// default needs no mail server.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+export interface OutgoingMail {
+  /** the outbox row id: names the .eml file, so writing it twice overwrites rather than duplicates */
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface MailTransport {
+  kind: 'smtp' | 'file';
+  /** Sends one message; returns the Message-ID (SMTP) or the .eml file name (file outbox). */
+  send(mail: OutgoingMail): Promise<string>;
+  close(): void;
+}
+
+/** A transport error the server reported as permanent (SMTP 5xx): retrying cannot help. */
+export function isPermanentMailError(err: unknown): boolean {
+  const code = (err as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+export function emlFileName(id: string): string {
+  return `${id}.eml`;
+}
+
+export function createMailTransport(config: Config): MailTransport {
+  const message = (m: OutgoingMail) => ({
+    from: m.from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html ?? undefined,
+    headers: { 'X-Survey-Service-Mail-Id': m.id, ...m.headers },
+  });
+  if (config.mail.smtpUrl) {
+    // Time limits well inside the worker's claim lease, so a hanging server cannot outlive a claim.
+    const smtp = nodemailer.createTransport({
+      url: config.mail.smtpUrl,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+    });
+    return {
+      kind: 'smtp',
+      async send(m) {
+        const info = await smtp.sendMail(message(m));
+        return String(info.messageId ?? '');
+      },
+      close: () => smtp.close(),
+    };
+  }
+  const dir = config.mail.dir;
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'file',
+    async send(m) {
+      const info = await stream.sendMail(message(m));
+      mkdirSync(dir, { recursive: true });
+      const name = emlFileName(m.id);
+      const tmp = join(dir, `.${name}.tmp`);
+      writeFileSync(tmp, info.message as Buffer);
+      renameSync(tmp, join(dir, name));
+      return name;
+    },
+    close: () => stream.close(),
+  };
+}

@@ -1,0 +1,105 @@
+// The outbox worker: fans events out to webhook deliveries, then delivers the due deliveries and
+// sends the due emails, each claimed from the database so several workers (serve processes or
+// `survey-service worker`) share the work without doing any of it twice at once.
+import type { Deps } from '../context.js';
+import type { Clock } from '../platform/clock.js';
+import { claimDue } from './claim.js';
+import { deliverOne } from './deliver-webhook.js';
+import { sendOne } from './emails.js';
+import { fanOut } from './fanout.js';
+import { createMailTransport, type MailTransport } from './mail-transport.js';
+
+export interface WorkerOptions {
+  /** Poll interval in ms (default OUTBOX_POLL_MS). */
+  pollMs?: number;
+  /** Time source (default deps.clock). */
+  clock?: Clock;
+  /** Mail transport (default: from the config). */
+  transport?: MailTransport;
+  /** Called with errors of a round; the loop keeps going. */
+  onError?: (err: unknown) => void;
+}
+
+export interface RoundResult {
+  events: number;
+  deliveries: number;
+  emails: number;
+}
+
+export class OutboxWorker {
+  private readonly pollMs: number;
+  private readonly clock: Clock;
+  private readonly transport: MailTransport;
+  private readonly onError: (err: unknown) => void;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly deps: Deps,
+    options: WorkerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? deps.config.outbox.pollMs;
+    this.clock = options.clock ?? deps.clock;
+    this.transport = options.transport ?? createMailTransport(deps.config);
+    this.onError =
+      options.onError ??
+      ((err) => {
+        if (deps.config.logLevel !== 'silent') process.stderr.write(`outbox worker: ${String(err)}\n`);
+      });
+  }
+
+  /** One round: fan out new events, deliver due webhooks, send due emails. */
+  async runOnce(): Promise<RoundResult> {
+    const { deps } = this;
+    const now = () => this.clock.now();
+    const batch = deps.config.outbox.batch;
+    const events = await fanOut(deps, batch * 5);
+    const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
+    await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
+    // Mail goes out one at a time per worker (SMTP servers throttle parallel connections), each
+    // claimed just before it is sent so that a slow server cannot outlast the claim of the next.
+    let emails = 0;
+    for (; emails < batch; emails++) {
+      const claim = await claimDue(deps, 'emails', 1, now());
+      if (claim.ids.length === 0) break;
+      await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
+    }
+    return { events, deliveries: hooks.ids.length, emails };
+  }
+
+  /** Runs rounds until one finds nothing to do (tests and the CLI's one-shot use). */
+  async drain(maxRounds = 100): Promise<RoundResult> {
+    const total: RoundResult = { events: 0, deliveries: 0, emails: 0 };
+    for (let i = 0; i < maxRounds; i++) {
+      const r = await this.runOnce();
+      total.events += r.events;
+      total.deliveries += r.deliveries;
+      total.emails += r.emails;
+      if (r.events + r.deliveries + r.emails === 0) break;
+    }
+    return total;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const tick = async () => {
+      if (this.stopped) return;
+      this.running = this.drain(10).catch(this.onError);
+      await this.running;
+      this.running = null;
+      if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  /** Stops polling and waits for the round in progress; claims it did not finish simply expire. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running) await this.running;
+    this.transport.close();
+  }
+}

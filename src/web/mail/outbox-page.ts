@@ -1,0 +1,110 @@
+// The local mail outbox page: /outbox/mail lists the emails the worker has queued and sent, and
+// /outbox/mail/{id} shows one (text, HTML in a sandboxed frame, and the raw .eml file written by
+// the local transport). Localhost only: it answers only connections from a loopback address that
+// carry no proxy header, so a reverse proxy on the same machine cannot expose it; any other
+// caller gets a 404. It needs no account, so it is meant for a developer's laptop.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../context.js';
+import { emlFileName } from '../../outbox/mail-transport.js';
+import { html } from '../html.js';
+import { page } from '../layout.js';
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+function isLocal(request: FastifyRequest): boolean {
+  const h = request.headers;
+  if (h['x-forwarded-for'] || h.forwarded || h['x-real-ip']) return false;
+  return LOOPBACK.test(request.socket.remoteAddress ?? '');
+}
+
+function notFound(reply: FastifyReply) {
+  return reply.code(404).type('text/html; charset=utf-8').send(page('Not found', html`<h1>Not found</h1>`));
+}
+
+const PER_PAGE = 50;
+
+export function mailOutboxPages(deps: Deps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.get('/outbox/mail', { schema: { hide: true } }, async (request, reply) => {
+      if (!isLocal(request)) return notFound(reply);
+      const q = request.query as { page?: string };
+      const pageNo = Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1);
+      const k = deps.db.kysely;
+      const { n } = await k
+        .selectFrom('emails')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      const rows = await k
+        .selectFrom('emails')
+        .select(['id', 'to_address', 'subject', 'status', 'created_at', 'sent_at', 'attempts', 'last_error'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(PER_PAGE)
+        .offset((pageNo - 1) * PER_PAGE)
+        .execute();
+      const total = Number(n);
+      const transport = deps.config.mail.smtpUrl
+        ? html`<p>Mail is sent over SMTP (<code>SMTP_URL</code>); this page shows the outbox queue.</p>`
+        : html`<p>No <code>SMTP_URL</code> is set: mail is written as .eml files to <code>${deps.config.mail.dir}</code>.</p>`;
+      const body = html`<h1>Mail outbox</h1>
+${transport}
+<p class="muted">${total} email(s). This page answers local connections only.</p>
+<table><caption class="muted">Newest first</caption>
+<thead><tr><th scope="col">Queued</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Status</th><th scope="col">Attempts</th></tr></thead>
+<tbody>${rows.map(
+        (r) =>
+          html`<tr><td>${r.created_at.slice(0, 19).replace('T', ' ')}</td><td>${r.to_address}</td><td><a href="/outbox/mail/${r.id}">${r.subject || '(no subject)'}</a></td><td>${r.status}${r.last_error ? html`<br><span class="muted">${r.last_error}</span>` : ''}</td><td>${r.attempts}</td></tr>`,
+      )}</tbody></table>
+<nav aria-label="Pages">${pageNo > 1 ? html`<a href="/outbox/mail?page=${pageNo - 1}">Newer</a> ` : ''}${
+        pageNo * PER_PAGE < total ? html`<a href="/outbox/mail?page=${pageNo + 1}">Older</a>` : ''
+      }</nav>`;
+      return reply.type('text/html; charset=utf-8').send(page('Mail outbox', body));
+    });
+
+    app.get('/outbox/mail/:id', { schema: { hide: true } }, async (request, reply) => {
+      if (!isLocal(request)) return notFound(reply);
+      const { id } = request.params as { id: string };
+      if (!/^\d{1,20}$/.test(id)) return notFound(reply);
+      const e = await deps.db.kysely.selectFrom('emails').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!e) return notFound(reply);
+      const hasFile = e.transport_id === emlFileName(e.id);
+      const body = html`<p><a href="/outbox/mail">All mail</a></p>
+<h1>${e.subject || '(no subject)'}</h1>
+<dl>
+<dt>From</dt><dd>${e.from_address}</dd>
+<dt>To</dt><dd>${e.to_address}</dd>
+<dt>Status</dt><dd>${e.status} after ${e.attempts} attempt(s)${e.last_error ? html` — <span class="error">${e.last_error}</span>` : ''}</dd>
+<dt>Queued</dt><dd>${e.created_at}</dd>
+${e.sent_at ? html`<dt>Sent</dt><dd>${e.sent_at}</dd>` : ''}
+</dl>
+${hasFile ? html`<p><a href="/outbox/mail/${e.id}/raw">Download the .eml file</a></p>` : ''}
+<h2>Text</h2>
+<pre style="white-space: pre-wrap">${e.text_body}</pre>
+${
+  e.html_body
+    ? html`<h2>HTML</h2>
+<iframe title="HTML body of the email" sandbox="" srcdoc="${e.html_body}" style="width:100%;min-height:24rem;border:1px solid var(--line)"></iframe>`
+    : ''
+}`;
+      return reply.type('text/html; charset=utf-8').send(page(e.subject || 'Email', body));
+    });
+
+    app.get('/outbox/mail/:id/raw', { schema: { hide: true } }, async (request, reply) => {
+      if (!isLocal(request)) return notFound(reply);
+      const { id } = request.params as { id: string };
+      if (!/^\d{1,20}$/.test(id)) return notFound(reply);
+      let raw: Buffer;
+      try {
+        raw = readFileSync(join(deps.config.mail.dir, emlFileName(id)));
+      } catch {
+        return notFound(reply);
+      }
+      return reply
+        .type('message/rfc822')
+        .header('content-disposition', `attachment; filename="${emlFileName(id)}"`)
+        .send(raw);
+    });
+  };
+}
