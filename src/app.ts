@@ -7,6 +7,11 @@ import { groupsRoutes } from './api/v3/groups/groups.js';
 import { groupMembersRoutes } from './api/v3/groups/members.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { rolesRoutes } from './api/v3/roles/roles.js';
+import { foldersRoutes } from './api/v3/surveys/folders.js';
+import { libraryRoutes } from './api/v3/surveys/library.js';
+import { pagesRoutes } from './api/v3/surveys/pages.js';
+import { surveysRoutes } from './api/v3/surveys/surveys.js';
+import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
 import { userWorkgroupsRoutes } from './api/v3/users/workgroups.js';
 import { workgroupMembersRoutes } from './api/v3/workgroups/members.js';
@@ -17,6 +22,7 @@ import { API_PREFIX, installHttpConventions, newRequestId } from './platform/htt
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
+import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
@@ -30,6 +36,11 @@ const apiRoutes: Routes[] = [
   workgroupMembersRoutes,
   userWorkgroupsRoutes,
   rolesRoutes,
+  surveysRoutes,
+  pagesRoutes,
+  foldersRoutes,
+  libraryRoutes,
+  translationsRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
@@ -98,5 +109,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
 
   await app.register(docsPages);
   await app.register(teamPages, { deps });
+  await app.register(surveyWebPages(deps));
   return app;
 }

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createApp, findAppById } from '../domain/accounts/apps.js';
 import { revokeApp } from '../domain/accounts/tokens.js';
 import { createUser, requireUser, updateUser } from '../domain/accounts/users.js';
+import { addTeamTemplate } from '../domain/surveys/team-templates.js';
 import { acceptUrl } from '../domain/teams/invitations.js';
 import {
   type Actor,
@@ -336,6 +337,26 @@ export function buildProgram(): Command {
         const actor = await actorFor(deps, opts.team, opts.by);
         const t = await renameTeam(deps, opts.team, opts.name, actor);
         print(!!opts.json, { id: t.id, name: t.name }, `renamed team ${t.id} to ${t.name}`);
+      }),
+    );
+
+  const template = program.command('template').description('manage team survey templates');
+  template
+    .command('add')
+    .description("make one of the owner's surveys a team template (GET /team_survey_templates)")
+    .requiredOption('--owner <username>')
+    .requiredOption('--survey <id>', 'the survey to offer as a template')
+    .requiredOption('--name <name>')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const owner = await requireUser(deps, opts.owner);
+        const t = await addTeamTemplate(deps, owner.id, opts.survey, opts.name);
+        print(
+          !!opts.json,
+          { id: t.id, name: t.name, survey_id: t.survey_id },
+          `added team template ${t.name} (id ${t.id})`,
+        );
       }),
     );
 

@@ -1,5 +1,6 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
 import type { PlatformTables } from './tables/platform.js';
+import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 
-export interface Database extends PlatformTables, TeamTables {}
+export interface Database extends PlatformTables, TeamTables, SurveyTables {}

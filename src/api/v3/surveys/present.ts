@@ -1,0 +1,82 @@
+// Shaping stored rows into the API's resources: dates per reference §1.1 (surveys: minute
+// precision, no offset), absolute hrefs and survey URLs on the host that was called.
+import type { FastifyRequest } from 'fastify';
+import type { SurveyRow } from '../../../domain/surveys/access.js';
+import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
+import type { StoredQuestion } from '../../../domain/surveys/question-schema.js';
+import { settingsOf } from '../../../domain/surveys/surveys.js';
+import { minuteNoOffset } from '../../../platform/dates.js';
+import { baseUrl } from '../../../platform/paging.js';
+
+export function surveyUrls(base: string, s: Pick<SurveyRow, 'preview_token' | 'manage_token'>) {
+  return {
+    preview: `${base}/r/Preview/?sm=${s.preview_token}`,
+    edit_url: `${base}/create/?sm=${s.manage_token}`,
+    collect_url: `${base}/collect/list?sm=${s.manage_token}`,
+    analyze_url: `${base}/analyze/${s.manage_token}`,
+    summary_url: `${base}/summary/${s.manage_token}`,
+  };
+}
+
+export function presentSurvey(request: FastifyRequest, s: SurveyRow) {
+  const base = baseUrl(request);
+  const settings = settingsOf(s);
+  return {
+    title: s.title,
+    nickname: s.nickname,
+    language: s.language,
+    folder_id: s.folder_id ?? '0',
+    category: s.category,
+    question_count: s.question_count,
+    page_count: s.page_count,
+    response_count: s.response_count,
+    date_created: minuteNoOffset(s.date_created),
+    date_modified: minuteNoOffset(s.date_modified),
+    id: s.id,
+    buttons_text: settings.buttons_text,
+    is_owner: s.owner_id === request.auth.user.id,
+    footer: settings.footer,
+    ...(s.theme_id !== null ? { theme_id: s.theme_id } : {}),
+    custom_variables: settings.custom_variables,
+    ...(settings.quiz_options ? { quiz_options: settings.quiz_options } : {}),
+    href: `${base}/v3/surveys/${s.id}`,
+    ...surveyUrls(base, s),
+  };
+}
+
+export function pageHref(base: string, surveyId: string, pageId: string): string {
+  return `${base}/v3/surveys/${surveyId}/pages/${pageId}`;
+}
+
+export function presentPage(
+  base: string,
+  p: Pick<PageWithCount, 'id' | 'survey_id' | 'title' | 'description' | 'position' | 'question_count'>,
+) {
+  return {
+    id: p.id,
+    title: p.title,
+    description: p.description,
+    position: p.position,
+    question_count: p.question_count,
+    href: pageHref(base, p.survey_id, p.id),
+  };
+}
+
+export function presentQuestion(
+  base: string,
+  surveyId: string,
+  q: { id: string; page_id: string; position: number; family: string; subtype: string; doc: StoredQuestion },
+) {
+  return {
+    id: q.id,
+    position: q.position,
+    family: q.family,
+    subtype: q.subtype,
+    ...q.doc,
+    href: `${pageHref(base, surveyId, q.page_id)}/questions/${q.id}`,
+  };
+}
+
+export function questionHeading(q: Pick<QuestionRow, 'doc'>): string {
+  return q.doc.headings[0]?.heading ?? '';
+}

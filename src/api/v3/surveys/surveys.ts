@@ -1,0 +1,246 @@
+// /v3/surveys, /v3/surveys/{id} and /v3/surveys/{id}/details (reference §4.1–4.4).
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../../context.js';
+import { requireSurvey } from '../../../domain/surveys/access.js';
+import { findLanguage } from '../../../domain/surveys/languages.js';
+import {
+  type Actor,
+  createSurvey,
+  deleteSurvey,
+  listSurveys,
+  loadDesign,
+  updateSurvey,
+} from '../../../domain/surveys/surveys.js';
+import { minuteNoOffset, parseApiDate } from '../../../platform/dates.js';
+import { ApiError, badQuery } from '../../../platform/errors.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
+import type { Routes } from '../../../platform/types.js';
+import { presentPage, presentQuestion, presentSurvey, surveyUrls } from './present.js';
+import {
+  emptyBodyIsObject,
+  SURVEY_FILTERS,
+  SURVEY_INCLUDES,
+  Survey,
+  SurveyCreateBody,
+  SurveyDetails,
+  SurveyListItem,
+  SurveyParams,
+  SurveyUpdateBody,
+} from './schemas.js';
+
+const tags = ['Surveys'];
+
+export function actorOf(request: FastifyRequest): Actor {
+  return { user: request.auth.user, plan: request.auth.plan, ip: request.ip };
+}
+
+function checkLanguage(language: string | undefined): void {
+  if (language !== undefined && !findLanguage(language))
+    throw new ApiError(
+      1002,
+      `'language' ${language} is not a known language (see GET /v3/survey_languages).`,
+    );
+}
+
+const ListQuery = Type.Object({
+  ...pagingQuery(),
+  sort_by: Type.Optional(Type.Enum(['title', 'date_modified', 'num_responses'])),
+  sort_order: Type.Optional(Type.Enum(['ASC', 'DESC', 'asc', 'desc'])),
+  include: Type.Optional(
+    Type.String({
+      maxLength: 500,
+      description: `Comma-separated: filters ${SURVEY_FILTERS.join(', ')}; extra fields ${SURVEY_INCLUDES.join(', ')}`,
+    }),
+  ),
+  title: Type.Optional(Type.String({ maxLength: 250 })),
+  start_modified_at: Type.Optional(
+    Type.String({ maxLength: 40, description: 'YYYY-MM-DDTHH:MM:SS (a trailing Z or offset is accepted)' }),
+  ),
+  end_modified_at: Type.Optional(Type.String({ maxLength: 40 })),
+  folder_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
+});
+
+export const surveysRoutes: Routes = (app, deps: Deps) => {
+  app.get(
+    '/surveys',
+    {
+      config: { scope: 'surveys_read' },
+      schema: {
+        tags,
+        summary: 'Surveys owned by or shared with the user',
+        querystring: ListQuery,
+        response: { 200: listEnvelopeSchema(SurveyListItem) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const page = pageOf(q);
+      const include = new Set<string>();
+      const filters: Array<(typeof SURVEY_FILTERS)[number]> = [];
+      for (const raw of (q.include ?? '').split(',')) {
+        const v = raw.trim();
+        if (!v) continue;
+        if ((SURVEY_FILTERS as readonly string[]).includes(v))
+          filters.push(v as (typeof SURVEY_FILTERS)[number]);
+        else if ((SURVEY_INCLUDES as readonly string[]).includes(v)) include.add(v);
+        else
+          throw badQuery(
+            `'include' value ${v} is not one of ${[...SURVEY_FILTERS, ...SURVEY_INCLUDES].join(', ')}.`,
+          );
+      }
+      const date = (name: 'start_modified_at' | 'end_modified_at') => {
+        const v = q[name];
+        if (v === undefined) return undefined;
+        // A '+' left unencoded in a query string arrives as a space: read it as the offset it was.
+        const iso = parseApiDate(v.replace(/ (\d{2}:?\d{2})$/, '+$1'));
+        if (!iso) throw badQuery(`'${name}' must be a date like 2026-01-31T12:00:00.`);
+        return iso;
+      };
+      const [total, rows] = await listSurveys(deps, request.auth.user.id, {
+        offset: page.offset,
+        limit: page.perPage,
+        sortBy: q.sort_by,
+        sortOrder: q.sort_order?.toUpperCase() as 'ASC' | 'DESC' | undefined,
+        filters,
+        title: q.title,
+        startModified: date('start_modified_at'),
+        endModified: date('end_modified_at'),
+        folderId: q.folder_id,
+      });
+      const base = baseUrl(request);
+      const data = rows.map((s) => {
+        const item: Record<string, unknown> = {
+          id: s.id,
+          title: s.title,
+          nickname: s.nickname,
+          href: `${base}/v3/surveys/${s.id}`,
+        };
+        const urls = surveyUrls(base, s);
+        if (include.has('response_count')) item.response_count = s.response_count;
+        if (include.has('date_created')) item.date_created = minuteNoOffset(s.date_created);
+        if (include.has('date_modified')) item.date_modified = minuteNoOffset(s.date_modified);
+        if (include.has('language')) item.language = s.language;
+        if (include.has('question_count')) item.question_count = s.question_count;
+        if (include.has('analyze_url')) item.analyze_url = urls.analyze_url;
+        if (include.has('preview')) item.preview = urls.preview;
+        // Collector statistics belong to the collecting area; until it records collectors there are none.
+        if (include.has('collect_stats'))
+          item.collect_stats = { total_count: 0, status_list: {}, type_list: {} };
+        return item;
+      });
+      return envelope(request, page, total, data);
+    },
+  );
+
+  app.post(
+    '/surveys',
+    {
+      preValidation: emptyBodyIsObject,
+      config: { scope: 'surveys_write' },
+      schema: {
+        tags,
+        summary:
+          'Create a survey: Blank, Copy (from_survey_id, from_template_id, from_team_template_id) or Bulk (pages[].questions[])',
+        body: SurveyCreateBody,
+        response: { 201: Survey },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      checkLanguage(body.language);
+      const survey = await createSurvey(deps, actorOf(request), body);
+      return reply.code(201).send(presentSurvey(request, survey));
+    },
+  );
+
+  app.get(
+    '/surveys/:survey_id',
+    {
+      config: { scope: 'surveys_read' },
+      schema: {
+        tags,
+        summary: 'A survey',
+        params: SurveyParams,
+        querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }),
+        response: { 200: Survey },
+      },
+    },
+    async (request) => {
+      const survey = await requireSurvey(deps, request.auth, request.params.survey_id, 'design', 'read');
+      return presentSurvey(request, survey);
+    },
+  );
+
+  for (const mode of ['patch', 'put'] as const) {
+    const route = mode === 'patch' ? app.patch.bind(app) : app.put.bind(app);
+    route(
+      '/surveys/:survey_id',
+      {
+        preValidation: emptyBodyIsObject,
+        config: { scope: 'surveys_write' },
+        schema: {
+          tags,
+          summary:
+            mode === 'patch'
+              ? 'Change some fields of a survey'
+              : 'Replace a survey’s settings (omitted fields reset to defaults)',
+          params: SurveyParams,
+          body: SurveyUpdateBody,
+          response: { 200: Survey },
+        },
+      },
+      async (request) => {
+        const body = request.body ?? {};
+        checkLanguage(body.language);
+        const survey = await updateSurvey(deps, actorOf(request), request.params.survey_id, body, mode);
+        return presentSurvey(request, survey);
+      },
+    );
+  }
+
+  app.delete(
+    '/surveys/:survey_id',
+    {
+      config: { scope: 'surveys_write' },
+      schema: {
+        tags,
+        summary: 'Delete a survey with its pages and questions; answers the deleted survey',
+        params: SurveyParams,
+        response: { 200: Survey },
+      },
+    },
+    async (request) => {
+      const survey = await deleteSurvey(deps, actorOf(request), request.params.survey_id);
+      return presentSurvey(request, survey);
+    },
+  );
+
+  app.get(
+    '/surveys/:survey_id/details',
+    {
+      config: { scope: 'surveys_read' },
+      schema: {
+        tags,
+        summary: 'A survey with its pages and their questions',
+        params: SurveyParams,
+        response: { 200: SurveyDetails },
+      },
+    },
+    async (request) => {
+      const survey = await requireSurvey(deps, request.auth, request.params.survey_id, 'design', 'read');
+      const { pages, questions } = await loadDesign(deps, survey.id);
+      const base = baseUrl(request);
+      return {
+        ...presentSurvey(request, survey),
+        pages: pages.map((p) => {
+          const qs = questions.get(p.id) ?? [];
+          return {
+            ...presentPage(base, { ...p, survey_id: survey.id, question_count: qs.length }),
+            questions: qs.map((q) => presentQuestion(base, survey.id, q)),
+          };
+        }),
+      };
+    },
+  );
+};

@@ -1,0 +1,91 @@
+// Tables of the survey design model: surveys, their pages and questions, folders, team templates
+// and translations. Every row carries its owning account id (owner_id, the distribution key).
+// A question is one row holding its whole design as a JSON document (`doc`), with the columns
+// needed to find and order it (survey, page, position, family, subtype).
+
+export interface SurveysTable {
+  id: string;
+  owner_id: string;
+  title: string;
+  nickname: string;
+  language: string;
+  category: string;
+  /** null when the survey is in no folder (the API shows "0") */
+  folder_id: string | null;
+  /** JSON {next_button, prev_button, exit_button, done_button} */
+  buttons_text: string;
+  /** JSON name -> label */
+  custom_variables: string;
+  footer: number;
+  theme_id: string | null;
+  /** JSON quiz options or null */
+  quiz_options: string | null;
+  /** Kept in the transaction of every page/question change, so reading them is one row. */
+  question_count: number;
+  page_count: number;
+  /** Kept by the responses area. */
+  response_count: number;
+  /** Unguessable token of the public preview URL. */
+  preview_token: string;
+  /** Unguessable token of the owner's edit/collect/analyze/summary URLs. */
+  manage_token: string;
+  date_created: string;
+  date_modified: string;
+}
+
+export interface SurveyPagesTable {
+  id: string;
+  survey_id: string;
+  owner_id: string;
+  position: number;
+  title: string;
+  description: string;
+}
+
+export interface SurveyQuestionsTable {
+  id: string;
+  survey_id: string;
+  page_id: string;
+  owner_id: string;
+  position: number;
+  family: string;
+  subtype: string;
+  /** JSON: the stored question design (see domain/surveys/question-schema.ts StoredQuestion) */
+  doc: string;
+}
+
+export interface SurveyFoldersTable {
+  id: string;
+  owner_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamSurveyTemplatesTable {
+  id: string;
+  /** the team (or, for an account in no team, the user) the template belongs to */
+  owner_id: string;
+  name: string;
+  survey_id: string;
+  created_at: string;
+}
+
+export interface SurveyTranslationsTable {
+  survey_id: string;
+  language: string;
+  owner_id: string;
+  enabled: number;
+  /** JSON array of {default, translation, context, resource_id} */
+  translations: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SurveyTables {
+  surveys: SurveysTable;
+  survey_pages: SurveyPagesTable;
+  survey_questions: SurveyQuestionsTable;
+  survey_folders: SurveyFoldersTable;
+  team_survey_templates: TeamSurveyTemplatesTable;
+  survey_translations: SurveyTranslationsTable;
+}

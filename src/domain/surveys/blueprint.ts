@@ -1,0 +1,257 @@
+// Writing a whole survey at once: Blank, Bulk, copies of surveys and (team) templates all become
+// a blueprint (settings + pages of question bodies) written in one transaction with its events.
+import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Deps } from '../../context.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../../platform/errors.js';
+import { type Plan, questionTypes } from '../../platform/plans.js';
+import { type NewEvent, recordEvent } from '../events.js';
+import type { SurveyRow } from './access.js';
+import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
+import type { QuestionInput, StoredQuestion } from './question-schema.js';
+
+export const MAX_QUESTIONS = 1000;
+
+export interface ButtonsText {
+  next_button: string;
+  prev_button: string;
+  exit_button: string;
+  done_button: string;
+}
+
+export interface QuizOptions {
+  is_quiz_mode: boolean;
+  show_results_type: 'disabled' | 'results_only' | 'results_and_answers';
+  feedback: {
+    ranges_type: 'percentage' | 'points' | 'disabled';
+    ranges: Array<{ min: number; max: number; message: string }>;
+  };
+  default_question_feedback?: { correct_text: string; incorrect_text: string; partial_text: string };
+}
+
+export interface SurveySettings {
+  title: string;
+  nickname: string;
+  language: string;
+  category: string;
+  folder_id: string | null;
+  buttons_text: ButtonsText;
+  custom_variables: Record<string, string>;
+  footer: boolean;
+  theme_id: string | null;
+  quiz_options: QuizOptions | null;
+}
+
+export interface BlueprintPage {
+  title?: string;
+  description?: string;
+  questions: QuestionInput[];
+}
+
+export interface Blueprint extends SurveySettings {
+  pages: BlueprintPage[];
+}
+
+export const DEFAULT_BUTTONS: ButtonsText = {
+  next_button: 'Next',
+  prev_button: 'Prev',
+  exit_button: 'Exit',
+  done_button: 'Done',
+};
+
+export function defaultSettings(): SurveySettings {
+  return {
+    title: 'New Survey',
+    nickname: '',
+    language: 'en',
+    category: '',
+    folder_id: null,
+    buttons_text: { ...DEFAULT_BUTTONS },
+    custom_variables: {},
+    footer: true,
+    theme_id: null,
+    quiz_options: null,
+  };
+}
+
+export function token(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** 403/1015 when the plan lacks the question's type (users/me question_types). */
+export function checkQuestionType(plan: Plan, q: QuestionInput, where = ''): void {
+  const flag = questionTypeFlag(q);
+  if (flag && !questionTypes(plan)[flag])
+    throw new ApiError(
+      1015,
+      `${where}${q.family} ${q.subtype}${q.display_options?.display_type ? ` (${q.display_options.display_type})` : ''} questions need ${flag}, which this plan does not include.`,
+    );
+}
+
+/** Settings rules beyond the schema: quiz ranges inclusive and non-overlapping, paid-only fields. */
+export async function checkSettings(
+  deps: Deps,
+  ownerId: string,
+  plan: Plan,
+  s: Partial<SurveySettings>,
+): Promise<void> {
+  if (s.custom_variables && Object.keys(s.custom_variables).length > 0 && plan === 'basic')
+    throw new ApiError(1015, 'custom_variables need a paid plan.');
+  const q = s.quiz_options;
+  if (q) {
+    const ranges = [...q.feedback.ranges].sort((a, b) => a.min - b.min);
+    for (const [i, r] of ranges.entries()) {
+      if (r.min > r.max)
+        throw new ApiError(
+          1002,
+          `'quiz_options.feedback.ranges' has a range whose min ${r.min} is above its max ${r.max}.`,
+        );
+      if (q.feedback.ranges_type === 'percentage' && (r.min < 0 || r.max > 100))
+        throw new ApiError(1002, `'quiz_options.feedback.ranges' percentages must lie within 0..100.`);
+      if (i > 0 && r.min <= ranges[i - 1].max)
+        throw new ApiError(
+          1002,
+          `'quiz_options.feedback.ranges' overlap: ${ranges[i - 1].min}-${ranges[i - 1].max} and ${r.min}-${r.max} (ranges are inclusive).`,
+        );
+    }
+  }
+  if (s.folder_id) {
+    const folder = await deps.db.kysely
+      .selectFrom('survey_folders')
+      .select('id')
+      .where('id', '=', s.folder_id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    if (!folder) throw new ApiError(1020, `Folder ${s.folder_id} not found.`);
+  }
+}
+
+export function settingsColumns(s: SurveySettings) {
+  return {
+    title: s.title,
+    nickname: s.nickname,
+    language: s.language,
+    category: s.category,
+    folder_id: s.folder_id,
+    buttons_text: JSON.stringify(s.buttons_text),
+    custom_variables: JSON.stringify(s.custom_variables),
+    footer: s.footer ? 1 : 0,
+    theme_id: s.theme_id,
+    quiz_options: s.quiz_options ? JSON.stringify(s.quiz_options) : null,
+  };
+}
+
+export interface PreparedQuestion {
+  id: string;
+  family: string;
+  subtype: string;
+  doc: StoredQuestion;
+}
+
+/** Reserves ids and normalises every question of a blueprint (outside any transaction). */
+export async function prepareQuestions(
+  deps: Deps,
+  plan: Plan,
+  pages: BlueprintPage[],
+): Promise<PreparedQuestion[][]> {
+  const total = pages.reduce((n, p) => n + p.questions.length, 0);
+  if (total > MAX_QUESTIONS)
+    throw new ApiError(
+      1030,
+      `A survey may hold at most ${MAX_QUESTIONS} questions; this one would hold ${total}.`,
+    );
+  for (const [i, p] of pages.entries())
+    for (const [j, q] of p.questions.entries()) checkQuestionType(plan, q, `pages.${i}.questions.${j}: `);
+  const need = pages.reduce((n, p) => n + p.questions.reduce((m, q) => m + idsNeeded(q), 0), 0);
+  const ids = await deps.ids.take(need);
+  let k = 0;
+  const next = () => ids[k++];
+  return pages.map((p, i) =>
+    p.questions.map((q, j) => {
+      const id = next();
+      try {
+        return { id, family: q.family, subtype: q.subtype, doc: normalizeQuestion(q, next) };
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 1002)
+          throw new ApiError(1002, `pages.${i}.questions.${j}: ${err.detail ?? ''}`.trim());
+        throw err;
+      }
+    }),
+  );
+}
+
+/** Writes a whole new survey with its pages and questions, and its events, in one transaction. */
+export async function writeBlueprint(
+  deps: Deps,
+  ownerId: string,
+  plan: Plan,
+  blueprint: Blueprint,
+  events: (surveyId: string) => NewEvent[],
+): Promise<SurveyRow> {
+  await checkSettings(deps, ownerId, plan, blueprint);
+  const pages = blueprint.pages.length > 0 ? blueprint.pages : [{ questions: [] }];
+  const prepared = await prepareQuestions(deps, plan, pages);
+  const [surveyId, ...rest] = await deps.ids.take(1 + pages.length + 2);
+  const pageIds = rest.slice(0, pages.length);
+  const eventIds = rest.slice(pages.length);
+  const now = deps.clock.now().toISOString();
+  const questionCount = prepared.reduce((n, p) => n + p.length, 0);
+  const row: SurveyRow = {
+    id: surveyId,
+    owner_id: ownerId,
+    ...settingsColumns(blueprint),
+    question_count: questionCount,
+    page_count: pages.length,
+    response_count: 0,
+    preview_token: token(),
+    manage_token: token(),
+    date_created: now,
+    date_modified: now,
+  };
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx.insertInto('surveys').values(row).execute();
+    await trx
+      .insertInto('survey_pages')
+      .values(
+        pages.map((p, i) => ({
+          id: pageIds[i],
+          survey_id: surveyId,
+          owner_id: ownerId,
+          position: i + 1,
+          title: p.title ?? '',
+          description: p.description ?? '',
+        })),
+      )
+      .execute();
+    await insertQuestions(
+      trx,
+      prepared.flatMap((qs, i) =>
+        qs.map((q, j) => ({
+          id: q.id,
+          survey_id: surveyId,
+          page_id: pageIds[i],
+          owner_id: ownerId,
+          position: j + 1,
+          family: q.family,
+          subtype: q.subtype,
+          doc: JSON.stringify(q.doc),
+        })),
+      ),
+    );
+    const evs = events(surveyId);
+    for (const [i, e] of evs.entries()) await recordEvent(deps, trx, eventIds[i], e);
+  });
+  return row;
+}
+
+type QuestionRow = Database['survey_questions'];
+
+/** Inserts question rows in chunks (SQLite caps the number of bound parameters per statement). */
+export async function insertQuestions(trx: Transaction<Database>, rows: QuestionRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100)
+    await trx
+      .insertInto('survey_questions')
+      .values(rows.slice(i, i + 100))
+      .execute();
+}

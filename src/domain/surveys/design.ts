@@ -1,0 +1,451 @@
+// Pages and questions of a survey: create, read, replace, move, delete, with positions kept 1..n
+// and the survey's counters (page_count, question_count) changed in the same transaction.
+import type { Transaction } from 'kysely';
+import type { Deps } from '../../context.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../../platform/errors.js';
+import { recordEvent } from '../events.js';
+import type { SurveyRow } from './access.js';
+import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
+import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
+import type { QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
+import type { Actor } from './surveys.js';
+
+type Trx = Transaction<Database>;
+
+export interface PageRow {
+  id: string;
+  survey_id: string;
+  position: number;
+  title: string;
+  description: string;
+}
+
+export interface PageWithCount extends PageRow {
+  question_count: number;
+}
+
+export interface QuestionRow {
+  id: string;
+  survey_id: string;
+  page_id: string;
+  position: number;
+  family: string;
+  subtype: string;
+  doc: StoredQuestion;
+}
+
+/** Marks the survey modified and records survey_updated, inside the change's transaction. */
+async function touch(
+  deps: Deps,
+  trx: Trx,
+  eventId: string,
+  survey: SurveyRow,
+  actor: Actor,
+  data: Record<string, unknown>,
+  counts: { pages?: number; questions?: number } = {},
+): Promise<void> {
+  await trx
+    .updateTable('surveys')
+    .set((eb) => ({
+      date_modified: deps.clock.now().toISOString(),
+      page_count: eb('page_count', '+', counts.pages ?? 0),
+      question_count: eb('question_count', '+', counts.questions ?? 0),
+    }))
+    .where('id', '=', survey.id)
+    .execute();
+  await recordEvent(deps, trx, eventId, {
+    type: 'survey_updated',
+    ownerId: survey.owner_id,
+    actorId: actor.user.id,
+    resourceType: 'survey',
+    resourceId: survey.id,
+    ip: actor.ip ?? null,
+    data,
+  });
+}
+
+const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));
+
+// ---- pages ----------------------------------------------------------------------------------
+
+export async function listPages(
+  deps: Deps,
+  surveyId: string,
+  offset: number,
+  limit: number,
+): Promise<[number, PageWithCount[]]> {
+  const k = deps.db.kysely;
+  const { total } = await k
+    .selectFrom('survey_pages')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('survey_id', '=', surveyId)
+    .executeTakeFirstOrThrow();
+  const pages = await k
+    .selectFrom('survey_pages')
+    .select(['id', 'survey_id', 'position', 'title', 'description'])
+    .where('survey_id', '=', surveyId)
+    .orderBy('position')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const counts = await questionCounts(deps, surveyId);
+  return [Number(total), pages.map((p) => ({ ...p, question_count: counts.get(p.id) ?? 0 }))];
+}
+
+async function questionCounts(deps: Deps, surveyId: string): Promise<Map<string, number>> {
+  const rows = await deps.db.kysely
+    .selectFrom('survey_questions')
+    .select(['page_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('survey_id', '=', surveyId)
+    .groupBy('page_id')
+    .execute();
+  return new Map(rows.map((r) => [r.page_id, Number(r.n)]));
+}
+
+export async function getPage(deps: Deps, surveyId: string, pageId: string): Promise<PageWithCount> {
+  const page = await deps.db.kysely
+    .selectFrom('survey_pages')
+    .select(['id', 'survey_id', 'position', 'title', 'description'])
+    .where('id', '=', pageId)
+    .where('survey_id', '=', surveyId)
+    .executeTakeFirst();
+  if (!page) throw new ApiError(1020, 'Page not found.');
+  const { n } = await deps.db.kysely
+    .selectFrom('survey_questions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('page_id', '=', pageId)
+    .executeTakeFirstOrThrow();
+  return { ...page, question_count: Number(n) };
+}
+
+export interface PageInput {
+  title?: string;
+  description?: string;
+  position?: number;
+}
+
+export async function createPage(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  input: PageInput,
+): Promise<PageWithCount> {
+  const [pageId, eventId] = await deps.ids.take(2);
+  let page!: PageRow;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const { n } = await trx
+      .selectFrom('survey_pages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('survey_id', '=', survey.id)
+      .executeTakeFirstOrThrow();
+    const position = clamp(input.position ?? Number(n) + 1, 1, Number(n) + 1);
+    await trx
+      .updateTable('survey_pages')
+      .set((eb) => ({ position: eb('position', '+', 1) }))
+      .where('survey_id', '=', survey.id)
+      .where('position', '>=', position)
+      .execute();
+    page = {
+      id: pageId,
+      survey_id: survey.id,
+      position,
+      title: input.title ?? '',
+      description: input.description ?? '',
+    };
+    await trx
+      .insertInto('survey_pages')
+      .values({ ...page, owner_id: survey.owner_id })
+      .execute();
+    await touch(deps, trx, eventId, survey, actor, { change: 'page_created', page_id: pageId }, { pages: 1 });
+  });
+  return { ...page, question_count: 0 };
+}
+
+/** Moves one row of an ordered list from `from` to `to`, shifting the rows between. */
+async function move(
+  trx: Trx,
+  table: 'survey_pages' | 'survey_questions',
+  scope: { column: 'survey_id' | 'page_id'; value: string },
+  id: string,
+  from: number,
+  to: number,
+): Promise<void> {
+  if (from === to) return;
+  const q = trx.updateTable(table).where(scope.column, '=', scope.value).where('id', '!=', id);
+  if (to < from)
+    await q
+      .set((eb) => ({ position: eb('position', '+', 1) }))
+      .where('position', '>=', to)
+      .where('position', '<', from)
+      .execute();
+  else
+    await q
+      .set((eb) => ({ position: eb('position', '-', 1) }))
+      .where('position', '>', from)
+      .where('position', '<=', to)
+      .execute();
+  await trx.updateTable(table).set({ position: to }).where('id', '=', id).execute();
+}
+
+export async function updatePage(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  pageId: string,
+  input: PageInput,
+  mode: 'patch' | 'put',
+): Promise<PageWithCount> {
+  const current = await getPage(deps, survey.id, pageId);
+  const [eventId] = await deps.ids.take(1);
+  const next = {
+    title: input.title ?? (mode === 'put' ? '' : current.title),
+    description: input.description ?? (mode === 'put' ? '' : current.description),
+  };
+  let position = current.position;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    if (input.position !== undefined) {
+      const { n } = await trx
+        .selectFrom('survey_pages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('survey_id', '=', survey.id)
+        .executeTakeFirstOrThrow();
+      position = clamp(input.position, 1, Number(n));
+      await move(
+        trx,
+        'survey_pages',
+        { column: 'survey_id', value: survey.id },
+        pageId,
+        current.position,
+        position,
+      );
+    }
+    await trx.updateTable('survey_pages').set(next).where('id', '=', pageId).execute();
+    await touch(deps, trx, eventId, survey, actor, { change: 'page_updated', page_id: pageId });
+  });
+  return { ...current, ...next, position };
+}
+
+export async function deletePage(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  pageId: string,
+): Promise<PageWithCount> {
+  const page = await getPage(deps, survey.id, pageId);
+  const [eventId] = await deps.ids.take(1);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const removed = await trx.deleteFrom('survey_questions').where('page_id', '=', pageId).executeTakeFirst();
+    await trx.deleteFrom('survey_pages').where('id', '=', pageId).execute();
+    await trx
+      .updateTable('survey_pages')
+      .set((eb) => ({ position: eb('position', '-', 1) }))
+      .where('survey_id', '=', survey.id)
+      .where('position', '>', page.position)
+      .execute();
+    await touch(
+      deps,
+      trx,
+      eventId,
+      survey,
+      actor,
+      { change: 'page_deleted', page_id: pageId },
+      {
+        pages: -1,
+        questions: -Number(removed.numDeletedRows),
+      },
+    );
+  });
+  return page;
+}
+
+// ---- questions ------------------------------------------------------------------------------
+
+export async function listQuestions(
+  deps: Deps,
+  pageId: string,
+  offset: number,
+  limit: number,
+): Promise<[number, QuestionRow[]]> {
+  const k = deps.db.kysely;
+  const { total } = await k
+    .selectFrom('survey_questions')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('page_id', '=', pageId)
+    .executeTakeFirstOrThrow();
+  const rows = await k
+    .selectFrom('survey_questions')
+    .select(['id', 'survey_id', 'page_id', 'position', 'family', 'subtype', 'doc'])
+    .where('page_id', '=', pageId)
+    .orderBy('position')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return [Number(total), rows.map((r) => ({ ...r, doc: JSON.parse(r.doc) as StoredQuestion }))];
+}
+
+export async function getQuestion(
+  deps: Deps,
+  surveyId: string,
+  pageId: string,
+  questionId: string,
+): Promise<QuestionRow> {
+  const row = await deps.db.kysely
+    .selectFrom('survey_questions')
+    .select(['id', 'survey_id', 'page_id', 'position', 'family', 'subtype', 'doc'])
+    .where('id', '=', questionId)
+    .where('page_id', '=', pageId)
+    .where('survey_id', '=', surveyId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError(1020, 'Question not found.');
+  return { ...row, doc: JSON.parse(row.doc) as StoredQuestion };
+}
+
+export async function createQuestion(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  pageId: string,
+  input: QuestionInput,
+): Promise<QuestionRow> {
+  await getPage(deps, survey.id, pageId);
+  checkQuestionType(actor.plan, input);
+  const ids = await deps.ids.take(idsNeeded(input) + 1);
+  const eventId = ids.pop()!;
+  let k = 0;
+  const next = () => ids[k++];
+  const id = next();
+  const doc = normalizeQuestion(input, next);
+  let row!: QuestionRow;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    // The counter is bumped first and checked after: concurrent creates cannot both slip past 1000.
+    const counted = await trx
+      .updateTable('surveys')
+      .set((eb) => ({ question_count: eb('question_count', '+', 1) }))
+      .where('id', '=', survey.id)
+      .returning('question_count')
+      .executeTakeFirstOrThrow();
+    if (Number(counted.question_count) > MAX_QUESTIONS)
+      throw new ApiError(1030, `A survey may hold at most ${MAX_QUESTIONS} questions.`);
+    const { n } = await trx
+      .selectFrom('survey_questions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('page_id', '=', pageId)
+      .executeTakeFirstOrThrow();
+    const position = clamp(input.position ?? Number(n) + 1, 1, Number(n) + 1);
+    await trx
+      .updateTable('survey_questions')
+      .set((eb) => ({ position: eb('position', '+', 1) }))
+      .where('page_id', '=', pageId)
+      .where('position', '>=', position)
+      .execute();
+    row = {
+      id,
+      survey_id: survey.id,
+      page_id: pageId,
+      position,
+      family: input.family,
+      subtype: input.subtype,
+      doc,
+    };
+    await trx
+      .insertInto('survey_questions')
+      .values({ ...row, owner_id: survey.owner_id, doc: JSON.stringify(doc) })
+      .execute();
+    await touch(deps, trx, eventId, survey, actor, {
+      change: 'question_created',
+      page_id: pageId,
+      question_id: id,
+    });
+  });
+  return row;
+}
+
+export async function updateQuestion(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  pageId: string,
+  questionId: string,
+  input: QuestionInput | QuestionPatch,
+  mode: 'patch' | 'put',
+): Promise<QuestionRow> {
+  const current = await getQuestion(deps, survey.id, pageId, questionId);
+  const merged: QuestionInput =
+    mode === 'put'
+      ? (input as QuestionInput)
+      : { ...storedAsInput(current.family, current.subtype, current.doc), ...(input as QuestionPatch) };
+  // Changing family/subtype by PATCH drops the old type's answers and type-bound options not resent.
+  if (mode === 'patch' && (merged.family !== current.family || merged.subtype !== current.subtype)) {
+    const patch = input as QuestionPatch;
+    for (const key of ['answers', 'sorting', 'forced_ranking', 'display_options', 'validation'] as const)
+      if (patch[key] === undefined) delete merged[key];
+  }
+  checkQuestionType(actor.plan, merged);
+  const ids = await deps.ids.take(idsNeeded(merged) + 1);
+  const eventId = ids.pop()!;
+  let k = 0;
+  const doc = normalizeQuestion(merged, () => ids[k++], answerIds(current.doc));
+  let position = current.position;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    if (input.position !== undefined) {
+      const { n } = await trx
+        .selectFrom('survey_questions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('page_id', '=', pageId)
+        .executeTakeFirstOrThrow();
+      position = clamp(input.position, 1, Number(n));
+      await move(
+        trx,
+        'survey_questions',
+        { column: 'page_id', value: pageId },
+        questionId,
+        current.position,
+        position,
+      );
+    }
+    await trx
+      .updateTable('survey_questions')
+      .set({ family: merged.family, subtype: merged.subtype, doc: JSON.stringify(doc) })
+      .where('id', '=', questionId)
+      .execute();
+    await touch(deps, trx, eventId, survey, actor, {
+      change: 'question_updated',
+      page_id: pageId,
+      question_id: questionId,
+    });
+  });
+  return { ...current, family: merged.family, subtype: merged.subtype, doc, position };
+}
+
+export async function deleteQuestion(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  pageId: string,
+  questionId: string,
+): Promise<QuestionRow> {
+  const current = await getQuestion(deps, survey.id, pageId, questionId);
+  const [eventId] = await deps.ids.take(1);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('survey_questions').where('id', '=', questionId).execute();
+    await trx
+      .updateTable('survey_questions')
+      .set((eb) => ({ position: eb('position', '-', 1) }))
+      .where('page_id', '=', pageId)
+      .where('position', '>', current.position)
+      .execute();
+    await touch(
+      deps,
+      trx,
+      eventId,
+      survey,
+      actor,
+      { change: 'question_deleted', page_id: pageId, question_id: questionId },
+      {
+        questions: -1,
+      },
+    );
+  });
+  return current;
+}

@@ -1,0 +1,337 @@
+// Surveys: create (Blank, Bulk, Copy), read, list, update, delete. No HTTP here.
+import { type SqlBool, sql } from 'kysely';
+import type { Deps } from '../../context.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Plan } from '../../platform/plans.js';
+import { recordEvent } from '../events.js';
+import {
+  type Caller,
+  requireSurvey,
+  type SurveyRow,
+  sharedSurveyIds,
+  surveysSharedByUser,
+} from './access.js';
+import {
+  type Blueprint,
+  type BlueprintPage,
+  type ButtonsText,
+  checkSettings,
+  DEFAULT_BUTTONS,
+  defaultSettings,
+  type QuizOptions,
+  type SurveySettings,
+  settingsColumns,
+  writeBlueprint,
+} from './blueprint.js';
+import { storedAsInput } from './question-rules.js';
+import type { QuestionInput, StoredQuestion } from './question-schema.js';
+import { findTemplate } from './templates/index.js';
+
+export interface SettingsInput {
+  title?: string;
+  nickname?: string;
+  language?: string;
+  buttons_text?: Partial<ButtonsText>;
+  custom_variables?: Record<string, string>;
+  footer?: boolean;
+  folder_id?: string | null;
+  theme_id?: number | null;
+  quiz_options?: QuizOptions | null;
+}
+
+export interface CreateInput extends SettingsInput {
+  from_survey_id?: string;
+  from_template_id?: string;
+  from_team_template_id?: string;
+  pages?: BlueprintPage[];
+}
+
+export interface Actor extends Caller {
+  plan: Plan;
+  ip?: string | null;
+}
+
+/** Applies a body to settings: PUT starts from the defaults, PATCH from the current settings. */
+export function applySettings(base: SurveySettings, input: SettingsInput): SurveySettings {
+  const out = { ...base, buttons_text: { ...base.buttons_text } };
+  if (input.title !== undefined) out.title = input.title;
+  if (input.nickname !== undefined) out.nickname = input.nickname;
+  if (input.language !== undefined) out.language = input.language;
+  if (input.buttons_text !== undefined) out.buttons_text = { ...out.buttons_text, ...input.buttons_text };
+  if (input.custom_variables !== undefined) out.custom_variables = input.custom_variables;
+  if (input.footer !== undefined) out.footer = input.footer;
+  if (input.folder_id !== undefined) out.folder_id = input.folder_id === '0' ? null : input.folder_id;
+  if (input.theme_id !== undefined) out.theme_id = input.theme_id === null ? null : String(input.theme_id);
+  if (input.quiz_options !== undefined) out.quiz_options = input.quiz_options;
+  return out;
+}
+
+export function settingsOf(row: SurveyRow): SurveySettings {
+  return {
+    title: row.title,
+    nickname: row.nickname,
+    language: row.language,
+    category: row.category,
+    folder_id: row.folder_id,
+    buttons_text: { ...DEFAULT_BUTTONS, ...(JSON.parse(row.buttons_text) as ButtonsText) },
+    custom_variables: JSON.parse(row.custom_variables) as Record<string, string>,
+    footer: row.footer === 1,
+    theme_id: row.theme_id,
+    quiz_options: row.quiz_options ? (JSON.parse(row.quiz_options) as QuizOptions) : null,
+  };
+}
+
+/** A survey's design as a blueprint (the source of a copy). */
+export async function blueprintOf(deps: Deps, survey: SurveyRow): Promise<Blueprint> {
+  const { pages, questions } = await loadDesign(deps, survey.id);
+  return {
+    ...settingsOf(survey),
+    pages: pages.map((p) => ({
+      title: p.title,
+      description: p.description,
+      questions: (questions.get(p.id) ?? []).map((q) => storedAsInput(q.family, q.subtype, q.doc)),
+    })),
+  };
+}
+
+export async function createSurvey(deps: Deps, actor: Actor, input: CreateInput): Promise<SurveyRow> {
+  const sources = [input.from_survey_id, input.from_template_id, input.from_team_template_id].filter(
+    (x) => x !== undefined,
+  );
+  if (sources.length > 1)
+    throw new ApiError(1002, 'Give only one of from_survey_id, from_template_id, from_team_template_id.');
+  const userId = actor.user.id;
+  const event = (
+    type: 'survey_created' | 'survey_info_copy',
+    surveyId: string,
+    data: Record<string, unknown>,
+  ) => ({
+    type,
+    ownerId: userId,
+    actorId: userId,
+    resourceType: 'survey',
+    resourceId: surveyId,
+    ip: actor.ip ?? null,
+    data,
+  });
+  if (sources.length === 1) {
+    if (input.pages) throw new ApiError(1002, "'pages' cannot be combined with a copy.");
+    let source: Blueprint;
+    let from: Record<string, string>;
+    if (input.from_survey_id !== undefined) {
+      const survey = await requireSurvey(deps, actor, input.from_survey_id, 'design', 'read').catch(() => {
+        throw new ApiError(1020, `Survey ${input.from_survey_id} not found.`);
+      });
+      source = await blueprintOf(deps, survey);
+      from = { from_survey_id: survey.id };
+    } else if (input.from_template_id !== undefined) {
+      const template = findTemplate(input.from_template_id);
+      if (!template) throw new ApiError(1020, `Template ${input.from_template_id} not found.`);
+      source = {
+        ...defaultSettings(),
+        title: template.title,
+        category: template.category,
+        pages: template.pages,
+      };
+      from = { from_template_id: template.id };
+    } else {
+      const teamTemplate = await findTeamTemplate(deps, userId, input.from_team_template_id!);
+      const survey = await deps.db.kysely
+        .selectFrom('surveys')
+        .selectAll()
+        .where('id', '=', teamTemplate.survey_id)
+        .executeTakeFirst();
+      if (!survey)
+        throw new ApiError(1020, `Team template ${input.from_team_template_id} has no survey any more.`);
+      source = await blueprintOf(deps, survey);
+      from = { from_team_template_id: teamTemplate.id };
+    }
+    // The copy keeps the source's settings (a copy is identical but for ids) unless the body says otherwise.
+    const blueprint: Blueprint = { ...applySettings(source, input), pages: source.pages };
+    if (input.folder_id === undefined) blueprint.folder_id = null;
+    return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [
+      event('survey_created', id, { title: blueprint.title, ...from }),
+      event('survey_info_copy', id, { title: blueprint.title, ...from }),
+    ]);
+  }
+  const blueprint: Blueprint = { ...applySettings(defaultSettings(), input), pages: input.pages ?? [] };
+  return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [
+    event('survey_created', id, { title: blueprint.title }),
+  ]);
+}
+
+async function findTeamTemplate(deps: Deps, userId: string, id: string) {
+  const row = await deps.db.kysely
+    .selectFrom('team_survey_templates')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', 'in', await teamTemplateOwners(deps, userId))
+    .executeTakeFirst();
+  if (!row) throw new ApiError(1020, `Team template ${id} not found.`);
+  return row;
+}
+
+/** Whose team templates a user sees: their own (and their team's, once teams exist). */
+export async function teamTemplateOwners(_deps: Deps, userId: string): Promise<string[]> {
+  return [userId];
+}
+
+export async function updateSurvey(
+  deps: Deps,
+  actor: Actor,
+  surveyId: string,
+  input: SettingsInput,
+  mode: 'patch' | 'put',
+): Promise<SurveyRow> {
+  const survey = await requireSurvey(deps, actor, surveyId, 'design', 'write');
+  const base = mode === 'put' ? { ...defaultSettings(), category: survey.category } : settingsOf(survey);
+  const next = applySettings(base, input);
+  await checkSettings(deps, survey.owner_id, actor.plan, {
+    ...input,
+    buttons_text: undefined,
+    theme_id: undefined,
+    folder_id: next.folder_id,
+    custom_variables: input.custom_variables,
+    quiz_options: next.quiz_options,
+  });
+  const [eventId] = await deps.ids.take(1);
+  const now = deps.clock.now().toISOString();
+  const columns = { ...settingsColumns(next), date_modified: now };
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx.updateTable('surveys').set(columns).where('id', '=', survey.id).execute();
+    await recordEvent(deps, trx, eventId, {
+      type: 'survey_updated',
+      ownerId: survey.owner_id,
+      actorId: actor.user.id,
+      resourceType: 'survey',
+      resourceId: survey.id,
+      ip: actor.ip ?? null,
+      data: { fields: Object.keys(input) },
+    });
+  });
+  return { ...survey, ...columns };
+}
+
+export async function deleteSurvey(deps: Deps, actor: Actor, surveyId: string): Promise<SurveyRow> {
+  const survey = await requireSurvey(deps, actor, surveyId, 'design', 'write');
+  const [eventId] = await deps.ids.take(1);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('survey_translations').where('survey_id', '=', survey.id).execute();
+    await trx.deleteFrom('survey_questions').where('survey_id', '=', survey.id).execute();
+    await trx.deleteFrom('survey_pages').where('survey_id', '=', survey.id).execute();
+    await trx.deleteFrom('team_survey_templates').where('survey_id', '=', survey.id).execute();
+    await trx.deleteFrom('surveys').where('id', '=', survey.id).execute();
+    await recordEvent(deps, trx, eventId, {
+      type: 'survey_deleted',
+      ownerId: survey.owner_id,
+      actorId: actor.user.id,
+      resourceType: 'survey',
+      resourceId: survey.id,
+      ip: actor.ip ?? null,
+      data: { title: survey.title },
+    });
+  });
+  return survey;
+}
+
+export interface ListQuery {
+  offset: number;
+  limit: number;
+  sortBy?: 'title' | 'date_modified' | 'num_responses';
+  sortOrder?: 'ASC' | 'DESC';
+  filters: Array<'shared_with' | 'shared_by' | 'owned'>;
+  title?: string;
+  startModified?: string;
+  endModified?: string;
+  folderId?: string;
+}
+
+/** The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. */
+export async function listSurveys(deps: Deps, userId: string, q: ListQuery): Promise<[number, SurveyRow[]]> {
+  const shared = await sharedSurveyIds(deps, userId);
+  const sharedBy = q.filters.includes('shared_by') ? await surveysSharedByUser(deps, userId) : [];
+  let query = deps.db.kysely.selectFrom('surveys').where((eb) => {
+    const parts = [];
+    const all = q.filters.length === 0;
+    if (all || q.filters.includes('owned')) parts.push(eb('owner_id', '=', userId));
+    if ((all || q.filters.includes('shared_with')) && shared.length > 0) parts.push(eb('id', 'in', shared));
+    if (q.filters.includes('shared_by') && sharedBy.length > 0)
+      parts.push(eb.and([eb('owner_id', '=', userId), eb('id', 'in', sharedBy)]));
+    return parts.length > 0 ? eb.or(parts) : sql<SqlBool>`1 = 0`;
+  });
+  if (q.title) {
+    const pattern = `%${q.title.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<SqlBool>`lower(title) like ${pattern} escape '\\'`);
+  }
+  if (q.startModified) query = query.where('date_modified', '>=', q.startModified);
+  if (q.endModified) query = query.where('date_modified', '<=', q.endModified);
+  if (q.folderId !== undefined)
+    query =
+      q.folderId === '0' ? query.where('folder_id', 'is', null) : query.where('folder_id', '=', q.folderId);
+  const { total } = await query
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const column =
+    q.sortBy === 'title' ? 'title' : q.sortBy === 'num_responses' ? 'response_count' : 'date_modified';
+  const order =
+    q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'title' ? 'asc' : 'desc';
+  const rows = await query
+    .selectAll()
+    .orderBy(column === 'title' ? sql`lower(title)` : column, order)
+    .orderBy('id', order)
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  return [Number(total), rows];
+}
+
+export interface DesignPage {
+  id: string;
+  position: number;
+  title: string;
+  description: string;
+}
+
+export interface DesignQuestion {
+  id: string;
+  page_id: string;
+  position: number;
+  family: string;
+  subtype: string;
+  doc: StoredQuestion;
+}
+
+/** A survey's pages and questions in two queries (GET /details must be fast at 1000 questions). */
+export async function loadDesign(
+  deps: Deps,
+  surveyId: string,
+): Promise<{ pages: DesignPage[]; questions: Map<string, DesignQuestion[]> }> {
+  const k = deps.db.kysely;
+  const [pages, rows] = await Promise.all([
+    k
+      .selectFrom('survey_pages')
+      .select(['id', 'position', 'title', 'description'])
+      .where('survey_id', '=', surveyId)
+      .orderBy('position')
+      .execute(),
+    k
+      .selectFrom('survey_questions')
+      .select(['id', 'page_id', 'position', 'family', 'subtype', 'doc'])
+      .where('survey_id', '=', surveyId)
+      .orderBy('page_id')
+      .orderBy('position')
+      .execute(),
+  ]);
+  const questions = new Map<string, DesignQuestion[]>();
+  for (const r of rows) {
+    let list = questions.get(r.page_id);
+    if (!list) {
+      list = [];
+      questions.set(r.page_id, list);
+    }
+    list.push({ ...r, doc: JSON.parse(r.doc) as StoredQuestion });
+  }
+  return { pages, questions };
+}
+
+export type { QuestionInput };
