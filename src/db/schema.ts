@@ -1,6 +1,7 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
 import type { PlatformTables } from './tables/platform.js';
+import type { SharingTables } from './tables/sharing.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 
-export interface Database extends PlatformTables, TeamTables, SurveyTables {}
+export interface Database extends PlatformTables, TeamTables, SurveyTables, SharingTables {}

@@ -3,9 +3,11 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.js';
 import * as m0004 from './0004_teams.js';
 import * as m0005 from './0005_surveys.js';
+import * as m0008 from './0008_shares.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
   '0004_teams': m0004,
   '0005_surveys': m0005,
+  '0008_shares': m0008,
 };
