@@ -61,7 +61,7 @@ async function touch(
     resourceType: 'survey',
     resourceId: survey.id,
     ip: actor.ip ?? null,
-    data,
+    data: { title: survey.title, ...data },
   });
 }
 

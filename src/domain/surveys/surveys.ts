@@ -101,12 +101,8 @@ export async function createSurvey(deps: Deps, actor: Actor, input: CreateInput)
   if (sources.length > 1)
     throw new ApiError(1002, 'Give only one of from_survey_id, from_template_id, from_team_template_id.');
   const userId = actor.user.id;
-  const event = (
-    type: 'survey_created' | 'survey_info_copy',
-    surveyId: string,
-    data: Record<string, unknown>,
-  ) => ({
-    type,
+  const event = (surveyId: string, data: Record<string, unknown>) => ({
+    type: 'survey_created' as const,
     ownerId: userId,
     actorId: userId,
     resourceType: 'survey',
@@ -144,20 +140,18 @@ export async function createSurvey(deps: Deps, actor: Actor, input: CreateInput)
       if (!survey)
         throw new ApiError(1020, `Team template ${input.from_team_template_id} has no survey any more.`);
       source = await blueprintOf(deps, survey);
-      from = { from_team_template_id: teamTemplate.id };
+      from = { from_team_template_id: teamTemplate.id, from_survey_id: survey.id };
     }
     // The copy keeps the source's settings (a copy is identical but for ids) unless the body says otherwise.
     const blueprint: Blueprint = { ...applySettings(source, input), pages: source.pages };
     if (input.folder_id === undefined) blueprint.folder_id = null;
+    // One survey_created event; naming from_survey_id makes it a copy (group activity survey_info_copy).
     return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [
-      event('survey_created', id, { title: blueprint.title, ...from }),
-      event('survey_info_copy', id, { title: blueprint.title, ...from }),
+      event(id, { title: blueprint.title, ...from }),
     ]);
   }
   const blueprint: Blueprint = { ...applySettings(defaultSettings(), input), pages: input.pages ?? [] };
-  return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [
-    event('survey_created', id, { title: blueprint.title }),
-  ]);
+  return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [event(id, { title: blueprint.title })]);
 }
 
 async function findTeamTemplate(deps: Deps, userId: string, id: string) {
@@ -206,7 +200,7 @@ export async function updateSurvey(
       resourceType: 'survey',
       resourceId: survey.id,
       ip: actor.ip ?? null,
-      data: { fields: Object.keys(input) },
+      data: { title: next.title, fields: Object.keys(input) },
     });
   });
   return { ...survey, ...columns };

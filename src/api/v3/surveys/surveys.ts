@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
 import { findLanguage } from '../../../domain/surveys/languages.js';
+import { NO_NUL } from '../../../domain/surveys/question-schema.js';
 import {
   type Actor,
   createSurvey,
@@ -53,11 +54,15 @@ const ListQuery = Type.Object({
       description: `Comma-separated: filters ${SURVEY_FILTERS.join(', ')}; extra fields ${SURVEY_INCLUDES.join(', ')}`,
     }),
   ),
-  title: Type.Optional(Type.String({ maxLength: 250 })),
+  title: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 250 })),
   start_modified_at: Type.Optional(
-    Type.String({ maxLength: 40, description: 'YYYY-MM-DDTHH:MM:SS (a trailing Z or offset is accepted)' }),
+    Type.String({
+      pattern: NO_NUL,
+      maxLength: 40,
+      description: 'YYYY-MM-DDTHH:MM:SS (a trailing Z or offset is accepted)',
+    }),
   ),
-  end_modified_at: Type.Optional(Type.String({ maxLength: 40 })),
+  end_modified_at: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 40 })),
   folder_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
 });
 
@@ -162,7 +167,9 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         tags,
         summary: 'A survey',
         params: SurveyParams,
-        querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }),
+        querystring: Type.Object({
+          include: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 100 })),
+        }),
         response: { 200: Survey },
       },
     },
