@@ -329,6 +329,14 @@ describe('GET /workgroups/{id}/shares', () => {
     expect((await c().get(`/v3/workgroups/${hidden.id}/shares`, { token: t.admin.token })).status).toBe(200);
   });
 
+  it('answers HEAD and OPTIONS', async () => {
+    const head = await c().request('HEAD', `/v3/workgroups/${wg.id}/shares`, { token: t.owner.token });
+    expect(head.status).toBe(200);
+    const options = await c().request('OPTIONS', `/v3/workgroups/${wg.id}/shares`, { token: t.owner.token });
+    expect(options.status).toBeLessThan(300);
+    expect(String(options.headers.allow)).toMatch(/GET.*POST|POST.*GET/);
+  });
+
   it('refuses a missing scope, the basic plan and no token', async () => {
     await refusesScopePlanToken('GET', `/v3/workgroups/${wg.id}/shares`, 'workgroups_shares_read');
   });
@@ -639,6 +647,15 @@ describe('GET /users/{id}/shared', () => {
       const res = await c().get(`/v3/users/me/shared?${q}`, { token: shared.regular.token });
       expectError(res, 400, '1003');
     }
+  });
+
+  it('answers HEAD and OPTIONS', async () => {
+    const head = await c().request('HEAD', '/v3/users/me/shared', { token: shared.regular.token });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    const options = await c().request('OPTIONS', '/v3/users/me/shared', { token: shared.regular.token });
+    expect(options.status).toBeLessThan(300);
+    expect(String(options.headers.allow)).toContain('GET');
   });
 
   it('refuses a missing scope, the basic plan and no token', async () => {
