@@ -1,7 +1,7 @@
 // Sharing has effect: members of a workgroup see a shared survey and may do what the share's role
 // allows; removing the share, the membership or the workgroup takes it away at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeMember } from '../../src/domain/teams/teams.js';
+import { addMember, removeMember } from '../../src/domain/teams/teams.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
@@ -198,6 +198,30 @@ describe('membership of the team', () => {
     expect((await c().get(`/v3/surveys/${survey.id}`, { token: team.regular.token })).status).toBe(200);
     await removeMember(server.deps, team.team.id, team.regular.user.username, { userId: team.owner.user.id });
     expect((await c().get(`/v3/surveys/${survey.id}`, { token: team.regular.token })).status).toBe(404);
+  });
+});
+
+describe('pending team members', () => {
+  it('an invited member who has not joined the team gets nothing from a share until they join', async () => {
+    const invited = await server.account();
+    await addMember(
+      server.deps,
+      t.team.id,
+      { username: invited.user.username, pending: true },
+      { userId: t.owner.user.id },
+    );
+    const survey = await a.survey(t.owner.token, 'Before joining');
+    const wg = await a.workgroup(t.owner.token, 'With a pending member', [invited.user.id]);
+    await a.share(t.owner.token, wg.id, survey.id, ROLES.viewer);
+    const res = await c().get(`/v3/surveys/${survey.id}`, { token: invited.token });
+    expect(res.status).toBe(404);
+    expect((await c().get('/v3/users/me/shared', { token: invited.token })).body.total).toBe(0);
+    await server.deps.db.kysely
+      .updateTable('team_members')
+      .set({ status: 'active' })
+      .where('user_id', '=', invited.user.id)
+      .execute();
+    expect((await c().get(`/v3/surveys/${survey.id}`, { token: invited.token })).status).toBe(200);
   });
 });
 
