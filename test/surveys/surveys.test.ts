@@ -635,6 +635,77 @@ describe('Bulk, Copy and the 1000-question limit', () => {
     expect(rows).toHaveLength(1000);
   });
 
+  it('lets exactly as many concurrent question creates through as fit under 1000', async () => {
+    const a = await server.account();
+    const q = { family: 'open_ended', subtype: 'single', headings: [{ heading: 'Q' }] };
+    const s = (
+      await server.client.post(
+        '/v3/surveys',
+        { pages: [{ questions: Array(997).fill(q) }] },
+        { token: a.token },
+      )
+    ).body;
+    const pageId = (await server.client.get(`/v3/surveys/${s.id}/pages`, { token: a.token })).body.data[0].id;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        server.client.post(`/v3/surveys/${s.id}/pages/${pageId}/questions`, q, { token: a.token }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 413)).toHaveLength(5);
+    const rows = await server.deps.db.kysely
+      .selectFrom('survey_questions')
+      .select('position')
+      .where('survey_id', '=', s.id)
+      .execute();
+    expect(rows).toHaveLength(1000);
+    // The counter's row lock serialises the creates: positions stay 1..n without gaps or twins.
+    expect(new Set(rows.map((r) => r.position)).size).toBe(1000);
+    expect(Math.max(...rows.map((r) => r.position))).toBe(1000);
+    expect((await server.client.get(`/v3/surveys/${s.id}`, { token: a.token })).body.question_count).toBe(
+      1000,
+    );
+  });
+
+  it('keeps question_count and page_count equal to the rows after any sequence of changes', async () => {
+    const a = await server.account();
+    const q = questionOfEachKind.single_vertical;
+    const s = (
+      await server.client.post(
+        '/v3/surveys',
+        { pages: [{ questions: [q, q] }, { questions: [q] }] },
+        { token: a.token },
+      )
+    ).body;
+    const base = `/v3/surveys/${s.id}/pages`;
+    const pages = async () => (await server.client.get(base, { token: a.token })).body.data;
+    const [p1, p2] = await pages();
+    const p3 = (await server.client.post(base, { position: 2 }, { token: a.token })).body;
+    await server.client.post(`${base}/${p3.id}/questions`, q, { token: a.token });
+    await server.client.post(`${base}/${p3.id}/questions`, { ...q, answers: {} }, { token: a.token }); // refused
+    const first = (await server.client.get(`${base}/${p1.id}/questions`, { token: a.token })).body.data[0];
+    await server.client.delete(`${base}/${p1.id}/questions/${first.id}`, { token: a.token });
+    await server.client.delete(`${base}/${p2.id}`, { token: a.token });
+    const survey = (await server.client.get(`/v3/surveys/${s.id}`, { token: a.token })).body;
+    const k = server.deps.db.kysely;
+    const questionRows = await k
+      .selectFrom('survey_questions')
+      .select(['page_id', 'position'])
+      .where('survey_id', '=', s.id)
+      .execute();
+    const pageRows = await k
+      .selectFrom('survey_pages')
+      .select(['id', 'position'])
+      .where('survey_id', '=', s.id)
+      .orderBy('position')
+      .execute();
+    expect(survey).toMatchObject({ question_count: questionRows.length, page_count: pageRows.length });
+    expect([questionRows.length, pageRows.length]).toEqual([2, 2]);
+    expect(pageRows.map((p) => p.position)).toEqual([1, 2]);
+    const listed = await pages();
+    expect(listed.map((p: any) => p.id)).toEqual([p1.id, p3.id]);
+  });
+
   it('limits Bulk question types by plan (403/1015) and names the bad question (400/1002)', async () => {
     const basic = await server.account({ plan: 'basic' });
     const slider = await server.client.post(
@@ -703,6 +774,10 @@ describe('GET /surveys', () => {
       expect(paged.body.data).toHaveLength(2);
       expect(paged.body.links.next).toContain('page=2');
       expect(paged.body.links.last).toContain('page=2');
+      const last = await srv.client.get('/v3/surveys?per_page=2&page=2', { token: a.token });
+      expect([last.body.total, last.body.data.length, last.body.links.next]).toEqual([3, 1, undefined]);
+      const beyond = await srv.client.get('/v3/surveys?per_page=2&page=5', { token: a.token });
+      expect([beyond.body.total, beyond.body.data.length]).toEqual([3, 0]);
       const search = await srv.client.get('/v3/surveys?title=LPH', { token: a.token });
       expect(search.body.data.map((s: any) => s.title)).toEqual(['alpha']);
       const percent = await srv.client.get('/v3/surveys?title=%25', { token: a.token });

@@ -1,9 +1,11 @@
 // Surveys: create (Blank, Bulk, Copy), read, list, update, delete. No HTTP here.
-import { type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { recordEvent } from '../events.js';
+import { activeTeamOf } from '../teams/membership.js';
 import {
   type Caller,
   requireSurvey,
@@ -159,15 +161,19 @@ async function findTeamTemplate(deps: Deps, userId: string, id: string) {
     .selectFrom('team_survey_templates')
     .selectAll()
     .where('id', '=', id)
-    .where('owner_id', 'in', await teamTemplateOwners(deps, userId))
+    .where(await visibleTeamTemplates(deps, userId))
     .executeTakeFirst();
   if (!row) throw new ApiError(1020, `Team template ${id} not found.`);
   return row;
 }
 
-/** Whose team templates a user sees: their own (and their team's, once teams exist). */
-export async function teamTemplateOwners(_deps: Deps, userId: string): Promise<string[]> {
-  return [userId];
+/** The team templates a user sees: their active team's, and their own made outside a team. */
+export async function visibleTeamTemplates(deps: Deps, userId: string) {
+  const team = await activeTeamOf(deps, userId);
+  return (eb: ExpressionBuilder<Database, 'team_survey_templates'>) =>
+    team
+      ? eb.or([eb('team_id', '=', team), eb.and([eb('team_id', 'is', null), eb('owner_id', '=', userId)])])
+      : eb.and([eb('team_id', 'is', null), eb('owner_id', '=', userId)]);
 }
 
 export async function updateSurvey(
@@ -262,21 +268,24 @@ export async function listSurveys(deps: Deps, userId: string, q: ListQuery): Pro
   if (q.folderId !== undefined)
     query =
       q.folderId === '0' ? query.where('folder_id', 'is', null) : query.where('folder_id', '=', q.folderId);
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
   const column =
     q.sortBy === 'title' ? 'title' : q.sortBy === 'num_responses' ? 'response_count' : 'date_modified';
   const order =
     q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'title' ? 'asc' : 'desc';
+  // One row more than the page: when the page is the last one its rows give the total, and the
+  // count query is needed only for lists longer than the page.
   const rows = await query
     .selectAll()
     .orderBy(column === 'title' ? sql`lower(title)` : column, order)
     .orderBy('id', order)
-    .limit(q.limit)
+    .limit(q.limit + 1)
     .offset(q.offset)
     .execute();
-  return [Number(total), rows];
+  if (rows.length <= q.limit && (rows.length > 0 || q.offset === 0)) return [q.offset + rows.length, rows];
+  const { total } = await query
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return [Number(total), rows.slice(0, q.limit)];
 }
 
 export interface DesignPage {
