@@ -304,11 +304,19 @@ export interface DesignQuestion {
   doc: StoredQuestion;
 }
 
-/** A survey's pages and questions in two queries (GET /details must be fast at 1000 questions). */
-export async function loadDesign(
+/** A question row with its design still as the stored JSON text. */
+export interface RawQuestion extends Omit<DesignQuestion, 'doc'> {
+  doc: string;
+}
+
+/**
+ * A survey's pages and questions in two queries, the designs left as stored JSON text
+ * (GET /details splices them into its answer without parsing and re-serialising 1000 of them).
+ */
+export async function loadDesignRaw(
   deps: Deps,
   surveyId: string,
-): Promise<{ pages: DesignPage[]; questions: Map<string, DesignQuestion[]> }> {
+): Promise<{ pages: DesignPage[]; questions: Map<string, RawQuestion[]> }> {
   const k = deps.db.kysely;
   const [pages, rows] = await Promise.all([
     k
@@ -325,15 +333,30 @@ export async function loadDesign(
       .orderBy('position')
       .execute(),
   ]);
-  const questions = new Map<string, DesignQuestion[]>();
+  const questions = new Map<string, RawQuestion[]>();
   for (const r of rows) {
     let list = questions.get(r.page_id);
     if (!list) {
       list = [];
       questions.set(r.page_id, list);
     }
-    list.push({ ...r, doc: JSON.parse(r.doc) as StoredQuestion });
+    list.push(r);
   }
+  return { pages, questions };
+}
+
+/** A survey's pages and their questions, designs parsed. */
+export async function loadDesign(
+  deps: Deps,
+  surveyId: string,
+): Promise<{ pages: DesignPage[]; questions: Map<string, DesignQuestion[]> }> {
+  const { pages, questions: raw } = await loadDesignRaw(deps, surveyId);
+  const questions = new Map<string, DesignQuestion[]>();
+  for (const [pageId, list] of raw)
+    questions.set(
+      pageId,
+      list.map((q) => ({ ...q, doc: JSON.parse(q.doc) as StoredQuestion })),
+    );
   return { pages, questions };
 }
 
