@@ -16,9 +16,11 @@ import { pagesRoutes } from './api/v3/surveys/pages.js';
 import { surveysRoutes } from './api/v3/surveys/surveys.js';
 import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
+import { userSharedRoutes } from './api/v3/users/shared.js';
 import { userWorkgroupsRoutes } from './api/v3/users/workgroups.js';
 import { webhooksRoutes } from './api/v3/webhooks/webhooks.js';
 import { workgroupMembersRoutes } from './api/v3/workgroups/members.js';
+import { workgroupSharesRoutes } from './api/v3/workgroups/shares.js';
 import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
 import { oauthPages } from './oauth/plugin.js';
@@ -51,6 +53,8 @@ const apiRoutes: Routes[] = [
   contactsRoutes,
   contactListsRoutes,
   contactFieldsRoutes,
+  workgroupSharesRoutes,
+  userSharedRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {

@@ -2,7 +2,14 @@
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
+import type { SharingTables } from './tables/sharing.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 
-export interface Database extends PlatformTables, OauthTables, TeamTables, SurveyTables, ReachTables {}
+export interface Database
+  extends PlatformTables,
+    OauthTables,
+    TeamTables,
+    SurveyTables,
+    SharingTables,
+    ReachTables {}

@@ -5,6 +5,7 @@ import * as m0003 from './0003_oauth.js';
 import * as m0004 from './0004_teams.js';
 import * as m0005 from './0005_surveys.js';
 import * as m0007 from './0007_reach.js';
+import * as m0008 from './0008_shares.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0004_teams': m0004,
   '0005_surveys': m0005,
   '0007_reach': m0007,
+  '0008_shares': m0008,
 };

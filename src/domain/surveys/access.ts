@@ -1,12 +1,18 @@
 // Who may do what with a survey: the ONE place that decides. Every survey-scoped endpoint
 // (surveys, pages, questions, details, translations) calls requireSurvey; GET /surveys asks
-// sharedSurveyIds for the surveys a user may read besides their own. Today the owner may do
-// everything and nobody else anything; the sharing area extends these two functions with
-// workgroup shares (privileges of the form <area>.<level>).
+// sharedSurveyIds for the surveys a user may read besides their own. The owner may do
+// everything; others what workgroup shares give them (src/domain/sharing/privileges.ts:
+// privileges of the form <area>.<level>).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { SurveysTable } from '../../db/tables/surveys.js';
 import { ApiError } from '../../platform/errors.js';
+import {
+  privilegesAllow,
+  sharedPrivileges,
+  surveysSharedBy,
+  surveysSharedWith,
+} from '../sharing/privileges.js';
 
 export type SurveyRow = Selectable<SurveysTable>;
 export type SurveyArea = 'design' | 'collect' | 'analyze';
@@ -20,15 +26,16 @@ export interface Caller {
 const notFound = () => new ApiError(1020, 'Survey not found.');
 
 /**
- * The survey `surveyId` if `auth` may use it in `area` at `level`; otherwise 404/1020 (someone
- * else's survey is indistinguishable from a missing one).
+ * The survey `surveyId` if `auth` may use it in `area` at `level`: the owner may do everything;
+ * a user a workgroup share reaches may do what its privileges allow (src/domain/sharing/), else
+ * 403/1016; anyone else gets 404/1020 (someone else's survey is indistinguishable from a missing one).
  */
 export async function requireSurvey(
   deps: Deps,
   auth: Caller,
   surveyId: string,
-  _area: SurveyArea,
-  _level: AccessLevel,
+  area: SurveyArea,
+  level: AccessLevel,
 ): Promise<SurveyRow> {
   const survey = await deps.db.kysely
     .selectFrom('surveys')
@@ -37,17 +44,21 @@ export async function requireSurvey(
     .executeTakeFirst();
   if (!survey) throw notFound();
   if (survey.owner_id === auth.user.id) return survey;
-  throw notFound();
+  const privileges = await sharedPrivileges(deps, auth.user.id, survey.id);
+  if (!privileges) throw notFound();
+  if (!privilegesAllow(privileges, area, level === 'write' ? 'full_access' : 'read_only'))
+    throw new ApiError(1016, `The survey is shared with you without ${area} ${level} access.`);
+  return survey;
 }
 
-/** Ids of surveys `userId` may read although they do not own them (none until sharing lands). */
-export async function sharedSurveyIds(_deps: Deps, _userId: string): Promise<string[]> {
-  return [];
+/** Ids of surveys `userId` may read although they do not own them (shared with their workgroups). */
+export async function sharedSurveyIds(deps: Deps, userId: string): Promise<string[]> {
+  return surveysSharedWith(deps, userId);
 }
 
-/** Ids of `userId`'s own surveys that they have shared with others (none until sharing lands). */
-export async function surveysSharedByUser(_deps: Deps, _userId: string): Promise<string[]> {
-  return [];
+/** Ids of `userId`'s own surveys that they have shared with workgroups. */
+export async function surveysSharedByUser(deps: Deps, userId: string): Promise<string[]> {
+  return surveysSharedBy(deps, userId);
 }
 
 /**

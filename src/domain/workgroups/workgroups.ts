@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
+import { countShares } from '../sharing/counts.js';
 import { membershipOf } from '../teams/membership.js';
 import { findTeam } from '../teams/teams.js';
 import type { Viewer, Workgroup, WorkgroupAccess } from './access.js';
@@ -15,7 +16,7 @@ export interface WorkgroupView {
   /** every member row with its derived status */
   members: Array<{ user_id: string; is_owner: boolean; status: 'active' | 'pending' }>;
   defaultRole: Role;
-  /** shares of resources with the workgroup (none until sharing exists) */
+  /** resources shared with the workgroup */
   sharesCount: number;
 }
 
@@ -30,9 +31,9 @@ async function memberStatuses(deps: Deps, userIds: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.user_id, r.status]));
 }
 
-/** How many resources are shared with each workgroup. Sharing (next) replaces this with a count. */
-async function sharesCounts(_deps: Deps, ids: string[]): Promise<Map<string, number>> {
-  return new Map(ids.map((id) => [id, 0]));
+/** How many resources are shared with each workgroup. */
+async function sharesCounts(deps: Deps, ids: string[]): Promise<Map<string, number>> {
+  return countShares(deps, ids);
 }
 
 export async function viewsOf(deps: Deps, workgroups: Workgroup[]): Promise<WorkgroupView[]> {
@@ -149,6 +150,7 @@ export async function updateWorkgroup(
 
 export async function deleteWorkgroup(deps: Deps, access: WorkgroupAccess): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('workgroup_shares').where('workgroup_id', '=', access.workgroup.id).execute();
     await trx.deleteFrom('workgroup_members').where('workgroup_id', '=', access.workgroup.id).execute();
     await trx.deleteFrom('workgroups').where('id', '=', access.workgroup.id).execute();
   });
