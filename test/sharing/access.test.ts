@@ -134,6 +134,11 @@ describe('a share with the Viewer role', () => {
       { token: t.regular.token },
     );
     expect(page.status).toBe(201);
+    // full access to design is not ownership: only the owner deletes the survey
+    const del = await c().delete(`/v3/surveys/${survey.id}`, { token: t.regular.token });
+    expect(del.status).toBe(403);
+    expect(del.body.error.id).toBe('1016');
+    expect((await c().get(`/v3/surveys/${survey.id}`, { token: t.regular.token })).status).toBe(200);
   });
 
   it('with full access the member may share it onward; they are the share’s owner_user_id', async () => {

@@ -214,6 +214,8 @@ export async function updateSurvey(
 
 export async function deleteSurvey(deps: Deps, actor: Actor, surveyId: string): Promise<SurveyRow> {
   const survey = await requireSurvey(deps, actor, surveyId, 'design', 'write');
+  // Sharing grants work on a survey, not ownership of it: only the owner deletes.
+  if (survey.owner_id !== actor.user.id) throw new ApiError(1016, "Only the survey's owner may delete it.");
   const [eventId] = await deps.ids.take(1);
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('survey_translations').where('survey_id', '=', survey.id).execute();
