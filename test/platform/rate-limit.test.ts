@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorDeploy } from '../../src/domain/accounts/lifecycle.js';
 import { issueToken } from '../../src/domain/accounts/tokens.js';
 import { createUser } from '../../src/domain/accounts/users.js';
 import { runCliJson, startServeProcess } from '../helpers/cli.js';
@@ -105,6 +106,17 @@ describe('per-app rate limits', () => {
     const res = await server.client.get('/v3/users/me', { token: a.token });
     expect(res.headers['x-ratelimit-app-global-minute-limit']).toBe('120');
     expect(res.headers['x-ratelimit-app-global-day-limit']).toBe('500');
+  });
+
+  it('gives a published public app 500,000 requests a day and no minute cap by default', async () => {
+    clock.set('2026-06-06T10:00:00Z');
+    const a = await server.account({ minuteLimit: null, dayLimit: null });
+    await operatorDeploy(server.deps, a.app.id, 'public');
+    const res = await server.client.get('/v3/users/me', { token: a.token });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-app-global-day-limit']).toBe('500000');
+    expect(res.headers['x-ratelimit-app-global-day-remaining']).toBe('499999');
+    expect(res.headers['x-ratelimit-app-global-minute-limit']).toBe('2147483647');
   });
 
   it('keeps its counters across a restart', async () => {
