@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Region } from '../config.js';
 import type { Deps } from '../context.js';
+import { prepareQuery } from '../db/prepared.js';
 import { type App, isDisabled } from '../domain/accounts/apps.js';
 import type { User } from '../domain/accounts/users.js';
 import { ApiError } from './errors.js';
@@ -37,8 +38,9 @@ export function createAuthenticator(deps: Deps) {
   const limiter = new RateLimiter(deps);
   const k = deps.db.kysely;
 
-  async function lookup(token: string) {
-    return k
+  // The one query every request runs: token, account and app together.
+  const lookup = prepareQuery(deps.db, 1, (tokenHash) =>
+    k
       .selectFrom('tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .innerJoin('apps as a', 'a.id', 't.app_id')
@@ -73,9 +75,8 @@ export function createAuthenticator(deps: Deps) {
         'a.created_at',
         'a.draft_expires_at',
       ])
-      .where('t.token_hash', '=', sha256(token))
-      .executeTakeFirst();
-  }
+      .where('t.token_hash', '=', tokenHash),
+  );
 
   /** Authenticates the request and enforces region, rate limit and the route's scope. */
   return async function authenticate(request: FastifyRequest, reply: FastifyReply, scope: Scope | null) {
@@ -83,7 +84,7 @@ export function createAuthenticator(deps: Deps) {
     if (!header) throw new ApiError(1010);
     const match = BEARER.exec(header);
     if (!match) throw new ApiError(1011, 'The Authorization header must be "bearer <token>".');
-    const row = await lookup(match[1]);
+    const [row] = await lookup(sha256(match[1]));
     if (!row) throw new ApiError(1011);
     if (row.token_status !== 'active') throw new RevokedTokenError();
     if (row.u_status === 'soft_deleted') throw new ApiError(1052);

@@ -143,10 +143,10 @@ export function installHttpConventions(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('sm-request-id', request.id);
     reply.header('x-request-id', request.id);
-    const url = request.routeOptions.url;
-    if (!url?.startsWith(API_PREFIX) || request.method === 'OPTIONS') return;
+    if (!request.url.startsWith(API_PREFIX)) return;
     reply.headers(CORS_HEADERS);
     reply.header('cache-control', 'no-store, no-cache, max-age=0, private, must-revalidate');
+    if (!request.routeOptions.url || request.method === 'OPTIONS') return;
     const config = request.routeOptions.config;
     if (config.auth === 'none') return;
     await authenticate(request, reply, config.scope ?? null);

@@ -8,6 +8,7 @@
 // get 429/1040. Rejected requests are not counted against the app.
 import { sql } from 'kysely';
 import type { Deps } from '../context.js';
+import { prepareQuery } from '../db/prepared.js';
 import type { App } from '../domain/accounts/apps.js';
 
 /** Sent as the limit and remaining count of a window with no cap (an integer clients can parse). */
@@ -34,7 +35,32 @@ export function appLimits(deps: Deps, app: LimitedApp): { minute: number; day: n
 }
 
 export class RateLimiter {
-  constructor(private readonly deps: Deps) {}
+  /** One statement: start a new window or count in the current one (a lagging clock in another
+   * process never moves a window backwards). */
+  private readonly bump;
+
+  constructor(private readonly deps: Deps) {
+    this.bump = prepareQuery(deps.db, 3, (appId, minuteWindow, dayWindow) =>
+      deps.db.kysely
+        .insertInto('rate_counters')
+        .values({
+          app_id: appId,
+          minute_window: sql<number>`${minuteWindow}`,
+          minute_count: 1,
+          day_window: sql<number>`${dayWindow}`,
+          day_count: 1,
+        })
+        .onConflict((oc) =>
+          oc.column('app_id').doUpdateSet({
+            minute_count: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_count + 1 ELSE 1 END`,
+            minute_window: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_window ELSE excluded.minute_window END`,
+            day_count: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_count + 1 ELSE 1 END`,
+            day_window: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_window ELSE excluded.day_window END`,
+          }),
+        )
+        .returning(['minute_count', 'day_count']),
+    );
+  }
 
   async hit(app: LimitedApp): Promise<RateDecision> {
     const now = this.deps.clock.now().getTime();
@@ -43,27 +69,7 @@ export class RateLimiter {
     const limits = appLimits(this.deps, app);
     const k = this.deps.db.kysely;
 
-    // One statement: start a new window or count in the current one (a lagging clock in another
-    // process never moves a window backwards).
-    const row = await k
-      .insertInto('rate_counters')
-      .values({
-        app_id: app.id,
-        minute_window: minuteWindow,
-        minute_count: 1,
-        day_window: dayWindow,
-        day_count: 1,
-      })
-      .onConflict((oc) =>
-        oc.column('app_id').doUpdateSet({
-          minute_count: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_count + 1 ELSE 1 END`,
-          minute_window: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_window ELSE excluded.minute_window END`,
-          day_count: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_count + 1 ELSE 1 END`,
-          day_window: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_window ELSE excluded.day_window END`,
-        }),
-      )
-      .returning(['minute_count', 'day_count'])
-      .executeTakeFirstOrThrow();
+    const [row] = await this.bump(app.id, minuteWindow, dayWindow);
     const minuteCount = Number(row.minute_count);
     const dayCount = Number(row.day_count);
 

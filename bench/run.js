@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// npm run bench: loads the service and a bare node:http floor with wrk, server and load on separate
+// cores (taskset), and reports each scenario's throughput and p99 beside the floor's, as a ratio.
+// Usage: npm run bench [-- --duration 10 --connections 50 --only users_me] ; BENCH_DATABASE_URL
+// selects PostgreSQL (default: a fresh SQLite file).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { scenarios } from './scenarios.js';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
+  },
+});
+const ROOT = new URL('..', import.meta.url).pathname;
+const SERVER_CPU = '0';
+const LOAD_CPU = '1';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startPinned(args, env) {
+  const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = new Promise((resolve, reject) => {
+    child.stdout.on('data', (c) => c.toString().includes('listening') && resolve());
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return {
+    child,
+    ready,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** One HTTP request, for provisioning and for capturing the bytes the floor replays. */
+export function http(base, method, path, { token, body, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload =
+      body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const req = request(
+      new URL(path, base),
+      {
+        method,
+        headers: {
+          ...(token ? { authorization: `bearer ${token}` } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const text = raw.toString();
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode, headers: res.headers, raw, text, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+function cli(args, env) {
+  const r = spawnSync(process.execPath, ['dist/main.js', ...args, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`survey-service ${args.join(' ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+function wrk(url, { token, script, connections, duration }) {
+  const a = ['-c', LOAD_CPU, 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency'];
+  if (token) a.push('-H', `Authorization: bearer ${token}`);
+  if (script) a.push('-s', script);
+  a.push(url);
+  const r = spawnSync('taskset', a, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
+  const out = r.stdout;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const p99ms = p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN;
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors: (.*)/.exec(out)?.[1] ?? '';
+  return { rps, p99ms, non2xx, errors };
+}
+
+async function main() {
+  const duration = Number(args.duration);
+  const connections = Number(args.connections);
+  const dir = mkdtempSync(join(tmpdir(), 'ss-bench-'));
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`;
+  const env = { DATABASE_URL: databaseUrl, SECRET_KEY: 'bench' };
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+
+  cli(
+    [
+      'user',
+      'create',
+      '--username',
+      'bench',
+      '--email',
+      'bench@example.com',
+      '--password',
+      'bench-password',
+      '--plan',
+      'enterprise',
+    ],
+    env,
+  );
+  const { access_token: token } = cli(
+    ['app', 'create', '--owner', 'bench', '--name', 'Bench', '--minute-limit', '0', '--day-limit', '0'],
+    env,
+  );
+
+  const service = startPinned(['dist/main.js', 'serve'], { ...env, PORT: String(port) });
+  await service.ready;
+  const ctx = { base, token, dir, http, cli: (a) => cli(a, env) };
+  const selected = scenarios.filter((s) => !args.only || args.only.split(',').includes(s.name));
+  const rows = [];
+  try {
+    for (const s of selected) {
+      const prepared = await s.prepare(ctx);
+      // Warm up, capture the exact bytes for the floor, then measure the service.
+      wrk(`${base}${prepared.path}`, { token, script: prepared.script, connections, duration: 2 });
+      const sample = await http(base, prepared.method ?? 'GET', prepared.path, {
+        token,
+        body: prepared.body,
+      });
+      const service_ = wrk(`${base}${prepared.path}`, {
+        token,
+        script: prepared.script,
+        connections,
+        duration,
+      });
+      const floorPort = await freePort();
+      const headers = Object.fromEntries(
+        Object.entries(sample.headers).filter(
+          ([k]) => !['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k),
+        ),
+      );
+      const floor = startPinned(['bench/floor.js'], {
+        PORT: String(floorPort),
+        FLOOR_FIXTURES: JSON.stringify({
+          '*': { status: sample.status, headers, body: sample.raw.toString('base64') },
+        }),
+      });
+      await floor.ready;
+      wrk(`http://127.0.0.1:${floorPort}${prepared.path}`, {
+        token,
+        script: prepared.script,
+        connections,
+        duration: 2,
+      });
+      const floor_ = wrk(`http://127.0.0.1:${floorPort}${prepared.path}`, {
+        token,
+        script: prepared.script,
+        connections,
+        duration,
+      });
+      await floor.stop();
+      const unit = prepared.unit ?? 1; // items per request (e.g. responses per exported page)
+      rows.push({
+        scenario: s.name,
+        description: s.description,
+        service_rps: Math.round(service_.rps),
+        floor_rps: Math.round(floor_.rps),
+        ratio: Number((service_.rps / floor_.rps).toFixed(3)),
+        items_per_s: Math.round(service_.rps * unit),
+        service_p99_ms: Number(service_.p99ms.toFixed(2)),
+        floor_p99_ms: Number(floor_.p99ms.toFixed(2)),
+        non_2xx: service_.non2xx,
+        target: s.target,
+        status: sample.status,
+      });
+    }
+  } finally {
+    await service.stop();
+  }
+
+  const table = [
+    '| scenario | service req/s | floor req/s | ratio | items/s | p99 ms (service / floor) | target |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.service_rps} | ${r.floor_rps} | ${r.ratio} | ${r.items_per_s} | ${r.service_p99_ms} / ${r.floor_p99_ms} | ${r.target} |`,
+    ),
+  ].join('\n');
+  process.stdout.write(
+    `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${table}\n`,
+  );
+  for (const r of rows)
+    if (r.non_2xx > 0 || r.status >= 400)
+      process.stdout.write(
+        `warning: ${r.scenario} answered ${r.non_2xx} non-2xx responses (sample status ${r.status})\n`,
+      );
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(ROOT, 'bench/results/latest.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), database: databaseUrl.split(':')[0], connections, duration, rows }, null, 2)}\n`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
