@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
+import { collectorsRoutes } from './api/v3/collectors/collectors.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
@@ -23,6 +24,7 @@ const apiRoutes: Routes[] = [
   pagesRoutes,
   foldersRoutes,
   libraryRoutes,
+  collectorsRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
