@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { collectorsRoutes } from './api/v3/collectors/collectors.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
+import { responsesRoutes } from './api/v3/responses/responses.js';
 import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
 import { pagesRoutes } from './api/v3/surveys/pages.js';
@@ -25,6 +26,7 @@ const apiRoutes: Routes[] = [
   foldersRoutes,
   libraryRoutes,
   collectorsRoutes,
+  responsesRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
