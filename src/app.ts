@@ -9,6 +9,7 @@ import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
 import { pagesRoutes } from './api/v3/surveys/pages.js';
 import { surveysRoutes } from './api/v3/surveys/surveys.js';
+import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
 import type { Deps } from './context.js';
 import { setErrorDocsBase } from './platform/errors.js';
@@ -16,6 +17,7 @@ import { API_PREFIX, installHttpConventions, newRequestId } from './platform/htt
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
+import { surveyWebPages } from './web/surveys/preview.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
 const apiRoutes: Routes[] = [
@@ -25,6 +27,7 @@ const apiRoutes: Routes[] = [
   pagesRoutes,
   foldersRoutes,
   libraryRoutes,
+  translationsRoutes,
   collectorsRoutes,
   responsesRoutes,
 ];
@@ -94,5 +97,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   );
 
   await app.register(docsPages);
+  await app.register(surveyWebPages(deps));
   return app;
 }

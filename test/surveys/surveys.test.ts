@@ -58,6 +58,9 @@ describe('POST /surveys (Blank)', () => {
       question_count: 0,
       questions: [],
     });
+    const noBody = await server.client.post('/v3/surveys', undefined, { token: a.token });
+    expect(noBody.status).toBe(201);
+    expect(noBody.body.title).toBe('New Survey');
     const created = await events('survey_created', res.body.id);
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ owner_id: a.user.id, actor_id: a.user.id, resource_type: 'survey' });

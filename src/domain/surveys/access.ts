@@ -49,3 +49,16 @@ export async function sharedSurveyIds(_deps: Deps, _userId: string): Promise<str
 export async function surveysSharedByUser(_deps: Deps, _userId: string): Promise<string[]> {
   return [];
 }
+
+/**
+ * The survey behind a preview URL's token, or undefined. The token is the capability: anyone
+ * holding the preview link may see the survey as a respondent would (never its answers).
+ */
+export async function surveyByPreviewToken(deps: Deps, token: string): Promise<SurveyRow | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
+  return deps.db.kysely
+    .selectFrom('surveys')
+    .selectAll()
+    .where('preview_token', '=', token)
+    .executeTakeFirst();
+}

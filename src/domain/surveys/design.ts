@@ -375,13 +375,12 @@ export async function updateQuestion(
     mode === 'put'
       ? (input as QuestionInput)
       : { ...storedAsInput(current.family, current.subtype, current.doc), ...(input as QuestionPatch) };
-  // Changing family/subtype by PATCH without new answers starts from no answers.
-  if (
-    mode === 'patch' &&
-    (merged.family !== current.family || merged.subtype !== current.subtype) &&
-    (input as QuestionPatch).answers === undefined
-  )
-    delete merged.answers;
+  // Changing family/subtype by PATCH drops the old type's answers and type-bound options not resent.
+  if (mode === 'patch' && (merged.family !== current.family || merged.subtype !== current.subtype)) {
+    const patch = input as QuestionPatch;
+    for (const key of ['answers', 'sorting', 'forced_ranking', 'display_options', 'validation'] as const)
+      if (patch[key] === undefined) delete merged[key];
+  }
   checkQuestionType(actor.plan, merged);
   const ids = await deps.ids.take(idsNeeded(merged) + 1);
   const eventId = ids.pop()!;

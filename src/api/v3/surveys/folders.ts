@@ -10,7 +10,7 @@ import {
 } from '../../../domain/surveys/folders.js';
 import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
-import { Id } from './schemas.js';
+import { emptyBodyIsObject, Id } from './schemas.js';
 
 const Folder = Type.Object({
   id: Type.String(),
@@ -58,6 +58,7 @@ export const foldersRoutes: Routes = (app, deps: Deps) => {
   app.post(
     '/survey_folders',
     {
+      preValidation: emptyBodyIsObject,
       config: { scope: 'surveys_write' },
       schema: { tags, summary: 'Create a folder', body: FolderBody, response: { 201: Folder } },
     },
@@ -80,6 +81,7 @@ export const foldersRoutes: Routes = (app, deps: Deps) => {
   app.patch(
     '/survey_folders/:folder_id',
     {
+      preValidation: emptyBodyIsObject,
       config: { scope: 'surveys_write' },
       schema: {
         tags,

@@ -23,7 +23,7 @@ import {
 import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
 import { presentPage, presentQuestion, questionHeading } from './present.js';
-import { Page, PageParams, QuestionParams, SurveyParams } from './schemas.js';
+import { emptyBodyIsObject, Page, PageParams, QuestionParams, SurveyParams } from './schemas.js';
 import { actorOf } from './surveys.js';
 
 const PageBody = Type.Object(
@@ -78,6 +78,7 @@ export const pagesRoutes: Routes = (app, deps: Deps) => {
   app.post(
     '/surveys/:survey_id/pages',
     {
+      preValidation: emptyBodyIsObject,
       config: { scope: 'surveys_write' },
       schema: {
         tags: pageTags,
@@ -111,6 +112,7 @@ export const pagesRoutes: Routes = (app, deps: Deps) => {
     route(
       '/surveys/:survey_id/pages/:page_id',
       {
+        preValidation: emptyBodyIsObject,
         config: { scope: 'surveys_write' },
         schema: {
           tags: pageTags,

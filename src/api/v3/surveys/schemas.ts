@@ -181,3 +181,8 @@ export const SurveyListItem = Type.Object({
     }),
   ),
 });
+
+/** For bodies whose fields are all optional: a request with no body at all means `{}`. */
+export async function emptyBodyIsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}

@@ -18,6 +18,7 @@ import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../.
 import type { Routes } from '../../../platform/types.js';
 import { presentPage, presentQuestion, presentSurvey, surveyUrls } from './present.js';
 import {
+  emptyBodyIsObject,
   SURVEY_FILTERS,
   SURVEY_INCLUDES,
   Survey,
@@ -135,6 +136,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
   app.post(
     '/surveys',
     {
+      preValidation: emptyBodyIsObject,
       config: { scope: 'surveys_write' },
       schema: {
         tags,
@@ -175,6 +177,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
     route(
       '/surveys/:survey_id',
       {
+        preValidation: emptyBodyIsObject,
         config: { scope: 'surveys_write' },
         schema: {
           tags,

@@ -1,0 +1,221 @@
+// Translations of a survey into other languages (reference §4.7): one row per survey and
+// language holding {default, translation, context, resource_id} entries, matched against the
+// survey's current strings so that changed source text shows up as stale.
+import type { Deps } from '../../context.js';
+import { ApiError } from '../../platform/errors.js';
+import type { SurveyRow } from './access.js';
+import { findLanguage, type Language } from './languages.js';
+import { loadDesign, settingsOf } from './surveys.js';
+
+export interface Translation {
+  default: string;
+  translation: string;
+  context: string;
+  resource_id: string;
+}
+
+export const CONTEXTS = [
+  'survey_title_html',
+  'survey_next',
+  'survey_prev',
+  'survey_done',
+  'survey_exit',
+  'collector_disqualification',
+  'question_heading',
+  'question_option_text',
+] as const;
+
+const key = (t: { context: string; resource_id: string }) => `${t.context}\u0000${t.resource_id}`;
+
+/** Every translatable string of the survey as it is now. */
+export async function surveyStrings(
+  deps: Deps,
+  survey: SurveyRow,
+): Promise<Array<Omit<Translation, 'translation'>>> {
+  const s = settingsOf(survey);
+  const out: Array<Omit<Translation, 'translation'>> = [
+    { default: s.title, context: 'survey_title_html', resource_id: survey.id },
+    { default: s.buttons_text.next_button, context: 'survey_next', resource_id: survey.id },
+    { default: s.buttons_text.prev_button, context: 'survey_prev', resource_id: survey.id },
+    { default: s.buttons_text.done_button, context: 'survey_done', resource_id: survey.id },
+  ];
+  if (s.buttons_text.exit_button)
+    out.push({ default: s.buttons_text.exit_button, context: 'survey_exit', resource_id: survey.id });
+  const { pages, questions } = await loadDesign(deps, survey.id);
+  for (const p of pages)
+    for (const q of questions.get(p.id) ?? []) {
+      const heading = q.doc.headings[0]?.heading;
+      if (heading) out.push({ default: heading, context: 'question_heading', resource_id: q.id });
+      const a = q.doc.answers;
+      const options = [
+        ...(a?.choices ?? []),
+        ...(a?.rows ?? []),
+        ...(a?.cols ?? []).flatMap((c) => [c, ...c.choices]),
+        ...(a?.other ? [a.other] : []),
+      ];
+      for (const o of options)
+        if (o.text) out.push({ default: o.text, context: 'question_option_text', resource_id: o.id });
+    }
+  return out;
+}
+
+export interface SurveyTranslation {
+  language: Language;
+  enabled: boolean;
+  exists: boolean;
+  translations: Translation[];
+  counts: {
+    string_count: number;
+    translated_string_count: number;
+    stale_string_count: number;
+    inherited_string_count: number;
+  };
+}
+
+function language(code: string): Language {
+  const l = findLanguage(code);
+  if (!l) throw new ApiError(1020, `Language ${code} not found.`);
+  return l;
+}
+
+async function stored(deps: Deps, surveyId: string, code: string) {
+  return deps.db.kysely
+    .selectFrom('survey_translations')
+    .selectAll()
+    .where('survey_id', '=', surveyId)
+    .where('language', '=', code)
+    .executeTakeFirst();
+}
+
+function merge(
+  strings: Array<Omit<Translation, 'translation'>>,
+  saved: Translation[],
+  lang: Language,
+  enabled: boolean,
+  exists: boolean,
+): SurveyTranslation {
+  const byKey = new Map(saved.map((t) => [key(t), t]));
+  let translated = 0;
+  let stale = 0;
+  const translations = strings.map((s) => {
+    const t = byKey.get(key(s));
+    if (t?.translation) {
+      if (t.default === s.default) translated++;
+      else stale++;
+    }
+    return { ...s, translation: t?.translation ?? '' };
+  });
+  return {
+    language: lang,
+    enabled,
+    exists,
+    translations,
+    counts: {
+      string_count: strings.length,
+      translated_string_count: translated,
+      stale_string_count: stale,
+      inherited_string_count: 0,
+    },
+  };
+}
+
+export async function getTranslation(
+  deps: Deps,
+  survey: SurveyRow,
+  code: string,
+): Promise<SurveyTranslation> {
+  const lang = language(code);
+  const row = await stored(deps, survey.id, lang.id);
+  const strings = await surveyStrings(deps, survey);
+  return merge(
+    strings,
+    row ? (JSON.parse(row.translations) as Translation[]) : [],
+    lang,
+    row ? row.enabled === 1 : false,
+    !!row,
+  );
+}
+
+export async function listTranslations(deps: Deps, survey: SurveyRow): Promise<SurveyTranslation[]> {
+  const rows = await deps.db.kysely
+    .selectFrom('survey_translations')
+    .selectAll()
+    .where('survey_id', '=', survey.id)
+    .orderBy('language')
+    .execute();
+  if (rows.length === 0) return [];
+  const strings = await surveyStrings(deps, survey);
+  return rows.map((r) =>
+    merge(strings, JSON.parse(r.translations) as Translation[], language(r.language), r.enabled === 1, true),
+  );
+}
+
+export interface TranslationInput {
+  enabled?: boolean;
+  translations: Array<{ default?: string; translation: string; context: string; resource_id: string }>;
+}
+
+/** POST (create or replace) and PATCH (merge into an existing translation). */
+export async function saveTranslation(
+  deps: Deps,
+  survey: SurveyRow,
+  code: string,
+  input: TranslationInput,
+  mode: 'post' | 'patch',
+): Promise<SurveyTranslation> {
+  const lang = language(code);
+  if (lang.id === survey.language)
+    throw new ApiError(1002, `The survey is written in ${lang.id}; translate it into another language.`);
+  const strings = await surveyStrings(deps, survey);
+  const current = new Map(strings.map((s) => [key(s), s]));
+  const given = input.translations.map((t, i) => {
+    const s = current.get(key(t));
+    if (!s)
+      throw new ApiError(
+        1002,
+        `'translations.${i}': no ${t.context} string with resource_id ${t.resource_id} in this survey.`,
+      );
+    return { default: s.default, translation: t.translation, context: t.context, resource_id: t.resource_id };
+  });
+  const row = await stored(deps, survey.id, lang.id);
+  if (mode === 'patch' && !row) throw new ApiError(1020, `The survey has no ${lang.id} translation.`);
+  const previous = mode === 'patch' && row ? (JSON.parse(row.translations) as Translation[]) : [];
+  const merged = new Map(previous.map((t) => [key(t), t]));
+  for (const t of given) merged.set(key(t), t);
+  const enabled = input.enabled ?? (row ? row.enabled === 1 : true);
+  const now = deps.clock.now().toISOString();
+  const values = {
+    survey_id: survey.id,
+    language: lang.id,
+    owner_id: survey.owner_id,
+    enabled: enabled ? 1 : 0,
+    translations: JSON.stringify([...merged.values()]),
+    created_at: row?.created_at ?? now,
+    updated_at: now,
+  };
+  await deps.db.kysely
+    .insertInto('survey_translations')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['survey_id', 'language'])
+        .doUpdateSet({ enabled: values.enabled, translations: values.translations, updated_at: now }),
+    )
+    .execute();
+  return merge(strings, [...merged.values()], lang, enabled, true);
+}
+
+export async function deleteTranslation(
+  deps: Deps,
+  survey: SurveyRow,
+  code: string,
+): Promise<SurveyTranslation> {
+  const existing = await getTranslation(deps, survey, code);
+  if (!existing.exists) throw new ApiError(1020, `The survey has no ${existing.language.id} translation.`);
+  await deps.db.kysely
+    .deleteFrom('survey_translations')
+    .where('survey_id', '=', survey.id)
+    .where('language', '=', existing.language.id)
+    .execute();
+  return existing;
+}

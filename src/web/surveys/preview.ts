@@ -1,0 +1,240 @@
+// The survey preview (the `preview` URL of a survey, and templates' preview_link): the survey as a
+// respondent sees it, page by page, reached by the unguessable token in the URL, no sign-in, and
+// nothing entered is saved. Navigation posts the page back only to move between pages.
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Deps } from '../../context.js';
+import { surveyByPreviewToken } from '../../domain/surveys/access.js';
+import type { ButtonsText } from '../../domain/surveys/blueprint.js';
+import { normalizeQuestion } from '../../domain/surveys/question-rules.js';
+import { loadDesign, settingsOf } from '../../domain/surveys/surveys.js';
+import { findTemplate } from '../../domain/surveys/templates/index.js';
+import { type Html, html, raw } from '../html.js';
+import { page as layout } from '../layout.js';
+import { QUESTION_STYLE, type RenderableQuestion, renderQuestion, richText } from './render-question.js';
+
+interface PreviewPage {
+  title: string;
+  description: string;
+  questions: RenderableQuestion[];
+}
+
+interface PreviewSurvey {
+  title: string;
+  language: string;
+  buttons: ButtonsText;
+  footer: boolean;
+  pages: PreviewPage[];
+  /** Where the page's form posts to (carries the token). */
+  action: string;
+  /** What the banner says this is. */
+  kind: 'survey' | 'template';
+}
+
+const STYLE = raw(`<style>
+.preview-banner { background: #fff4ce; border: 1px solid #e0c060; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
+.page-title { margin-top: 0; }
+nav.survey-nav { display: flex; gap: .75rem; margin-top: 1.5rem; }
+.progress { color: var(--muted); }
+footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
+${QUESTION_STYLE.value}
+</style>`);
+
+function send(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('referrer-policy', 'no-referrer')
+    .header('x-robots-tag', 'noindex, nofollow')
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(body);
+}
+
+function banner(kind: PreviewSurvey['kind']): Html {
+  return html`<p class="preview-banner" role="status"><strong>Preview</strong>: this is how respondents see the ${kind}. Answers entered here are not saved.</p>`;
+}
+
+function renderPage(s: PreviewSurvey, index: number, values: Record<string, string | string[]>): string {
+  const total = s.pages.length;
+  const p = s.pages[index];
+  let number = s.pages
+    .slice(0, index)
+    .reduce((n, x) => n + x.questions.filter((q) => q.family !== 'presentation').length, 0);
+  const questions = p.questions.map((q) =>
+    renderQuestion(q, { number: q.family === 'presentation' ? undefined : ++number, values }),
+  );
+  const isLast = index === total - 1;
+  const body = html`${STYLE}${banner(s.kind)}
+<h1>${s.title}</h1>
+<form method="post" action="${s.action}" novalidate>
+<input type="hidden" name="p" value="${index + 1}">
+${p.title ? html`<h2 class="page-title">${richText(p.title)}</h2>` : ''}
+${p.description ? html`<p>${richText(p.description)}</p>` : ''}
+${questions.length > 0 ? questions : html`<p class="muted">This page has no questions yet.</p>`}
+<nav class="survey-nav" aria-label="Survey pages">
+${index > 0 ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons.prev_button}</button>` : ''}
+<button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons.done_button : s.buttons.next_button}</button>
+${s.buttons.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons.exit_button}</button>` : ''}
+</nav>
+<p class="progress">Page ${index + 1} of ${total}</p>
+</form>
+${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}`;
+  return layout(`${s.title} (preview)`, body, { lang: s.language });
+}
+
+function renderEnd(s: PreviewSurvey, exited: boolean): string {
+  const body = html`${STYLE}${banner(s.kind)}
+<h1>${s.title}</h1>
+<p role="status">${exited ? 'You left the survey.' : 'Thank you for completing the survey.'} This was a preview: nothing was saved.</p>
+<p><a href="${s.action}">Start the preview again</a></p>`;
+  return layout(`${s.title} (preview)`, body, { lang: s.language });
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return send(
+    reply,
+    404,
+    layout(
+      'Survey not found',
+      html`<h1>Survey not found</h1><p>This preview link is not valid. Ask the survey’s owner for a new one.</p>`,
+    ),
+  );
+}
+
+async function surveyPreview(deps: Deps, token: string): Promise<PreviewSurvey | undefined> {
+  const survey = await surveyByPreviewToken(deps, token);
+  if (!survey) return undefined;
+  const settings = settingsOf(survey);
+  const { pages, questions } = await loadDesign(deps, survey.id);
+  return {
+    title: survey.title,
+    language: survey.language,
+    buttons: settings.buttons_text,
+    footer: settings.footer,
+    pages: pages.map((p) => ({
+      title: p.title,
+      description: p.description,
+      questions: questions.get(p.id) ?? [],
+    })),
+    action: `/r/Preview/?sm=${encodeURIComponent(token)}`,
+    kind: 'survey',
+  };
+}
+
+function templatePreview(id: string): PreviewSurvey | undefined {
+  const t = findTemplate(id);
+  if (!t) return undefined;
+  let n = 0;
+  const next = () => `${id}${String(++n).padStart(4, '0')}`;
+  return {
+    title: t.title,
+    language: 'en',
+    buttons: { next_button: 'Next', prev_button: 'Prev', exit_button: 'Exit', done_button: 'Done' },
+    footer: true,
+    pages: t.pages.map((p) => ({
+      title: p.title ?? '',
+      description: p.description ?? '',
+      questions: p.questions.map((q) => ({
+        id: next(),
+        family: q.family,
+        subtype: q.subtype,
+        doc: normalizeQuestion(q, next),
+      })),
+    })),
+    action: `/r/Template/${encodeURIComponent(id)}`,
+    kind: 'template',
+  };
+}
+
+type Form = Record<string, string | string[] | undefined>;
+
+/** The page to show after a navigation post (1-based page in, 0-based index out), or an end state. */
+function navigate(s: PreviewSurvey, form: Form): number | 'done' | 'exit' {
+  const current = Math.max(1, Math.min(s.pages.length, Number.parseInt(String(form.p ?? '1'), 10) || 1)) - 1;
+  switch (form.nav) {
+    case 'prev':
+      return Math.max(0, current - 1);
+    case 'next':
+      return Math.min(s.pages.length - 1, current + 1);
+    case 'done':
+      return 'done';
+    case 'exit':
+      return 'exit';
+    default:
+      return current;
+  }
+}
+
+/** Answers typed on the page are echoed back only when the respondent stays on it. */
+function echo(form: Form): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
+  ) as Record<string, string | string[]>;
+}
+
+export function surveyWebPages(deps: Deps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    await app.register(formbody, { bodyLimit: 1024 * 1024 });
+
+    const show = (
+      reply: FastifyReply,
+      s: PreviewSurvey,
+      index: number | 'done' | 'exit',
+      values: Form = {},
+    ) => {
+      if (s.pages.length === 0 || index === 'done' || index === 'exit')
+        return send(reply, 200, renderEnd(s, index === 'exit'));
+      return send(reply, 200, renderPage(s, index, echo(values)));
+    };
+
+    app.get<{ Querystring: { sm?: string; p?: string } }>(
+      '/r/Preview/',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const s = await surveyPreview(deps, String(request.query.sm ?? ''));
+        if (!s) return notFound(reply);
+        const p = Math.max(
+          1,
+          Math.min(s.pages.length, Number.parseInt(String(request.query.p ?? '1'), 10) || 1),
+        );
+        return show(reply, s, p - 1);
+      },
+    );
+
+    app.post<{ Querystring: { sm?: string }; Body: Form }>(
+      '/r/Preview/',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const s = await surveyPreview(deps, String(request.query.sm ?? ''));
+        if (!s) return notFound(reply);
+        const to = navigate(s, request.body ?? {});
+        const stays = typeof to === 'number' && to + 1 === Number(request.body?.p);
+        return show(reply, s, to, stays ? request.body : {});
+      },
+    );
+
+    app.get<{ Params: { id: string }; Querystring: { p?: string } }>(
+      '/r/Template/:id',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const s = templatePreview(request.params.id);
+        if (!s) return notFound(reply);
+        const p = Math.max(
+          1,
+          Math.min(s.pages.length, Number.parseInt(String(request.query.p ?? '1'), 10) || 1),
+        );
+        return show(reply, s, p - 1);
+      },
+    );
+
+    app.post<{ Params: { id: string }; Body: Form }>(
+      '/r/Template/:id',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const s = templatePreview(request.params.id);
+        if (!s) return notFound(reply);
+        return show(reply, s, navigate(s, request.body ?? {}));
+      },
+    );
+  };
+}

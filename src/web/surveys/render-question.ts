@@ -1,0 +1,356 @@
+// Renders one question as a respondent sees it: accessible HTML form controls, one function per
+// family. Used by the preview page and, later, by the real respondent page. Field names:
+//   q_<qid>                      single choice (value = choice id), multiple choice (several),
+//                                open_ended single/essay/slider/file_upload
+//   q_<qid>_other                the "other" text box
+//   q_<qid>_<rowid>              matrix rows (value = choice id), open_ended multi/numerical,
+//                                demographic and datetime rows
+//   q_<qid>_<rowid>_<colid>      matrix menu cells (value = choice id)
+// `values` holds what was entered before (for redisplay) and `errors` a message per question.
+import type { Choice, Col, Row, StoredQuestion } from '../../domain/surveys/question-schema.js';
+import { escapeHtml, type Html, html, raw } from '../html.js';
+
+export interface RenderableQuestion {
+  id: string;
+  family: string;
+  subtype: string;
+  doc: StoredQuestion;
+}
+
+export interface RenderOptions {
+  /** The question's number as shown (when display numbers are on). */
+  number?: number;
+  values?: Record<string, string | string[]>;
+  error?: string;
+}
+
+const SIMPLE_TAG = /&lt;(\/?)(b|i|em|strong|u|br|p|span)\s*\/?&gt;/gi;
+
+/** Headings may carry simple markup (<b>, <br>...): kept without attributes, everything else escaped. */
+export function richText(text: string): Html {
+  return raw(
+    escapeHtml(text).replace(
+      SIMPLE_TAG,
+      (_m, slash: string, tag: string) => `<${slash}${tag.toLowerCase()}>`,
+    ),
+  );
+}
+
+function entered(o: RenderOptions, name: string): string[] {
+  const v = o.values?.[name];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+const visible = <T extends { visible: boolean }>(items: readonly T[] | undefined): T[] =>
+  (items ?? []).filter((x) => x.visible);
+
+function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asGroup = true): Html {
+  const h = q.doc.headings[0] ?? { heading: '' };
+  const showNumber = q.doc.display_options?.show_display_number !== false && o.number !== undefined;
+  const required = q.doc.required ? html`<span class="required" aria-hidden="true"> *</span>` : '';
+  const id = `q${q.id}`;
+  const title = html`${showNumber ? html`<span class="qnum">${o.number}.</span> ` : ''}${richText(h.heading)}${required}`;
+  const description = h.description
+    ? html`<p class="qdesc" id="${id}-desc">${richText(h.description)}</p>`
+    : '';
+  const image = h.image?.url ? html`<img class="qimg" src="${h.image.url}" alt="">` : '';
+  const error = o.error ? html`<p class="error" id="${id}-err" role="alert">${o.error}</p>` : '';
+  const describedBy = [h.description ? `${id}-desc` : '', o.error ? `${id}-err` : '']
+    .filter(Boolean)
+    .join(' ');
+  if (!asGroup)
+    return html`<div class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"><div class="qtitle" id="${id}-title">${title}</div>${description}${image}${error}${body}</div>`;
+  return html`<fieldset class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"${describedBy ? raw(` aria-describedby="${describedBy}"`) : ''}${q.doc.required ? raw(' aria-required="true"') : ''}><legend class="qtitle">${title}</legend>${description}${image}${error}${body}</fieldset>`;
+}
+
+function otherBox(
+  q: RenderableQuestion,
+  o: RenderOptions,
+  asChoice: { type: 'radio' | 'checkbox'; name: string } | null,
+): Html {
+  const other = q.doc.answers?.other;
+  if (!other?.visible) return html``;
+  const name = `q_${q.id}_other`;
+  const box =
+    other.num_lines > 1
+      ? html`<textarea id="${name}" name="${name}" rows="${other.num_lines}" cols="${other.num_chars}">${entered(o, name)[0] ?? ''}</textarea>`
+      : html`<input type="text" id="${name}" name="${name}" size="${Math.min(other.num_chars, 60)}" value="${entered(o, name)[0] ?? ''}">`;
+  if (asChoice && other.is_answer_choice) {
+    const checked = entered(o, asChoice.name).includes(other.id);
+    return html`<div class="choice other"><input type="${asChoice.type}" id="c${other.id}" name="${asChoice.name}" value="${other.id}"${checked ? raw(' checked') : ''}><label for="c${other.id}">${other.text}</label> ${box}</div>`;
+  }
+  return html`<div class="other"><label for="${name}">${other.text}</label>${box}</div>`;
+}
+
+function choiceLabel(c: Choice): Html {
+  if (c.image?.url)
+    return html`<img src="${c.image.url}" alt="${c.text || 'Image choice'}" class="choice-img">${c.text ? html`<span>${c.text}</span>` : ''}`;
+  return richText(c.text);
+}
+
+export function renderSingleChoice(q: RenderableQuestion, o: RenderOptions = {}): Html {
+  const name = `q_${q.id}`;
+  const choices = visible(q.doc.answers?.choices);
+  const chosen = entered(o, name);
+  if (q.subtype === 'menu') {
+    const other = q.doc.answers?.other;
+    const options = html`<option value="">Select…</option>${choices.map(
+      (c) => html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${c.text}</option>`,
+    )}${other?.visible && other.is_answer_choice ? html`<option value="${other.id}"${chosen.includes(other.id) ? raw(' selected') : ''}>${other.text}</option>` : ''}`;
+    const select = html`<select id="${name}" name="${name}" aria-labelledby="q${q.id}-title">${options}</select>`;
+    const otherText = other?.visible
+      ? html`<div class="other"><label for="${name}_other">${other.is_answer_choice ? 'Please specify' : other.text}</label><input type="text" id="${name}_other" name="${name}_other" value="${entered(o, `${name}_other`)[0] ?? ''}"></div>`
+      : '';
+    return frame(q, o, html`${select}${otherText}`, false);
+  }
+  const layout =
+    q.subtype === 'horiz'
+      ? 'horiz'
+      : q.subtype.startsWith('vertical_')
+        ? q.subtype.replace('vertical_', 'cols-')
+        : 'vertical';
+  const items = choices.map(
+    (c) =>
+      html`<div class="choice"><input type="radio" id="c${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${c.id}">${choiceLabel(c)}</label></div>`,
+  );
+  return frame(
+    q,
+    o,
+    html`<div class="choices ${layout}">${items}${otherBox(q, o, { type: 'radio', name })}</div>`,
+  );
+}
+
+export function renderMultipleChoice(q: RenderableQuestion, o: RenderOptions = {}): Html {
+  const name = `q_${q.id}`;
+  const chosen = entered(o, name);
+  const layout =
+    q.subtype === 'horiz'
+      ? 'horiz'
+      : q.subtype.startsWith('vertical_')
+        ? q.subtype.replace('vertical_', 'cols-')
+        : 'vertical';
+  const items = visible(q.doc.answers?.choices).map(
+    (c) =>
+      html`<div class="choice"><input type="checkbox" id="c${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${c.id}">${choiceLabel(c)}</label></div>`,
+  );
+  return frame(
+    q,
+    o,
+    html`<div class="choices ${layout}">${items}${otherBox(q, o, { type: 'checkbox', name })}</div>`,
+  );
+}
+
+function starLabel(weight: number, kind: string): string {
+  const noun =
+    kind === 'heart' ? 'heart' : kind === 'thumb' ? 'thumb' : kind === 'smiley' ? 'smiley' : 'star';
+  return `${weight} ${noun}${weight === 1 ? '' : 's'}`;
+}
+
+export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html {
+  const a = q.doc.answers ?? {};
+  const rows = visible(a.rows);
+  const choices = visible(a.choices);
+  const display = q.doc.display_options;
+  // Star/emoji rating: one row of symbols.
+  if (display?.display_type === 'emoji') {
+    const row = rows[0];
+    const name = `q_${q.id}_${row?.id ?? ''}`;
+    const chosen = entered(o, name);
+    const symbol =
+      { star: '★', heart: '♥', thumb: '👍', smiley: '☺' }[display.display_subtype ?? 'star'] ?? '★';
+    const items = choices.map(
+      (c) =>
+        html`<span class="star"><input type="radio" id="c${q.id}_${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${q.id}_${c.id}" title="${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}"><span aria-hidden="true">${symbol}</span><span class="visually-hidden">${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}</span></label></span>`,
+    );
+    return frame(
+      q,
+      o,
+      html`<div class="stars" style="${display.custom_options?.color ? `color:${display.custom_options.color}` : ''}">${items}</div>`,
+    );
+  }
+  const multi = q.subtype === 'multi';
+  if (q.subtype === 'menu') {
+    const cols = visible(a.cols) as Col[];
+    const head = html`<tr><td></td>${cols.map((c) => html`<th scope="col" id="h${c.id}">${c.text}</th>`)}</tr>`;
+    const body = rows.map(
+      (r) =>
+        html`<tr><th scope="row" id="h${r.id}">${richText(r.text)}</th>${cols.map((c) => {
+          const name = `q_${q.id}_${r.id}_${c.id}`;
+          const chosen = entered(o, name);
+          return html`<td><select name="${name}" aria-labelledby="h${r.id} h${c.id}"><option value="">Select…</option>${visible(
+            c.choices,
+          ).map(
+            (x) =>
+              html`<option value="${x.id}"${chosen.includes(x.id) ? raw(' selected') : ''}>${x.text}</option>`,
+          )}</select></td>`;
+        })}</tr>`,
+    );
+    return frame(
+      q,
+      o,
+      html`<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>${otherBox(q, o, null)}`,
+    );
+  }
+  // Ranking: a rank (1..n) per row.
+  if (q.subtype === 'ranking') {
+    const body = rows.map((r) => {
+      const name = `q_${q.id}_${r.id}`;
+      const chosen = entered(o, name);
+      return html`<div class="rank"><select id="${name}" name="${name}"><option value="">Rank…</option>${choices.map(
+        (c) =>
+          html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${c.text}</option>`,
+      )}</select> <label for="${name}">${richText(r.text)}</label></div>`;
+    });
+    return frame(q, o, html`<div class="ranking">${body}</div>${otherBox(q, o, null)}`);
+  }
+  const scaleLabels =
+    display?.left_label || display?.right_label
+      ? html`<div class="scale-labels"><span>${display.left_label ?? ''}</span><span>${display.middle_label ?? ''}</span><span>${display.right_label ?? ''}</span></div>`
+      : '';
+  const head = html`<tr><td></td>${choices.map((c) => html`<th scope="col" id="h${q.id}_${c.id}">${richText(c.text)}</th>`)}</tr>`;
+  const body = rows.map((r: Row) => {
+    const name = `q_${q.id}_${r.id}`;
+    const chosen = entered(o, name);
+    const rowLabel = r.text || q.doc.headings[0]?.heading || '';
+    return html`<tr><th scope="row" id="h${q.id}_${r.id}">${richText(r.text)}</th>${choices.map(
+      (c) =>
+        html`<td><input type="${multi ? 'checkbox' : 'radio'}" name="${name}" value="${c.id}" id="c${r.id}_${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''} aria-label="${rowLabel}: ${c.text || String(c.weight ?? c.position)}"></td>`,
+    )}</tr>`;
+  });
+  return frame(
+    q,
+    o,
+    html`${scaleLabels}<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>${otherBox(q, o, null)}`,
+  );
+}
+
+export function renderOpenEnded(q: RenderableQuestion, o: RenderOptions = {}): Html {
+  const name = `q_${q.id}`;
+  const value = entered(o, name)[0] ?? '';
+  const display = q.doc.display_options;
+  if (display?.display_type === 'slider') {
+    const min = Number(q.doc.validation?.min ?? 0);
+    const max = Number(q.doc.validation?.max ?? 100);
+    const step = display.custom_options?.step_size ?? 1;
+    const start = value || String(display.custom_options?.starting_position ?? Math.round((min + max) / 2));
+    return frame(
+      q,
+      o,
+      html`<div class="slider"><span>${display.left_label ?? ''}</span><input type="range" id="${name}" name="${name}" min="${min}" max="${max}" step="${step}" value="${start}" aria-labelledby="q${q.id}-title"><span>${display.right_label ?? ''}</span></div>`,
+      false,
+    );
+  }
+  if (display?.display_type === 'file_upload')
+    return frame(
+      q,
+      o,
+      html`<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" accept=".pdf,.doc,.docx,.png,.jpg,.jpeg,.gif">`,
+      false,
+    );
+  if (q.subtype === 'essay')
+    return frame(
+      q,
+      o,
+      html`<textarea id="${name}" name="${name}" rows="5" aria-labelledby="q${q.id}-title">${value}</textarea>`,
+      false,
+    );
+  if (q.subtype === 'single')
+    return frame(
+      q,
+      o,
+      html`<input type="text" id="${name}" name="${name}" value="${value}" aria-labelledby="q${q.id}-title">`,
+      false,
+    );
+  const numeric = q.subtype === 'numerical';
+  const rows = visible(q.doc.answers?.rows).map((r) => {
+    const rn = `q_${q.id}_${r.id}`;
+    return html`<div class="row"><label for="${rn}">${richText(r.text)}</label><input type="${numeric ? 'number' : 'text'}" id="${rn}" name="${rn}" value="${entered(o, rn)[0] ?? ''}"${numeric ? raw(' inputmode="decimal" step="any"') : ''}></div>`;
+  });
+  return frame(q, o, html`<div class="rows">${rows}</div>`);
+}
+
+const AUTOCOMPLETE: Record<string, string> = {
+  name: 'name',
+  company: 'organization',
+  address: 'address-line1',
+  address2: 'address-line2',
+  city: 'address-level2',
+  state: 'address-level1',
+  zip: 'postal-code',
+  country: 'country-name',
+  email: 'email',
+  phone: 'tel',
+};
+
+export function renderDemographic(q: RenderableQuestion, o: RenderOptions = {}): Html {
+  const rows = visible(q.doc.answers?.rows).map((r) => {
+    const rn = `q_${q.id}_${r.id}`;
+    const type = r.type === 'email' ? 'email' : r.type === 'phone' ? 'tel' : 'text';
+    return html`<div class="row"><label for="${rn}">${r.text}${r.required ? html`<span class="required" aria-hidden="true"> *</span>` : ''}</label><input type="${type}" id="${rn}" name="${rn}" autocomplete="${AUTOCOMPLETE[r.type ?? ''] ?? 'on'}" value="${entered(o, rn)[0] ?? ''}"${r.required ? raw(' required aria-required="true"') : ''}></div>`;
+  });
+  return frame(q, o, html`<div class="rows">${rows}</div>`);
+}
+
+export function renderDatetime(q: RenderableQuestion, o: RenderOptions = {}): Html {
+  const rows = visible(q.doc.answers?.rows).map((r) => {
+    const rn = `q_${q.id}_${r.id}`;
+    const label = r.text || 'Answer';
+    const date =
+      q.subtype !== 'time_only'
+        ? html`<label for="${rn}_date">${label} (date)</label><input type="date" id="${rn}_date" name="${rn}_date" value="${entered(o, `${rn}_date`)[0] ?? ''}">`
+        : '';
+    const time =
+      q.subtype !== 'date_only'
+        ? html`<label for="${rn}_time">${label} (time)</label><input type="time" id="${rn}_time" name="${rn}_time" value="${entered(o, `${rn}_time`)[0] ?? ''}">`
+        : '';
+    return html`<div class="row">${date}${time}</div>`;
+  });
+  return frame(q, o, html`<div class="rows">${rows}</div>`);
+}
+
+export function renderPresentation(q: RenderableQuestion, _o: RenderOptions = {}): Html {
+  const h = q.doc.headings[0] ?? { heading: '' };
+  if (q.subtype === 'image')
+    return html`<figure class="question presentation" id="q${q.id}" data-family="presentation"><img src="${h.image?.url ?? ''}" alt="${h.heading}">${h.heading ? html`<figcaption>${richText(h.heading)}</figcaption>` : ''}</figure>`;
+  return html`<div class="question presentation" id="q${q.id}" data-family="presentation">${richText(h.heading)}${h.description ? html`<p>${richText(h.description)}</p>` : ''}</div>`;
+}
+
+const RENDERERS: Record<string, (q: RenderableQuestion, o?: RenderOptions) => Html> = {
+  single_choice: renderSingleChoice,
+  multiple_choice: renderMultipleChoice,
+  matrix: renderMatrix,
+  open_ended: renderOpenEnded,
+  demographic: renderDemographic,
+  datetime: renderDatetime,
+  presentation: renderPresentation,
+};
+
+/** Any question, by its family. Presentation blocks take no number. */
+export function renderQuestion(q: RenderableQuestion, o: RenderOptions = {}): Html {
+  const render = RENDERERS[q.family];
+  return render ? render(q, o) : html``;
+}
+
+/** Styles the rendered questions need (include once per page). */
+export const QUESTION_STYLE = raw(`
+.question { border: 0; margin: 0 0 1.75rem; padding: 0; }
+.question legend, .question .qtitle { font-weight: 600; font-size: 1.1rem; margin-bottom: .5rem; padding: 0; }
+.qdesc { color: var(--muted); margin: 0 0 .5rem; }
+.qimg, .choice-img { max-width: 100%; height: auto; }
+.choice-img { max-height: 8rem; display: block; }
+.choices .choice, .rank, .row { display: flex; gap: .5rem; align-items: center; margin: .3rem 0; }
+.choices .choice input, .matrix input, .stars input { width: auto; }
+.choices.horiz { display: flex; flex-wrap: wrap; gap: 1rem; }
+.choices.cols-two_col { display: grid; grid-template-columns: repeat(2, 1fr); }
+.choices.cols-three_col { display: grid; grid-template-columns: repeat(3, 1fr); }
+.choice label, .rank label { display: inline; font-weight: normal; margin: 0; }
+.row label { min-width: 10rem; font-weight: normal; margin: 0; }
+.matrix td, .matrix th { text-align: center; }
+.matrix th[scope=row] { text-align: left; font-weight: normal; }
+.stars { display: flex; gap: .25rem; font-size: 1.8rem; }
+.stars label { margin: 0; cursor: pointer; }
+.scale-labels, .slider { display: flex; justify-content: space-between; gap: 1rem; align-items: center; }
+.slider input { flex: 1; }
+.required { color: #a4000f; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`);
