@@ -17,6 +17,7 @@ import { API_PREFIX, installHttpConventions, newRequestId } from './platform/htt
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
+import { respondPages } from './web/respond/pages.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
@@ -98,5 +99,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
 
   await app.register(docsPages);
   await app.register(surveyWebPages(deps));
+  await app.register(respondPages(deps));
   return app;
 }

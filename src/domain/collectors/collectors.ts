@@ -311,3 +311,8 @@ export function closedReason(c: Collector, now: Date): 'closed' | 'expired' | 'f
   if (c.response_limit !== null && c.response_count >= c.response_limit) return 'full';
   return null;
 }
+
+/** The survey a collector collects for (the respondent page's view; not an access decision). */
+export async function surveyOfCollector(deps: Deps, c: Collector): Promise<SurveyRow | undefined> {
+  return deps.db.kysely.selectFrom('surveys').selectAll().where('id', '=', c.survey_id).executeTakeFirst();
+}

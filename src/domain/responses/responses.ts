@@ -399,3 +399,19 @@ export async function getResponse(
   if (!row) throw new ApiError(1020, 'Response not found.');
   return row;
 }
+
+/** The latest response a respondent session made in a collector, if any. */
+export async function responseOfRespondent(
+  deps: Deps,
+  collectorId: string,
+  respondentKey: string,
+): Promise<ResponseRow | undefined> {
+  return deps.db.kysely
+    .selectFrom('responses')
+    .selectAll()
+    .where('respondent_key', '=', respondentKey)
+    .where('collector_id', '=', collectorId)
+    .orderBy('ordinal', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
