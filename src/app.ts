@@ -5,6 +5,7 @@ import Fastify, { LogController } from 'fastify';
 import { collectorsRoutes } from './api/v3/collectors/collectors.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { responsesRoutes } from './api/v3/responses/responses.js';
+import { rollupsRoutes } from './api/v3/responses/rollups.js';
 import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
 import { pagesRoutes } from './api/v3/surveys/pages.js';
@@ -31,6 +32,7 @@ const apiRoutes: Routes[] = [
   translationsRoutes,
   collectorsRoutes,
   responsesRoutes,
+  rollupsRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
