@@ -17,6 +17,7 @@ import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
+import { analyzePages } from './web/analyze/pages.js';
 import { docsPages } from './web/docs.js';
 import { respondPages } from './web/respond/pages.js';
 import { surveyWebPages } from './web/surveys/preview.js';
@@ -102,5 +103,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(docsPages);
   await app.register(surveyWebPages(deps));
   await app.register(respondPages(deps));
+  await app.register(analyzePages(deps));
   return app;
 }

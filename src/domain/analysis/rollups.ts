@@ -250,7 +250,7 @@ export interface TrendPeriod {
 
 export async function trends(
   deps: Deps,
-  index: DesignIndex,
+  _index: DesignIndex,
   f: ResponseFilters,
   questions: IndexedQuestion[],
   by: TrendBy,
