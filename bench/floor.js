@@ -1,9 +1,15 @@
 // The floor: a bare node:http server that answers every request with fixed bytes (the status,
 // headers and body the real service sent for the same request). Nothing can be faster in Node.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 const port = Number(process.env.PORT);
-const fixtures = JSON.parse(process.env.FLOOR_FIXTURES); // { "/path": {status, headers, body} }
+// { "/path": {status, headers, body} }, inline or (for large bodies) in a file
+const fixtures = JSON.parse(
+  process.env.FLOOR_FIXTURES_FILE
+    ? readFileSync(process.env.FLOOR_FIXTURES_FILE, 'utf8')
+    : process.env.FLOOR_FIXTURES,
+);
 const prepared = Object.fromEntries(
   Object.entries(fixtures).map(([path, f]) => [path, { ...f, body: Buffer.from(f.body, 'base64') }]),
 );

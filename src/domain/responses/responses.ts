@@ -8,10 +8,11 @@ import type { Database } from '../../db/schema.js';
 import type { ResponsesTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Collector } from '../collectors/collectors.js';
-import { type EventType, recordEvent } from '../events.js';
+import { type EventType, type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
 import type { DesignIndex } from './design-index.js';
+import { insertResponseSqlite } from './sqlite-write.js';
 
 type Trx = Transaction<Database>;
 export type ResponseRow = Selectable<ResponsesTable>;
@@ -100,6 +101,22 @@ function statusEvents(before: string | null, after: string): EventType[] {
   return [];
 }
 
+function responseEvent(
+  type: EventType,
+  row: Pick<ResponseRow, 'id' | 'owner_id' | 'survey_id' | 'collector_id' | 'response_status'>,
+  actor: ResponseActor,
+): NewEvent {
+  return {
+    type,
+    ownerId: row.owner_id,
+    actorId: actor.userId,
+    resourceType: 'response',
+    resourceId: row.id,
+    ip: actor.ip,
+    data: { survey_id: row.survey_id, collector_id: row.collector_id, response_status: row.response_status },
+  };
+}
+
 async function writeEvents(
   deps: Deps,
   trx: Trx,
@@ -109,19 +126,7 @@ async function writeEvents(
   actor: ResponseActor,
 ): Promise<void> {
   for (let i = 0; i < types.length; i++)
-    await recordEvent(deps, trx, ids[i], {
-      type: types[i],
-      ownerId: row.owner_id,
-      actorId: actor.userId,
-      resourceType: 'response',
-      resourceId: row.id,
-      ip: actor.ip,
-      data: {
-        survey_id: row.survey_id,
-        collector_id: row.collector_id,
-        response_status: row.response_status,
-      },
-    });
+    await recordEvent(deps, trx, ids[i], responseEvent(types[i], row, actor));
 }
 
 export async function createResponse(
@@ -165,6 +170,16 @@ export async function createResponse(
     edit_token: editToken(),
     respondent_key: extras.respondentKey ?? null,
   };
+  const deltas = countDeltas(pages, 1);
+  if (deps.db.sqlite) {
+    await insertResponseSqlite(
+      deps,
+      row,
+      deltas,
+      types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) })),
+    );
+    return row;
+  }
   await deps.db.kysely.transaction().execute(async (trx) => {
     const seq = await trx
       .insertInto('survey_response_seq')
@@ -188,7 +203,7 @@ export async function createResponse(
       .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
       .where('id', '=', collector.id)
       .execute();
-    await addCounts(trx, survey.id, collector.id, countDeltas(pages, 1));
+    await addCounts(trx, survey.id, collector.id, deltas);
     await writeEvents(deps, trx, eventIds, types, row, actor);
   });
   return row;
