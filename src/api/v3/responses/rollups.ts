@@ -161,7 +161,7 @@ function trendPeriod(s: QuestionSummary) {
   const out: Record<string, unknown> = {};
   if (s.choices) out.choices = s.choices;
   if (s.other) out.other = s.other;
-  if (s.rows && s.rows.some((r) => r.choices))
+  if (s.rows?.some((r) => r.choices))
     out.rows = s.rows.map((r) => ({
       id: r.id,
       total: r.answered,
