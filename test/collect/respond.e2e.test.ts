@@ -334,3 +334,72 @@ describe('respondent page', () => {
     }
   });
 });
+
+describe('respondent page: endings and repeat visits', () => {
+  async function onePageSurvey(collector: Record<string, unknown>) {
+    const a = await server.account();
+    const s = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'Short',
+        pages: [
+          { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Name?' }] }] },
+        ],
+      },
+      { token: a.token },
+    );
+    const details = (await server.client.get(`/v3/surveys/${s.body.id}/details`, { token: a.token })).body;
+    const c = await server.client.post(
+      `/v3/surveys/${s.body.id}/collectors`,
+      { type: 'weblink', ...collector },
+      { token: a.token },
+    );
+    expect(c.status).toBe(201);
+    return { a, details, collector: c.body, qid: details.pages[0].questions[0].id as string };
+  }
+
+  it('redirects to redirect_url after the last page', async () => {
+    const target = `${server.url}/docs/errors`;
+    const { collector, qid } = await onePageSurvey({ redirect_url: target, redirect_type: 'url' });
+    const page = await browser.newPage();
+    try {
+      await page.goto(collector.url);
+      await page.fill(`input[name="q_${qid}"]`, 'Ann');
+      await page.click('button:has-text("Done")');
+      await page.waitForURL(target);
+      expect(await page.locator('h1').textContent()).toBe('Error codes');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('one response per browser unless allow_multiple_responses; a custom thank-you page', async () => {
+    const single = await onePageSurvey({ thank_you_page: { is_enabled: true, message: 'Merci beaucoup' } });
+    const multi = await onePageSurvey({ allow_multiple_responses: true });
+    const page = await browser.newPage();
+    try {
+      await page.goto(single.collector.url);
+      await page.fill(`input[name="q_${single.qid}"]`, 'Ann');
+      await page.click('button:has-text("Done")');
+      expect(await page.locator('.thank-you').textContent()).toContain('Merci beaucoup');
+      await page.goto(single.collector.url);
+      expect(await page.locator('main').textContent()).toContain('already completed');
+      for (const name of ['One', 'Two']) {
+        await page.goto(multi.collector.url);
+        await page.fill(`input[name="q_${multi.qid}"]`, name);
+        await page.click('button:has-text("Done")');
+        await page.locator('.thank-you').waitFor();
+      }
+    } finally {
+      await page.close();
+    }
+    const list = await server.client.get(`/v3/surveys/${multi.details.id}/responses/bulk`, {
+      token: multi.a.token,
+    });
+    expect(list.body.data.map((r: any) => r.pages[0].questions[0].answers[0].text)).toEqual(['One', 'Two']);
+    const one = await server.client.get(`/v3/surveys/${single.details.id}/responses`, {
+      token: single.a.token,
+    });
+    expect(one.body.total).toBe(1);
+  });
+});

@@ -464,3 +464,48 @@ describe('basic plan: 25 responses per survey on detail endpoints', () => {
     expect((await server.client.get(`/v3/surveys/${sid}/responses`, { token: a.token })).body.total).toBe(27);
   });
 });
+
+describe('deleting a survey', () => {
+  it('removes its collectors, responses and counts with it', async () => {
+    const { a, details, collectorId, sid } = await setup();
+    const made = [];
+    for (let i = 0; i < 3; i++)
+      made.push(
+        (
+          await server.client.post(
+            `/v3/collectors/${collectorId}/responses`,
+            { pages: randomAnswers(details, prng(i + 1), i) },
+            { token: a.token },
+          )
+        ).body.id,
+      );
+    const del = await server.client.delete(`/v3/surveys/${sid}`, { token: a.token });
+    expect(del.status).toBe(200);
+    expect((await server.client.get(`/v3/collectors/${collectorId}`, { token: a.token })).status).toBe(404);
+    const k = server.deps.db.kysely;
+    expect(await k.selectFrom('responses').select('id').where('survey_id', '=', sid).execute()).toEqual([]);
+    expect(await k.selectFrom('response_counts').select('n').where('survey_id', '=', sid).execute()).toEqual(
+      [],
+    );
+  });
+
+  it('DELETE /collectors/{id}/responses records response_deleted for each', async () => {
+    const { a, collectorId } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await server.client.post(`/v3/collectors/${collectorId}/responses`, {}, { token: a.token })).body.id,
+      );
+    expect(
+      (await server.client.delete(`/v3/collectors/${collectorId}/responses`, { token: a.token })).status,
+    ).toBe(200);
+    for (const id of ids) expect(await events('response_deleted', id)).toHaveLength(1);
+    const basic = await server.account({ plan: 'basic' });
+    expect(
+      errorCode(
+        await server.client.delete(`/v3/collectors/${collectorId}/responses`, { token: basic.token }),
+      ),
+    ).toBe('1015');
+    expect(errorCode(await server.client.delete(`/v3/collectors/${collectorId}/responses`))).toBe('1010');
+  });
+});
