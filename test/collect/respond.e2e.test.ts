@@ -403,3 +403,58 @@ describe('respondent page: endings and repeat visits', () => {
     expect(one.body.total).toBe(1);
   });
 });
+
+describe('edit_url', () => {
+  it('reopens a response for editing when the collector allows it, and refuses otherwise', async () => {
+    const a = await server.account();
+    const s = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'Edit me',
+        pages: [
+          { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Name?' }] }] },
+        ],
+      },
+      { token: a.token },
+    );
+    const details = (await server.client.get(`/v3/surveys/${s.body.id}/details`, { token: a.token })).body;
+    const qid = details.pages[0].questions[0].id;
+    const pages = [{ id: details.pages[0].id, questions: [{ id: qid, answers: [{ text: 'Before' }] }] }];
+    const always = (
+      await server.client.post(
+        `/v3/surveys/${s.body.id}/collectors`,
+        { type: 'weblink', edit_response_type: 'always' },
+        { token: a.token },
+      )
+    ).body;
+    const fixed = (
+      await server.client.post(`/v3/surveys/${s.body.id}/collectors`, { type: 'weblink' }, { token: a.token })
+    ).body;
+    const r1 = (
+      await server.client.post(`/v3/collectors/${always.id}/responses`, { pages }, { token: a.token })
+    ).body;
+    const r2 = (
+      await server.client.post(`/v3/collectors/${fixed.id}/responses`, { pages }, { token: a.token })
+    ).body;
+    const page = await browser.newPage();
+    try {
+      await page.goto(r1.edit_url);
+      expect(await page.inputValue(`input[name="q_${qid}"]`)).toBe('Before');
+      await page.fill(`input[name="q_${qid}"]`, 'After');
+      await page.click('button:has-text("Done")');
+      await page.locator('.thank-you').waitFor();
+      const refused = await page.goto(r2.edit_url);
+      expect(refused?.status()).toBe(403);
+      expect((await page.goto(`${server.url}/r/?sm=nonexistent-token-1234`))?.status()).toBe(404);
+    } finally {
+      await page.close();
+    }
+    const after = await server.client.get(`/v3/surveys/${s.body.id}/responses/${r1.id}/details`, {
+      token: a.token,
+    });
+    expect(after.body.pages[0].questions[0].answers).toEqual([{ text: 'After' }]);
+    expect(after.body.response_status).toBe('completed');
+    const total = await server.client.get(`/v3/surveys/${s.body.id}/responses`, { token: a.token });
+    expect(total.body.total).toBe(2);
+  });
+});

@@ -430,3 +430,22 @@ export async function responseOfRespondent(
     .limit(1)
     .executeTakeFirst();
 }
+
+/** The response behind an edit_url token, if any. */
+export async function responseByEditToken(deps: Deps, token: string): Promise<ResponseRow | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
+  return deps.db.kysely
+    .selectFrom('responses')
+    .selectAll()
+    .where('edit_token', '=', token)
+    .executeTakeFirst();
+}
+
+/** Hands a response to a new respondent session (opening its edit_url). */
+export async function bindRespondent(deps: Deps, responseId: string, respondentKey: string): Promise<void> {
+  await deps.db.kysely
+    .updateTable('responses')
+    .set({ respondent_key: respondentKey })
+    .where('id', '=', responseId)
+    .execute();
+}

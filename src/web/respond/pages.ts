@@ -10,13 +10,16 @@ import {
   type Collector,
   closedReason,
   collectorByToken,
+  parseCollector,
   surveyOfCollector,
 } from '../../domain/collectors/collectors.js';
 import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
 import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
 import {
+  bindRespondent,
   createResponse,
   type ResponseRow,
+  responseByEditToken,
   responseOfRespondent,
   storedPages,
   updateResponse,
@@ -318,6 +321,34 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         );
       },
     );
+
+    // A response's edit_url: the token is the capability. It hands the response to this browser's
+    // session and continues at the collector's URL, if the collector lets responses be edited.
+    app.get<{ Querystring: { sm?: string } }>('/r/', { schema: { hide: true } }, async (request, reply) => {
+      const response = await responseByEditToken(deps, String(request.query.sm ?? ''));
+      const row = response
+        ? await deps.db.kysely
+            .selectFrom('collectors')
+            .selectAll()
+            .where('id', '=', response.collector_id)
+            .executeTakeFirst()
+        : undefined;
+      if (!response || !row?.url_token) return notFound(reply);
+      const collector = parseCollector(row);
+      const mode = collector.options.edit_response_type;
+      if (mode === 'never' || (mode === 'until_complete' && response.response_status === 'completed'))
+        return send(
+          reply,
+          403,
+          'Response cannot be edited',
+          html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${mode === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
+        );
+      const sess = newSessionToken();
+      await bindRespondent(deps, response.id, sha256(sess));
+      const path = `/r/${collector.url_token}`;
+      setCookie(reply, request, `sr${collector.id}`, sess, path, 60 * 60 * 24 * 30);
+      return reply.redirect(path, 303);
+    });
 
     app.post<{ Params: { token: string }; Body: Form }>(
       '/r/:token/password',
