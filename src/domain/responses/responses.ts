@@ -383,9 +383,13 @@ export async function listResponses(
   offset: number,
   limit: number,
   columns: 'all' | 'ids' = 'all',
+  /** The total when the caller knows it (an unfiltered survey or collector: its kept response count). */
+  knownTotal?: number,
 ): Promise<[number, ResponseRow[]]> {
   const q = filtered(deps, f);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const total =
+    knownTotal ??
+    (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total;
   if (Number(total) === 0 || offset >= Number(total)) return [Number(total), []];
   const order = f.sortOrder === 'DESC' ? 'desc' : 'asc';
   const base = columns === 'all' ? q.selectAll() : q.select(['id', 'survey_id', 'collector_id', 'ordinal']);
@@ -395,6 +399,12 @@ export async function listResponses(
       : base.orderBy('ordinal', order);
   const rows = await sorted.limit(limit).offset(offset).execute();
   return [Number(total), rows as ResponseRow[]];
+}
+
+/** True when `f` selects a whole survey or collector (no filter narrows it). */
+export function unfiltered(f: ResponseFilters): boolean {
+  const { surveyId: _s, collectorId: _c, sortBy: _b, sortOrder: _o, ...rest } = f;
+  return Object.values(rest).every((v) => v === undefined);
 }
 
 /** Every matching row (for deletes and analysis scans). */

@@ -15,6 +15,7 @@ import {
   type ResponseFilters,
   type ResponseInput,
   type ResponseRow,
+  unfiltered,
   updateResponse,
 } from '../../../domain/responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
@@ -116,6 +117,11 @@ function filtersOf(scope: Scope, q: ResponseQuery): ResponseFilters {
   };
 }
 
+function knownTotal(scope: Scope, f: ResponseFilters): number | undefined {
+  if (!unfiltered(f)) return undefined;
+  return scope.collector ? scope.collector.response_count : scope.survey.response_count;
+}
+
 /** The basic plan reads the first 25 responses of a survey on response-detail endpoints. */
 function checkDetailLimit(request: FastifyRequest, rows: Pick<ResponseRow, 'ordinal'>[]): void {
   if (request.auth.paid) return;
@@ -215,7 +221,14 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         );
         const filters = filtersOf(scope, q);
         const page = pageOf(q);
-        const [total, rows] = await listResponses(deps, filters, page.offset, page.perPage);
+        const [total, rows] = await listResponses(
+          deps,
+          filters,
+          page.offset,
+          page.perPage,
+          'all',
+          knownTotal(scope, filters),
+        );
         checkDetailLimit(request, rows);
         const base = baseUrl(request);
         const index = q.simple ? await designIndex(deps, scope.survey) : undefined;
