@@ -4,12 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 const port = Number(process.env.PORT);
-// { "/path": {status, headers, body} }, inline or (for large bodies) in a file
-const fixtures = JSON.parse(
-  process.env.FLOOR_FIXTURES_FILE
-    ? readFileSync(process.env.FLOOR_FIXTURES_FILE, 'utf8')
-    : process.env.FLOOR_FIXTURES,
-);
+// { "/path": {status, headers, body} }, in a file (large bodies do not fit in the environment).
+const fixtures = JSON.parse(readFileSync(process.env.FLOOR_FIXTURES_FILE, 'utf8'));
 const prepared = Object.fromEntries(
   Object.entries(fixtures).map(([path, f]) => [path, { ...f, body: Buffer.from(f.body, 'base64') }]),
 );

@@ -154,6 +154,7 @@ async function main() {
   try {
     for (const s of selected) {
       const prepared = await s.prepare(ctx);
+      const reqToken = prepared.token ?? token;
       // Warm up, capture the exact bytes for the floor, then measure the service.
       wrk(`${base}${prepared.path}`, { token, script: prepared.script, connections, duration: 2 });
       const sample = await http(base, prepared.method ?? 'GET', prepared.path, {
@@ -172,8 +173,6 @@ async function main() {
           ([k]) => !['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k),
         ),
       );
-      // The sample goes to the floor through a file: a large body (a bulk page) exceeds the
-      // size one environment variable may have.
       const fixturesFile = join(dir, `floor-${s.name}.json`);
       writeFileSync(
         fixturesFile,

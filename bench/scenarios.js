@@ -12,6 +12,106 @@ export const scenarios = [
     prepare: async () => ({ path: '/v3/users/me' }),
   },
   {
+    name: 'users_me_counted',
+    description: 'GET /v3/users/me for an app with (very high) rate limits: every request is counted',
+    target: 'informative: the cost of counting',
+    prepare: async (ctx) => {
+      const app = ctx.cli([
+        'app',
+        'create',
+        '--owner',
+        'bench',
+        '--name',
+        'Counted',
+        '--minute-limit',
+        '2000000000',
+        '--day-limit',
+        '2000000000',
+      ]);
+      return { path: '/v3/users/me', token: app.access_token };
+    },
+  },
+  {
+    name: 'surveys_list',
+    description: 'GET /v3/surveys, 50 surveys per page',
+    target: 'informative: items/s = surveys listed per second',
+    prepare: async (ctx) => {
+      for (let i = 0; i < 50; i++)
+        await ctx.http(ctx.base, 'POST', '/v3/surveys', {
+          token: ctx.token,
+          body: { title: `Bench survey ${i}` },
+        });
+      return { path: '/v3/surveys?per_page=50&include=date_modified,question_count', unit: 50 };
+    },
+  },
+  {
+    name: 'survey_details_1000',
+    description: 'GET /v3/surveys/{id}/details of a 1000-question survey (every question family)',
+    target: 'informative: items/s = questions served per second',
+    prepare: async (ctx) => {
+      const h = (heading) => [{ heading }];
+      const kinds = [
+        {
+          family: 'single_choice',
+          subtype: 'vertical',
+          headings: h('Pick one'),
+          answers: { choices: [{ text: 'A' }, { text: 'B' }, { text: 'C' }], other: { text: 'Other' } },
+        },
+        {
+          family: 'multiple_choice',
+          subtype: 'vertical',
+          headings: h('Pick any'),
+          answers: { choices: [{ text: 'A' }, { text: 'B' }, { text: 'C' }, { text: 'D' }] },
+        },
+        {
+          family: 'matrix',
+          subtype: 'rating',
+          headings: h('Rate'),
+          answers: {
+            rows: [{ text: 'Speed' }, { text: 'Price' }],
+            choices: [1, 2, 3, 4, 5].map((weight) => ({ text: String(weight), weight })),
+          },
+        },
+        {
+          family: 'matrix',
+          subtype: 'menu',
+          headings: h('Menus'),
+          answers: {
+            rows: [{ text: 'R1' }, { text: 'R2' }],
+            cols: [{ text: 'C1', choices: [{ text: 'x' }, { text: 'y' }] }],
+          },
+        },
+        { family: 'open_ended', subtype: 'essay', headings: h('Tell us') },
+        {
+          family: 'open_ended',
+          subtype: 'multi',
+          headings: h('Two things'),
+          answers: { rows: [{ text: 'One' }, { text: 'Two' }] },
+        },
+        { family: 'demographic', subtype: 'us', headings: h('Contact') },
+        { family: 'datetime', subtype: 'date_only', headings: h('When'), answers: { rows: [{ text: '' }] } },
+        { family: 'presentation', subtype: 'descriptive_text', headings: h('Thanks') },
+        {
+          family: 'single_choice',
+          subtype: 'menu',
+          headings: h('Country'),
+          answers: { choices: [{ text: 'FR' }, { text: 'DE' }] },
+          required: { type: 'all', amount: '0' },
+        },
+      ];
+      const pages = Array.from({ length: 10 }, (_, p) => ({
+        title: `Page ${p + 1}`,
+        questions: Array.from({ length: 100 }, (_, i) => kinds[(p * 100 + i) % kinds.length]),
+      }));
+      const res = await ctx.http(ctx.base, 'POST', '/v3/surveys', {
+        token: ctx.token,
+        body: { title: 'Big', pages },
+      });
+      if (res.status !== 201) throw new Error(`creating the 1000-question survey failed: ${res.text}`);
+      return { path: `/v3/surveys/${res.json.id}/details`, unit: 1000 };
+    },
+  },
+  {
     name: 'responses_post',
     description:
       'POST /v3/collectors/{id}/responses (8 questions, every family; each acknowledged one committed)',

@@ -3,15 +3,22 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { collectorsRoutes } from './api/v3/collectors/collectors.js';
+import { groupActivitiesRoutes } from './api/v3/groups/activities.js';
+import { groupsRoutes } from './api/v3/groups/groups.js';
+import { groupMembersRoutes } from './api/v3/groups/members.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { responsesRoutes } from './api/v3/responses/responses.js';
 import { rollupsRoutes } from './api/v3/responses/rollups.js';
+import { rolesRoutes } from './api/v3/roles/roles.js';
 import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
 import { pagesRoutes } from './api/v3/surveys/pages.js';
 import { surveysRoutes } from './api/v3/surveys/surveys.js';
 import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
+import { userWorkgroupsRoutes } from './api/v3/users/workgroups.js';
+import { workgroupMembersRoutes } from './api/v3/workgroups/members.js';
+import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
@@ -21,11 +28,19 @@ import { analyzePages } from './web/analyze/pages.js';
 import { docsPages } from './web/docs.js';
 import { respondPages } from './web/respond/pages.js';
 import { surveyWebPages } from './web/surveys/preview.js';
+import { teamPages } from './web/teams/accept.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
 const apiRoutes: Routes[] = [
   usersMeRoutes,
   errorsRoutes,
+  groupsRoutes,
+  groupMembersRoutes,
+  groupActivitiesRoutes,
+  workgroupsRoutes,
+  workgroupMembersRoutes,
+  userWorkgroupsRoutes,
+  rolesRoutes,
   surveysRoutes,
   pagesRoutes,
   foldersRoutes,
@@ -101,6 +116,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   );
 
   await app.register(docsPages);
+  await app.register(teamPages, { deps });
   await app.register(surveyWebPages(deps));
   await app.register(respondPages(deps));
   await app.register(analyzePages(deps));

@@ -14,6 +14,7 @@ export interface Config {
   /** Secret for deriving client secrets and signing cookies; generated and stored in the database if unset. */
   secretKey: string | undefined;
   bodyLimit: number;
+  sqliteBusyTimeoutMs: number;
   logLevel: string;
   rateLimits: {
     draftMinute: number;
@@ -50,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true',
     secretKey: env.SECRET_KEY || undefined,
     bodyLimit: int(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
+    sqliteBusyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000),
     logLevel: env.LOG_LEVEL ?? 'warn',
     rateLimits: {
       draftMinute: int(env, 'RATE_LIMIT_DRAFT_MINUTE', 120),

@@ -21,7 +21,7 @@ export interface DepsOptions {
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
-  const db = openDatabase(config.databaseUrl);
+  const db = openDatabase(config.databaseUrl, { busyTimeoutMs: config.sqliteBusyTimeoutMs });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
     const secrets = await loadServerSecrets(db, config.secretKey);

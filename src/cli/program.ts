@@ -9,6 +9,18 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createApp, findAppById } from '../domain/accounts/apps.js';
 import { revokeApp } from '../domain/accounts/tokens.js';
 import { createUser, requireUser, updateUser } from '../domain/accounts/users.js';
+import { addTeamTemplate } from '../domain/surveys/team-templates.js';
+import { acceptUrl } from '../domain/teams/invitations.js';
+import {
+  type Actor,
+  addMember,
+  createTeam,
+  removeMember,
+  renameTeam,
+  requireTeam,
+  resendInvitation,
+  setMemberType,
+} from '../domain/teams/teams.js';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
 import { parseScopeList } from '../platform/scopes.js';
@@ -207,6 +219,144 @@ export function buildProgram(): Command {
         const u = await requireUser(deps, opts.username);
         const revoked = await revokeApp(deps, target.id, u.id);
         print(!!opts.json, { app_id: target.id, revoked }, `revoked ${revoked} token(s)`);
+      }),
+    );
+
+  const team = program
+    .command('team')
+    .description('manage teams: the acting user (--by) is the team owner unless named');
+  /** The user a team verb acts as: --by, or the team's account owner. */
+  const actorFor = async (deps: Deps, teamId: string, by: string | undefined): Promise<Actor> => ({
+    userId: by ? (await requireUser(deps, by)).id : (await requireTeam(deps, teamId)).owner_id,
+    ip: null,
+  });
+  const memberType = () => new Option('--type <type>', 'the member type').choices(['regular', 'admin']);
+  team
+    .command('create')
+    .description('create a team owned by an existing user (its account owner)')
+    .requiredOption('--owner <username>')
+    .requiredOption('--name <name>')
+    .option('--max-invites <n>', 'members the team may have (default 100)', wholeNumber)
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const owner = await requireUser(deps, opts.owner);
+        const created = await createTeam(deps, owner, { name: opts.name, maxInvites: opts.maxInvites });
+        print(!!opts.json, { id: created.id }, `created team ${created.name} (id ${created.id})`);
+      }),
+    );
+  team
+    .command('add')
+    .description('add a user to a team, or with --pending invite them (they accept by the printed link)')
+    .requiredOption('--team <id>')
+    .requiredOption('--username <username>')
+    .addOption(memberType().default('regular'))
+    .option('--pending', 'invite: the member stays pending until they accept')
+    .option('--by <username>', 'the owner or admin who adds (default: the team owner)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const actor = await actorFor(deps, opts.team, opts.by);
+        const user = await requireUser(deps, opts.username);
+        const m = await addMember(
+          deps,
+          opts.team,
+          { username: opts.username, type: opts.type, pending: !!opts.pending },
+          actor,
+        );
+        const url = m.status === 'pending' ? acceptUrl(deps, m, user.region) : undefined;
+        print(
+          !!opts.json,
+          {
+            id: m.id,
+            user_id: m.user_id,
+            type: m.type,
+            status: m.status,
+            ...(url ? { accept_url: url } : {}),
+          },
+          url
+            ? `invited ${opts.username} (member ${m.id}); accept at ${url}`
+            : `added ${opts.username} (member ${m.id})`,
+        );
+      }),
+    );
+  team
+    .command('resend')
+    .description('send a pending member a new invitation link (earlier links stop working)')
+    .requiredOption('--team <id>')
+    .requiredOption('--username <username>')
+    .option('--by <username>', 'the owner or admin who resends (default: the team owner)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const actor = await actorFor(deps, opts.team, opts.by);
+        const user = await requireUser(deps, opts.username);
+        const m = await resendInvitation(deps, opts.team, opts.username, actor);
+        const url = acceptUrl(deps, m, user.region);
+        print(!!opts.json, { id: m.id, accept_url: url }, `resent the invitation: ${url}`);
+      }),
+    );
+  team
+    .command('remove')
+    .description('remove a member (or withdraw an invitation) from a team')
+    .requiredOption('--team <id>')
+    .requiredOption('--username <username>')
+    .option('--by <username>', 'the owner or admin who removes (default: the team owner)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const actor = await actorFor(deps, opts.team, opts.by);
+        await removeMember(deps, opts.team, opts.username, actor);
+        print(!!opts.json, { removed: opts.username }, `removed ${opts.username}`);
+      }),
+    );
+  team
+    .command('set-type')
+    .description("change a member's type (regular or admin)")
+    .requiredOption('--team <id>')
+    .requiredOption('--username <username>')
+    .addOption(memberType().makeOptionMandatory())
+    .option('--by <username>', 'the owner or admin who changes it (default: the team owner)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const actor = await actorFor(deps, opts.team, opts.by);
+        const m = await setMemberType(deps, opts.team, opts.username, opts.type, actor);
+        print(!!opts.json, { id: m.id, type: m.type }, `${opts.username} is now ${m.type}`);
+      }),
+    );
+  team
+    .command('rename')
+    .description('rename a team')
+    .requiredOption('--team <id>')
+    .requiredOption('--name <name>')
+    .option('--by <username>', 'the owner or admin who renames (default: the team owner)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const actor = await actorFor(deps, opts.team, opts.by);
+        const t = await renameTeam(deps, opts.team, opts.name, actor);
+        print(!!opts.json, { id: t.id, name: t.name }, `renamed team ${t.id} to ${t.name}`);
+      }),
+    );
+
+  const template = program.command('template').description('manage team survey templates');
+  template
+    .command('add')
+    .description("make one of the owner's surveys a team template (GET /team_survey_templates)")
+    .requiredOption('--owner <username>')
+    .requiredOption('--survey <id>', 'the survey to offer as a template')
+    .requiredOption('--name <name>')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const owner = await requireUser(deps, opts.owner);
+        const t = await addTeamTemplate(deps, owner.id, opts.survey, opts.name);
+        print(
+          !!opts.json,
+          { id: t.id, name: t.name, survey_id: t.survey_id },
+          `added team template ${t.name} (id ${t.id})`,
+        );
       }),
     );
 

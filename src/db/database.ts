@@ -29,7 +29,12 @@ export function dialectOf(url: string): Dialect {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
 }
 
-export function openDatabase(url: string): Db {
+export interface OpenOptions {
+  /** How long SQLite waits for another process's write lock before giving up (SQLITE_BUSY). */
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Db {
   if (dialectOf(url) === 'sqlite') {
     const file = url.slice('sqlite:'.length) || ':memory:';
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -39,7 +44,7 @@ export function openDatabase(url: string): Db {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     const kysely = new Kysely<Database>({
       dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }),
     });
@@ -132,7 +137,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     return true;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
   const msg = e.message ?? '';
-  return /Connection terminated|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
+  return /Connection terminated|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down)|not currently accepting connections|terminating connection/i.test(
     msg,
   );
 }

@@ -7,6 +7,8 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
+    // Areas add their migrations independently; one may land after a later-numbered one ran.
+    allowUnorderedMigrations: true,
   });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) throw result.error;

@@ -4,6 +4,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { recordActivity } from './activity/record.js';
 
 /**
  * Event types. Webhook-visible events use the public API's webhook names; the others use the
@@ -60,13 +61,20 @@ export interface NewEvent {
   resourceId?: string | null;
   ip?: string | null;
   data?: Record<string, unknown>;
+  /**
+   * The team whose activity log the event belongs to. Omit it: the actor's team (their active
+   * membership at the time) is used. Name it only when acting on a team the actor is not in.
+   */
+  groupId?: string | null;
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
  * Records an event with `executor` (pass the transaction of the change). Its id must be reserved
- * beforehand with deps.ids, outside the transaction.
+ * beforehand with deps.ids, outside the transaction. An event a person caused (`actorId`) whose
+ * type is, or maps to, a group activity type also writes that team's activity row here, in the
+ * same transaction (src/domain/activity/): pass `ip` (request.ip) and the data the message names.
  */
 export async function recordEvent(
   deps: Deps,
@@ -74,6 +82,7 @@ export async function recordEvent(
   id: string,
   event: NewEvent,
 ): Promise<void> {
+  const createdAt = deps.clock.now().toISOString();
   await executor
     .insertInto('events')
     .values({
@@ -85,7 +94,8 @@ export async function recordEvent(
       resource_id: event.resourceId ?? null,
       ip: event.ip ?? null,
       data: JSON.stringify(event.data ?? {}),
-      created_at: deps.clock.now().toISOString(),
+      created_at: createdAt,
     })
     .execute();
+  await recordActivity(executor, id, event, createdAt);
 }

@@ -110,7 +110,9 @@ export function installHttpConventions(app: FastifyInstance, deps: Deps): void {
 
   // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless DELETEs);
   // anything else must parse, with prototype poisoning refused.
-  app.removeContentTypeParser('application/json');
+  // Only JSON is parsed here (pages add form parsing in their own plugins); any other body type
+  // is refused as a bad header (400/1004) before validation.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);

@@ -58,7 +58,11 @@ export function features(plan: Plan) {
   };
 }
 
+const scopesByPlan = new Map<Plan, Scope[]>(
+  PLANS.map((plan) => [plan, SCOPES.filter((s) => s.paid !== 'yes' || isPaid(plan)).map((s) => s.name)]),
+);
+
 /** Scopes available to a user on this plan (X-OAuth-Scopes-Available, users/me scopes.available). */
-export function availableScopes(plan: Plan): Scope[] {
-  return SCOPES.filter((s) => s.paid !== 'yes' || isPaid(plan)).map((s) => s.name);
+export function availableScopes(plan: Plan): readonly Scope[] {
+  return scopesByPlan.get(plan) ?? scopesByPlan.get('basic')!;
 }

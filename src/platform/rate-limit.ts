@@ -68,6 +68,8 @@ export class RateLimiter {
     const dayWindow = Math.floor(now / DAY);
     const limits = appLimits(this.deps, app);
     const k = this.deps.db.kysely;
+    // An app with no cap in either window has nothing to enforce and nothing to report.
+    if (limits.minute === 0 && limits.day === 0) return uncapped(minuteWindow, dayWindow, now);
 
     const [row] = await this.bump(app.id, minuteWindow, dayWindow);
     const minuteCount = Number(row.minute_count);
@@ -92,24 +94,7 @@ export class RateLimiter {
       served = { minute: minuteCount - 1, day: dayCount - 1 };
     }
 
-    const header = (limit: number, used: number, resetMs: number) => ({
-      limit: String(limit > 0 ? limit : NO_CAP),
-      remaining: String(limit > 0 ? Math.max(0, limit - used) : NO_CAP),
-      reset: String(Math.max(1, Math.ceil(resetMs / 1000))),
-    });
-    const m = header(limits.minute, served.minute, (minuteWindow + 1) * MINUTE - now);
-    const d = header(limits.day, served.day, (dayWindow + 1) * DAY - now);
-    return {
-      allowed,
-      headers: {
-        'X-Ratelimit-App-Global-Day-Limit': d.limit,
-        'X-Ratelimit-App-Global-Day-Remaining': d.remaining,
-        'X-Ratelimit-App-Global-Day-Reset': d.reset,
-        'X-Ratelimit-App-Global-Minute-Limit': m.limit,
-        'X-Ratelimit-App-Global-Minute-Remaining': m.remaining,
-        'X-Ratelimit-App-Global-Minute-Reset': m.reset,
-      },
-    };
+    return { allowed, headers: rateHeaders(limits, served, minuteWindow, dayWindow, now) };
   }
 
   /** Records the window as a violation (once) and says whether this over-limit request is served. */
@@ -131,4 +116,35 @@ export class RateLimiter {
     if (Number(earlier.n) >= ALLOWED_VIOLATIONS) return false;
     return count <= limit * TOLERANCE;
   }
+}
+
+function rateHeaders(
+  limits: { minute: number; day: number },
+  used: { minute: number; day: number },
+  minuteWindow: number,
+  dayWindow: number,
+  now: number,
+): Record<string, string> {
+  const header = (limit: number, count: number, resetMs: number) => ({
+    limit: String(limit > 0 ? limit : NO_CAP),
+    remaining: String(limit > 0 ? Math.max(0, limit - count) : NO_CAP),
+    reset: String(Math.max(1, Math.ceil(resetMs / 1000))),
+  });
+  const m = header(limits.minute, used.minute, (minuteWindow + 1) * MINUTE - now);
+  const d = header(limits.day, used.day, (dayWindow + 1) * DAY - now);
+  return {
+    'X-Ratelimit-App-Global-Day-Limit': d.limit,
+    'X-Ratelimit-App-Global-Day-Remaining': d.remaining,
+    'X-Ratelimit-App-Global-Day-Reset': d.reset,
+    'X-Ratelimit-App-Global-Minute-Limit': m.limit,
+    'X-Ratelimit-App-Global-Minute-Remaining': m.remaining,
+    'X-Ratelimit-App-Global-Minute-Reset': m.reset,
+  };
+}
+
+function uncapped(minuteWindow: number, dayWindow: number, now: number): RateDecision {
+  return {
+    allowed: true,
+    headers: rateHeaders({ minute: 0, day: 0 }, { minute: 0, day: 0 }, minuteWindow, dayWindow, now),
+  };
 }

@@ -92,6 +92,14 @@ describe('scopes', () => {
     expect(res.body.error.message).toMatch(/users_read/);
   });
 
+  it('answers 403/1015 when a basic account calls an endpoint whose scope needs a paid plan', async () => {
+    const basic = await server.account({ plan: 'basic' });
+    const res = await server.client.get('/v3/groups', { token: basic.token });
+    expect(res.status).toBe(403);
+    expect(res.body.error.id).toBe('1015');
+    expect(res.body.error.message).toMatch(/groups_read/);
+  });
+
   it('sends the granted and available scopes on every authenticated response', async () => {
     const basic = await server.account({
       plan: 'basic',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTeamTemplate } from '../../src/domain/surveys/team-templates.js';
+import { addMember, createTeam } from '../../src/domain/teams/teams.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { withoutIds } from './fixtures.js';
 
@@ -86,6 +87,49 @@ describe('team templates', () => {
   });
 });
 
+describe('team templates in a team', () => {
+  it('are seen and copied by every active member of the team, and by nobody else', async () => {
+    const owner = await server.account();
+    const member = await server.account();
+    const outsider = await server.account();
+    const team = await createTeam(server.deps, owner.user, { name: 'Template team' });
+    await addMember(server.deps, team.id, { username: member.user.username }, { userId: owner.user.id });
+    const src = (
+      await server.client.post(
+        '/v3/surveys',
+        {
+          title: 'Team standard',
+          pages: [
+            { questions: [{ family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Notes' }] }] },
+          ],
+        },
+        { token: owner.token },
+      )
+    ).body;
+    const t = await addTeamTemplate(server.deps, owner.user.id, src.id, 'Standard');
+    for (const who of [owner, member]) {
+      const list = await server.client.get('/v3/team_survey_templates', { token: who.token });
+      expect(list.body.data).toEqual([{ name: 'Standard', team_template_id: t.id, survey_id: src.id }]);
+    }
+    const copy = await server.client.post(
+      '/v3/surveys',
+      { from_team_template_id: t.id },
+      { token: member.token },
+    );
+    expect(copy.status).toBe(201);
+    expect(copy.body).toMatchObject({ title: 'Team standard', question_count: 1, is_owner: true });
+    // The member owns the copy, not the template's survey.
+    expect((await server.client.get(`/v3/surveys/${src.id}`, { token: member.token })).status).toBe(404);
+    expect((await server.client.get('/v3/team_survey_templates', { token: outsider.token })).body.total).toBe(
+      0,
+    );
+    expect(
+      (await server.client.post('/v3/surveys', { from_team_template_id: t.id }, { token: outsider.token }))
+        .status,
+    ).toBe(404);
+  });
+});
+
 describe('survey languages', () => {
   it('lists languages with native names for any valid token', async () => {
     const a = await server.account({ scopes: ['users_read'] });
@@ -94,5 +138,27 @@ describe('survey languages', () => {
     expect(res.body.data).toContainEqual({ id: 'fr', name: 'French', native_name: 'Français' });
     expect(res.body.total).toBeGreaterThan(30);
     expect((await server.client.get('/v3/survey_languages')).body.error.id).toBe('1010');
+  });
+});
+
+describe('survey-service template add', () => {
+  it('adds a team template from the command line', async () => {
+    const { runCli, runCliJson } = await import('../helpers/cli.js');
+    const a = await server.account();
+    const src = (await server.client.post('/v3/surveys', { title: 'CLI base' }, { token: a.token })).body;
+    const env = { DATABASE_URL: server.config.databaseUrl };
+    const out = runCliJson(
+      ['template', 'add', '--owner', a.user.username, '--survey', src.id, '--name', 'From CLI'],
+      env,
+    );
+    expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), name: 'From CLI', survey_id: src.id });
+    const list = await server.client.get('/v3/team_survey_templates', { token: a.token });
+    expect(list.body.data).toEqual([{ name: 'From CLI', team_template_id: out.id, survey_id: src.id }]);
+    const b = await server.account();
+    const refused = runCli(
+      ['template', 'add', '--owner', b.user.username, '--survey', src.id, '--name', 'Not mine'],
+      env,
+    );
+    expect(refused.status).not.toBe(0);
   });
 });

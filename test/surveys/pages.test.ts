@@ -84,6 +84,23 @@ describe('pages', () => {
     ).toBe(404);
   });
 
+  it('keeps page positions 1..n under concurrent inserts', async () => {
+    const s = await newSurvey();
+    const made = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        server.client.post(
+          `/v3/surveys/${s.id}/pages`,
+          { title: `P${i}`, position: 1 },
+          { token: owner.token },
+        ),
+      ),
+    );
+    expect(made.every((r) => r.status === 201)).toBe(true);
+    const list = (await server.client.get(`/v3/surveys/${s.id}/pages`, { token: owner.token })).body.data;
+    expect(list.map((p: any) => p.position)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect((await server.client.get(`/v3/surveys/${s.id}`, { token: owner.token })).body.page_count).toBe(7);
+  });
+
   it('validates page bodies', async () => {
     const s = await newSurvey();
     for (const body of [{ position: 0 }, { title: 5 }, { colour: 'x' }, { position: 'first' }]) {

@@ -112,6 +112,48 @@ describe('survey preview page', () => {
     await page.close();
   });
 
+  it('orders choices by the question’s sorting', async () => {
+    const a = await server.account();
+    const s = (
+      await server.client.post(
+        '/v3/surveys',
+        {
+          pages: [
+            {
+              questions: [
+                {
+                  family: 'single_choice',
+                  subtype: 'vertical',
+                  headings: [{ heading: 'Sorted' }],
+                  sorting: { type: 'textasc', ignore_last: true },
+                  answers: {
+                    choices: [
+                      { text: 'pear' },
+                      { text: 'Apple' },
+                      { text: 'fig' },
+                      { text: 'None of these' },
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+        { token: a.token },
+      )
+    ).body;
+    const url = new URL(s.preview);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}${url.pathname}${url.search}`);
+    expect(await page.locator('.choice label').allTextContents()).toEqual([
+      'Apple',
+      'fig',
+      'pear',
+      'None of these',
+    ]);
+    await page.close();
+  });
+
   it('answers an unknown or malformed token with a 404 page, and escapes survey text', async () => {
     const page = await browser.newPage();
     for (const sm of ['AAAAAAAAAAAAAAAAAAAAAAAA', '<script>', '']) {

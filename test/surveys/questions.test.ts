@@ -260,6 +260,36 @@ describe('question validation', () => {
     });
 });
 
+describe('headings and methods', () => {
+  it('keeps A/B headings with their random assignment', async () => {
+    const s = await newSurvey();
+    const headings = [
+      { heading: 'Version A', random_assignment: { percent: 30, position: 1, variable_name: 'ab' } },
+      { heading: 'Version B', random_assignment: { percent: 70, position: 2, variable_name: 'ab' } },
+    ];
+    const res = await server.client.post(
+      s.base,
+      { family: 'open_ended', subtype: 'essay', headings },
+      { token: owner.token },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.headings).toEqual(headings);
+  });
+
+  it('answers OPTIONS with the methods of a question path, and HEAD like GET', async () => {
+    const s = await newSurvey();
+    const q = (await server.client.post(s.base, questionOfEachKind.open_single, { token: owner.token })).body;
+    const options = await server.client.request('OPTIONS', `${s.base}/${q.id}`);
+    expect(options.status).toBe(200);
+    expect(String(options.headers.allow)).toBe('GET, HEAD, PUT, PATCH, DELETE, OPTIONS');
+    const head = await server.client.request('HEAD', `${s.base}/${q.id}`, { token: owner.token });
+    expect(head.status).toBe(200);
+    const post = await server.client.request('POST', `${s.base}/${q.id}`, { token: owner.token, body: {} });
+    expect(post.status).toBe(405);
+    expect(post.body.error.id).toBe('1061');
+  });
+});
+
 describe('positions, plans and access', () => {
   it('keeps positions 1..n when inserting, moving and deleting', async () => {
     const s = await newSurvey();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTeam } from '../../src/domain/teams/teams.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { questionOfEachKind, withoutIds } from './fixtures.js';
@@ -211,6 +212,20 @@ describe('generic body errors through POST /surveys', () => {
     const unknown = await server.client.post('/v3/surveys', { colour: 'red' }, { token: a.token });
     expect(unknown.body.error.id).toBe('1002');
     expect(unknown.body.error.message).toMatch(/colour/);
+    const nul = await server.client.post('/v3/surveys', { title: 'a\u0000b' }, { token: a.token });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.message).toMatch(/title/);
+    const nulQuestion = await server.client.post(
+      '/v3/surveys',
+      {
+        pages: [
+          { questions: [{ family: 'open_ended', subtype: 'essay', headings: [{ heading: '\u0000' }] }] },
+        ],
+      },
+      { token: a.token },
+    );
+    expect(nulQuestion.body.error.id).toBe('1002');
+    expect((await server.client.get('/v3/surveys?title=%00', { token: a.token })).body.error.id).toBe('1003');
     const footer = await server.client.post('/v3/surveys', { footer: 'no' }, { token: a.token });
     expect(footer.body.error.message).toMatch(/footer/);
   });
@@ -224,6 +239,13 @@ describe('generic body errors through POST /surveys', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.id).toBe('1004');
+    const text = await server.client.request('POST', '/v3/surveys', {
+      token: a.token,
+      rawBody: '{"title": "x"}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(400);
+    expect(text.body.error.id).toBe('1004');
     const form = await server.client.request('POST', '/v3/surveys', {
       token: a.token,
       rawBody: 'title=x',
@@ -461,7 +483,7 @@ describe('Bulk, Copy and the 1000-question limit', () => {
     expect(byName.text_block.answers).toBeUndefined();
   });
 
-  it('copies a survey identically but for ids, and records survey_info_copy', async () => {
+  it('copies a survey identically but for ids, and records the copy’s source', async () => {
     const a = await server.account();
     const src = (
       await server.client.post(
@@ -490,7 +512,9 @@ describe('Bulk, Copy and the 1000-question limit', () => {
     const ids1 = JSON.stringify(d1.body).match(/"id":"\d+"/g)!;
     const ids2 = new Set(JSON.stringify(d2.body).match(/"id":"\d+"/g));
     expect(ids1.some((x) => ids2.has(x))).toBe(false);
-    expect(await events('survey_info_copy', copy.body.id)).toHaveLength(1);
+    const copied = await events('survey_created', copy.body.id);
+    expect(copied).toHaveLength(1);
+    expect(JSON.parse(copied[0].data)).toEqual({ title: 'Source', from_survey_id: src.id });
     const renamed = await server.client.post(
       '/v3/surveys',
       { from_survey_id: src.id, title: 'Renamed' },
@@ -501,6 +525,30 @@ describe('Bulk, Copy and the 1000-question limit', () => {
       nickname: 'src',
       question_count: src.question_count,
     });
+  });
+
+  it('shows creating, copying, changing and deleting surveys in the team’s activity', async () => {
+    const a = await server.account();
+    const team = await createTeam(server.deps, a.user, { name: 'Survey team' });
+    const src = (await server.client.post('/v3/surveys', { title: 'Original' }, { token: a.token })).body;
+    const copy = (await server.client.post('/v3/surveys', { from_survey_id: src.id }, { token: a.token }))
+      .body;
+    await server.client.patch(`/v3/surveys/${copy.id}`, { title: 'Renamed copy' }, { token: a.token });
+    await server.client.delete(`/v3/surveys/${src.id}`, { token: a.token });
+    const rows = await server.deps.db.kysely
+      .selectFrom('group_activities')
+      .select(['activity_type', 'activity_msg'])
+      .where('group_id', '=', team.id)
+      .orderBy('created_at')
+      .orderBy('event_id')
+      .execute();
+    expect(rows.map((r) => r.activity_type)).toEqual([
+      'survey_info_create',
+      'survey_info_copy',
+      'survey_info_update',
+      'survey_info_delete',
+    ]);
+    expect(rows[1].activity_msg).toContain(src.id);
   });
 
   it('refuses to copy another user’s survey, an unknown template or two sources at once', async () => {
@@ -536,7 +584,11 @@ describe('Bulk, Copy and the 1000-question limit', () => {
       question_count: 5,
       page_count: 1,
     });
-    expect(await events('survey_info_copy', res.body.id)).toHaveLength(1);
+    const created = await events('survey_created', res.body.id);
+    expect(JSON.parse(created[0].data)).toEqual({
+      title: 'Customer Satisfaction Survey',
+      from_template_id: '1001',
+    });
   });
 
   it('refuses more than 1000 questions with 413/1030 and writes nothing', async () => {
@@ -581,6 +633,77 @@ describe('Bulk, Copy and the 1000-question limit', () => {
       .where('survey_id', '=', full.body.id)
       .execute();
     expect(rows).toHaveLength(1000);
+  });
+
+  it('lets exactly as many concurrent question creates through as fit under 1000', async () => {
+    const a = await server.account();
+    const q = { family: 'open_ended', subtype: 'single', headings: [{ heading: 'Q' }] };
+    const s = (
+      await server.client.post(
+        '/v3/surveys',
+        { pages: [{ questions: Array(997).fill(q) }] },
+        { token: a.token },
+      )
+    ).body;
+    const pageId = (await server.client.get(`/v3/surveys/${s.id}/pages`, { token: a.token })).body.data[0].id;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        server.client.post(`/v3/surveys/${s.id}/pages/${pageId}/questions`, q, { token: a.token }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 413)).toHaveLength(5);
+    const rows = await server.deps.db.kysely
+      .selectFrom('survey_questions')
+      .select('position')
+      .where('survey_id', '=', s.id)
+      .execute();
+    expect(rows).toHaveLength(1000);
+    // The counter's row lock serialises the creates: positions stay 1..n without gaps or twins.
+    expect(new Set(rows.map((r) => r.position)).size).toBe(1000);
+    expect(Math.max(...rows.map((r) => r.position))).toBe(1000);
+    expect((await server.client.get(`/v3/surveys/${s.id}`, { token: a.token })).body.question_count).toBe(
+      1000,
+    );
+  });
+
+  it('keeps question_count and page_count equal to the rows after any sequence of changes', async () => {
+    const a = await server.account();
+    const q = questionOfEachKind.single_vertical;
+    const s = (
+      await server.client.post(
+        '/v3/surveys',
+        { pages: [{ questions: [q, q] }, { questions: [q] }] },
+        { token: a.token },
+      )
+    ).body;
+    const base = `/v3/surveys/${s.id}/pages`;
+    const pages = async () => (await server.client.get(base, { token: a.token })).body.data;
+    const [p1, p2] = await pages();
+    const p3 = (await server.client.post(base, { position: 2 }, { token: a.token })).body;
+    await server.client.post(`${base}/${p3.id}/questions`, q, { token: a.token });
+    await server.client.post(`${base}/${p3.id}/questions`, { ...q, answers: {} }, { token: a.token }); // refused
+    const first = (await server.client.get(`${base}/${p1.id}/questions`, { token: a.token })).body.data[0];
+    await server.client.delete(`${base}/${p1.id}/questions/${first.id}`, { token: a.token });
+    await server.client.delete(`${base}/${p2.id}`, { token: a.token });
+    const survey = (await server.client.get(`/v3/surveys/${s.id}`, { token: a.token })).body;
+    const k = server.deps.db.kysely;
+    const questionRows = await k
+      .selectFrom('survey_questions')
+      .select(['page_id', 'position'])
+      .where('survey_id', '=', s.id)
+      .execute();
+    const pageRows = await k
+      .selectFrom('survey_pages')
+      .select(['id', 'position'])
+      .where('survey_id', '=', s.id)
+      .orderBy('position')
+      .execute();
+    expect(survey).toMatchObject({ question_count: questionRows.length, page_count: pageRows.length });
+    expect([questionRows.length, pageRows.length]).toEqual([2, 2]);
+    expect(pageRows.map((p) => p.position)).toEqual([1, 2]);
+    const listed = await pages();
+    expect(listed.map((p: any) => p.id)).toEqual([p1.id, p3.id]);
   });
 
   it('limits Bulk question types by plan (403/1015) and names the bad question (400/1002)', async () => {
@@ -651,6 +774,10 @@ describe('GET /surveys', () => {
       expect(paged.body.data).toHaveLength(2);
       expect(paged.body.links.next).toContain('page=2');
       expect(paged.body.links.last).toContain('page=2');
+      const last = await srv.client.get('/v3/surveys?per_page=2&page=2', { token: a.token });
+      expect([last.body.total, last.body.data.length, last.body.links.next]).toEqual([3, 1, undefined]);
+      const beyond = await srv.client.get('/v3/surveys?per_page=2&page=5', { token: a.token });
+      expect([beyond.body.total, beyond.body.data.length]).toEqual([3, 0]);
       const search = await srv.client.get('/v3/surveys?title=LPH', { token: a.token });
       expect(search.body.data.map((s: any) => s.title)).toEqual(['alpha']);
       const percent = await srv.client.get('/v3/surveys?title=%25', { token: a.token });

@@ -82,6 +82,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('team_survey_templates')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('owner_id', 'text', (c) => c.notNull())
+    .addColumn('team_id', 'text')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('survey_id', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -90,6 +91,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex('team_survey_templates_owner')
     .on('team_survey_templates')
     .column('owner_id')
+    .execute();
+  await db.schema
+    .createIndex('team_survey_templates_team')
+    .on('team_survey_templates')
+    .column('team_id')
     .execute();
 
   await db.schema

@@ -63,8 +63,10 @@ export interface SurveyFoldersTable {
 
 export interface TeamSurveyTemplatesTable {
   id: string;
-  /** the team (or, for an account in no team, the user) the template belongs to */
+  /** the account that made it (the distribution key) */
   owner_id: string;
+  /** the team whose members see it; null: only its owner (an account in no team) */
+  team_id: string | null;
   name: string;
   survey_id: string;
   created_at: string;

@@ -192,7 +192,7 @@ export async function writeBlueprint(
   await checkSettings(deps, ownerId, plan, blueprint);
   const pages = blueprint.pages.length > 0 ? blueprint.pages : [{ questions: [] }];
   const prepared = await prepareQuestions(deps, plan, pages);
-  const [surveyId, ...rest] = await deps.ids.take(1 + pages.length + 2);
+  const [surveyId, ...rest] = await deps.ids.take(1 + pages.length + 1);
   const pageIds = rest.slice(0, pages.length);
   const eventIds = rest.slice(pages.length);
   const now = deps.clock.now().toISOString();

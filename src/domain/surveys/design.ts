@@ -61,8 +61,20 @@ async function touch(
     resourceType: 'survey',
     resourceId: survey.id,
     ip: actor.ip ?? null,
-    data,
+    data: { title: survey.title, ...data },
   });
+}
+
+/**
+ * The first statement of every page/question change: takes the survey row's lock (PostgreSQL), so
+ * changes to one survey's positions and counters run one after another.
+ */
+async function lockSurvey(deps: Deps, trx: Trx, surveyId: string): Promise<void> {
+  await trx
+    .updateTable('surveys')
+    .set({ date_modified: deps.clock.now().toISOString() })
+    .where('id', '=', surveyId)
+    .execute();
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));
@@ -134,6 +146,7 @@ export async function createPage(
   const [pageId, eventId] = await deps.ids.take(2);
   let page!: PageRow;
   await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockSurvey(deps, trx, survey.id);
     const { n } = await trx
       .selectFrom('survey_pages')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -204,6 +217,7 @@ export async function updatePage(
   };
   let position = current.position;
   await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockSurvey(deps, trx, survey.id);
     if (input.position !== undefined) {
       const { n } = await trx
         .selectFrom('survey_pages')
@@ -235,6 +249,7 @@ export async function deletePage(
   const page = await getPage(deps, survey.id, pageId);
   const [eventId] = await deps.ids.take(1);
   await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockSurvey(deps, trx, survey.id);
     const removed = await trx.deleteFrom('survey_questions').where('page_id', '=', pageId).executeTakeFirst();
     await trx.deleteFrom('survey_pages').where('id', '=', pageId).execute();
     await trx
@@ -388,6 +403,7 @@ export async function updateQuestion(
   const doc = normalizeQuestion(merged, () => ids[k++], answerIds(current.doc));
   let position = current.position;
   await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockSurvey(deps, trx, survey.id);
     if (input.position !== undefined) {
       const { n } = await trx
         .selectFrom('survey_questions')
@@ -428,6 +444,7 @@ export async function deleteQuestion(
   const current = await getQuestion(deps, survey.id, pageId, questionId);
   const [eventId] = await deps.ids.take(1);
   await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockSurvey(deps, trx, survey.id);
     await trx.deleteFrom('survey_questions').where('id', '=', questionId).execute();
     await trx
       .updateTable('survey_questions')

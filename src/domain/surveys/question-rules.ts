@@ -198,6 +198,17 @@ export function normalizeQuestion(
       `'subtype' ${JSON.stringify(q.subtype)} is not a subtype of ${family} (one of ${SUBTYPES[family].join(', ')}).`,
     );
   const what = `${family} ${q.subtype}`;
+  // A/B testing: headings with random_assignment split respondents; their percents total 100.
+  const assigned = q.headings.filter((h) => h.random_assignment);
+  if (assigned.length > 0) {
+    if (assigned.length !== q.headings.length || assigned.length < 2)
+      throw bad(
+        `'headings' with random_assignment need at least two headings, each with a random_assignment.`,
+      );
+    const total = assigned.reduce((n, h) => n + (h.random_assignment?.percent ?? 0), 0);
+    if (Math.abs(total - 100) > 1e-9)
+      throw bad(`'headings.random_assignment.percent' must total 100 (got ${total}).`);
+  }
   const display = q.display_options?.display_type ?? null;
   const displaySub = q.display_options?.display_subtype ?? null;
   const a = q.answers;

@@ -1,9 +1,11 @@
 // Surveys: create (Blank, Bulk, Copy), read, list, update, delete. No HTTP here.
-import { type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { recordEvent } from '../events.js';
+import { activeTeamOf } from '../teams/membership.js';
 import {
   type Caller,
   requireSurvey,
@@ -101,12 +103,8 @@ export async function createSurvey(deps: Deps, actor: Actor, input: CreateInput)
   if (sources.length > 1)
     throw new ApiError(1002, 'Give only one of from_survey_id, from_template_id, from_team_template_id.');
   const userId = actor.user.id;
-  const event = (
-    type: 'survey_created' | 'survey_info_copy',
-    surveyId: string,
-    data: Record<string, unknown>,
-  ) => ({
-    type,
+  const event = (surveyId: string, data: Record<string, unknown>) => ({
+    type: 'survey_created' as const,
     ownerId: userId,
     actorId: userId,
     resourceType: 'survey',
@@ -144,20 +142,18 @@ export async function createSurvey(deps: Deps, actor: Actor, input: CreateInput)
       if (!survey)
         throw new ApiError(1020, `Team template ${input.from_team_template_id} has no survey any more.`);
       source = await blueprintOf(deps, survey);
-      from = { from_team_template_id: teamTemplate.id };
+      from = { from_team_template_id: teamTemplate.id, from_survey_id: survey.id };
     }
     // The copy keeps the source's settings (a copy is identical but for ids) unless the body says otherwise.
     const blueprint: Blueprint = { ...applySettings(source, input), pages: source.pages };
     if (input.folder_id === undefined) blueprint.folder_id = null;
+    // One survey_created event; naming from_survey_id makes it a copy (group activity survey_info_copy).
     return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [
-      event('survey_created', id, { title: blueprint.title, ...from }),
-      event('survey_info_copy', id, { title: blueprint.title, ...from }),
+      event(id, { title: blueprint.title, ...from }),
     ]);
   }
   const blueprint: Blueprint = { ...applySettings(defaultSettings(), input), pages: input.pages ?? [] };
-  return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [
-    event('survey_created', id, { title: blueprint.title }),
-  ]);
+  return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [event(id, { title: blueprint.title })]);
 }
 
 async function findTeamTemplate(deps: Deps, userId: string, id: string) {
@@ -165,15 +161,19 @@ async function findTeamTemplate(deps: Deps, userId: string, id: string) {
     .selectFrom('team_survey_templates')
     .selectAll()
     .where('id', '=', id)
-    .where('owner_id', 'in', await teamTemplateOwners(deps, userId))
+    .where(await visibleTeamTemplates(deps, userId))
     .executeTakeFirst();
   if (!row) throw new ApiError(1020, `Team template ${id} not found.`);
   return row;
 }
 
-/** Whose team templates a user sees: their own (and their team's, once teams exist). */
-export async function teamTemplateOwners(_deps: Deps, userId: string): Promise<string[]> {
-  return [userId];
+/** The team templates a user sees: their active team's, and their own made outside a team. */
+export async function visibleTeamTemplates(deps: Deps, userId: string) {
+  const team = await activeTeamOf(deps, userId);
+  return (eb: ExpressionBuilder<Database, 'team_survey_templates'>) =>
+    team
+      ? eb.or([eb('team_id', '=', team), eb.and([eb('team_id', 'is', null), eb('owner_id', '=', userId)])])
+      : eb.and([eb('team_id', 'is', null), eb('owner_id', '=', userId)]);
 }
 
 export async function updateSurvey(
@@ -206,7 +206,7 @@ export async function updateSurvey(
       resourceType: 'survey',
       resourceId: survey.id,
       ip: actor.ip ?? null,
-      data: { fields: Object.keys(input) },
+      data: { title: next.title, fields: Object.keys(input) },
     });
   });
   return { ...survey, ...columns };
@@ -268,21 +268,24 @@ export async function listSurveys(deps: Deps, userId: string, q: ListQuery): Pro
   if (q.folderId !== undefined)
     query =
       q.folderId === '0' ? query.where('folder_id', 'is', null) : query.where('folder_id', '=', q.folderId);
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
   const column =
     q.sortBy === 'title' ? 'title' : q.sortBy === 'num_responses' ? 'response_count' : 'date_modified';
   const order =
     q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'title' ? 'asc' : 'desc';
+  // One row more than the page: when the page is the last one its rows give the total, and the
+  // count query is needed only for lists longer than the page.
   const rows = await query
     .selectAll()
     .orderBy(column === 'title' ? sql`lower(title)` : column, order)
     .orderBy('id', order)
-    .limit(q.limit)
+    .limit(q.limit + 1)
     .offset(q.offset)
     .execute();
-  return [Number(total), rows];
+  if (rows.length <= q.limit && (rows.length > 0 || q.offset === 0)) return [q.offset + rows.length, rows];
+  const { total } = await query
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return [Number(total), rows.slice(0, q.limit)];
 }
 
 export interface DesignPage {
@@ -301,11 +304,19 @@ export interface DesignQuestion {
   doc: StoredQuestion;
 }
 
-/** A survey's pages and questions in two queries (GET /details must be fast at 1000 questions). */
-export async function loadDesign(
+/** A question row with its design still as the stored JSON text. */
+export interface RawQuestion extends Omit<DesignQuestion, 'doc'> {
+  doc: string;
+}
+
+/**
+ * A survey's pages and questions in two queries, the designs left as stored JSON text
+ * (GET /details splices them into its answer without parsing and re-serialising 1000 of them).
+ */
+export async function loadDesignRaw(
   deps: Deps,
   surveyId: string,
-): Promise<{ pages: DesignPage[]; questions: Map<string, DesignQuestion[]> }> {
+): Promise<{ pages: DesignPage[]; questions: Map<string, RawQuestion[]> }> {
   const k = deps.db.kysely;
   const [pages, rows] = await Promise.all([
     k
@@ -322,15 +333,30 @@ export async function loadDesign(
       .orderBy('position')
       .execute(),
   ]);
-  const questions = new Map<string, DesignQuestion[]>();
+  const questions = new Map<string, RawQuestion[]>();
   for (const r of rows) {
     let list = questions.get(r.page_id);
     if (!list) {
       list = [];
       questions.set(r.page_id, list);
     }
-    list.push({ ...r, doc: JSON.parse(r.doc) as StoredQuestion });
+    list.push(r);
   }
+  return { pages, questions };
+}
+
+/** A survey's pages and their questions, designs parsed. */
+export async function loadDesign(
+  deps: Deps,
+  surveyId: string,
+): Promise<{ pages: DesignPage[]; questions: Map<string, DesignQuestion[]> }> {
+  const { pages, questions: raw } = await loadDesignRaw(deps, surveyId);
+  const questions = new Map<string, DesignQuestion[]>();
+  for (const [pageId, list] of raw)
+    questions.set(
+      pageId,
+      list.map((q) => ({ ...q, doc: JSON.parse(q.doc) as StoredQuestion })),
+    );
   return { pages, questions };
 }
 

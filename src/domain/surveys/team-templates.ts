@@ -2,7 +2,8 @@
 // POST /surveys from_team_template_id). Until teams exist an account's own templates are its team's.
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
-import { teamTemplateOwners } from './surveys.js';
+import { activeTeamOf } from '../teams/membership.js';
+import { visibleTeamTemplates } from './surveys.js';
 
 export interface TeamTemplate {
   id: string;
@@ -24,9 +25,18 @@ export async function addTeamTemplate(
     .executeTakeFirst();
   if (!survey) throw new ApiError(1020, 'Survey not found.');
   const id = await deps.ids.one();
+  // The template belongs to the owner's team when they are in one, so every member sees it.
+  const team = await activeTeamOf(deps, ownerId);
   await deps.db.kysely
     .insertInto('team_survey_templates')
-    .values({ id, owner_id: ownerId, name, survey_id: surveyId, created_at: deps.clock.now().toISOString() })
+    .values({
+      id,
+      owner_id: ownerId,
+      team_id: team,
+      name,
+      survey_id: surveyId,
+      created_at: deps.clock.now().toISOString(),
+    })
     .execute();
   return { id, name, survey_id: surveyId };
 }
@@ -37,17 +47,17 @@ export async function listTeamTemplates(
   offset: number,
   limit: number,
 ): Promise<[number, TeamTemplate[]]> {
-  const owners = await teamTemplateOwners(deps, userId);
+  const visible = await visibleTeamTemplates(deps, userId);
   const k = deps.db.kysely;
   const { total } = await k
     .selectFrom('team_survey_templates')
     .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('owner_id', 'in', owners)
+    .where(visible)
     .executeTakeFirstOrThrow();
   const rows = await k
     .selectFrom('team_survey_templates')
     .select(['id', 'name', 'survey_id'])
-    .where('owner_id', 'in', owners)
+    .where(visible)
     .orderBy('created_at')
     .orderBy('id')
     .limit(limit)

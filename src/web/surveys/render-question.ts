@@ -18,6 +18,8 @@ export interface RenderableQuestion {
 }
 
 export interface RenderOptions {
+  /** Seeds the order of `sorting: random` questions (e.g. per respondent); without it the stored order is kept. */
+  seed?: number;
   /** The question's number as shown (when display numbers are on). */
   number?: number;
   values?: Record<string, string | string[]>;
@@ -43,6 +45,52 @@ function entered(o: RenderOptions, name: string): string[] {
 
 const visible = <T extends { visible: boolean }>(items: readonly T[] | undefined): T[] =>
   (items ?? []).filter((x) => x.visible);
+
+/** A small deterministic generator (mulberry32) for seeded shuffles. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Applies the question's `sorting` to its choices (or matrix rows); `ignore_last` pins the last one. */
+export function sortedOptions<T extends { text: string }>(
+  q: RenderableQuestion,
+  items: T[],
+  o: RenderOptions,
+): T[] {
+  const sorting = q.doc.sorting;
+  if (!sorting || sorting.type === 'default' || items.length < 2) return items;
+  const pinned = sorting.ignore_last ? items.slice(-1) : [];
+  let rest = sorting.ignore_last ? items.slice(0, -1) : [...items];
+  const key = (x: T) => x.text.toLocaleLowerCase();
+  switch (sorting.type) {
+    case 'textasc':
+      rest.sort((a, b) => key(a).localeCompare(key(b)));
+      break;
+    case 'textdesc':
+      rest.sort((a, b) => key(b).localeCompare(key(a)));
+      break;
+    case 'flip':
+      if (o.seed !== undefined && o.seed % 2 === 1) rest.reverse();
+      break;
+    case 'random':
+      if (o.seed !== undefined) {
+        const next = random(o.seed + Number(q.id.slice(-6)));
+        rest = rest
+          .map((x) => ({ x, k: next() }))
+          .sort((a, b) => a.k - b.k)
+          .map((e) => e.x);
+      }
+      break;
+  }
+  return [...rest, ...pinned];
+}
 
 function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asGroup = true): Html {
   const h = q.doc.headings[0] ?? { heading: '' };
@@ -92,7 +140,7 @@ function choiceLabel(c: Choice): Html {
 
 export function renderSingleChoice(q: RenderableQuestion, o: RenderOptions = {}): Html {
   const name = `q_${q.id}`;
-  const choices = visible(q.doc.answers?.choices);
+  const choices = sortedOptions(q, visible(q.doc.answers?.choices), o);
   const chosen = entered(o, name);
   if (q.subtype === 'menu') {
     const other = q.doc.answers?.other;
@@ -131,7 +179,7 @@ export function renderMultipleChoice(q: RenderableQuestion, o: RenderOptions = {
       : q.subtype.startsWith('vertical_')
         ? q.subtype.replace('vertical_', 'cols-')
         : 'vertical';
-  const items = visible(q.doc.answers?.choices).map(
+  const items = sortedOptions(q, visible(q.doc.answers?.choices), o).map(
     (c) =>
       html`<div class="choice"><input type="checkbox" id="c${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${c.id}">${choiceLabel(c)}</label></div>`,
   );
@@ -150,7 +198,7 @@ function starLabel(weight: number, kind: string): string {
 
 export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html {
   const a = q.doc.answers ?? {};
-  const rows = visible(a.rows);
+  const rows = sortedOptions(q, visible(a.rows), o);
   const choices = visible(a.choices);
   const display = q.doc.display_options;
   // Star/emoji rating: one row of symbols.

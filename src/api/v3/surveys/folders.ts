@@ -8,6 +8,7 @@ import {
   listFolders,
   renameFolder,
 } from '../../../domain/surveys/folders.js';
+import { NO_NUL } from '../../../domain/surveys/question-schema.js';
 import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
 import { emptyBodyIsObject, Id } from './schemas.js';
@@ -19,7 +20,7 @@ const Folder = Type.Object({
   href: Type.String(),
 });
 const FolderBody = Type.Object(
-  { title: Type.Optional(Type.String({ minLength: 1, maxLength: 250 })) },
+  { title: Type.Optional(Type.String({ pattern: NO_NUL, minLength: 1, maxLength: 250 })) },
   { additionalProperties: false },
 );
 const FolderParams = Type.Object({ folder_id: Id });

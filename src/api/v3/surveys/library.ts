@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { findLanguage, LANGUAGES } from '../../../domain/surveys/languages.js';
+import { NO_NUL } from '../../../domain/surveys/question-schema.js';
 import { listTeamTemplates } from '../../../domain/surveys/team-templates.js';
 import { CATEGORIES, TEMPLATES, templateQuestionCount } from '../../../domain/surveys/templates/index.js';
 import { badQuery } from '../../../platform/errors.js';
@@ -74,7 +75,7 @@ export const libraryRoutes: Routes = (app, deps: Deps) => {
           ...pagingQuery(),
           language: LanguageQuery,
           category: Type.Optional(
-            Type.String({ maxLength: 100, description: 'A category id; omitted: all' }),
+            Type.String({ pattern: NO_NUL, maxLength: 100, description: 'A category id; omitted: all' }),
           ),
         }),
         response: { 200: listEnvelopeSchema(Template) },

@@ -15,6 +15,7 @@ import {
   updateQuestion,
 } from '../../../domain/surveys/design.js';
 import {
+  NO_NUL,
   Question,
   QuestionInput,
   QuestionListItem,
@@ -28,8 +29,8 @@ import { actorOf } from './surveys.js';
 
 const PageBody = Type.Object(
   {
-    title: Type.Optional(Type.String({ maxLength: 2000, description: 'Default ""' })),
-    description: Type.Optional(Type.String({ maxLength: 20000, description: 'Default ""' })),
+    title: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 2000, description: 'Default ""' })),
+    description: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 20000, description: 'Default ""' })),
     position: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Default: after the last page' }),
     ),

@@ -80,3 +80,48 @@ export function presentQuestion(
 export function questionHeading(q: Pick<QuestionRow, 'doc'>): string {
   return q.doc.headings[0]?.heading ?? '';
 }
+
+/**
+ * GET /details as JSON text, built around the stored question designs instead of parsing and
+ * re-serialising each. A stored design is the output of normalizeQuestion from a body the
+ * question schema accepted (no unknown fields anywhere), so it already has the Question shape;
+ * the tests read every family back through this path and through GET question (schema-serialized).
+ */
+export function detailsJson(
+  request: FastifyRequest,
+  survey: SurveyRow,
+  pages: Array<{ id: string; position: number; title: string; description: string }>,
+  questions: Map<
+    string,
+    Array<{ id: string; page_id: string; position: number; family: string; subtype: string; doc: string }>
+  >,
+): string {
+  const base = baseUrl(request);
+  const head = JSON.stringify(presentSurvey(request, survey));
+  const parts: string[] = [head.slice(0, -1), ',"pages":['];
+  pages.forEach((p, i) => {
+    const qs = questions.get(p.id) ?? [];
+    const page = JSON.stringify(presentPage(base, { ...p, survey_id: survey.id, question_count: qs.length }));
+    parts.push(i > 0 ? ',' : '', page.slice(0, -1), ',"questions":[');
+    const href = `${pageHref(base, survey.id, p.id)}/questions/`;
+    qs.forEach((q, j) => {
+      parts.push(
+        j > 0 ? ',{"id":' : '{"id":',
+        JSON.stringify(q.id),
+        ',"position":',
+        String(q.position),
+        ',"family":',
+        JSON.stringify(q.family),
+        ',"subtype":',
+        JSON.stringify(q.subtype),
+        ',"href":',
+        JSON.stringify(href + q.id),
+        ',',
+        q.doc.slice(1),
+      );
+    });
+    parts.push(']}');
+  });
+  parts.push(']}');
+  return parts.join('');
+}

@@ -1,7 +1,7 @@
 // TypeBox schemas of the survey resources (reference §4–6). Question schemas come from the one
 // question schema family in domain/surveys/question-schema.ts.
 import { type TSchema, Type } from 'typebox';
-import { Question, QuestionInput } from '../../../domain/surveys/question-schema.js';
+import { NO_NUL, Question, QuestionInput } from '../../../domain/surveys/question-schema.js';
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -18,16 +18,20 @@ const ButtonsText = Type.Object({
 });
 const ButtonsTextInput = Type.Partial(
   Type.Object({
-    next_button: Type.String({ maxLength: 100 }),
-    prev_button: Type.String({ maxLength: 100 }),
-    exit_button: Type.String({ maxLength: 100 }),
-    done_button: Type.String({ maxLength: 100 }),
+    next_button: Type.String({ pattern: NO_NUL, maxLength: 100 }),
+    prev_button: Type.String({ pattern: NO_NUL, maxLength: 100 }),
+    exit_button: Type.String({ pattern: NO_NUL, maxLength: 100 }),
+    done_button: Type.String({ pattern: NO_NUL, maxLength: 100 }),
   }),
   { additionalProperties: false },
 );
 
 const Feedback = Type.Object(
-  { correct_text: Type.String(), incorrect_text: Type.String(), partial_text: Type.String() },
+  {
+    correct_text: Type.String({ pattern: NO_NUL, maxLength: 2000 }),
+    incorrect_text: Type.String({ pattern: NO_NUL, maxLength: 2000 }),
+    partial_text: Type.String({ pattern: NO_NUL, maxLength: 2000 }),
+  },
   { additionalProperties: false },
 );
 export const QuizOptions = Type.Object(
@@ -43,7 +47,7 @@ export const QuizOptions = Type.Object(
             {
               min: Type.Integer({ minimum: 0 }),
               max: Type.Integer({ minimum: 0 }),
-              message: Type.String({ maxLength: 2000 }),
+              message: Type.String({ pattern: NO_NUL, maxLength: 2000 }),
             },
             { additionalProperties: false },
           ),
@@ -58,7 +62,7 @@ export const QuizOptions = Type.Object(
 
 const CustomVariables = Type.Record(
   Type.String({ pattern: '^[A-Za-z0-9_]{1,50}$' }),
-  Type.String({ maxLength: 250 }),
+  Type.String({ pattern: NO_NUL, maxLength: 250 }),
   {
     additionalProperties: false,
     maxProperties: 100,
@@ -66,8 +70,8 @@ const CustomVariables = Type.Record(
 );
 
 const settingsFields = {
-  title: Type.Optional(Type.String({ maxLength: 250, description: 'Default "New Survey"' })),
-  nickname: Type.Optional(Type.String({ maxLength: 250 })),
+  title: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 250, description: 'Default "New Survey"' })),
+  nickname: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 250 })),
   language: Type.Optional(
     Type.String({
       pattern: '^[a-zA-Z]{2}(-[a-zA-Z]{2,4})?$',
@@ -85,15 +89,15 @@ const settingsFields = {
 export const SurveyCreateBody = Type.Object(
   {
     ...settingsFields,
-    from_template_id: Type.Optional(Type.String({ maxLength: 20 })),
-    from_survey_id: Type.Optional(Type.String({ maxLength: 20 })),
-    from_team_template_id: Type.Optional(Type.String({ maxLength: 20 })),
+    from_template_id: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 20 })),
+    from_survey_id: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 20 })),
+    from_team_template_id: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 20 })),
     pages: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            title: Type.Optional(Type.String({ maxLength: 2000 })),
-            description: Type.Optional(Type.String({ maxLength: 20000 })),
+            title: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 2000 })),
+            description: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 20000 })),
             questions: Type.Array(QuestionInput),
           },
           { additionalProperties: false },

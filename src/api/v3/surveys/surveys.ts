@@ -4,19 +4,20 @@ import { Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
 import { findLanguage } from '../../../domain/surveys/languages.js';
+import { NO_NUL } from '../../../domain/surveys/question-schema.js';
 import {
   type Actor,
   createSurvey,
   deleteSurvey,
   listSurveys,
-  loadDesign,
+  loadDesignRaw,
   updateSurvey,
 } from '../../../domain/surveys/surveys.js';
 import { minuteNoOffset, parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
-import { presentPage, presentQuestion, presentSurvey, surveyUrls } from './present.js';
+import { detailsJson, presentSurvey, surveyUrls } from './present.js';
 import {
   emptyBodyIsObject,
   SURVEY_FILTERS,
@@ -53,11 +54,15 @@ const ListQuery = Type.Object({
       description: `Comma-separated: filters ${SURVEY_FILTERS.join(', ')}; extra fields ${SURVEY_INCLUDES.join(', ')}`,
     }),
   ),
-  title: Type.Optional(Type.String({ maxLength: 250 })),
+  title: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 250 })),
   start_modified_at: Type.Optional(
-    Type.String({ maxLength: 40, description: 'YYYY-MM-DDTHH:MM:SS (a trailing Z or offset is accepted)' }),
+    Type.String({
+      pattern: NO_NUL,
+      maxLength: 40,
+      description: 'YYYY-MM-DDTHH:MM:SS (a trailing Z or offset is accepted)',
+    }),
   ),
-  end_modified_at: Type.Optional(Type.String({ maxLength: 40 })),
+  end_modified_at: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 40 })),
   folder_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
 });
 
@@ -162,7 +167,9 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         tags,
         summary: 'A survey',
         params: SurveyParams,
-        querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }),
+        querystring: Type.Object({
+          include: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 100 })),
+        }),
         response: { 200: Survey },
       },
     },
@@ -227,20 +234,13 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         response: { 200: SurveyDetails },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const survey = await requireSurvey(deps, request.auth, request.params.survey_id, 'design', 'read');
-      const { pages, questions } = await loadDesign(deps, survey.id);
-      const base = baseUrl(request);
-      return {
-        ...presentSurvey(request, survey),
-        pages: pages.map((p) => {
-          const qs = questions.get(p.id) ?? [];
-          return {
-            ...presentPage(base, { ...p, survey_id: survey.id, question_count: qs.length }),
-            questions: qs.map((q) => presentQuestion(base, survey.id, q)),
-          };
-        }),
-      };
+      const { pages, questions } = await loadDesignRaw(deps, survey.id);
+      // Sent as text: see detailsJson. The response schema still documents the shape.
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(detailsJson(request, survey, pages, questions) as never);
     },
   );
 };

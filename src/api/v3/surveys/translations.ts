@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
+import { NO_NUL } from '../../../domain/surveys/question-schema.js';
 import {
   CONTEXTS,
   deleteTranslation,
@@ -54,9 +55,9 @@ const Body = Type.Object(
               description: 'The source text (ignored: the survey’s current text is used)',
             }),
           ),
-          translation: Type.String({ maxLength: 20000 }),
+          translation: Type.String({ pattern: NO_NUL, maxLength: 20000 }),
           context: Type.Enum(CONTEXTS),
-          resource_id: Type.String({ maxLength: 20 }),
+          resource_id: Type.String({ pattern: NO_NUL, maxLength: 20 }),
         },
         { additionalProperties: false },
       ),
