@@ -142,7 +142,7 @@ export const scenarios = [
   {
     name: 'respondent_page',
     description: 'GET /r/{token}: the first page of a weblink survey, as a new respondent',
-    target: '>= 0.30 of floor',
+    target: 'informative: an HTML page (collector, survey, design, session lookups)',
     prepare: async (ctx) => {
       const { collector } = await collectSetup(ctx);
       return { path: new URL(collector.url).pathname };
