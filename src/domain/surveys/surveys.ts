@@ -247,7 +247,26 @@ export interface ListQuery {
 }
 
 /** The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. */
-export async function listSurveys(deps: Deps, userId: string, q: ListQuery): Promise<[number, SurveyRow[]]> {
+/** The columns a survey list item can show. */
+const LIST_COLUMNS = [
+  'id',
+  'title',
+  'nickname',
+  'language',
+  'question_count',
+  'response_count',
+  'date_created',
+  'date_modified',
+  'preview_token',
+  'manage_token',
+] as const;
+export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
+
+export async function listSurveys(
+  deps: Deps,
+  userId: string,
+  q: ListQuery,
+): Promise<[number, SurveyListRow[]]> {
   const shared = await sharedSurveyIds(deps, userId);
   const sharedBy = q.filters.includes('shared_by') ? await surveysSharedByUser(deps, userId) : [];
   let query = deps.db.kysely.selectFrom('surveys').where((eb) => {
@@ -275,7 +294,7 @@ export async function listSurveys(deps: Deps, userId: string, q: ListQuery): Pro
   // One row more than the page: when the page is the last one its rows give the total, and the
   // count query is needed only for lists longer than the page.
   const rows = await query
-    .selectAll()
+    .select(LIST_COLUMNS)
     .orderBy(column === 'title' ? sql`lower(title)` : column, order)
     .orderBy('id', order)
     .limit(q.limit + 1)
