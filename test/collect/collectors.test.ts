@@ -357,3 +357,27 @@ describe('GET/PATCH/PUT/DELETE /collectors/{id}', () => {
     expect((await server.client.get(`/v3/collectors/abc`, { token: a.token })).status).toBe(404);
   });
 });
+
+describe('GET /surveys?include=collect_stats', () => {
+  it('counts each survey’s collectors by status and type', async () => {
+    const a = await server.account();
+    const sid = await survey(a.token);
+    const empty = await survey(a.token);
+    const web = await server.client.post(
+      `/v3/surveys/${sid}/collectors`,
+      { type: 'weblink' },
+      { token: a.token },
+    );
+    await server.client.post(`/v3/surveys/${sid}/collectors`, { type: 'weblink' }, { token: a.token });
+    await server.client.post(`/v3/surveys/${sid}/collectors`, { type: 'email' }, { token: a.token });
+    await server.client.patch(`/v3/collectors/${web.body.id}`, { status: 'closed' }, { token: a.token });
+    const list = await server.client.get('/v3/surveys?include=collect_stats', { token: a.token });
+    const byId = new Map(list.body.data.map((s: any) => [s.id, s.collect_stats]));
+    expect(byId.get(sid)).toEqual({
+      total_count: 3,
+      status_list: { closed: 1, open: 1, new: 1 },
+      type_list: { weblink: 2, email: 1 },
+    });
+    expect(byId.get(empty)).toEqual({ total_count: 0, status_list: {}, type_list: {} });
+  });
+});

@@ -316,3 +316,36 @@ export function closedReason(c: Collector, now: Date): 'closed' | 'expired' | 'f
 export async function surveyOfCollector(deps: Deps, c: Collector): Promise<SurveyRow | undefined> {
   return deps.db.kysely.selectFrom('surveys').selectAll().where('id', '=', c.survey_id).executeTakeFirst();
 }
+
+export interface CollectStats {
+  total_count: number;
+  status_list: Record<string, number>;
+  type_list: Record<string, number>;
+}
+
+/**
+ * Collector counts per survey, by status and by type: the `collect_stats` a survey list can include
+ * (its structure is undocumented; this is the one the surveys area already answers with, filled).
+ */
+export async function collectStats(deps: Deps, surveyIds: string[]): Promise<Map<string, CollectStats>> {
+  const out = new Map<string, CollectStats>();
+  if (surveyIds.length === 0) return out;
+  const rows = await deps.db.kysely
+    .selectFrom('collectors')
+    .select(['survey_id', 'status', 'type', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('survey_id', 'in', surveyIds)
+    .groupBy(['survey_id', 'status', 'type'])
+    .execute();
+  for (const r of rows) {
+    let s = out.get(r.survey_id);
+    if (!s) {
+      s = { total_count: 0, status_list: {}, type_list: {} };
+      out.set(r.survey_id, s);
+    }
+    const n = Number(r.n);
+    s.total_count += n;
+    s.status_list[r.status] = (s.status_list[r.status] ?? 0) + n;
+    s.type_list[r.type] = (s.type_list[r.type] ?? 0) + n;
+  }
+  return out;
+}
