@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
+import { collectorsRoutes } from './api/v3/collectors/collectors.js';
 import { contactsRoutes } from './api/v3/contacts/contacts.js';
 import { contactFieldsRoutes } from './api/v3/contacts/fields.js';
 import { contactListsRoutes } from './api/v3/contacts/lists.js';
@@ -9,6 +10,8 @@ import { groupActivitiesRoutes } from './api/v3/groups/activities.js';
 import { groupsRoutes } from './api/v3/groups/groups.js';
 import { groupMembersRoutes } from './api/v3/groups/members.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
+import { responsesRoutes } from './api/v3/responses/responses.js';
+import { rollupsRoutes } from './api/v3/responses/rollups.js';
 import { rolesRoutes } from './api/v3/roles/roles.js';
 import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
@@ -28,8 +31,10 @@ import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
+import { analyzePages } from './web/analyze/pages.js';
 import { docsPages } from './web/docs.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
+import { respondPages } from './web/respond/pages.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
 
@@ -55,6 +60,9 @@ const apiRoutes: Routes[] = [
   contactFieldsRoutes,
   workgroupSharesRoutes,
   userSharedRoutes,
+  collectorsRoutes,
+  responsesRoutes,
+  rollupsRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
@@ -126,5 +134,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(oauthPages(deps));
   await app.register(surveyWebPages(deps));
   await app.register(mailOutboxPages(deps));
+  await app.register(respondPages(deps));
+  await app.register(analyzePages(deps));
   return app;
 }

@@ -1,4 +1,5 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
+import type { CollectTables } from './tables/collect.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
@@ -12,4 +13,5 @@ export interface Database
     TeamTables,
     SurveyTables,
     SharingTables,
+    CollectTables,
     ReachTables {}

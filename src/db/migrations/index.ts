@@ -4,6 +4,7 @@ import * as m0001 from './0001_platform.js';
 import * as m0003 from './0003_oauth.js';
 import * as m0004 from './0004_teams.js';
 import * as m0005 from './0005_surveys.js';
+import * as m0006 from './0006_collect.js';
 import * as m0007 from './0007_reach.js';
 import * as m0008 from './0008_shares.js';
 
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '0003_oauth': m0003,
   '0004_teams': m0004,
   '0005_surveys': m0005,
+  '0006_collect': m0006,
   '0007_reach': m0007,
   '0008_shares': m0008,
 };

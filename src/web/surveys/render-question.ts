@@ -119,10 +119,12 @@ function otherBox(
   const other = q.doc.answers?.other;
   if (!other?.visible) return html``;
   const name = `q_${q.id}_other`;
+  // As an answer choice the box has no <label> of its own (the choice's label names the checkbox).
+  const named = asChoice && other.is_answer_choice ? raw(' aria-label="Please specify"') : '';
   const box =
     other.num_lines > 1
-      ? html`<textarea id="${name}" name="${name}" rows="${other.num_lines}" cols="${other.num_chars}">${entered(o, name)[0] ?? ''}</textarea>`
-      : html`<input type="text" id="${name}" name="${name}" size="${Math.min(other.num_chars, 60)}" value="${entered(o, name)[0] ?? ''}">`;
+      ? html`<textarea id="${name}" name="${name}" rows="${other.num_lines}" cols="${other.num_chars}"${named}>${entered(o, name)[0] ?? ''}</textarea>`
+      : html`<input type="text" id="${name}" name="${name}" size="${Math.min(other.num_chars, 60)}" value="${entered(o, name)[0] ?? ''}"${named}>`;
   if (asChoice && other.is_answer_choice) {
     const checked = entered(o, asChoice.name).includes(other.id);
     return html`<div class="choice other"><input type="${asChoice.type}" id="c${other.id}" name="${asChoice.name}" value="${other.id}"${checked ? raw(' checked') : ''}><label for="c${other.id}">${other.text}</label> ${box}</div>`;

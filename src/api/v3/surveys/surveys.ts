@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../../context.js';
+import { collectStats } from '../../../domain/collectors/collectors.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
 import { findLanguage } from '../../../domain/surveys/languages.js';
 import { NO_NUL } from '../../../domain/surveys/question-schema.js';
@@ -114,6 +115,12 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         folderId: q.folder_id,
       });
       const base = baseUrl(request);
+      const stats = include.has('collect_stats')
+        ? await collectStats(
+            deps,
+            rows.map((s) => s.id),
+          )
+        : undefined;
       const data = rows.map((s) => {
         const item: Record<string, unknown> = {
           id: s.id,
@@ -129,9 +136,8 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         if (include.has('question_count')) item.question_count = s.question_count;
         if (include.has('analyze_url')) item.analyze_url = urls.analyze_url;
         if (include.has('preview')) item.preview = urls.preview;
-        // Collector statistics belong to the collecting area; until it records collectors there are none.
-        if (include.has('collect_stats'))
-          item.collect_stats = { total_count: 0, status_list: {}, type_list: {} };
+        // Collector statistics come from the collecting area.
+        if (stats) item.collect_stats = stats.get(s.id) ?? { total_count: 0, status_list: {}, type_list: {} };
         return item;
       });
       return envelope(request, page, total, data);

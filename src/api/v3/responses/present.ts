@@ -1,0 +1,98 @@
+// Shaping stored responses into the API's response objects (reference §10.3–10.6).
+import type { StoredPage } from '../../../domain/responses/answers.js';
+import type { DesignIndex } from '../../../domain/responses/design-index.js';
+import type { ResponseRow } from '../../../domain/responses/responses.js';
+import type { SurveyRow } from '../../../domain/surveys/access.js';
+import { withOffset } from '../../../platform/dates.js';
+
+export interface PresentOptions {
+  base: string;
+  form: 'survey' | 'collector';
+  survey: Pick<SurveyRow, 'manage_token'>;
+  pages: boolean;
+  details?: boolean;
+  simple?: DesignIndex;
+  pageIds?: Set<string>;
+  questionIds?: Set<string>;
+}
+
+function simpleText(index: DesignIndex, qid: string, a: Record<string, unknown>): string {
+  const q = index.questions.get(qid);
+  if (!q) return String(a.text ?? '');
+  if (a.other_id !== undefined) return String(a.text ?? '');
+  const parts: string[] = [];
+  if (a.row_id !== undefined) parts.push(q.rows.get(a.row_id as string)?.text ?? '');
+  if (a.col_id !== undefined) {
+    const col = q.cols.get(a.col_id as string);
+    parts.push(col?.col.text ?? '');
+    if (a.choice_id !== undefined) parts.push(col?.choices.get(a.choice_id as string)?.text ?? '');
+  } else if (a.choice_id !== undefined) parts.push(q.choices.get(a.choice_id as string)?.text ?? '');
+  if (a.text !== undefined) parts.push(String(a.text));
+  return parts.filter((p) => p !== '').join(' | ');
+}
+
+function shapePages(stored: StoredPage[], o: PresentOptions) {
+  const out = [];
+  for (const p of stored) {
+    if (o.pageIds && !o.pageIds.has(p.id)) continue;
+    const questions = [];
+    for (const q of p.questions) {
+      if (o.questionIds && !o.questionIds.has(q.id)) continue;
+      if (!o.simple) {
+        questions.push(q);
+        continue;
+      }
+      const iq = o.simple.questions.get(q.id);
+      const index = o.simple;
+      questions.push({
+        ...q,
+        family: iq?.family ?? '',
+        subtype: iq?.subtype ?? '',
+        heading: iq?.heading ?? '',
+        answers: q.answers.map((a) => {
+          const weight = a.choice_id !== undefined ? iq?.choices.get(a.choice_id)?.weight : undefined;
+          return {
+            ...a,
+            simple_text: simpleText(index, q.id, a as Record<string, unknown>),
+            ...(weight !== undefined ? { choice_metadata: { weight: String(weight) } } : {}),
+          };
+        }),
+      });
+    }
+    out.push({ id: p.id, questions });
+  }
+  return out;
+}
+
+export function presentResponse(r: ResponseRow, o: PresentOptions) {
+  const href =
+    o.form === 'survey'
+      ? `${o.base}/v3/surveys/${r.survey_id}/responses/${r.id}`
+      : `${o.base}/v3/collectors/${r.collector_id}/responses/${r.id}`;
+  const out: Record<string, unknown> = {
+    total_time: r.total_time,
+    href,
+    custom_variables: JSON.parse(r.custom_variables),
+    ip_address: r.ip_address,
+    id: r.id,
+    logic_path: {},
+    date_modified: withOffset(r.date_modified),
+    response_status: r.response_status,
+    custom_value: r.custom_value,
+    analyze_url: `${o.base}/analyze/browse/${o.survey.manage_token}?respondent_id=${r.id}`,
+    page_path: JSON.parse(r.page_path),
+    recipient_id: r.recipient_id,
+    collector_id: r.collector_id,
+    date_created: withOffset(r.date_created),
+    survey_id: r.survey_id,
+    collection_mode: r.collection_mode,
+    edit_url: `${o.base}/r/?sm=${r.edit_token}`,
+    metadata: JSON.parse(r.metadata),
+    first_name: r.first_name,
+    last_name: r.last_name,
+    email_address: r.email_address,
+  };
+  if (o.pages) out.pages = shapePages(JSON.parse(r.pages) as StoredPage[], o);
+  if (o.details) out.current_page_id = r.current_page_id;
+  return out;
+}

@@ -1,0 +1,143 @@
+// TypeBox schemas of responses (reference §10.3–10.7) and their query parameters (§10.2).
+import { type TSchema, Type } from 'typebox';
+import { RESPONSE_STATUSES } from '../../../domain/responses/responses.js';
+import { pagingQuery } from '../../../platform/paging.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Id = Type.String({ pattern: '^[0-9]{1,20}$' });
+const IdIn = Type.String({ minLength: 1, maxLength: 40 });
+const Text = Type.String({ maxLength: 50000 });
+
+export const SurveyResponseParams = Type.Object({ survey_id: Id, response_id: Id });
+export const CollectorResponseParams = Type.Object({ collector_id: Id, response_id: Id });
+
+const AnswerInput = Type.Object(
+  {
+    choice_id: Type.Optional(IdIn),
+    row_id: Type.Optional(IdIn),
+    col_id: Type.Optional(IdIn),
+    other_id: Type.Optional(IdIn),
+    text: Type.Optional(Text),
+    download_url: Type.Optional(Type.String({ maxLength: 2000 })),
+    content_type: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+const QuestionInput = Type.Object(
+  {
+    id: IdIn,
+    variable_id: Type.Optional(IdIn),
+    answers: Type.Optional(Type.Array(AnswerInput, { maxItems: 10000 })),
+  },
+  { additionalProperties: false },
+);
+const PageInput = Type.Object(
+  { id: IdIn, questions: Type.Optional(Type.Array(QuestionInput, { maxItems: 1000 })) },
+  { additionalProperties: false },
+);
+
+export const ResponseBody = Type.Object(
+  {
+    pages: Type.Optional(Type.Array(PageInput, { maxItems: 1000 })),
+    custom_variables: Type.Optional(
+      Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 5000 })),
+    ),
+    custom_value: Type.Optional(Type.String({ maxLength: 5000 })),
+    date_created: Type.Optional(Type.String({ maxLength: 40 })),
+    response_status: Type.Optional(Type.Enum(RESPONSE_STATUSES)),
+    ip_address: Type.Optional(Type.String({ maxLength: 100 })),
+    recipient_id: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Integer({ minimum: 0 })])),
+  },
+  { additionalProperties: false },
+);
+
+const Answer = Type.Object({
+  choice_id: Type.Optional(Type.String()),
+  row_id: Type.Optional(Type.String()),
+  col_id: Type.Optional(Type.String()),
+  other_id: Type.Optional(Type.String()),
+  text: Type.Optional(Type.String()),
+  download_url: Type.Optional(Type.String()),
+  content_type: Type.Optional(Type.String()),
+  choice_metadata: Type.Optional(Type.Object({ weight: Type.String() })),
+  simple_text: Type.Optional(Type.String()),
+  tag_data: Type.Optional(Type.Array(Type.Object({}))),
+});
+const Question = Type.Object({
+  id: Type.String(),
+  variable_id: Type.Optional(Type.String()),
+  family: Type.Optional(Type.String()),
+  subtype: Type.Optional(Type.String()),
+  heading: Type.Optional(Type.String()),
+  answers: Type.Array(Answer),
+});
+const Page = Type.Object({ id: Type.String(), questions: Type.Array(Question) });
+
+export const Response = Type.Object({
+  total_time: Type.Integer(),
+  href: Type.String(),
+  custom_variables: Type.Record(Type.String(), Type.String()),
+  ip_address: Type.String(),
+  id: Type.String(),
+  logic_path: Type.Object({}),
+  date_modified: Type.String(),
+  response_status: Type.String(),
+  custom_value: Type.String(),
+  analyze_url: Type.String(),
+  pages: Type.Optional(Type.Array(Page)),
+  page_path: Type.Array(Type.String()),
+  recipient_id: Type.String(),
+  collector_id: Type.String(),
+  date_created: Type.String(),
+  survey_id: Type.String(),
+  collection_mode: Type.String(),
+  edit_url: Type.String(),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email_address: Type.String(),
+  current_page_id: Type.Optional(Type.String()),
+});
+
+export const ResponseListItem = Type.Object({ id: Type.String(), href: Type.String() });
+
+const DateQ = (d: string) => Type.Optional(Type.String({ maxLength: 40, description: d }));
+const IdList = (d: string) =>
+  Type.Optional(Type.String({ pattern: '^[0-9]{1,20}(,[0-9]{1,20})*$', maxLength: 20000, description: d }));
+
+export function listQuery(kind: 'list' | 'bulk', form: 'survey' | 'collector') {
+  return Type.Object({
+    ...pagingQuery(kind === 'bulk' ? 100 : 1000),
+    start_created_at: DateQ('Responses created at or after'),
+    end_created_at: DateQ('Responses created at or before'),
+    start_modified_at: DateQ('Responses modified at or after'),
+    end_modified_at: DateQ('Responses modified at or before'),
+    status: Type.Optional(Type.Enum(RESPONSE_STATUSES)),
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+    first_name: Type.Optional(Type.String({ maxLength: 200 })),
+    last_name: Type.Optional(Type.String({ maxLength: 200 })),
+    ip: Type.Optional(Type.String({ maxLength: 100 })),
+    custom: Type.Optional(Type.String({ maxLength: 5000 })),
+    total_time_min: Type.Optional(Type.Integer({ minimum: 0 })),
+    total_time_max: Type.Optional(Type.Integer({ minimum: 0 })),
+    total_time_units: Type.Optional(Type.Enum(['second', 'minute', 'hour'])),
+    sort_by: Type.Optional(Type.Enum(['date_modified'])),
+    sort_order: Type.Optional(Type.Enum(['ASC', 'DESC', 'asc', 'desc'])),
+    ...(form === 'survey' ? { collector_ids: IdList('Only these collectors') } : {}),
+    ...(kind === 'bulk'
+      ? {
+          page_ids: IdList('Only these pages'),
+          question_ids: IdList('Only these questions'),
+          simple: Type.Optional(Type.Boolean({ description: 'true adds question and answer text' })),
+        }
+      : {}),
+  });
+}
+
+export const DetailsQuery = Type.Object({
+  page_ids: IdList('Only these pages'),
+  question_ids: IdList('Only these questions'),
+  simple: Type.Optional(Type.Boolean()),
+});
+
+export { Nullable };

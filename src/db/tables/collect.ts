@@ -1,0 +1,84 @@
+// Tables of collecting: collectors, responses (one row per response holding all its answers as one
+// JSON document, so export pages stream without per-answer joins), per-survey response ordinals, and
+// rollup counts kept in the transaction of every response change (so rollups never rescan).
+
+export interface CollectorsTable {
+  id: string;
+  survey_id: string;
+  owner_id: string;
+  type: string;
+  /** new | open | closed */
+  status: string;
+  name: string;
+  /** Unguessable token of the weblink URL (/r/<token>); null for other types. */
+  url_token: string | null;
+  /** scrypt hash of the respondent password, or null. */
+  password_hash: string | null;
+  /** ISO instant or null */
+  close_date: string | null;
+  response_limit: number | null;
+  response_count: number;
+  /** JSON: every other option of the reference (thank-you, redirect, anonymity, popup, ...) */
+  options: string;
+  date_created: string;
+  date_modified: string;
+}
+
+export interface ResponsesTable {
+  id: string;
+  survey_id: string;
+  collector_id: string;
+  owner_id: string;
+  /** 1, 2, 3 ... within the survey, never reused: export order and the basic plan's 25. */
+  ordinal: number;
+  recipient_id: string;
+  /** completed | partial | overquota | disqualified */
+  response_status: string;
+  collection_mode: string;
+  custom_value: string;
+  /** JSON name -> value */
+  custom_variables: string;
+  ip_address: string;
+  first_name: string;
+  last_name: string;
+  email_address: string;
+  /** seconds */
+  total_time: number;
+  date_created: string;
+  date_modified: string;
+  /** JSON: the API's `pages` array [{id, questions: [{id, variable_id?, answers: [...]}]}] */
+  pages: string;
+  /** JSON array of page ids in the order visited */
+  page_path: string;
+  /** JSON metadata object */
+  metadata: string;
+  /** the page the respondent is on ("0" when completed) */
+  current_page_id: string;
+  /** Unguessable token of edit_url / analyze_url. */
+  edit_token: string;
+  /** sha256 of the respondent page's session cookie, or null for API-created responses. */
+  respondent_key: string | null;
+}
+
+export interface SurveyResponseSeqTable {
+  survey_id: string;
+  owner_id: string;
+  next_ordinal: number;
+}
+
+/** Counts per answer key: '' = question answered, 'c:<choice>', 'o:<other>', 'r:<row>:c:<choice>',
+ * 'r:<row>:k:<col>:c:<choice>', 'r:<row>' (row answered). Per collector, so collector filters are cheap. */
+export interface ResponseCountsTable {
+  survey_id: string;
+  collector_id: string;
+  question_id: string;
+  akey: string;
+  n: number;
+}
+
+export interface CollectTables {
+  collectors: CollectorsTable;
+  responses: ResponsesTable;
+  survey_response_seq: SurveyResponseSeqTable;
+  response_counts: ResponseCountsTable;
+}

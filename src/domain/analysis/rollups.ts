@@ -1,0 +1,286 @@
+// Rollups (per-question summaries) and trends (counts per period), reference §11. Without filters
+// other than collectors, rollups read the counts kept with every response change (response_counts)
+// and never rescan responses; only numeric statistics and filtered rollups read response rows.
+import type { Deps } from '../../context.js';
+import { countKeys, type StoredPage } from '../responses/answers.js';
+import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
+import { allResponses, type ResponseFilters, type ResponseRow } from '../responses/responses.js';
+
+export interface Stats {
+  min: number;
+  max: number;
+  mean: number;
+  median: number;
+  std: number;
+}
+export interface CountItem {
+  id: string;
+  count: number;
+}
+export interface RowSummary {
+  id: string;
+  answered: number;
+  choices?: CountItem[];
+  cols?: Array<{ id: string; choices: CountItem[] }>;
+  stats?: Stats;
+}
+export interface QuestionSummary {
+  answered: number;
+  skipped: number;
+  choices?: CountItem[];
+  other?: CountItem[];
+  other_answered?: number;
+  rows?: RowSummary[];
+  stats?: Stats;
+}
+export interface QuestionRollup {
+  question: IndexedQuestion;
+  summary: QuestionSummary;
+}
+
+/** Counts per question: akey -> n (see ResponseCountsTable for the keys). */
+type Counts = Map<string, Map<string, number>>;
+
+function stats(values: number[]): Stats | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const std = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
+  return { min: sorted[0], max: sorted.at(-1)!, mean, median, std };
+}
+
+function isNumeric(q: IndexedQuestion): boolean {
+  return q.family === 'open_ended' && (q.subtype === 'numerical' || q.displayType === 'slider');
+}
+
+function summarize(
+  q: IndexedQuestion,
+  counts: Map<string, number>,
+  total: number,
+  numbers?: Map<string, number[]>,
+): QuestionSummary {
+  const n = (k: string) => counts.get(k) ?? 0;
+  const answered = n('');
+  const out: QuestionSummary = { answered, skipped: Math.max(0, total - answered) };
+  const choiceList = [...q.choices.values()];
+  if (q.family === 'single_choice' || q.family === 'multiple_choice')
+    out.choices = choiceList.map((c) => ({ id: c.id, count: n(`c:${c.id}`) }));
+  if (q.other) {
+    out.other = [{ id: q.other.id, count: n(`o:${q.other.id}`) }];
+    out.other_answered = n(`o:${q.other.id}`);
+  }
+  if (q.rows.size > 0 && q.family !== 'single_choice' && q.family !== 'multiple_choice')
+    out.rows = [...q.rows.values()].map((r) => {
+      const row: RowSummary = { id: r.id, answered: n(`r:${r.id}`) };
+      if (q.family === 'matrix' && q.subtype !== 'menu')
+        row.choices = choiceList.map((c) => ({ id: c.id, count: n(`r:${r.id}:c:${c.id}`) }));
+      if (q.subtype === 'menu')
+        row.cols = [...q.cols.values()].map(({ col, choices }) => ({
+          id: col.id,
+          choices: [...choices.values()].map((c) => ({
+            id: c.id,
+            count: n(`r:${r.id}:k:${col.id}:c:${c.id}`),
+          })),
+        }));
+      const s = numbers ? stats(numbers.get(r.id) ?? []) : undefined;
+      if (s) row.stats = s;
+      return row;
+    });
+  if (numbers && q.rows.size === 0) {
+    const s = stats(numbers.get('') ?? []);
+    if (s) out.stats = s;
+  }
+  return out;
+}
+
+function addPages(counts: Counts, pages: StoredPage[]): void {
+  for (const [qid, keys] of countKeys(pages)) {
+    let m = counts.get(qid);
+    if (!m) {
+      m = new Map();
+      counts.set(qid, m);
+    }
+    for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  }
+}
+
+function numericValues(index: DesignIndex, rows: Pick<ResponseRow, 'pages'>[], wanted: Set<string>) {
+  const out = new Map<string, Map<string, number[]>>();
+  for (const r of rows)
+    for (const p of JSON.parse(r.pages) as StoredPage[])
+      for (const q of p.questions) {
+        if (!wanted.has(q.id) || !index.questions.has(q.id)) continue;
+        let m = out.get(q.id);
+        if (!m) {
+          m = new Map();
+          out.set(q.id, m);
+        }
+        for (const a of q.answers) {
+          const v = Number(a.text);
+          if (a.text === undefined || a.text.trim() === '' || !Number.isFinite(v)) continue;
+          const key = a.row_id ?? '';
+          const list = m.get(key) ?? [];
+          list.push(v);
+          m.set(key, list);
+        }
+      }
+  return out;
+}
+
+/** Whether `f` narrows responses beyond survey and collectors (then counts must be recomputed). */
+export function needsScan(f: ResponseFilters): boolean {
+  const { surveyId: _s, collectorId: _c, collectorIds: _cs, sortBy: _b, sortOrder: _o, ...rest } = f;
+  return Object.values(rest).some((v) => v !== undefined);
+}
+
+export async function rollups(
+  deps: Deps,
+  index: DesignIndex,
+  f: ResponseFilters,
+  questions: IndexedQuestion[],
+): Promise<{ total: number; items: QuestionRollup[] }> {
+  const collectors = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
+  const wanted = new Set(questions.map((q) => q.id));
+  const numeric = new Set(questions.filter(isNumeric).map((q) => q.id));
+  let counts: Counts;
+  let total: number;
+  let scanned: ResponseRow[] | undefined;
+  if (needsScan(f)) {
+    scanned = await allResponses(deps, { ...f, collectorIds: collectors });
+    total = scanned.length;
+    counts = new Map();
+    for (const r of scanned) addPages(counts, JSON.parse(r.pages) as StoredPage[]);
+  } else {
+    const k = deps.db.kysely;
+    let cq = k
+      .selectFrom('response_counts')
+      .select(['question_id', 'akey', (eb) => eb.fn.sum<number>('n').as('n')])
+      .where('survey_id', '=', index.surveyId)
+      .groupBy(['question_id', 'akey']);
+    let tq = k
+      .selectFrom('collectors')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('response_count'), eb.lit(0)).as('n'))
+      .where('survey_id', '=', index.surveyId);
+    if (collectors) {
+      if (collectors.length === 0)
+        return {
+          total: 0,
+          items: questions.map((q) => ({ question: q, summary: summarize(q, new Map(), 0) })),
+        };
+      cq = cq.where('collector_id', 'in', collectors);
+      tq = tq.where('id', 'in', collectors);
+    }
+    const [rows, t] = await Promise.all([cq.execute(), tq.executeTakeFirstOrThrow()]);
+    total = Number(t.n);
+    counts = new Map();
+    for (const r of rows) {
+      if (!wanted.has(r.question_id)) continue;
+      let m = counts.get(r.question_id);
+      if (!m) {
+        m = new Map();
+        counts.set(r.question_id, m);
+      }
+      m.set(r.akey, Number(r.n));
+    }
+    if (numeric.size > 0)
+      scanned = await allResponses(deps, { surveyId: index.surveyId, collectorIds: collectors });
+  }
+  const numbers = numeric.size > 0 && scanned ? numericValues(index, scanned, numeric) : new Map();
+  return {
+    total,
+    items: questions.map((q) => ({
+      question: q,
+      summary: summarize(
+        q,
+        counts.get(q.id) ?? new Map(),
+        total,
+        numeric.has(q.id) ? (numbers.get(q.id) ?? new Map()) : undefined,
+      ),
+    })),
+  };
+}
+
+export const TREND_BY = ['year', 'quarter', 'month', 'week', 'day', 'hour'] as const;
+export type TrendBy = (typeof TREND_BY)[number];
+
+/** The period [start, end) containing `d`. */
+export function period(d: Date, by: TrendBy): [Date, Date] {
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  switch (by) {
+    case 'year':
+      return [new Date(Date.UTC(y, 0, 1)), new Date(Date.UTC(y + 1, 0, 1))];
+    case 'quarter': {
+      const q = Math.floor(m / 3) * 3;
+      return [new Date(Date.UTC(y, q, 1)), new Date(Date.UTC(y, q + 3, 1))];
+    }
+    case 'month':
+      return [new Date(Date.UTC(y, m, 1)), new Date(Date.UTC(y, m + 1, 1))];
+    case 'week': {
+      const day = new Date(Date.UTC(y, m, d.getUTCDate()));
+      const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
+      return [monday, new Date(monday.getTime() + 7 * 86_400_000)];
+    }
+    case 'day': {
+      const s = new Date(Date.UTC(y, m, d.getUTCDate()));
+      return [s, new Date(s.getTime() + 86_400_000)];
+    }
+    case 'hour': {
+      const s = new Date(Date.UTC(y, m, d.getUTCDate(), d.getUTCHours()));
+      return [s, new Date(s.getTime() + 3_600_000)];
+    }
+  }
+}
+
+const NO_TRENDS = (q: IndexedQuestion) =>
+  q.family === 'presentation' ||
+  q.family === 'demographic' ||
+  q.family === 'datetime' ||
+  (q.family === 'matrix' && q.subtype === 'menu') ||
+  q.displayType === 'file_upload' ||
+  q.displayType === 'slider';
+
+export interface TrendPeriod {
+  start: Date;
+  end: Date;
+  summary: QuestionSummary;
+}
+
+export async function trends(
+  deps: Deps,
+  _index: DesignIndex,
+  f: ResponseFilters,
+  questions: IndexedQuestion[],
+  by: TrendBy,
+): Promise<Array<{ question: IndexedQuestion; answered: number; skipped: number; periods: TrendPeriod[] }>> {
+  const rows = await allResponses(deps, f);
+  const buckets = new Map<number, { start: Date; end: Date; rows: ResponseRow[] }>();
+  for (const r of rows) {
+    const [start, end] = period(new Date(r.date_created), by);
+    let b = buckets.get(start.getTime());
+    if (!b) {
+      b = { start, end, rows: [] };
+      buckets.set(start.getTime(), b);
+    }
+    b.rows.push(r);
+  }
+  const ordered = [...buckets.values()].sort((a, b) => a.start.getTime() - b.start.getTime());
+  const perBucket = ordered.map((b) => {
+    const counts: Counts = new Map();
+    for (const r of b.rows) addPages(counts, JSON.parse(r.pages) as StoredPage[]);
+    return { ...b, counts };
+  });
+  return questions.map((q) => {
+    const periods = NO_TRENDS(q)
+      ? []
+      : perBucket.map((b) => ({
+          start: b.start,
+          end: b.end,
+          summary: summarize(q, b.counts.get(q.id) ?? new Map(), b.rows.length),
+        }));
+    const answered = perBucket.reduce((s, b) => s + (b.counts.get(q.id)?.get('') ?? 0), 0);
+    return { question: q, answered, skipped: rows.length - answered, periods };
+  });
+}

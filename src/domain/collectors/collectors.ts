@@ -1,0 +1,351 @@
+// Collectors: create (or copy), read, list, update, delete. Access to a collector is access to its
+// survey (requireSurvey, area 'collect'). No HTTP here.
+import { randomBytes } from 'node:crypto';
+import { type Selectable, type SqlBool, sql } from 'kysely';
+import type { Deps } from '../../context.js';
+import type { CollectorsTable } from '../../db/tables/collect.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Plan } from '../../platform/plans.js';
+import { isPaid } from '../../platform/plans.js';
+import { hashPassword } from '../../platform/secrets.js';
+import { recordEvent } from '../events.js';
+import {
+  type AccessLevel,
+  type Caller,
+  requireSurvey,
+  type SurveyArea,
+  type SurveyRow,
+} from '../surveys/access.js';
+import {
+  applyOptions,
+  type CollectorInput,
+  type CollectorOptions,
+  type CollectorType,
+  defaultName,
+  defaultOptions,
+  paidOnlyOptions,
+} from './options.js';
+
+export type CollectorRow = Selectable<CollectorsTable>;
+
+export interface Collector extends Omit<CollectorRow, 'options'> {
+  options: CollectorOptions;
+}
+
+export interface CollectActor extends Caller {
+  plan: Plan;
+  ip?: string | null;
+}
+
+export function parseCollector(row: CollectorRow): Collector {
+  return { ...row, options: JSON.parse(row.options) as CollectorOptions };
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+/** A short unguessable weblink token (12 characters from 56: about 70 bits). */
+export function urlToken(): string {
+  const bytes = randomBytes(12);
+  let out = '';
+  for (const b of bytes) out += ALPHABET[b % ALPHABET.length];
+  return out;
+}
+
+const notFound = () => new ApiError(1020, 'Collector not found.');
+
+/** The collector and its survey if the caller may use it in `area` at `level`; else 404/1020. */
+export async function requireCollector(
+  deps: Deps,
+  caller: Caller,
+  collectorId: string,
+  area: SurveyArea,
+  level: AccessLevel,
+): Promise<{ collector: Collector; survey: SurveyRow }> {
+  const row = await deps.db.kysely
+    .selectFrom('collectors')
+    .selectAll()
+    .where('id', '=', collectorId)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  const survey = await requireSurvey(deps, caller, row.survey_id, area, level).catch((err) => {
+    if (err instanceof ApiError && err.code === 1020) throw notFound();
+    throw err;
+  });
+  return { collector: parseCollector(row), survey };
+}
+
+function checkPlan(plan: Plan, type: CollectorType, input: CollectorInput): void {
+  if (isPaid(plan)) return;
+  if (type !== 'weblink')
+    throw new ApiError(1015, `A ${type} collector needs a paid plan; the basic plan has weblink collectors.`);
+  const paidOnly = paidOnlyOptions(input);
+  if (paidOnly.length > 0)
+    throw new ApiError(1015, `These options need a paid plan: ${paidOnly.join(', ')}.`);
+}
+
+function checkDates(input: CollectorInput): void {
+  if (input.response_limit !== undefined && input.response_limit !== null && input.response_limit < 1)
+    throw new ApiError(1002, `'response_limit' must be at least 1.`);
+}
+
+export interface CreateCollectorInput extends CollectorInput {
+  from_collector_id?: string;
+}
+
+export async function createCollector(
+  deps: Deps,
+  actor: CollectActor,
+  survey: SurveyRow,
+  input: CreateCollectorInput,
+  closeDateIso: string | null | undefined,
+): Promise<Collector> {
+  let type: CollectorType;
+  let options: CollectorOptions;
+  let name: string | undefined = input.name;
+  let passwordHash: string | null = null;
+  let closeDate: string | null = closeDateIso ?? null;
+  let responseLimit: number | null = input.response_limit ?? null;
+  let status: string | undefined;
+  let copiedFrom: string | undefined;
+  if (input.from_collector_id !== undefined) {
+    const extra = Object.keys(input).filter((k) => k !== 'from_collector_id' && k !== 'name');
+    if (extra.length > 0)
+      throw new ApiError(1002, `'from_collector_id' cannot be combined with ${extra.join(', ')}.`);
+    const { collector: source } = await requireCollector(
+      deps,
+      actor,
+      input.from_collector_id,
+      'collect',
+      'read',
+    ).catch(() => {
+      throw new ApiError(1020, `Collector ${input.from_collector_id} not found.`);
+    });
+    type = source.type as CollectorType;
+    checkPlan(actor.plan, type, {});
+    options = source.options;
+    passwordHash = source.password_hash;
+    closeDate = source.close_date;
+    responseLimit = source.response_limit;
+    name = input.name ?? `Copy of ${source.name}`;
+    copiedFrom = source.id;
+  } else {
+    if (!input.type) throw new ApiError(1002, `'type' is required.`);
+    type = input.type;
+    checkPlan(actor.plan, type, input);
+    checkDates(input);
+    options = applyOptions(type, defaultOptions(type), input);
+    if (input.password) passwordHash = await hashPassword(input.password);
+    if (input.status !== undefined) status = input.status;
+  }
+  if (!status) status = type === 'email' || type === 'sms' ? 'new' : 'open';
+  const [id, eventId] = await deps.ids.take(2);
+  const now = deps.clock.now().toISOString();
+  let row!: CollectorRow;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    if (name === undefined) {
+      const { n } = await trx
+        .selectFrom('collectors')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('survey_id', '=', survey.id)
+        .where('type', '=', type)
+        .executeTakeFirstOrThrow();
+      name = defaultName(type, Number(n));
+    }
+    row = {
+      id,
+      survey_id: survey.id,
+      owner_id: survey.owner_id,
+      type,
+      status: status!,
+      name,
+      url_token: type === 'weblink' ? urlToken() : null,
+      password_hash: passwordHash,
+      close_date: closeDate,
+      response_limit: responseLimit,
+      response_count: 0,
+      options: JSON.stringify(options),
+      date_created: now,
+      date_modified: now,
+    };
+    await trx.insertInto('collectors').values(row).execute();
+    await recordEvent(deps, trx, eventId, {
+      type: 'collector_created',
+      ownerId: survey.owner_id,
+      actorId: actor.user.id,
+      resourceType: 'collector',
+      resourceId: id,
+      ip: actor.ip ?? null,
+      data: { survey_id: survey.id, type, name, ...(copiedFrom ? { from_collector_id: copiedFrom } : {}) },
+    });
+  });
+  return parseCollector(row);
+}
+
+export async function updateCollector(
+  deps: Deps,
+  actor: CollectActor,
+  current: Collector,
+  input: CollectorInput,
+  closeDateIso: string | null | undefined,
+  mode: 'patch' | 'put',
+): Promise<Collector> {
+  const type = current.type as CollectorType;
+  checkPlan(actor.plan, type, input);
+  checkDates(input);
+  const base = mode === 'put' ? defaultOptions(type) : current.options;
+  const options = applyOptions(type, base, input);
+  const next = {
+    name: input.name ?? current.name,
+    status: input.status ?? current.status,
+    password_hash:
+      input.password !== undefined
+        ? input.password
+          ? await hashPassword(input.password)
+          : null
+        : mode === 'put'
+          ? null
+          : current.password_hash,
+    close_date: closeDateIso !== undefined ? closeDateIso : mode === 'put' ? null : current.close_date,
+    response_limit:
+      input.response_limit !== undefined
+        ? input.response_limit
+        : mode === 'put'
+          ? null
+          : current.response_limit,
+    options: JSON.stringify(options),
+    date_modified: deps.clock.now().toISOString(),
+  };
+  const [eventId] = await deps.ids.take(1);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx.updateTable('collectors').set(next).where('id', '=', current.id).execute();
+    await recordEvent(deps, trx, eventId, {
+      type: 'collector_updated',
+      ownerId: current.owner_id,
+      actorId: actor.user.id,
+      resourceType: 'collector',
+      resourceId: current.id,
+      ip: actor.ip ?? null,
+      data: { survey_id: current.survey_id, fields: Object.keys(input) },
+    });
+  });
+  return { ...current, ...next, options };
+}
+
+export async function deleteCollector(deps: Deps, actor: CollectActor, current: Collector): Promise<void> {
+  const [eventId] = await deps.ids.take(1);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    // Its responses go with it (cascade), so the survey's response count drops by as many.
+    await trx
+      .updateTable('surveys')
+      .set((eb) => ({ response_count: eb('response_count', '-', current.response_count) }))
+      .where('id', '=', current.survey_id)
+      .execute();
+    await trx.deleteFrom('response_counts').where('collector_id', '=', current.id).execute();
+    await trx.deleteFrom('responses').where('collector_id', '=', current.id).execute();
+    await trx.deleteFrom('collectors').where('id', '=', current.id).execute();
+    await recordEvent(deps, trx, eventId, {
+      type: 'collector_deleted',
+      ownerId: current.owner_id,
+      actorId: actor.user.id,
+      resourceType: 'collector',
+      resourceId: current.id,
+      ip: actor.ip ?? null,
+      data: { survey_id: current.survey_id, name: current.name },
+    });
+  });
+}
+
+export interface CollectorListQuery {
+  offset: number;
+  limit: number;
+  sortBy?: 'id' | 'date_modified' | 'type' | 'status' | 'name';
+  sortOrder?: 'ASC' | 'DESC';
+  name?: string;
+  start?: string;
+  end?: string;
+}
+
+export async function listCollectors(
+  deps: Deps,
+  surveyId: string,
+  q: CollectorListQuery,
+): Promise<[number, Collector[]]> {
+  let query = deps.db.kysely.selectFrom('collectors').where('survey_id', '=', surveyId);
+  if (q.name) {
+    const pattern = `%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<SqlBool>`lower(name) like ${pattern} escape '\\'`);
+  }
+  if (q.start) query = query.where('date_created', '>=', q.start);
+  if (q.end) query = query.where('date_created', '<=', q.end);
+  const { total } = await query
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const column = q.sortBy ?? 'date_modified';
+  const order =
+    q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'name' ? 'asc' : 'desc';
+  const orderExpr =
+    column === 'id' ? sql`length(id)` : column === 'name' ? sql`lower(name)` : sql.ref(column);
+  const rows = await query
+    .selectAll()
+    .orderBy(orderExpr, order)
+    .orderBy('id', order)
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  return [Number(total), rows.map(parseCollector)];
+}
+
+/** The weblink collector behind a respondent URL token, or undefined. */
+export async function collectorByToken(deps: Deps, token: string): Promise<Collector | undefined> {
+  const row = await deps.db.kysely
+    .selectFrom('collectors')
+    .selectAll()
+    .where('url_token', '=', token)
+    .executeTakeFirst();
+  return row ? parseCollector(row) : undefined;
+}
+
+/** Why a collector takes no responses now, or null when it is accepting them. */
+export function closedReason(c: Collector, now: Date): 'closed' | 'expired' | 'full' | null {
+  if (c.status === 'closed') return 'closed';
+  if (c.close_date && new Date(c.close_date).getTime() <= now.getTime()) return 'expired';
+  if (c.response_limit !== null && c.response_count >= c.response_limit) return 'full';
+  return null;
+}
+
+/** The survey a collector collects for (the respondent page's view; not an access decision). */
+export async function surveyOfCollector(deps: Deps, c: Collector): Promise<SurveyRow | undefined> {
+  return deps.db.kysely.selectFrom('surveys').selectAll().where('id', '=', c.survey_id).executeTakeFirst();
+}
+
+export interface CollectStats {
+  total_count: number;
+  status_list: Record<string, number>;
+  type_list: Record<string, number>;
+}
+
+/**
+ * Collector counts per survey, by status and by type: the `collect_stats` a survey list can include
+ * (its structure is undocumented; this is the one the surveys area already answers with, filled).
+ */
+export async function collectStats(deps: Deps, surveyIds: string[]): Promise<Map<string, CollectStats>> {
+  const out = new Map<string, CollectStats>();
+  if (surveyIds.length === 0) return out;
+  const rows = await deps.db.kysely
+    .selectFrom('collectors')
+    .select(['survey_id', 'status', 'type', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('survey_id', 'in', surveyIds)
+    .groupBy(['survey_id', 'status', 'type'])
+    .execute();
+  for (const r of rows) {
+    let s = out.get(r.survey_id);
+    if (!s) {
+      s = { total_count: 0, status_list: {}, type_list: {} };
+      out.set(r.survey_id, s);
+    }
+    const n = Number(r.n);
+    s.total_count += n;
+    s.status_list[r.status] = (s.status_list[r.status] ?? 0) + n;
+    s.type_list[r.type] = (s.type_list[r.type] ?? 0) + n;
+  }
+  return out;
+}

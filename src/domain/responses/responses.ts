@@ -1,0 +1,461 @@
+// Responses: create, read, list (every filter of reference §10.2), update, delete. One row per
+// response holds all its answers as one JSON document; the survey's and collector's response counts
+// and the rollup counts change in the same transaction as the response, with its events.
+import { randomBytes } from 'node:crypto';
+import { type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
+import type { Deps } from '../../context.js';
+import type { Database } from '../../db/schema.js';
+import type { ResponsesTable } from '../../db/tables/collect.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Collector } from '../collectors/collectors.js';
+import { type EventType, type NewEvent, recordEvent } from '../events.js';
+import type { SurveyRow } from '../surveys/access.js';
+import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
+import type { DesignIndex } from './design-index.js';
+import { insertResponseSqlite } from './sqlite-write.js';
+
+type Trx = Transaction<Database>;
+export type ResponseRow = Selectable<ResponsesTable>;
+export const RESPONSE_STATUSES = ['completed', 'partial', 'overquota', 'disqualified'] as const;
+export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
+
+export interface ResponseInput {
+  pages?: PageIn[];
+  custom_variables?: Record<string, string>;
+  custom_value?: string;
+  date_created?: string;
+  response_status?: ResponseStatus;
+  ip_address?: string;
+  recipient_id?: string;
+  first_name?: string;
+  last_name?: string;
+  email_address?: string;
+}
+
+export interface ResponseActor {
+  /** The user acting through the API, or null for a respondent. */
+  userId: string | null;
+  ip: string | null;
+}
+
+export interface CreateExtras {
+  collectionMode?: string;
+  respondentKey?: string | null;
+  currentPageId?: string;
+  pagePath?: string[];
+  metadata?: Record<string, unknown>;
+  totalTime?: number;
+}
+
+const editToken = () => randomBytes(18).toString('base64url');
+
+/** Adds `sign` × each answer key of `pages` to the collector's rollup counts (one statement). */
+export async function addCounts(
+  trx: Trx,
+  surveyId: string,
+  collectorId: string,
+  deltas: Map<string, number>,
+): Promise<void> {
+  const values = [];
+  for (const [k, n] of deltas) {
+    if (n === 0) continue;
+    const cut = k.indexOf('|');
+    values.push({
+      survey_id: surveyId,
+      collector_id: collectorId,
+      question_id: k.slice(0, cut),
+      akey: k.slice(cut + 1),
+      n,
+    });
+  }
+  for (let i = 0; i < values.length; i += 500)
+    await trx
+      .insertInto('response_counts')
+      .values(values.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc
+          .columns(['survey_id', 'collector_id', 'question_id', 'akey'])
+          .doUpdateSet((eb) => ({ n: eb('response_counts.n', '+', eb.ref('excluded.n')) })),
+      )
+      .execute();
+}
+
+export function countDeltas(
+  pages: StoredPage[],
+  sign: number,
+  into = new Map<string, number>(),
+): Map<string, number> {
+  for (const [q, keys] of countKeys(pages))
+    for (const k of keys) {
+      const key = `${q}|${k}`;
+      into.set(key, (into.get(key) ?? 0) + sign);
+    }
+  return into;
+}
+
+function statusEvents(before: string | null, after: string): EventType[] {
+  if (before === after) return [];
+  if (after === 'completed') return ['response_completed'];
+  if (after === 'disqualified') return ['response_disqualified'];
+  if (after === 'overquota') return ['response_overquota'];
+  return [];
+}
+
+function responseEvent(
+  type: EventType,
+  row: Pick<ResponseRow, 'id' | 'owner_id' | 'survey_id' | 'collector_id' | 'response_status'>,
+  actor: ResponseActor,
+): NewEvent {
+  return {
+    type,
+    ownerId: row.owner_id,
+    actorId: actor.userId,
+    resourceType: 'response',
+    resourceId: row.id,
+    ip: actor.ip,
+    data: { survey_id: row.survey_id, collector_id: row.collector_id, response_status: row.response_status },
+  };
+}
+
+async function writeEvents(
+  deps: Deps,
+  trx: Trx,
+  ids: string[],
+  types: EventType[],
+  row: Pick<ResponseRow, 'id' | 'owner_id' | 'survey_id' | 'collector_id' | 'response_status'>,
+  actor: ResponseActor,
+): Promise<void> {
+  for (let i = 0; i < types.length; i++)
+    await recordEvent(deps, trx, ids[i], responseEvent(types[i], row, actor));
+}
+
+export async function createResponse(
+  deps: Deps,
+  actor: ResponseActor,
+  survey: SurveyRow,
+  collector: Collector,
+  index: DesignIndex,
+  input: ResponseInput,
+  createdIso: string | undefined,
+  extras: CreateExtras = {},
+): Promise<ResponseRow> {
+  const pages = checkPages(index, input.pages ?? []);
+  const status = input.response_status ?? 'completed';
+  const types: EventType[] = ['response_created', ...statusEvents(null, status)];
+  const [id, ...eventIds] = await deps.ids.take(1 + types.length);
+  const now = deps.clock.now().toISOString();
+  const created = createdIso ?? now;
+  const row: ResponseRow = {
+    id,
+    survey_id: survey.id,
+    collector_id: collector.id,
+    owner_id: survey.owner_id,
+    ordinal: 0,
+    recipient_id: input.recipient_id ?? '',
+    response_status: status,
+    collection_mode: extras.collectionMode ?? 'default',
+    custom_value: input.custom_value ?? '',
+    custom_variables: JSON.stringify(input.custom_variables ?? {}),
+    ip_address: input.ip_address ?? '',
+    first_name: input.first_name ?? '',
+    last_name: input.last_name ?? '',
+    email_address: input.email_address ?? '',
+    total_time: extras.totalTime ?? Math.max(0, Math.floor((Date.parse(now) - Date.parse(created)) / 1000)),
+    date_created: created,
+    date_modified: now,
+    pages: JSON.stringify(pages),
+    page_path: JSON.stringify(extras.pagePath ?? []),
+    metadata: JSON.stringify(extras.metadata ?? {}),
+    current_page_id: extras.currentPageId ?? (status === 'partial' ? (pages.at(-1)?.id ?? '0') : '0'),
+    edit_token: editToken(),
+    respondent_key: extras.respondentKey ?? null,
+  };
+  const deltas = countDeltas(pages, 1);
+  if (deps.db.sqlite) {
+    await insertResponseSqlite(
+      deps,
+      row,
+      deltas,
+      types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) })),
+    );
+    return row;
+  }
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const seq = await trx
+      .insertInto('survey_response_seq')
+      .values({ survey_id: survey.id, owner_id: survey.owner_id, next_ordinal: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('survey_id')
+          .doUpdateSet((eb) => ({ next_ordinal: eb('survey_response_seq.next_ordinal', '+', 1) })),
+      )
+      .returning('next_ordinal')
+      .executeTakeFirstOrThrow();
+    row.ordinal = Number(seq.next_ordinal);
+    await trx.insertInto('responses').values(row).execute();
+    await trx
+      .updateTable('surveys')
+      .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
+      .where('id', '=', survey.id)
+      .execute();
+    await trx
+      .updateTable('collectors')
+      .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
+      .where('id', '=', collector.id)
+      .execute();
+    await addCounts(trx, survey.id, collector.id, deltas);
+    await writeEvents(deps, trx, eventIds, types, row, actor);
+  });
+  return row;
+}
+
+export function storedPages(row: Pick<ResponseRow, 'pages'>): StoredPage[] {
+  return JSON.parse(row.pages) as StoredPage[];
+}
+
+export interface UpdateExtras {
+  currentPageId?: string;
+  pagePath?: string[];
+  totalTime?: number;
+}
+
+export async function updateResponse(
+  deps: Deps,
+  actor: ResponseActor,
+  current: ResponseRow,
+  index: DesignIndex,
+  input: ResponseInput,
+  createdIso: string | undefined,
+  mode: 'patch' | 'put',
+  extras: UpdateExtras = {},
+): Promise<ResponseRow> {
+  const before = storedPages(current);
+  let pages: StoredPage[];
+  if (mode === 'put') pages = checkPages(index, input.pages ?? []);
+  else if (input.pages !== undefined)
+    pages = mergePages(index, before, checkPages(index, input.pages), input.pages);
+  else pages = before;
+  const keep = <T>(given: T | undefined, now: T, reset: T): T =>
+    given !== undefined ? given : mode === 'put' ? reset : now;
+  const status = keep(input.response_status, current.response_status, 'completed');
+  const types: EventType[] = ['response_updated', ...statusEvents(current.response_status, status)];
+  const eventIds = await deps.ids.take(types.length);
+  const now = deps.clock.now().toISOString();
+  const next: ResponseRow = {
+    ...current,
+    pages: JSON.stringify(pages),
+    response_status: status,
+    custom_value: keep(input.custom_value, current.custom_value, ''),
+    custom_variables: keep(
+      input.custom_variables === undefined ? undefined : JSON.stringify(input.custom_variables),
+      current.custom_variables,
+      '{}',
+    ),
+    ip_address: input.ip_address ?? current.ip_address,
+    recipient_id: input.recipient_id ?? current.recipient_id,
+    first_name: input.first_name ?? current.first_name,
+    last_name: input.last_name ?? current.last_name,
+    email_address: input.email_address ?? current.email_address,
+    date_created: createdIso ?? current.date_created,
+    date_modified: now,
+    current_page_id: extras.currentPageId ?? (status === 'partial' ? current.current_page_id : '0'),
+    page_path: extras.pagePath ? JSON.stringify(extras.pagePath) : current.page_path,
+    total_time: extras.totalTime ?? current.total_time,
+  };
+  const deltas = countDeltas(pages, 1, countDeltas(before, -1));
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const {
+      id: _id,
+      survey_id: _s,
+      collector_id: _c,
+      owner_id: _o,
+      ordinal: _n,
+      edit_token: _e,
+      ...changes
+    } = next;
+    const res = await trx
+      .updateTable('responses')
+      .set(changes)
+      .where('id', '=', current.id)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw new ApiError(1020, 'Response not found.');
+    await addCounts(trx, current.survey_id, current.collector_id, deltas);
+    await writeEvents(deps, trx, eventIds, types, next, actor);
+  });
+  return next;
+}
+
+/** Deletes responses (of one survey) with their counts and one response_deleted event each. */
+export async function deleteResponses(deps: Deps, actor: ResponseActor, rows: ResponseRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const eventIds = await deps.ids.take(rows.length);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const perCollector = new Map<string, { deltas: Map<string, number>; n: number }>();
+    let removed = 0;
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      // Only rows still there count: a concurrent delete must not be subtracted twice.
+      const gone = await trx
+        .deleteFrom('responses')
+        .where(
+          'id',
+          'in',
+          chunk.map((r) => r.id),
+        )
+        .returning(['id'])
+        .execute();
+      const goneIds = new Set(gone.map((g) => g.id));
+      for (const r of chunk) {
+        if (!goneIds.has(r.id)) continue;
+        removed++;
+        let c = perCollector.get(r.collector_id);
+        if (!c) {
+          c = { deltas: new Map(), n: 0 };
+          perCollector.set(r.collector_id, c);
+        }
+        c.n++;
+        countDeltas(storedPages(r), -1, c.deltas);
+      }
+    }
+    for (const [collectorId, c] of perCollector) {
+      await addCounts(trx, rows[0].survey_id, collectorId, c.deltas);
+      await trx
+        .updateTable('collectors')
+        .set((eb) => ({ response_count: eb('response_count', '-', c.n) }))
+        .where('id', '=', collectorId)
+        .execute();
+    }
+    await trx
+      .updateTable('surveys')
+      .set((eb) => ({ response_count: eb('response_count', '-', removed) }))
+      .where('id', '=', rows[0].survey_id)
+      .execute();
+    for (let i = 0; i < rows.length; i++)
+      await writeEvents(deps, trx, [eventIds[i]], ['response_deleted'], rows[i], actor);
+  });
+}
+
+export interface ResponseFilters {
+  surveyId?: string;
+  collectorId?: string;
+  collectorIds?: string[];
+  startCreated?: string;
+  endCreated?: string;
+  startModified?: string;
+  endModified?: string;
+  status?: string[];
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  ip?: string;
+  custom?: string;
+  totalTimeMin?: number;
+  totalTimeMax?: number;
+  sortBy?: 'date_modified';
+  sortOrder?: 'ASC' | 'DESC';
+}
+
+function filtered(deps: Deps, f: ResponseFilters) {
+  let q = deps.db.kysely.selectFrom('responses');
+  if (f.surveyId) q = q.where('survey_id', '=', f.surveyId);
+  if (f.collectorId) q = q.where('collector_id', '=', f.collectorId);
+  if (f.collectorIds)
+    q = f.collectorIds.length ? q.where('collector_id', 'in', f.collectorIds) : q.where(sql<SqlBool>`1 = 0`);
+  if (f.startCreated) q = q.where('date_created', '>=', f.startCreated);
+  if (f.endCreated) q = q.where('date_created', '<=', f.endCreated);
+  if (f.startModified) q = q.where('date_modified', '>=', f.startModified);
+  if (f.endModified) q = q.where('date_modified', '<=', f.endModified);
+  if (f.status) q = q.where('response_status', 'in', f.status);
+  if (f.email !== undefined) q = q.where('email_address', '=', f.email);
+  if (f.firstName !== undefined) q = q.where('first_name', '=', f.firstName);
+  if (f.lastName !== undefined) q = q.where('last_name', '=', f.lastName);
+  if (f.ip !== undefined) q = q.where('ip_address', '=', f.ip);
+  if (f.custom !== undefined) q = q.where('custom_value', '=', f.custom);
+  if (f.totalTimeMin !== undefined) q = q.where('total_time', '>=', f.totalTimeMin);
+  if (f.totalTimeMax !== undefined) q = q.where('total_time', '<=', f.totalTimeMax);
+  return q;
+}
+
+/** [total, rows] of the responses matching `f`, in export order (ordinal) unless sorted. */
+export async function listResponses(
+  deps: Deps,
+  f: ResponseFilters,
+  offset: number,
+  limit: number,
+  columns: 'all' | 'ids' = 'all',
+  /** The total when the caller knows it (an unfiltered survey or collector: its kept response count). */
+  knownTotal?: number,
+): Promise<[number, ResponseRow[]]> {
+  const q = filtered(deps, f);
+  const total =
+    knownTotal ??
+    (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total;
+  if (Number(total) === 0 || offset >= Number(total)) return [Number(total), []];
+  const order = f.sortOrder === 'DESC' ? 'desc' : 'asc';
+  const base = columns === 'all' ? q.selectAll() : q.select(['id', 'survey_id', 'collector_id', 'ordinal']);
+  const sorted =
+    f.sortBy === 'date_modified'
+      ? base.orderBy('date_modified', order).orderBy('ordinal', order)
+      : base.orderBy('ordinal', order);
+  const rows = await sorted.limit(limit).offset(offset).execute();
+  return [Number(total), rows as ResponseRow[]];
+}
+
+/** True when `f` selects a whole survey or collector (no filter narrows it). */
+export function unfiltered(f: ResponseFilters): boolean {
+  const { surveyId: _s, collectorId: _c, sortBy: _b, sortOrder: _o, ...rest } = f;
+  return Object.values(rest).every((v) => v === undefined);
+}
+
+/** Every matching row (for deletes and analysis scans). */
+export async function allResponses(deps: Deps, f: ResponseFilters): Promise<ResponseRow[]> {
+  return filtered(deps, f).selectAll().orderBy('ordinal').execute();
+}
+
+export async function getResponse(
+  deps: Deps,
+  scope: { surveyId?: string; collectorId?: string },
+  responseId: string,
+): Promise<ResponseRow> {
+  let q = deps.db.kysely.selectFrom('responses').selectAll().where('id', '=', responseId);
+  if (scope.surveyId) q = q.where('survey_id', '=', scope.surveyId);
+  if (scope.collectorId) q = q.where('collector_id', '=', scope.collectorId);
+  const row = await q.executeTakeFirst();
+  if (!row) throw new ApiError(1020, 'Response not found.');
+  return row;
+}
+
+/** The latest response a respondent session made in a collector, if any. */
+export async function responseOfRespondent(
+  deps: Deps,
+  collectorId: string,
+  respondentKey: string,
+): Promise<ResponseRow | undefined> {
+  return deps.db.kysely
+    .selectFrom('responses')
+    .selectAll()
+    .where('respondent_key', '=', respondentKey)
+    .where('collector_id', '=', collectorId)
+    .orderBy('ordinal', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The response behind an edit_url token, if any. */
+export async function responseByEditToken(deps: Deps, token: string): Promise<ResponseRow | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
+  return deps.db.kysely
+    .selectFrom('responses')
+    .selectAll()
+    .where('edit_token', '=', token)
+    .executeTakeFirst();
+}
+
+/** Hands a response to a new respondent session (opening its edit_url). */
+export async function bindRespondent(deps: Deps, responseId: string, respondentKey: string): Promise<void> {
+  await deps.db.kysely
+    .updateTable('responses')
+    .set({ respondent_key: respondentKey })
+    .where('id', '=', responseId)
+    .execute();
+}

@@ -1,0 +1,255 @@
+// The owner's analyze page (the survey's analyze_url), one response (a response's analyze_url) and
+// the summary page (summary_url). Reached by the survey's unguessable manage token until sign-in
+// sessions exist (see domain/analysis/overview.ts). Filters are a plain GET form: dates and collector.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Deps } from '../../context.js';
+import { headline, recentTexts, surveyByManageToken } from '../../domain/analysis/overview.js';
+import { rollups } from '../../domain/analysis/rollups.js';
+import type { StoredPage } from '../../domain/responses/answers.js';
+import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
+import type { ResponseFilters } from '../../domain/responses/responses.js';
+import { parseApiDate, withOffset } from '../../platform/dates.js';
+import { type Html, html, raw } from '../html.js';
+import { page as layout } from '../layout.js';
+import { richText } from '../surveys/render-question.js';
+import { barChart, columnChart, gridChart } from './charts.js';
+
+const STYLE = raw(`<style>
+.q-result { border-top: 1px solid var(--line); padding: 1rem 0; }
+.q-result h3 { margin: 0 0 .25rem; font-size: 1.05rem; }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin: 1rem 0; }
+.figure { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; }
+.figure .n { font-size: 1.8rem; font-weight: 700; display: block; }
+form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin: 1rem 0; }
+form.filters label { margin: 0; }
+form.filters input, form.filters select { width: auto; }
+svg.chart text { font: 13px system-ui, sans-serif; fill: #1b1f24; }
+ul.texts { max-height: 18rem; overflow: auto; padding-left: 1.2rem; }
+</style>`);
+
+function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-robots-tag', 'noindex, nofollow')
+    .header('x-frame-options', 'DENY')
+    .type('text/html; charset=utf-8')
+    .send(layout(title, html`${STYLE}${body}`));
+}
+
+const notFound = (reply: FastifyReply) =>
+  send(
+    reply,
+    404,
+    'Not found',
+    html`<h1>Not found</h1><p>This link is not valid. Ask the survey’s owner for a new one.</p>`,
+  );
+
+const plain = (text: string) => text.replace(/<[^>]*>/g, '');
+
+function questionResult(
+  q: IndexedQuestion,
+  summary: Awaited<ReturnType<typeof rollups>>['items'][number]['summary'],
+  texts: string[] | undefined,
+  total: number,
+): Html {
+  const title = plain(q.heading);
+  let chart: Html | string = '';
+  if (q.family === 'single_choice' || q.family === 'multiple_choice') {
+    const bars = [...q.choices.values()].map((c) => ({
+      label: c.text || 'Image',
+      count: summary.choices?.find((x) => x.id === c.id)?.count ?? 0,
+    }));
+    if (q.other) bars.push({ label: q.other.text, count: summary.other_answered ?? 0 });
+    chart = barChart(title, bars, summary.answered);
+  } else if (q.family === 'matrix' && q.subtype !== 'menu') {
+    const rows = [...q.rows.values()];
+    const choices = [...q.choices.values()];
+    chart = gridChart(
+      title,
+      rows.map((r) => r.text || title),
+      choices.map((c) => c.text || String(c.weight ?? c.position)),
+      rows.map((r) => {
+        const rs = summary.rows?.find((x) => x.id === r.id);
+        return choices.map((c) => rs?.choices?.find((x) => x.id === c.id)?.count ?? 0);
+      }),
+    );
+  } else if (q.family === 'matrix') {
+    const rows = [...q.rows.values()];
+    const cols = [...q.cols.values()];
+    const labels: string[] = [];
+    const counts: number[][] = rows.map(() => []);
+    for (const { col, choices } of cols)
+      for (const c of choices.values()) {
+        labels.push(`${col.text}: ${c.text}`);
+        rows.forEach((r, i) => {
+          const rs = summary.rows?.find((x) => x.id === r.id);
+          counts[i].push(
+            rs?.cols?.find((x) => x.id === col.id)?.choices.find((x) => x.id === c.id)?.count ?? 0,
+          );
+        });
+      }
+    chart = gridChart(
+      title,
+      rows.map((r) => r.text),
+      labels,
+      counts,
+    );
+  }
+  const stats = summary.stats ?? summary.rows?.find((r) => r.stats)?.stats;
+  const statsLine = stats
+    ? html`<p>Minimum ${stats.min}, maximum ${stats.max}, mean ${Math.round(stats.mean * 100) / 100}, median ${stats.median}.</p>`
+    : '';
+  const list =
+    texts && texts.length > 0
+      ? html`<details open><summary>Latest answers (${texts.length})</summary><ul class="texts">${texts.map((t) => html`<li>${t}</li>`)}</ul></details>`
+      : '';
+  return html`<section class="q-result" id="r${q.id}" data-family="${q.family}"><h3>${richText(q.heading)}</h3>
+<p class="muted">Answered: ${summary.answered} · Skipped: ${summary.skipped}${total > 0 ? ` · ${Math.round((summary.answered / total) * 100)}% answered` : ''}</p>
+${chart}${statsLine}${list}</section>`;
+}
+
+function dateFilter(v: string | undefined, endOfDay: boolean): string | undefined {
+  if (!v) return undefined;
+  const iso = parseApiDate(/^\d{4}-\d{2}-\d{2}$/.test(v) && endOfDay ? `${v}T23:59:59` : v);
+  return iso ?? undefined;
+}
+
+export function analyzePages(deps: Deps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get<{ Params: { token: string }; Querystring: { start?: string; end?: string; collector?: string } }>(
+      '/analyze/:token',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const survey = await surveyByManageToken(deps, request.params.token);
+        if (!survey) return notFound(reply);
+        const q = request.query;
+        const collectors = await deps.db.kysely
+          .selectFrom('collectors')
+          .select(['id', 'name'])
+          .where('survey_id', '=', survey.id)
+          .orderBy('date_created')
+          .execute();
+        const collectorId = collectors.some((c) => c.id === q.collector) ? q.collector : undefined;
+        const filters: ResponseFilters = {
+          surveyId: survey.id,
+          collectorIds: collectorId ? [collectorId] : undefined,
+          startCreated: dateFilter(q.start, false),
+          endCreated: dateFilter(q.end, true),
+        };
+        const index = await designIndex(deps, survey);
+        const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
+        const { total, items } = await rollups(deps, index, filters, questions);
+        const textual = new Set(
+          questions
+            .filter((x) => ['open_ended', 'demographic', 'datetime'].includes(x.family) || x.other)
+            .map((x) => x.id),
+        );
+        const texts = await recentTexts(deps, filters, textual);
+        const form = html`<form class="filters" method="get" action="/analyze/${request.params.token}" aria-label="Filter responses">
+<div><label for="start">From</label><input type="date" id="start" name="start" value="${q.start ?? ''}"></div>
+<div><label for="end">To</label><input type="date" id="end" name="end" value="${q.end ?? ''}"></div>
+<div><label for="collector">Collector</label><select id="collector" name="collector"><option value="">All collectors</option>${collectors.map(
+          (c) =>
+            html`<option value="${c.id}"${c.id === collectorId ? raw(' selected') : ''}>${c.name}</option>`,
+        )}</select></div>
+<div><button type="submit">Filter</button></div></form>`;
+        const body = html`<h1>${survey.title}: results</h1>
+<p><a href="/summary/${request.params.token}">Summary</a></p>
+${form}
+<p role="status" id="total"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}</p>
+${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
+        return send(reply, 200, `${survey.title}: results`, body);
+      },
+    );
+
+    app.get<{ Params: { token: string }; Querystring: { respondent_id?: string } }>(
+      '/analyze/browse/:token',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const survey = await surveyByManageToken(deps, request.params.token);
+        if (!survey) return notFound(reply);
+        const id = String(request.query.respondent_id ?? '');
+        const row = /^\d{1,20}$/.test(id)
+          ? await deps.db.kysely
+              .selectFrom('responses')
+              .selectAll()
+              .where('id', '=', id)
+              .where('survey_id', '=', survey.id)
+              .executeTakeFirst()
+          : undefined;
+        if (!row) return notFound(reply);
+        const index = await designIndex(deps, survey);
+        const answers = (JSON.parse(row.pages) as StoredPage[]).flatMap((p) =>
+          p.questions.map((qa) => {
+            const q = index.questions.get(qa.id);
+            const text = qa.answers
+              .map((a) => {
+                const parts: string[] = [];
+                if (a.row_id && q) parts.push(q.rows.get(a.row_id)?.text ?? '');
+                if (a.col_id && q) parts.push(q.cols.get(a.col_id)?.col.text ?? '');
+                if (a.choice_id && q)
+                  parts.push(
+                    (a.col_id
+                      ? q.cols.get(a.col_id)?.choices.get(a.choice_id)?.text
+                      : q.choices.get(a.choice_id)?.text) ?? '',
+                  );
+                if (a.other_id && q?.other) parts.push(q.other.text);
+                if (a.text) parts.push(a.text);
+                return parts.filter(Boolean).join(': ');
+              })
+              .join('; ');
+            return html`<dt>${q ? plain(q.heading) : qa.id}</dt><dd>${text}</dd>`;
+          }),
+        );
+        return send(
+          reply,
+          200,
+          `Response ${row.id}`,
+          html`<h1>${survey.title}: response ${row.id}</h1>
+<p>${row.response_status} · started ${withOffset(row.date_created)} · ${row.total_time} s</p>
+<dl>${answers}</dl><p><a href="/analyze/${request.params.token}">All results</a></p>`,
+        );
+      },
+    );
+
+    app.get<{ Params: { token: string } }>(
+      '/summary/:token',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const survey = await surveyByManageToken(deps, request.params.token);
+        if (!survey) return notFound(reply);
+        const h = await headline(deps, survey, deps.clock.now());
+        const rate = h.total > 0 ? Math.round((h.byStatus.completed / h.total) * 100) : 0;
+        const avg =
+          h.averageSeconds === null
+            ? '—'
+            : h.averageSeconds >= 60
+              ? `${Math.floor(h.averageSeconds / 60)} min ${Math.round(h.averageSeconds % 60)} s`
+              : `${Math.round(h.averageSeconds)} s`;
+        const figure = (label: string, value: string | number, id: string) =>
+          html`<div class="figure" id="${id}"><span class="n">${value}</span>${label}</div>`;
+        const body = html`<h1>${survey.title}: summary</h1>
+<div class="figures">
+${figure('Total responses', h.total, 'f-total')}
+${figure('Completed', h.byStatus.completed, 'f-completed')}
+${figure('Partial', h.byStatus.partial, 'f-partial')}
+${figure('Disqualified', h.byStatus.disqualified, 'f-disqualified')}
+${figure('Completion rate', `${rate}%`, 'f-rate')}
+${figure('Typical time to complete', avg, 'f-time')}
+${figure('Collectors (open)', `${h.collectors} (${h.openCollectors})`, 'f-collectors')}
+${figure('Questions', survey.question_count, 'f-questions')}
+</div>
+<p>${h.first ? html`First completed response ${withOffset(h.first)}; latest ${withOffset(h.last!)}.` : 'No completed responses yet.'}</p>
+<h2>Responses in the last 14 days</h2>
+${columnChart(
+  'Responses per day, last 14 days',
+  h.perDay.map((d) => ({ label: d.day, count: d.count })),
+)}
+<p><a href="/analyze/${request.params.token}">Results by question</a></p>`;
+        return send(reply, 200, `${survey.title}: summary`, body);
+      },
+    );
+  };
+}

@@ -1,0 +1,519 @@
+// The respondent page at a weblink collector's URL (/r/<token>): the survey page by page with its
+// buttons_text, answers checked on the server (and in the browser when JavaScript runs), saved as a
+// partial response at each page and completed at the end; thank-you page or redirect; clear pages
+// for closed, expired and full collectors; a password form for protected ones. Works without
+// JavaScript: plain form posts, each followed by a redirect (post/redirect/get).
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../context.js';
+import {
+  type Collector,
+  closedReason,
+  collectorByToken,
+  parseCollector,
+  surveyOfCollector,
+} from '../../domain/collectors/collectors.js';
+import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
+import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
+import {
+  bindRespondent,
+  createResponse,
+  type ResponseRow,
+  responseByEditToken,
+  responseOfRespondent,
+  storedPages,
+  updateResponse,
+} from '../../domain/responses/responses.js';
+import type { SurveyRow } from '../../domain/surveys/access.js';
+import { settingsOf } from '../../domain/surveys/surveys.js';
+import { sha256, verifyPassword } from '../../platform/secrets.js';
+import { type Html, html, raw } from '../html.js';
+import { page as layout } from '../layout.js';
+import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
+import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
+import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
+
+const STYLE = raw(`<style>
+nav.survey-nav { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.5rem; }
+.progress { color: var(--muted); }
+.error-summary { border: 2px solid #a4000f; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
+.matrix { display: block; overflow-x: auto; }
+footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
+${QUESTION_STYLE.value}
+</style>`);
+
+// Required answers checked in the browser before posting (the server checks them again).
+const SCRIPT = raw(`<script>
+(function () {
+  var form = document.querySelector('form[data-respond]');
+  if (!form) return;
+  form.addEventListener('submit', function (e) {
+    var nav = e.submitter && e.submitter.value;
+    if (nav === 'prev' || nav === 'exit') return;
+    var first = null;
+    form.querySelectorAll('.q-wrap').forEach(function (w) {
+      var fields = Array.prototype.slice.call(w.querySelectorAll('input, select, textarea'));
+      var filled = fields.some(function (el) {
+        if (el.type === 'radio' || el.type === 'checkbox') return el.checked;
+        return el.type !== 'hidden' && el.type !== 'file' && el.value.trim() !== '';
+      });
+      var problem = '';
+      if (w.dataset.required && !filled) problem = w.dataset.requiredText;
+      fields.forEach(function (el) {
+        if (problem || !el.value) return;
+        if (el.type === 'email' && !/^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$/.test(el.value)) problem = 'Please enter a valid email address.';
+        if (el.type === 'number' && isNaN(Number(el.value))) problem = 'Please enter a number.';
+      });
+      var msg = w.querySelector('.js-error');
+      if (problem) {
+        if (!msg) { msg = document.createElement('p'); msg.className = 'error js-error'; msg.setAttribute('role', 'alert'); w.insertBefore(msg, w.firstChild); }
+        msg.textContent = problem;
+        first = first || w;
+      } else if (msg) msg.parentNode.removeChild(msg);
+    });
+    if (first) { e.preventDefault(); var f = first.querySelector('input, select, textarea'); if (f) f.focus(); }
+  });
+})();
+</script>`);
+
+interface Ctx {
+  token: string;
+  collector: Collector;
+  survey: SurveyRow;
+  index: DesignIndex;
+  path: string;
+  /** the link's query (custom value and variables) without our own `p` */
+  query: string;
+}
+
+function send(reply: FastifyReply, status: number, title: string, body: Html, lang = 'en'): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-robots-tag', 'noindex, nofollow')
+    .header('content-security-policy', "frame-ancestors 'self'")
+    .type('text/html; charset=utf-8')
+    .send(layout(title, html`${STYLE}${body}`, { lang }));
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return send(
+    reply,
+    404,
+    'Survey not found',
+    html`<h1>Survey not found</h1><p>This survey link is not valid. Check the address or ask whoever sent it for a new one.</p>`,
+  );
+}
+
+const CLOSED_TEXT = {
+  closed: 'This survey is closed.',
+  expired: 'This survey closed on its closing date.',
+  full: 'This survey has received all the responses it was collecting.',
+};
+
+function closedPage(reply: FastifyReply, ctx: Ctx, reason: keyof typeof CLOSED_TEXT): FastifyReply {
+  return send(
+    reply,
+    200,
+    `${ctx.survey.title}: closed`,
+    html`<h1>${ctx.survey.title}</h1><div role="status" class="closed" data-reason="${reason}"><p><strong>${CLOSED_TEXT[reason]}</strong></p><p>${ctx.collector.options.closed_page_message}</p></div>`,
+    ctx.survey.language,
+  );
+}
+
+function queryOf(request: FastifyRequest): string {
+  const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+  search.delete('p');
+  return search.size > 0 ? search.toString() : '';
+}
+
+function progressIndex(index: DesignIndex, r: ResponseRow | undefined): number {
+  if (!r) return 0;
+  if (r.response_status === 'completed') return index.pages.length - 1;
+  const i = index.pages.findIndex((p) => p.id === r.current_page_id);
+  return i >= 0 ? i : Math.min(index.pages.length - 1, (JSON.parse(r.page_path) as string[]).length);
+}
+
+function renderSurveyPage(
+  deps: Deps,
+  ctx: Ctx,
+  session: string,
+  pageIndex: number,
+  values: Values,
+  errors: Map<string, string>,
+  started: string,
+): Html {
+  const s = settingsOf(ctx.survey);
+  const pages = ctx.index.pages;
+  const p = pages[pageIndex];
+  let number = pages
+    .slice(0, pageIndex)
+    .reduce((n, x) => n + x.questions.filter((q) => q.family !== 'presentation').length, 0);
+  const questions = p.questions.map((q) => {
+    const rendered = renderQuestion(
+      { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
+      { number: q.family === 'presentation' ? undefined : ++number, values, error: errors.get(q.id) },
+    );
+    if (q.family === 'presentation') return rendered;
+    const req = q.doc.required;
+    return html`<div class="q-wrap"${req ? raw(` data-required="1" data-required-text="${escapeAttr(req.text)}"`) : ''}>${rendered}</div>`;
+  });
+  const isLast = pageIndex === pages.length - 1;
+  const action = `${ctx.path}${ctx.query ? `?${ctx.query}` : ''}`;
+  const summary =
+    errors.size > 0
+      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${errors.size === 1 ? 'One answer needs' : `${errors.size} answers need`} your attention.</strong></p><ul>${[...errors.keys()].map((id) => html`<li><a href="#q${id}">${ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? ''}: ${errors.get(id)}</a></li>`)}</ul></div>`
+      : '';
+  return html`<h1>${ctx.survey.title}</h1>
+${summary}
+<form method="post" action="${action}" novalidate data-respond>
+<input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
+<input type="hidden" name="p" value="${pageIndex + 1}">
+<input type="hidden" name="started" value="${started}">
+${p.title ? html`<h2 class="page-title">${richText(p.title)}</h2>` : ''}
+${p.description ? html`<p>${richText(p.description)}</p>` : ''}
+${questions}
+<nav class="survey-nav" aria-label="Survey pages">
+${pageIndex > 0 && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
+<button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
+${s.buttons_text.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons_text.exit_button}</button>` : ''}
+</nav>
+<p class="progress">Page ${pageIndex + 1} of ${pages.length}</p>
+</form>
+${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}
+${SCRIPT}`;
+}
+
+function escapeAttr(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function valuesOf(ctx: Ctx, r: ResponseRow | undefined, page: IndexedPage): Values {
+  if (!r) return {};
+  const stored = storedPages(r).find((p) => p.id === page.id);
+  const out: Values = {};
+  for (const qa of stored?.questions ?? []) {
+    const q = ctx.index.questions.get(qa.id);
+    if (q) Object.assign(out, valuesFromAnswers(q, qa.answers));
+  }
+  return out;
+}
+
+function thankYou(reply: FastifyReply, ctx: Ctx, closeHint: boolean): FastifyReply {
+  const o = ctx.collector.options;
+  const message = o.thank_you_page.is_enabled ? o.thank_you_page.message : o.thank_you_message;
+  return send(
+    reply,
+    200,
+    `${ctx.survey.title}: thank you`,
+    html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>`,
+    ctx.survey.language,
+  );
+}
+
+export function respondPages(deps: Deps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    await app.register(formbody, { bodyLimit: 1024 * 1024 });
+
+    async function load(request: FastifyRequest<{ Params: { token: string } }>): Promise<Ctx | null> {
+      const token = request.params.token;
+      if (!/^[A-Za-z0-9]{6,40}$/.test(token)) return null;
+      const collector = await collectorByToken(deps, token);
+      if (collector?.type !== 'weblink') return null;
+      const survey = await surveyOfCollector(deps, collector);
+      if (!survey) return null;
+      return {
+        token,
+        collector,
+        survey,
+        index: await designIndex(deps, survey),
+        path: `/r/${token}`,
+        query: queryOf(request),
+      };
+    }
+
+    const sessionCookie = (ctx: Ctx) => `sr${ctx.collector.id}`;
+    const passwordCookie = (ctx: Ctx) => `sp${ctx.collector.id}`;
+
+    function passwordPage(reply: FastifyReply, ctx: Ctx, session: string, wrong: boolean): FastifyReply {
+      const action = `${ctx.path}/password${ctx.query ? `?${ctx.query}` : ''}`;
+      return send(
+        reply,
+        wrong ? 403 : 200,
+        `${ctx.survey.title}: password`,
+        html`<h1>${ctx.survey.title}</h1>
+<p>This survey is protected by a password.</p>
+${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` : ''}
+<form method="post" action="${action}">
+<input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required>
+<p><button type="submit">Continue</button></p>
+</form>`,
+        ctx.survey.language,
+      );
+    }
+
+    /** The session token, minted (and set as a cookie) on first sight. */
+    function session(request: FastifyRequest, reply: FastifyReply, ctx: Ctx): string {
+      const existing = readCookie(request, sessionCookie(ctx));
+      if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
+      const fresh = newSessionToken();
+      setCookie(reply, request, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30);
+      return fresh;
+    }
+
+    function passwordOk(request: FastifyRequest, ctx: Ctx): boolean {
+      const hash = ctx.collector.password_hash;
+      if (!hash) return true;
+      return readCookie(request, passwordCookie(ctx)) === passwordProof(deps, ctx.collector.id, hash);
+    }
+
+    /** What the respondent may do now: null to go on, or a reply already sent. */
+    function gate(reply: FastifyReply, ctx: Ctx, response: ResponseRow | undefined): FastifyReply | null {
+      const reason = closedReason(ctx.collector, deps.clock.now());
+      if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
+      if (!response && reason === 'full') return closedPage(reply, ctx, 'full');
+      if (response?.response_status === 'completed' && ctx.collector.options.edit_response_type !== 'always')
+        return send(
+          reply,
+          200,
+          `${ctx.survey.title}: already answered`,
+          html`<h1>${ctx.survey.title}</h1><div role="status"><p>You have already completed this survey. Thank you!</p></div>`,
+          ctx.survey.language,
+        );
+      if (ctx.index.pages.length === 0) return closedPage(reply, ctx, 'closed');
+      return null;
+    }
+
+    app.get<{ Params: { token: string }; Querystring: Record<string, string> }>(
+      '/r/:token',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const ctx = await load(request);
+        if (!ctx) return notFound(reply);
+        const sess = session(request, reply, ctx);
+        const reason = closedReason(ctx.collector, deps.clock.now());
+        if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
+        if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
+        const response = await responseOfRespondent(deps, ctx.collector.id, sha256(sess));
+        const stop = gate(reply, ctx, response);
+        if (stop) return stop;
+        const furthest = progressIndex(ctx.index, response);
+        const asked = Number.parseInt(String(request.query.p ?? ''), 10);
+        const at = Number.isFinite(asked) ? Math.max(0, Math.min(furthest, asked - 1)) : furthest;
+        const started = response?.date_created ?? deps.clock.now().toISOString();
+        return send(
+          reply,
+          200,
+          ctx.survey.title,
+          renderSurveyPage(
+            deps,
+            ctx,
+            sess,
+            at,
+            valuesOf(ctx, response, ctx.index.pages[at]),
+            new Map(),
+            started,
+          ),
+          ctx.survey.language,
+        );
+      },
+    );
+
+    // A response's edit_url: the token is the capability. It hands the response to this browser's
+    // session and continues at the collector's URL, if the collector lets responses be edited.
+    app.get<{ Querystring: { sm?: string } }>('/r/', { schema: { hide: true } }, async (request, reply) => {
+      const response = await responseByEditToken(deps, String(request.query.sm ?? ''));
+      const row = response
+        ? await deps.db.kysely
+            .selectFrom('collectors')
+            .selectAll()
+            .where('id', '=', response.collector_id)
+            .executeTakeFirst()
+        : undefined;
+      if (!response || !row?.url_token) return notFound(reply);
+      const collector = parseCollector(row);
+      const mode = collector.options.edit_response_type;
+      if (mode === 'never' || (mode === 'until_complete' && response.response_status === 'completed'))
+        return send(
+          reply,
+          403,
+          'Response cannot be edited',
+          html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${mode === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
+        );
+      const sess = newSessionToken();
+      await bindRespondent(deps, response.id, sha256(sess));
+      const path = `/r/${collector.url_token}`;
+      setCookie(reply, request, `sr${collector.id}`, sess, path, 60 * 60 * 24 * 30);
+      return reply.redirect(path, 303);
+    });
+
+    app.post<{ Params: { token: string }; Body: Form }>(
+      '/r/:token/password',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const ctx = await load(request);
+        if (!ctx) return notFound(reply);
+        const sess = readCookie(request, sessionCookie(ctx));
+        const form = request.body ?? {};
+        if (!csrfValid(deps, sess, form.csrf)) return expired(reply, ctx);
+        const hash = ctx.collector.password_hash;
+        if (hash && !(await verifyPassword(String(form.password ?? ''), hash)))
+          return passwordPage(reply, ctx, sess!, true);
+        if (hash)
+          setCookie(
+            reply,
+            request,
+            passwordCookie(ctx),
+            passwordProof(deps, ctx.collector.id, hash),
+            ctx.path,
+            60 * 60 * 24,
+          );
+        return reply.redirect(`${ctx.path}${ctx.query ? `?${ctx.query}` : ''}`, 303);
+      },
+    );
+
+    function expired(reply: FastifyReply, ctx: Ctx): FastifyReply {
+      return send(
+        reply,
+        403,
+        'Please try again',
+        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${ctx.path}${ctx.query ? `?${ctx.query}` : ''}">Open the survey again</a>.</p>`,
+        ctx.survey.language,
+      );
+    }
+
+    app.post<{ Params: { token: string }; Body: Form }>(
+      '/r/:token',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const ctx = await load(request);
+        if (!ctx) return notFound(reply);
+        const sess = readCookie(request, sessionCookie(ctx));
+        const form = request.body ?? {};
+        if (!csrfValid(deps, sess, form.csrf)) return expired(reply, ctx);
+        const reason = closedReason(ctx.collector, deps.clock.now());
+        if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
+        if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess!, false);
+        const respondentKey = sha256(sess!);
+        const response = await responseOfRespondent(deps, ctx.collector.id, respondentKey);
+        const stop = gate(reply, ctx, response);
+        if (stop) return stop;
+        const pages = ctx.index.pages;
+        const furthest = progressIndex(ctx.index, response);
+        const at = Math.max(0, Math.min(furthest, (Number.parseInt(String(form.p ?? '1'), 10) || 1) - 1));
+        const here = (i: number) =>
+          `${ctx.path}?${new URLSearchParams([...new URLSearchParams(ctx.query), ['p', String(i + 1)]]).toString()}`;
+        const nav = String(form.nav ?? 'next');
+        if (nav === 'prev') return reply.redirect(here(Math.max(0, at - 1)), 303);
+        if (nav === 'exit')
+          return send(
+            reply,
+            200,
+            ctx.survey.title,
+            html`<h1>${ctx.survey.title}</h1><div role="status"><p>You left the survey. The answers you gave on the pages you completed are saved.</p><p><a href="${ctx.path}${ctx.query ? `?${ctx.query}` : ''}">Return to the survey</a></p></div>`,
+            ctx.survey.language,
+          );
+
+        const page = pages[at];
+        const errors = new Map<string, string>();
+        const pageIn: PageIn = { id: page.id, questions: [] };
+        for (const q of page.questions) {
+          if (q.family === 'presentation') continue;
+          const answers = answersFromForm(q, form);
+          const problem = checkAnswers(q, answers);
+          if (problem) errors.set(q.id, problem);
+          pageIn.questions!.push({ id: q.id, answers });
+        }
+        const started = typeof form.started === 'string' ? form.started : deps.clock.now().toISOString();
+        if (errors.size > 0) {
+          const values = Object.fromEntries(
+            Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
+          ) as Values;
+          return send(
+            reply,
+            422,
+            `${ctx.survey.title}: please check your answers`,
+            renderSurveyPage(deps, ctx, sess!, at, values, errors, started),
+            ctx.survey.language,
+          );
+        }
+
+        const last = at === pages.length - 1;
+        const now = deps.clock.now();
+        const actor = { userId: null, ip: request.ip };
+        const ip = ctx.collector.options.anonymous_type === 'fully_anonymous' ? '' : request.ip;
+        if (!response) {
+          const startedAt = Date.parse(started);
+          const created =
+            Number.isFinite(startedAt) && startedAt <= now.getTime() && now.getTime() - startedAt < 86_400_000
+              ? new Date(startedAt).toISOString()
+              : now.toISOString();
+          const link = new URLSearchParams(ctx.query);
+          const declared = settingsOf(ctx.survey).custom_variables;
+          const customVariables: Record<string, string> = {};
+          for (const name of Object.keys(declared)) {
+            const v = link.get(name);
+            if (v !== null) customVariables[name] = v;
+          }
+          await createResponse(
+            deps,
+            actor,
+            ctx.survey,
+            ctx.collector,
+            ctx.index,
+            {
+              pages: [pageIn],
+              response_status: last ? 'completed' : 'partial',
+              custom_value: link.get('c') ?? '',
+              custom_variables: customVariables,
+              ip_address: ip,
+            },
+            created,
+            {
+              respondentKey,
+              currentPageId: last ? '0' : pages[at + 1].id,
+              pagePath: [page.id],
+              metadata: {},
+            },
+          );
+        } else {
+          const path = JSON.parse(response.page_path) as string[];
+          if (path.at(-1) !== page.id) path.push(page.id);
+          const nextPage = last ? '0' : pages[at + 1].id;
+          const keepCurrent =
+            response.response_status === 'partial' && progressIndex(ctx.index, response) > at + 1;
+          await updateResponse(
+            deps,
+            actor,
+            response,
+            ctx.index,
+            {
+              pages: [pageIn],
+              response_status: last ? 'completed' : (response.response_status as 'partial'),
+            },
+            undefined,
+            'patch',
+            {
+              currentPageId: keepCurrent ? response.current_page_id : nextPage,
+              pagePath: path,
+              totalTime: Math.max(0, Math.floor((now.getTime() - Date.parse(response.date_created)) / 1000)),
+            },
+          );
+        }
+        if (!last) return reply.redirect(here(at + 1), 303);
+
+        const o = ctx.collector.options;
+        // Another response may follow in this browser: forget the finished one.
+        if (o.allow_multiple_responses) setCookie(reply, request, sessionCookie(ctx), '', ctx.path, 0);
+        if (o.redirect_type === 'loop' && o.allow_multiple_responses) return reply.redirect(ctx.path, 303);
+        if (o.redirect_type === 'url' && o.redirect_url) return reply.redirect(o.redirect_url, 303);
+        return thankYou(reply, ctx, o.redirect_type === 'close');
+      },
+    );
+  };
+}
+
+export type { StoredPage };
