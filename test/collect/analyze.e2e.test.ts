@@ -1,7 +1,7 @@
 // The owner's analyze, response and summary pages in a real browser.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, signIn } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createEveryFamilySurvey } from './fixtures.js';
@@ -85,6 +85,15 @@ describe('analyze and summary pages', () => {
 
     const page = await browser.newPage();
     try {
+      // Signed out, the analyze URL leads to sign-in; a stranger signed in gets not found.
+      await page.goto(survey.analyze_url);
+      expect(new URL(page.url()).pathname).toBe('/login');
+      const stranger = await server.account();
+      await signIn(page, server.url, stranger);
+      expect((await page.goto(survey.analyze_url))?.status()).toBe(404);
+      expect((await page.goto(survey.summary_url))?.status()).toBe(404);
+      await page.context().clearCookies();
+      await signIn(page, server.url, a, survey.analyze_url);
       const res = await page.goto(survey.analyze_url);
       expect(res?.status()).toBe(200);
       expect(await page.locator('h1').textContent()).toBe('Results <please>: results');

@@ -1,6 +1,6 @@
 // A real browser for page tests: Playwright driving Debian's Chromium (/usr/bin/chromium).
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -27,4 +27,17 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+/** Signs `page` in through the real sign-in form, then lands on `next` (or the account page). */
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  account: { user: { username: string }; password: string },
+  next?: string,
+): Promise<void> {
+  await page.goto(`${baseUrl}/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+  await page.getByLabel('Username').fill(account.user.username);
+  await page.getByLabel('Password').fill(account.password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
 }

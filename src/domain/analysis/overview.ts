@@ -1,7 +1,6 @@
-// What the owner's analyze and summary pages show: the survey behind the owner's token URL,
-// headline figures, and recent text answers. Until sign-in sessions exist, the unguessable token of
-// the survey's analyze_url/summary_url is the capability (as for the preview URL); once they do,
-// these pages should ask requireSurvey(caller, ..., 'analyze', 'read') instead.
+// What the analyze and summary pages show: the survey a manage-token URL names, headline figures,
+// and recent text answers. The token only names the survey; the pages check the signed-in user's
+// access with requireSurvey(..., 'analyze', 'read').
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { StoredPage } from '../responses/answers.js';

@@ -1,16 +1,20 @@
-// The owner's analyze page (the survey's analyze_url), one response (a response's analyze_url) and
-// the summary page (summary_url). Reached by the survey's unguessable manage token until sign-in
-// sessions exist (see domain/analysis/overview.ts). Filters are a plain GET form: dates and collector.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// The analyze page (the survey's analyze_url), one response (a response's analyze_url) and the
+// summary page (summary_url). The manage token in the URL names the survey; the signed-in user's
+// access to analyze it (owner, or a share with analyze access) decides. Filters are a plain GET
+// form: dates and collector.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import { headline, recentTexts, surveyByManageToken } from '../../domain/analysis/overview.js';
 import { rollups } from '../../domain/analysis/rollups.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { ResponseFilters } from '../../domain/responses/responses.js';
+import { requireSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
+import { ApiError } from '../../platform/errors.js';
 import { type Html, html, raw } from '../html.js';
 import { page as layout } from '../layout.js';
+import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart } from './charts.js';
 
@@ -45,6 +49,30 @@ const notFound = (reply: FastifyReply) =>
     'Not found',
     html`<h1>Not found</h1><p>This link is not valid. Ask the survey’s owner for a new one.</p>`,
   );
+
+/** The survey a manage token names, if the signed-in user may analyze it; otherwise the reply is
+ * sent (sign-in redirect or not-found page) and the result is null. */
+async function surveyToAnalyze(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+): Promise<SurveyRow | null> {
+  const user = await requireSignedIn(deps, request, reply);
+  if (!user) return null;
+  const named = await surveyByManageToken(deps, token);
+  if (!named) {
+    notFound(reply);
+    return null;
+  }
+  try {
+    return await requireSurvey(deps, { user }, named.id, 'analyze', 'read');
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    notFound(reply);
+    return null;
+  }
+}
 
 const plain = (text: string) => text.replace(/<[^>]*>/g, '');
 
@@ -122,8 +150,8 @@ export function analyzePages(deps: Deps) {
       '/analyze/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const survey = await surveyByManageToken(deps, request.params.token);
-        if (!survey) return notFound(reply);
+        const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
+        if (!survey) return reply;
         const q = request.query;
         const collectors = await deps.db.kysely
           .selectFrom('collectors')
@@ -168,8 +196,8 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       '/analyze/browse/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const survey = await surveyByManageToken(deps, request.params.token);
-        if (!survey) return notFound(reply);
+        const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
+        if (!survey) return reply;
         const id = String(request.query.respondent_id ?? '');
         const row = /^\d{1,20}$/.test(id)
           ? await deps.db.kysely
@@ -218,8 +246,8 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       '/summary/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const survey = await surveyByManageToken(deps, request.params.token);
-        if (!survey) return notFound(reply);
+        const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
+        if (!survey) return reply;
         const h = await headline(deps, survey, deps.clock.now());
         const rate = h.total > 0 ? Math.round((h.byStatus.completed / h.total) * 100) : 0;
         const avg =
