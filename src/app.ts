@@ -29,6 +29,8 @@ import { API_PREFIX, installHttpConventions, newRequestId } from './platform/htt
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { docsPages } from './web/docs.js';
+import { pageNotFound } from './web/home/not-found.js';
+import { homeAndDesignPages } from './web/home/plugin.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
@@ -71,7 +73,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  installHttpConventions(app, deps);
+  installHttpConventions(app, deps, { pageNotFound });
 
   await app.register(swagger, {
     openapi: {
@@ -126,5 +128,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(oauthPages(deps));
   await app.register(surveyWebPages(deps));
   await app.register(mailOutboxPages(deps));
+  await app.register(homeAndDesignPages(deps));
   return app;
 }
