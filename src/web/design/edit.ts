@@ -157,9 +157,9 @@ async function renderEditor(
       const name = n === undefined ? `text block ${i + 1}` : `question ${n}`;
       const actions = writable
         ? html`<div class="actions">
-${i > 0 ? html`<form method="post" action="${act(`pages/${p.id}/questions/${q.id}/move`)}">${hidden(csrf)}<input type="hidden" name="direction" value="up"><button type="submit" class="secondary" aria-label="Move ${name} up">Move up</button></form>` : ''}
-${i < qs.length - 1 ? html`<form method="post" action="${act(`pages/${p.id}/questions/${q.id}/move`)}">${hidden(csrf)}<input type="hidden" name="direction" value="down"><button type="submit" class="secondary" aria-label="Move ${name} down">Move down</button></form>` : ''}
-<form method="post" action="${act(`pages/${p.id}/questions/${q.id}/delete`)}">${hidden(csrf)}<button type="submit" class="danger" aria-label="Delete ${name}">Delete</button></form>
+${i > 0 ? html`<form method="post" action="${act(`pages/${p.id}/questions/${q.id}/move`)}">${hidden(csrf)}<input type="hidden" name="direction" value="up"><button type="submit" class="secondary">Move up <span class="visually-hidden">${name}</span></button></form>` : ''}
+${i < qs.length - 1 ? html`<form method="post" action="${act(`pages/${p.id}/questions/${q.id}/move`)}">${hidden(csrf)}<input type="hidden" name="direction" value="down"><button type="submit" class="secondary">Move down <span class="visually-hidden">${name}</span></button></form>` : ''}
+<form method="post" action="${act(`pages/${p.id}/questions/${q.id}/delete`)}">${hidden(csrf)}<button type="submit" class="danger">Delete <span class="visually-hidden">${name}</span></button></form>
 </div>${errorFor(state, `q-${q.id}`)}`
         : '';
       return html`<li id="item-${q.id}">
@@ -179,7 +179,7 @@ ${actions}
 <textarea id="page-${p.id}-description" name="description" rows="2">${p.description}</textarea>
 <p><button type="submit">Save page</button></p>
 </form>
-<form method="post" action="${act(`pages/${p.id}/delete`)}">${hidden(csrf)}<button type="submit" class="danger" aria-label="Delete page ${pageIndex + 1} and its questions">Delete page and its questions</button></form>
+<form method="post" action="${act(`pages/${p.id}/delete`)}">${hidden(csrf)}<button type="submit" class="danger">Delete page ${pageIndex + 1} and its questions</button></form>
 ${errorFor(state, `page-${p.id}`)}
 </details>
 <details${refill ? raw(' open') : ''}><summary>Add a question to page ${pageIndex + 1}</summary>
