@@ -267,6 +267,8 @@ describe('edit page', () => {
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/role="alert"[^>]*>A single choice question needs at least one answer choice/);
     expect(res.text).toContain('value="No choices"');
+    expect(res.text).toContain(`aria-invalid="true" aria-describedby="add-${pageId}-error"`);
+    expect(res.text).toContain(`id="add-${pageId}-error"`);
     res = await post('title', { title: 'x'.repeat(251) });
     expect(res.status).toBe(400);
     expect(res.text).toContain('longer than 250 characters');

@@ -127,6 +127,13 @@ function hidden(csrf: string): Html {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;
 }
 
+/** aria-invalid and a reference to the error message for the first field of the form `at`. */
+function invalidIf(state: EditorState, at: string): Html {
+  return state.error && state.errorAt === at
+    ? raw(` aria-invalid="true" aria-describedby="${at}-error"`)
+    : html``;
+}
+
 function errorFor(state: EditorState, at: string): Html {
   return state.error && state.errorAt === at
     ? html`<p role="alert" class="error" id="${at}-error">${state.error.detail ?? state.error.message}</p>`
@@ -174,7 +181,7 @@ ${actions}
       ? html`<details${state.errorAt === `page-${p.id}` ? raw(' open') : ''}><summary>Rename or delete this page</summary>
 <form method="post" action="${act(`pages/${p.id}/rename`)}">${hidden(csrf)}
 <label for="page-${p.id}-title">Page title</label>
-<input id="page-${p.id}-title" name="title" type="text" maxlength="2000" value="${p.title}">
+<input id="page-${p.id}-title" name="title" type="text" maxlength="2000" value="${p.title}"${invalidIf(state, `page-${p.id}`)}>
 <label for="page-${p.id}-description">Page description</label>
 <textarea id="page-${p.id}-description" name="description" rows="2">${p.description}</textarea>
 <p><button type="submit">Save page</button></p>
@@ -188,7 +195,7 @@ ${errorFor(state, f)}
 <label for="${f}-kind">Kind of question</label>
 <select id="${f}-kind" name="kind">${QUESTION_KINDS.map((k) => html`<option value="${k.value}"${refill?.kind === k.value ? raw(' selected') : ''}>${k.label}</option>`)}</select>
 <label for="${f}-heading">Question text</label>
-<input id="${f}-heading" name="heading" type="text" maxlength="20000" value="${refill?.heading ?? ''}">
+<input id="${f}-heading" name="heading" type="text" maxlength="20000" value="${refill?.heading ?? ''}"${invalidIf(state, f)}>
 <label for="${f}-choices">Answer choices</label>
 <p class="muted" id="${f}-choices-help">One per line. For single choice, multiple choice and matrix questions.</p>
 <textarea id="${f}-choices" name="choices" rows="4" aria-describedby="${f}-choices-help">${refill?.choices ?? ''}</textarea>
@@ -225,7 +232,7 @@ ${
     ? html`<form method="post" action="${act('title')}">${hidden(csrf)}
 <label for="survey-title">Survey title</label>
 ${errorFor(state, 'survey-title')}
-<input id="survey-title" name="title" type="text" maxlength="250" required value="${survey.title}">
+<input id="survey-title" name="title" type="text" maxlength="250" required value="${survey.title}"${invalidIf(state, 'survey-title')}>
 <p><button type="submit">Rename survey</button></p>
 </form>`
     : ''
@@ -238,7 +245,7 @@ ${
 <form method="post" action="${act('pages')}">${hidden(csrf)}
 ${errorFor(state, 'add-page')}
 <label for="new-page-title">Page title (optional)</label>
-<input id="new-page-title" name="title" type="text" maxlength="2000">
+<input id="new-page-title" name="title" type="text" maxlength="2000"${invalidIf(state, 'add-page')}>
 <p><button type="submit">Add page</button></p>
 </form>
 </section>`
