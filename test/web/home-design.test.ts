@@ -274,6 +274,7 @@ describe('edit page', () => {
     expect(res.text).toContain('longer than 250 characters');
     res = await post(`pages/99999999/questions`, { kind: 'comment_box', heading: 'Lost' });
     expect(res.status).toBe(404);
+    expect(res.text).toMatch(/role="alert" class="error">Page not found\./);
     expect((await details(t.owner.token, survey.id)).question_count).toBe(6);
   });
 

@@ -68,11 +68,6 @@ button.danger { background: #fff; color: #a4000f; border-color: #a4000f; }
 .readonly { border-left-color: #8a6d00; }
 </style>`);
 
-function problem(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  throw err;
-}
-
 /** Checks text a form sent against the limits the API's schemas set (no NUL, a maximum length). */
 function checkText(value: string, name: string, max: number): string {
   if (value.includes('\u0000')) throw new ApiError(1002, `${name} contains a character that is not allowed.`);
@@ -151,6 +146,13 @@ async function renderEditor(
   const writable = await mayWrite(deps, user, survey);
   const csrf = writable ? await csrfToken(deps, reply) : '';
   const { pages, questions } = await loadDesign(deps, survey.id);
+  // An error whose form is gone (a page or question deleted meanwhile) is shown at the top.
+  const targets = new Set(['survey-title', 'add-page']);
+  for (const p of pages) {
+    targets.add(`page-${p.id}`).add(`add-${p.id}`);
+    for (const q of questions.get(p.id) ?? []) targets.add(`q-${q.id}`);
+  }
+  if (state.errorAt && !targets.has(state.errorAt)) state = { ...state, errorAt: undefined };
   const base = editUrl(token);
   const act = (path: string) => `/create/${path}?sm=${encodeURIComponent(token)}`;
   const links = surveyLinks(survey);
@@ -300,15 +302,12 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
           const { done, anchor } = await action(request)(survey, actorOf(user, request));
           return reply.redirect(`${editUrl(token)}&done=${done}${anchor ? `#${anchor}` : ''}`, 303);
         } catch (err) {
-          const error = problem(err);
+          if (!(err instanceof ApiError)) throw err;
+          const error = err;
           const form = request.body as QuestionFields;
           const pageId = (request.params as { pageId?: string }).pageId;
-          const fresh = await deps.db.kysely
-            .selectFrom('surveys')
-            .selectAll()
-            .where('id', '=', survey.id)
-            .executeTakeFirst();
-          if (!fresh) throw new ApiError(1020, 'Survey not found.');
+          // The survey as it is now (the change may have failed half-way through validation, not through writing).
+          const fresh = await requireSurvey(deps, { user }, survey.id, 'design', 'read');
           const state: EditorState = {
             error,
             errorAt: errorAt(request),
