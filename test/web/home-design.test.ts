@@ -167,6 +167,21 @@ describe('edit page', () => {
     expect(res.location).toBe(`/login?next=${encodeURIComponent(path)}`);
   });
 
+  it('signed out: a change is not made, and the form leads to sign-in', async () => {
+    const anonymous = new WebSession(server.url);
+    const csrf = await anonymous.csrf('/login');
+    const res = await anonymous.post(`/create/title?sm=${tokenOf(survey.edit_url)}`, {
+      _csrf: csrf,
+      title: 'Anon',
+    });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`/login?next=${encodeURIComponent(path)}`);
+    const home = await anonymous.post('/surveys/new', { _csrf: csrf, title: 'Anon survey' });
+    expect(home.status).toBe(303);
+    expect(home.location).toBe('/login?next=%2F');
+    expect((await details(t.owner.token, survey.id)).title).toBe('Edit me');
+  });
+
   it('renames the survey, adds, renames and deletes pages, adds, moves and deletes questions', async () => {
     const pageId = (await details(t.owner.token, survey.id)).pages[0].id;
     let res = await post('title', { title: 'Renamed survey' });
