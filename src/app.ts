@@ -33,6 +33,8 @@ import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { analyzePages } from './web/analyze/pages.js';
 import { docsPages } from './web/docs.js';
+import { pageNotFound } from './web/home/not-found.js';
+import { homeAndDesignPages } from './web/home/plugin.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { respondPages } from './web/respond/pages.js';
 import { surveyWebPages } from './web/surveys/preview.js';
@@ -79,7 +81,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  installHttpConventions(app, deps);
+  installHttpConventions(app, deps, { pageNotFound });
 
   await app.register(swagger, {
     openapi: {
@@ -136,5 +138,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(mailOutboxPages(deps));
   await app.register(respondPages(deps));
   await app.register(analyzePages(deps));
+  await app.register(homeAndDesignPages(deps));
   return app;
 }

@@ -101,7 +101,14 @@ export function toErrorResponse(err: unknown, request: FastifyRequest): [number,
   return [500, errorBody(1050, `Request id: ${request.id}.`)];
 }
 
-export function installHttpConventions(app: FastifyInstance, deps: Deps): void {
+export function installHttpConventions(
+  app: FastifyInstance,
+  deps: Deps,
+  options: {
+    /** The answer for unknown paths outside the API (a page); without it, the JSON 404/1020. */
+    pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  } = {},
+): void {
   const queryAjv = ajvFor('other');
   const bodyAjv = ajvFor('body');
   app.setValidatorCompiler(({ schema, httpPart }) =>
@@ -166,6 +173,8 @@ export function installHttpConventions(app: FastifyInstance, deps: Deps): void {
       reply.header('allow', [...allowed, 'OPTIONS'].join(', '));
       return reply.code(405).send(errorBody(1061, `Allowed methods: ${allowed.join(', ')}.`));
     }
+    if (options.pageNotFound && !request.url.startsWith(API_PREFIX))
+      return options.pageNotFound(request, reply);
     return reply
       .code(404)
       .send(errorBody(1020, `No resource at ${request.method} ${request.url.split('?')[0]}.`));

@@ -1,0 +1,28 @@
+// The home page and the survey edit pages in one scope with cookies, form bodies, CSRF protection
+// and HTML error pages (a survey the user may not see is a "page not found").
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../context.js';
+import { ApiError } from '../../platform/errors.js';
+import { pageErrorHandler } from '../account/frame.js';
+import { designPages } from '../design/edit.js';
+import { webForms } from '../session.js';
+import { homePages } from './home.js';
+import { notFoundPage } from './not-found.js';
+
+function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (
+    (err instanceof ApiError && err.code === 1020) ||
+    (err.validation && err.validationContext === 'params')
+  )
+    return notFoundPage(reply, 'There is no such survey among yours or those shared with you.');
+  return pageErrorHandler(err, request, reply);
+}
+
+export function homeAndDesignPages(deps: Deps) {
+  return async function homeAndDesign(app: FastifyInstance): Promise<void> {
+    await app.register(webForms);
+    app.setErrorHandler(errorHandler);
+    await homePages(app, deps);
+    await designPages(app, deps);
+  };
+}

@@ -1,0 +1,406 @@
+// The home page and the survey edit page over HTTP (a cookie-keeping client, no browser): who sees
+// what, every change the edit page makes read back through GET /v3/surveys/{id}/details, errors
+// shown on the page, and the HTML 404 for unknown non-API paths.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEMPLATES, templateQuestionCount } from '../../src/domain/surveys/templates/index.js';
+import type { TestAccount } from '../helpers/accounts.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { WebSession } from '../oauth/web.js';
+import { api, ROLES } from '../sharing/fixtures.js';
+import { makeTeam, type TestTeam } from '../teams/fixtures.js';
+
+let server: TestServer;
+let t: TestTeam;
+
+beforeAll(async () => {
+  server = await startServer();
+  t = await makeTeam(server);
+});
+afterAll(() => server.close());
+
+async function signedIn(account: TestAccount): Promise<WebSession> {
+  const web = new WebSession(server.url);
+  const res = await web.signIn(account.user.username, account.password);
+  expect(res.status).toBe(303);
+  return web;
+}
+
+const csrfOf = (text: string) => {
+  const m = /name="_csrf" value="([^"]+)"/.exec(text);
+  if (!m) throw new Error('no CSRF token');
+  return m[1];
+};
+
+async function details(token: string, id: string) {
+  const res = await server.client.get(`/v3/surveys/${id}/details`, { token });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+const tokenOf = (editUrl: string) => new URL(editUrl).searchParams.get('sm')!;
+
+describe('home page', () => {
+  it('signed out: a landing page with sign-in, docs and app directory links', async () => {
+    const res = await new WebSession(server.url).get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.text).toContain(`href="/login?next=%2F"`);
+    expect(res.text).toContain('href="/docs"');
+    expect(res.text).toContain('href="/apps"');
+    expect(res.text).not.toContain('New survey');
+  });
+
+  it('lists own and shared surveys with counts, markers and links; not others’ surveys', async () => {
+    const a = api(server);
+    const own = await a.survey(t.regular.token, 'Regular own survey');
+    const shared = await a.survey(t.owner.token, 'Owner shared survey');
+    const hidden = await a.survey(t.owner.token, 'Owner private survey');
+    const wg = await a.workgroup(t.owner.token, 'Readers', [t.regular.user.id]);
+    await a.share(t.owner.token, wg.id, shared.id, ROLES.viewer);
+    const q = await server.client.post(
+      `/v3/surveys/${shared.id}/pages/${(await details(t.owner.token, shared.id)).pages[0].id}/questions`,
+      { family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Why?' }] },
+      { token: t.owner.token },
+    );
+    expect(q.status).toBe(201);
+
+    const web = await signedIn(t.regular);
+    const res = await web.get('/');
+    expect(res.status).toBe(200);
+    const row = (title: string) => {
+      const m = new RegExp(`<tr>\\s*<th scope="row"><a href="[^"]*">${title}</a></th>([\\s\\S]*?)</tr>`).exec(
+        res.text,
+      );
+      return m?.[1];
+    };
+    const ownRow = row('Regular own survey');
+    const sharedRow = row('Owner shared survey');
+    expect(ownRow).toBeDefined();
+    expect(sharedRow).toBeDefined();
+    expect(row('Owner private survey')).toBeUndefined();
+    expect(res.text).not.toContain(hidden.id);
+    expect(ownRow).toContain('Yours');
+    expect(sharedRow).toContain('Shared with you');
+    expect(sharedRow).toMatch(/<td class="num">1<\/td>\s*<td class="num">0<\/td>/);
+    const ownDetails = await details(t.regular.token, own.id);
+    for (const key of ['preview', 'edit_url', 'collect_url', 'analyze_url', 'summary_url'])
+      expect(ownRow).toContain(
+        `href="${new URL(ownDetails[key]).pathname}${new URL(ownDetails[key]).search}"`,
+      );
+    expect(ownRow).toMatch(/<time datetime="\d{4}-\d\d-\d\dT/);
+  });
+
+  it('creates a blank survey and a survey from a template, then opens the edit page', async () => {
+    const web = await signedIn(t.admin);
+    const home = await web.get('/');
+    const res = await web.post('/surveys/new', { _csrf: csrfOf(home.text), title: 'Made on the home page' });
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/^\/create\/\?sm=[A-Za-z0-9_-]+$/);
+    const list = await server.client.get('/v3/surveys?include=question_count', { token: t.admin.token });
+    const made = list.body.data.find((s: any) => s.title === 'Made on the home page');
+    expect(made).toMatchObject({ question_count: 0 });
+    const survey = await details(t.admin.token, made.id);
+    expect(new URL(survey.edit_url).search).toBe(res.location!.slice('/create/'.length));
+    expect(survey.pages).toHaveLength(1);
+    const edit = await web.get(res.location!);
+    expect(edit.status).toBe(200);
+    expect(edit.text).toContain('Edit survey: Made on the home page');
+
+    const template = TEMPLATES[0];
+    const fromTemplate = await web.post('/surveys/new', {
+      _csrf: csrfOf(home.text),
+      title: '',
+      template: template.id,
+    });
+    expect(fromTemplate.status).toBe(303);
+    const copy = (
+      await server.client.get('/v3/surveys?include=question_count', { token: t.admin.token })
+    ).body.data.find((s: any) => s.title === template.title);
+    expect(copy.question_count).toBe(templateQuestionCount(template));
+    expect(copy.question_count).toBeGreaterThan(0);
+
+    const bad = await web.post('/surveys/new', { _csrf: csrfOf(home.text), title: 'x', template: 'nope' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('role="alert"');
+    const noCsrf = await web.post('/surveys/new', { _csrf: 'forged', title: 'x' });
+    expect(noCsrf.status).toBe(403);
+  });
+
+  it('escapes a <script> title on the home page and the edit page', async () => {
+    const evil = '<script>alert(1)</script>&"\'';
+    const created = await server.client.post('/v3/surveys', { title: evil }, { token: t.admin.token });
+    const web = await signedIn(t.admin);
+    const home = await web.get('/');
+    expect(home.text).not.toContain('<script>alert(1)</script>');
+    expect(home.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;');
+    const edit = await web.get(
+      new URL(created.body.edit_url).pathname + new URL(created.body.edit_url).search,
+    );
+    expect(edit.status).toBe(200);
+    expect(edit.text).not.toContain('<script>alert(1)</script>');
+    expect(edit.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});
+
+describe('edit page', () => {
+  let survey: any;
+  let path: string;
+  let web: WebSession;
+
+  beforeAll(async () => {
+    survey = (await server.client.post('/v3/surveys', { title: 'Edit me' }, { token: t.owner.token })).body;
+    path = `/create/?sm=${tokenOf(survey.edit_url)}`;
+    web = await signedIn(t.owner);
+  });
+
+  const post = async (action: string, form: Record<string, string>) => {
+    const page = await web.get(path);
+    return web.post(`/create/${action}?sm=${tokenOf(survey.edit_url)}`, {
+      _csrf: csrfOf(page.text),
+      ...form,
+    });
+  };
+
+  it('signed out: redirects to sign-in and back', async () => {
+    const res = await new WebSession(server.url).get(path);
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`/login?next=${encodeURIComponent(path)}`);
+  });
+
+  it('signed out: a change is not made, and the form leads to sign-in', async () => {
+    const anonymous = new WebSession(server.url);
+    const csrf = await anonymous.csrf('/login');
+    const res = await anonymous.post(`/create/title?sm=${tokenOf(survey.edit_url)}`, {
+      _csrf: csrf,
+      title: 'Anon',
+    });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`/login?next=${encodeURIComponent(path)}`);
+    const home = await anonymous.post('/surveys/new', { _csrf: csrf, title: 'Anon survey' });
+    expect(home.status).toBe(303);
+    expect(home.location).toBe('/login?next=%2F');
+    expect((await details(t.owner.token, survey.id)).title).toBe('Edit me');
+  });
+
+  it('renames the survey, adds, renames and deletes pages, adds, moves and deletes questions', async () => {
+    const pageId = (await details(t.owner.token, survey.id)).pages[0].id;
+    let res = await post('title', { title: 'Renamed survey' });
+    expect(res.status).toBe(303);
+    expect(res.location).toContain('done=title');
+    expect((await details(t.owner.token, survey.id)).title).toBe('Renamed survey');
+
+    const kinds: Array<[string, Record<string, string>, object]> = [
+      ['single_choice', { choices: 'Red\nBlue' }, { family: 'single_choice', subtype: 'vertical' }],
+      ['multiple_choice', { choices: 'A\nB\nC' }, { family: 'multiple_choice', subtype: 'vertical' }],
+      ['comment_box', {}, { family: 'open_ended', subtype: 'essay' }],
+      ['single_textbox', {}, { family: 'open_ended', subtype: 'single' }],
+      [
+        'matrix_single',
+        { choices: 'Bad\nGood', rows: 'Speed\nPrice' },
+        { family: 'matrix', subtype: 'single' },
+      ],
+      [
+        'star_rating',
+        {},
+        { family: 'matrix', subtype: 'rating', display_options: { display_type: 'emoji' } },
+      ],
+      ['nps', {}, { family: 'matrix', subtype: 'rating' }],
+    ];
+    for (const [kind, extra] of kinds) {
+      res = await post(`pages/${pageId}/questions`, {
+        kind,
+        heading: `Q ${kind}`,
+        choices: '',
+        rows: '',
+        ...extra,
+      });
+      expect(res.status, kind).toBe(303);
+    }
+    let d = await details(t.owner.token, survey.id);
+    expect(d.question_count).toBe(kinds.length);
+    const qs = d.pages[0].questions;
+    expect(qs.map((q: any) => q.headings[0].heading)).toEqual(kinds.map(([k]) => `Q ${k}`));
+    kinds.forEach(([, , shape], i) => {
+      expect(qs[i]).toMatchObject(shape);
+    });
+    expect(qs[0].answers.choices.map((c: any) => c.text)).toEqual(['Red', 'Blue']);
+    expect(qs[4].answers.rows.map((r: any) => r.text)).toEqual(['Speed', 'Price']);
+    expect(qs[6].answers.choices.map((c: any) => c.weight)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+
+    // The edit page shows each question as a respondent sees it.
+    const shown = await web.get(path);
+    expect(shown.text).toContain('Q single_choice');
+    expect(shown.text).toContain('type="radio"');
+    expect(shown.text).toContain('<textarea');
+
+    res = await post(`pages/${pageId}/questions/${qs[1].id}/move`, { direction: 'up' });
+    expect(res.status).toBe(303);
+    res = await post(`pages/${pageId}/questions/${qs[6].id}/move`, { direction: 'down' });
+    expect(res.status).toBe(303);
+    res = await post(`pages/${pageId}/questions/${qs[2].id}/move`, { direction: 'down' });
+    d = await details(t.owner.token, survey.id);
+    expect(d.pages[0].questions.map((q: any) => q.id)).toEqual(
+      [qs[1], qs[0], qs[3], qs[2], qs[4], qs[5], qs[6]].map((q) => q.id),
+    );
+
+    res = await post(`pages/${pageId}/questions/${qs[3].id}/delete`, {});
+    expect(res.status).toBe(303);
+    d = await details(t.owner.token, survey.id);
+    expect(d.question_count).toBe(6);
+    expect(d.pages[0].questions.map((q: any) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
+
+    res = await post('pages', { title: 'Second page' });
+    expect(res.status).toBe(303);
+    d = await details(t.owner.token, survey.id);
+    expect(d.pages.map((p: any) => p.title)).toEqual(['', 'Second page']);
+    const second = d.pages[1].id;
+    res = await post(`pages/${second}/rename`, { title: 'About you', description: 'A few <b>facts</b>' });
+    expect(res.status).toBe(303);
+    res = await post(`pages/${second}/questions`, { kind: 'single_textbox', heading: 'Name?' });
+    expect(res.status).toBe(303);
+    d = await details(t.owner.token, survey.id);
+    expect(d.pages[1]).toMatchObject({
+      title: 'About you',
+      description: 'A few <b>facts</b>',
+      question_count: 1,
+    });
+    expect(d.question_count).toBe(7);
+    res = await post(`pages/${second}/delete`, {});
+    expect(res.status).toBe(303);
+    d = await details(t.owner.token, survey.id);
+    expect(d.page_count).toBe(1);
+    expect(d.question_count).toBe(6);
+  });
+
+  it('shows the domain’s and the form’s errors on the page, keeping what was typed', async () => {
+    const pageId = (await details(t.owner.token, survey.id)).pages[0].id;
+    let res = await post(`pages/${pageId}/questions`, {
+      kind: 'single_choice',
+      heading: 'No choices',
+      choices: '',
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/role="alert"[^>]*>A single choice question needs at least one answer choice/);
+    expect(res.text).toContain('value="No choices"');
+    expect(res.text).toContain(`aria-invalid="true" aria-describedby="add-${pageId}-error"`);
+    expect(res.text).toContain(`id="add-${pageId}-error"`);
+    res = await post('title', { title: 'x'.repeat(251) });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('longer than 250 characters');
+    res = await post(`pages/99999999/questions`, { kind: 'comment_box', heading: 'Lost' });
+    expect(res.status).toBe(404);
+    expect(res.text).toMatch(/role="alert" class="error">Page not found\./);
+    expect((await details(t.owner.token, survey.id)).question_count).toBe(6);
+  });
+
+  it('refuses a question past the 1000-question limit with 413, shown on the page', async () => {
+    const questions = Array.from({ length: 1000 }, (_, i) => ({
+      family: 'open_ended',
+      subtype: 'single',
+      headings: [{ heading: `Q${i}` }],
+    }));
+    const full = await server.client.post(
+      '/v3/surveys',
+      { title: 'Full', pages: [{ questions }] },
+      { token: t.owner.token },
+    );
+    expect(full.status).toBe(201);
+    const pageId = (await details(t.owner.token, full.body.id)).pages[0].id;
+    const token = tokenOf(full.body.edit_url);
+    const page = await web.get(`/create/?sm=${token}`);
+    const res = await web.post(`/create/pages/${pageId}/questions?sm=${token}`, {
+      _csrf: csrfOf(page.text),
+      kind: 'comment_box',
+      heading: 'One too many',
+    });
+    expect(res.status).toBe(413);
+    expect(res.text).toContain('at most 1000 questions');
+    expect((await details(t.owner.token, full.body.id)).question_count).toBe(1000);
+  }, 60_000);
+
+  it('a Viewer sees the edit page read-only, and a change is refused', async () => {
+    const a = api(server);
+    const wg = await a.workgroup(t.owner.token, 'Viewers of edit', [t.admin.user.id]);
+    await a.share(t.owner.token, wg.id, survey.id, ROLES.viewer);
+    const viewer = await signedIn(t.admin);
+    const page = await viewer.get(path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('does not allow changes');
+    expect(page.text).not.toContain('<form method="post" action="/create/');
+    expect(page.text).toContain('Q single_choice');
+    const csrf = csrfOf((await viewer.get('/')).text);
+    const res = await viewer.post(`/create/title?sm=${tokenOf(survey.edit_url)}`, {
+      _csrf: csrf,
+      title: 'Hijacked',
+    });
+    expect(res.status).toBe(403);
+    expect((await details(t.owner.token, survey.id)).title).toBe('Renamed survey');
+  });
+
+  it('an Editor may change the survey', async () => {
+    const editor = await server.account();
+    const team = t.team;
+    const { addMember } = await import('../../src/domain/teams/teams.js');
+    await addMember(
+      server.deps,
+      team.id,
+      { username: editor.user.username },
+      { userId: t.owner.user.id, ip: null },
+    );
+    // A pending member must accept to have effect; mark the membership active directly.
+    await server.deps.db.kysely
+      .updateTable('team_members')
+      .set({ status: 'active' })
+      .where('user_id', '=', editor.user.id)
+      .execute();
+    const a = api(server);
+    const wg = await a.workgroup(t.owner.token, 'Editors', [editor.user.id]);
+    await a.share(t.owner.token, wg.id, survey.id, ROLES.editor);
+    const web2 = await signedIn(editor);
+    const page = await web2.get(path);
+    expect(page.text).not.toContain('does not allow changes');
+    const res = await web2.post(`/create/pages?sm=${tokenOf(survey.edit_url)}`, {
+      _csrf: csrfOf(page.text),
+      title: 'By the editor',
+    });
+    expect(res.status).toBe(303);
+    const d = await details(t.owner.token, survey.id);
+    expect(d.pages.map((p: any) => p.title)).toContain('By the editor');
+  });
+
+  it('a stranger gets a 404 page for the edit page and its forms; a bad token too', async () => {
+    const stranger = await server.account();
+    const web3 = await signedIn(stranger);
+    const res = await web3.get(path);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.text).toContain('Page not found');
+    expect(res.text).not.toContain('Renamed survey');
+    const csrf = csrfOf((await web3.get('/')).text);
+    const post3 = await web3.post(`/create/title?sm=${tokenOf(survey.edit_url)}`, {
+      _csrf: csrf,
+      title: 'Mine now',
+    });
+    expect(post3.status).toBe(404);
+    expect((await details(t.owner.token, survey.id)).title).toBe('Renamed survey');
+    expect((await web3.get('/create/?sm=not-a-real-token-at-all')).status).toBe(404);
+    expect((await web3.get('/create/')).status).toBe(404);
+  });
+});
+
+describe('not found', () => {
+  it('answers unknown non-API paths with an HTML page and /v3 paths with JSON', async () => {
+    const page = await fetch(`${server.url}/no/such/page`);
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const text = await page.text();
+    expect(text).toContain('<h1>Page not found</h1>');
+    expect(text).toContain('<main id="main">');
+    const apiRes = await server.client.get('/v3/no/such/thing', { token: t.owner.token });
+    expect(apiRes.status).toBe(404);
+    expect(apiRes.headers['content-type']).toMatch(/application\/json/);
+    expect(apiRes.body.error.id).toBe('1020');
+    const escaped = await (await fetch(`${server.url}/<script>x</script>`)).text();
+    expect(escaped).not.toContain('<script>x');
+  });
+});
