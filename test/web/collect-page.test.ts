@@ -217,8 +217,11 @@ describe('collect page', () => {
     expect(res.location).toContain('done=deleted');
     expect((await collectors()).map((c) => c.id)).toEqual(list.slice(0, -1).map((c) => c.id));
     expect((await server.client.get(`/v3/collectors/${last.id}`, { token: t.owner.token })).status).toBe(404);
-    // Deleting it again: the collector is gone, a 404 page.
-    expect((await post(web, `collectors/${last.id}/delete`, {})).status).toBe(404);
+    // Deleting it again (a stale form): the collector is gone, said at the top of the page.
+    const again = await post(web, `collectors/${last.id}/delete`, {});
+    expect(again.status).toBe(404);
+    expect(again.text).toContain('<p role="alert" class="error">Collector not found.</p>');
+    expect(again.text).toContain('<h1>Collect responses: Collect me</h1>');
   });
 
   it('a collector of another survey is not found through this survey’s page', async () => {
@@ -232,7 +235,7 @@ describe('collect page', () => {
     expect(made.status).toBe(201);
     const res = await post(web, `collectors/${made.body.id}/status`, { status: 'closed' });
     expect(res.status).toBe(404);
-    expect(res.text).toContain('Page not found');
+    expect(res.text).toContain('<p role="alert" class="error">Collector not found.</p>');
     expect((await collector(made.body.id)).status).toBe('open');
     expect((await web.get(path)).text).not.toContain('Other link');
   });

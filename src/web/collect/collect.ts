@@ -309,8 +309,8 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
           return reply.redirect(`${collectUrl(token)}&done=${done}${anchor ? `#${anchor}` : ''}`, 303);
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          // A collector of another survey (or one gone) is not found, like a stranger's survey.
-          if (err.code === 1020) throw err;
+          // A collector of another survey (or one deleted meanwhile) is 404/1020: its form is not on
+          // the page, so the message is shown at the top.
           const id = (request.params as { collectorId?: string }).collectorId;
           const fresh = await requireSurvey(deps, { user }, survey.id, 'collect', 'read');
           const state: CollectState = {
