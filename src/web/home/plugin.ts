@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import { pageErrorHandler } from '../account/frame.js';
+import { collectPages } from '../collect/collect.js';
 import { designPages } from '../design/edit.js';
 import { webForms } from '../session.js';
 import { homePages } from './home.js';
@@ -24,5 +25,6 @@ export function homeAndDesignPages(deps: Deps) {
     app.setErrorHandler(errorHandler);
     await homePages(app, deps);
     await designPages(app, deps);
+    await collectPages(app, deps);
   };
 }
