@@ -25,11 +25,26 @@ export async function emailCollector(client: ApiClient, token: string) {
   };
 }
 
-/** The decoded body of a raw email (quoted-printable soft breaks and escapes undone). */
+function decodePart(headers: string, body: string): string {
+  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable')
+    return body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return body;
+}
+
+/** The headers and every decoded text part of a raw email (a small MIME reader for tests). */
 export function decoded(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const cut = raw.search(/\r?\n\r?\n/);
+  const headers = raw.slice(0, cut);
+  const body = raw.slice(cut).replace(/^\r?\n\r?\n/, '');
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+  if (!boundary || !/content-type:\s*multipart/i.test(headers))
+    return `${headers}\n\n${decodePart(headers, body)}`;
+  const parts = body.split(`--${boundary}`).slice(1, -1);
+  return `${headers}\n\n${parts.map((p) => decoded(p.replace(/^\r?\n/, ''))).join('\n')}`;
 }
 
 /** The personal survey link and opt-out link in an email, moved onto the test server's origin. */

@@ -355,11 +355,23 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           'Response cannot be edited',
           html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${mode === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
         );
+      // An email invitation's response continues at its recipient's personal link.
+      const invited =
+        collector.type === 'email'
+          ? await deps.db.kysely
+              .selectFrom('collector_recipients')
+              .select(['id', 'token'])
+              .where('id', '=', response.recipient_id)
+              .where('collector_id', '=', collector.id)
+              .executeTakeFirst()
+          : undefined;
+      if (collector.type === 'email' && !invited) return notFound(reply);
       const sess = newSessionToken();
       await bindRespondent(deps, response.id, sha256(sess));
       const path = `/r/${collector.url_token}`;
-      setCookie(reply, request, `sr${collector.id}`, sess, path, 60 * 60 * 24 * 30);
-      return reply.redirect(path, 303);
+      const cookie = invited ? `sr${collector.id}r${invited.id}` : `sr${collector.id}`;
+      setCookie(reply, request, cookie, sess, path, 60 * 60 * 24 * 30);
+      return reply.redirect(invited ? `${path}?rcp=${invited.token}` : path, 303);
     });
 
     app.post<{ Params: { token: string }; Body: Form }>(
