@@ -208,4 +208,35 @@ describe('email invitations over SMTP', () => {
     const got = await server.client.get(`${c}/messages/${msg.body.id}`, t);
     expect(got.body).toMatchObject({ status: 'sent', is_scheduled: true });
   });
+
+  it('withdraws a scheduled invitation when its recipient opts out before it goes', async () => {
+    const a = await server.account();
+    const t = { token: a.token };
+    const { collectorId } = await emailCollector(server.client, a.token);
+    const c = `/v3/collectors/${collectorId}`;
+    const [stay, leave] = ['stay', 'leave'].map((n) => `${n}.${a.user.id}@example.org`);
+    const msg = await server.client.post(`${c}/messages`, { type: 'invite' }, t);
+    const bulk = await server.client.post(
+      `${c}/messages/${msg.body.id}/recipients/bulk`,
+      { contacts: [{ email: stay }, { email: leave }] },
+      t,
+    );
+    expect(bulk.body.succeeded).toHaveLength(2);
+    const leaving = await server.client.get(`${c}/recipients/${bulk.body.succeeded[1].id}`, t);
+    const when = new Date(clock.now().getTime() + 600_000).toISOString().replace(/\.\d+Z$/, '+00:00');
+    expect(
+      (await server.client.post(`${c}/messages/${msg.body.id}/send`, { scheduled_date: when }, t)).status,
+    ).toBe(200);
+    const sm = new URL(leaving.body.remove_link).searchParams.get('sm')!;
+    const opted = await fetch(`${server.url}/optout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ sm }).toString(),
+    });
+    expect(opted.status).toBe(200);
+    clock.advance(600_000);
+    await worker.drain();
+    expect(mailTo(stay)).toHaveLength(1);
+    expect(mailTo(leave)).toHaveLength(0);
+  });
 });

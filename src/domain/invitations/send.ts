@@ -3,6 +3,7 @@
 // (at scheduled_date for a scheduled send). Invites go to the message's recipients; reminders to the
 // collector's recipients who have not (fully) responded; thank-you messages to those who have.
 // Opted-out and bounced contacts are skipped, whenever they opted out.
+import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../outbox/emails.js';
 import { ApiError } from '../../platform/errors.js';
@@ -304,5 +305,21 @@ export async function optOut(deps: Deps, token: string): Promise<RecipientRow | 
     .executeTakeFirst();
   if (!r) return undefined;
   await setContactStatus(deps, r.owner_id, r.email, 'optout');
+  // Scheduled invitations to this address that have not gone out yet are withdrawn (both steps
+  // are idempotent: a retried opt-out finishes the job).
+  const k = deps.db.kysely;
+  const recipientIds = k
+    .selectFrom('collector_recipients')
+    .select('id')
+    .where('owner_id', '=', r.owner_id)
+    .where(sql<string>`lower(email)`, '=', r.email.toLowerCase());
+  await k
+    .updateTable('emails')
+    .set({ status: 'failed', last_error: 'Withdrawn: the recipient opted out.' })
+    .where('status', '=', 'pending')
+    .where('claim_token', 'is', null)
+    .where('purpose', 'in', ['invite', 'reminder', 'thank_you'])
+    .where('ref_id', 'in', recipientIds)
+    .execute();
   return r;
 }
