@@ -283,6 +283,47 @@ describe.each(cases)('$name', (k) => {
 });
 
 describe('invitation rules', () => {
+  it('copies a message, with its recipients when asked, from a collector the caller may read', async () => {
+    const t = { token: owner.token };
+    const f = await fixture();
+    await server.client.patch(f.m, { subject: 'Copied subject' }, t);
+    const g = await fixture();
+    const copy = await server.client.post(
+      `${g.c}/messages`,
+      { from_collector_id: f.collectorId, from_message_id: f.m.split('/').pop(), include_recipients: true },
+      t,
+    );
+    expect(copy.status, copy.text).toBe(201);
+    expect(copy.body).toMatchObject({ subject: 'Copied subject', type: 'invite', status: 'not_sent' });
+    expect(copy.body.id).not.toBe(f.m.split('/').pop());
+    const [source, copied] = await Promise.all([
+      server.client.get(`${f.m}/recipients`, t),
+      server.client.get(`${g.c}/messages/${copy.body.id}/recipients`, t),
+    ]);
+    expect(copied.body.data.map((r: any) => r.email)).toEqual(source.body.data.map((r: any) => r.email));
+    const bare = await server.client.post(
+      `${g.c}/messages`,
+      { from_collector_id: f.collectorId, from_message_id: f.m.split('/').pop() },
+      t,
+    );
+    expect((await server.client.get(`${g.c}/messages/${bare.body.id}/recipients`, t)).body.total).toBe(0);
+    const theirs = await fixture(other);
+    const foreign = await server.client.post(
+      `${g.c}/messages`,
+      { from_collector_id: theirs.collectorId, from_message_id: theirs.m.split('/').pop() },
+      t,
+    );
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.id).toBe('1020');
+    const mixed = await server.client.post(
+      `${g.c}/messages`,
+      { type: 'invite', from_collector_id: f.collectorId, from_message_id: '1' },
+      t,
+    );
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.error.id).toBe('1002');
+  });
+
   it('has messages only on email collectors', async () => {
     const s = await server.client.post('/v3/surveys', { title: 'W' }, { token: owner.token });
     const w = await server.client.post(

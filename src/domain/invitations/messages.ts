@@ -4,7 +4,9 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { CollectorMessagesTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
+import type { Plan } from '../../platform/plans.js';
 import type { Collector } from '../collectors/collectors.js';
+import { addRecipients } from './recipients.js';
 
 export type MessageRow = Selectable<CollectorMessagesTable>;
 export const MESSAGE_TYPES = ['invite', 'reminder', 'thank_you'] as const;
@@ -100,6 +102,50 @@ export async function createMessage(
   if (row.embed_first_question && row.type !== 'invite')
     throw new ApiError(1002, `'embed_first_question' is only for invite messages.`);
   await deps.db.kysely.insertInto('collector_messages').values(row).execute();
+  return row;
+}
+
+/** A new not_sent message like `from` (of `source`), optionally with the same recipients. */
+export async function copyMessage(
+  deps: Deps,
+  plan: Plan,
+  collector: Collector,
+  source: Collector,
+  from: MessageRow,
+  includeRecipients: boolean,
+): Promise<MessageRow> {
+  requireEmailCollector(collector);
+  const now = deps.clock.now().toISOString();
+  const row: MessageRow = {
+    ...from,
+    id: await deps.ids.one(),
+    collector_id: collector.id,
+    owner_id: collector.owner_id,
+    status: 'not_sent',
+    scheduled_date: null,
+    date_created: now,
+    date_modified: now,
+  };
+  await deps.db.kysely.insertInto('collector_messages').values(row).execute();
+  if (includeRecipients && row.type === 'invite') {
+    const people = await deps.db.kysely
+      .selectFrom('message_recipients as mr')
+      .innerJoin('collector_recipients as r', 'r.id', 'mr.recipient_id')
+      .select(['r.email', 'r.first_name', 'r.last_name', 'r.custom_fields', 'r.extra_fields'])
+      .where('mr.message_id', '=', from.id)
+      .where('r.collector_id', '=', source.id)
+      .orderBy('r.id')
+      .execute();
+    await addRecipients(deps, plan, collector, row, {
+      contacts: people.map((p) => ({
+        email: p.email,
+        first_name: p.first_name,
+        last_name: p.last_name,
+        custom_fields: JSON.parse(p.custom_fields),
+        extra_fields: JSON.parse(p.extra_fields),
+      })),
+    });
+  }
   return row;
 }
 

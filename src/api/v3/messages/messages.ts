@@ -2,6 +2,7 @@
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import {
+  copyMessage,
   createMessage,
   deleteMessage,
   getMessage,
@@ -18,6 +19,7 @@ import { emailCollector } from './access.js';
 import {
   CollectorParams,
   Message,
+  MessageCopyBody,
   MessageCreateBody,
   MessageListItem,
   MessageParams,
@@ -89,13 +91,27 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
         tags,
         summary: 'Create a message (invite, reminder or thank_you)',
         params: CollectorParams,
-        body: MessageCreateBody,
+        body: Type.Union([MessageCreateBody, MessageCopyBody]),
         response: { 201: Message },
       },
     },
     async (request, reply) => {
       const collector = await emailCollector(deps, request, request.params.collector_id, 'write');
-      const m = await createMessage(deps, collector, request.body);
+      const body = request.body;
+      if (!('from_message_id' in body)) {
+        const m = await createMessage(deps, collector, body);
+        return reply.code(201).send(presentMessage(baseUrl(request), m));
+      }
+      const source = await emailCollector(deps, request, body.from_collector_id, 'read');
+      const from = await getMessage(deps, source, body.from_message_id);
+      const m = await copyMessage(
+        deps,
+        request.auth.plan,
+        collector,
+        source,
+        from,
+        body.include_recipients === true,
+      );
       return reply.code(201).send(presentMessage(baseUrl(request), m));
     },
   );

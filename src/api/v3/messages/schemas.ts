@@ -24,6 +24,12 @@ export const MessageCreateBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** The copy form of the create body: another message (of any collector the caller may read). */
+export const MessageCopyBody = Type.Object(
+  { from_collector_id: Id, from_message_id: Id, include_recipients: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
 export const MessageUpdateBody = Type.Object(
   {
     recipient_status: Type.Optional(Nullable(Type.Enum([...RECIPIENT_STATUS]))),
