@@ -283,6 +283,36 @@ describe.each(cases)('$name', (k) => {
 });
 
 describe('invitation rules', () => {
+  it('keeps an opt-out even when the contact behind the recipient was deleted first', async () => {
+    const t = { token: owner.token };
+    const f = await fixture();
+    const r = await server.client.get(f.r, t);
+    const contacts = await server.client.get(
+      `/v3/contacts?search_by=email&search=${encodeURIComponent(r.body.email)}`,
+      t,
+    );
+    expect(contacts.body.data).toHaveLength(1);
+    expect((await server.client.delete(`/v3/contacts/${contacts.body.data[0].id}`, t)).status).toBe(200);
+    const sm = new URL(r.body.remove_link).searchParams.get('sm')!;
+    const opted = await fetch(`${server.url}/optout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ sm }).toString(),
+    });
+    expect(opted.status).toBe(200);
+    const g = await fixture();
+    const bulk = await server.client.post(
+      `${g.m}/recipients/bulk`,
+      { contacts: [{ email: r.body.email }] },
+      t,
+    );
+    expect(bulk.body.opted_out).toEqual([r.body.email]);
+    const stats = await server.client.get(`${f.c}/stats`, t);
+    expect(stats.body).toMatchObject({ recipients: 1, mail_status: { opted_out: 1 } });
+    const unknown = await fetch(`${server.url}/optout?sm=nonexistent-token-1`);
+    expect(unknown.status).toBe(404);
+  });
+
   it('copies a message, with its recipients when asked, from a collector the caller may read', async () => {
     const t = { token: owner.token };
     const f = await fixture();

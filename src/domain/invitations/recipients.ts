@@ -43,6 +43,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const token = () => randomBytes(18).toString('base64url');
 const notFound = () => new ApiError(1020, 'Recipient not found.');
 
+/**
+ * Joins a recipient (`r`) to the account's contact (`c`) with its address: opt-outs and bounces
+ * are per address, and survive the contact the recipient was made from being deleted.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's join builder type for any aliased pair
+export const byEmail = (j: any) =>
+  j.onRef('c.owner_id', '=', 'r.owner_id').on(sql`lower(c.email) = lower(r.email)`);
+
 /** The collector's respondent URL token (email collectors get one with their first recipient). */
 export async function ensureLinkToken(deps: Deps, collector: Collector): Promise<string> {
   if (collector.url_token) return collector.url_token;
@@ -344,7 +352,7 @@ export async function recipientStates(
       out.get(m.recipient_id)!.mail = 'sent';
     for (const c of await k
       .selectFrom('collector_recipients as r')
-      .innerJoin('contacts as c', 'c.id', 'r.contact_id')
+      .innerJoin('contacts as c', byEmail)
       .select('r.id')
       .where('r.id', 'in', chunk)
       .where('c.status', '=', 'optout')

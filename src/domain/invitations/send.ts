@@ -11,9 +11,16 @@ import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
 import type { User } from '../accounts/users.js';
 import type { Collector } from '../collectors/collectors.js';
-import { setContactStatus } from '../contacts/contacts.js';
+import { newContactRow, setContactStatus } from '../contacts/contacts.js';
 import type { MessageRow } from './messages.js';
-import { ensureLinkToken, type RecipientRow, recipientStates, removeLink, surveyLink } from './recipients.js';
+import {
+  byEmail,
+  ensureLinkToken,
+  type RecipientRow,
+  recipientStates,
+  removeLink,
+  surveyLink,
+} from './recipients.js';
 
 export interface SendResult {
   message: MessageRow;
@@ -60,10 +67,11 @@ async function audience(deps: Deps, collector: Collector, message: MessageRow): 
   const k = deps.db.kysely;
   let q = k
     .selectFrom('collector_recipients as r')
-    .innerJoin('contacts as c', 'c.id', 'r.contact_id')
+    .leftJoin('contacts as c', byEmail)
     .selectAll('r')
     .where('r.collector_id', '=', collector.id)
-    .where('c.status', '=', 'active');
+    // a recipient whose contact was deleted since is still reachable (opting out keeps a contact)
+    .where((eb) => eb.or([eb('c.status', '=', 'active'), eb('c.status', 'is', null)]));
   if (message.type === 'invite')
     q = q.where((eb) =>
       eb.exists(
@@ -246,7 +254,7 @@ export async function invitationStats(
   const k = deps.db.kysely;
   let q = k
     .selectFrom('collector_recipients as r')
-    .innerJoin('contacts as c', 'c.id', 'r.contact_id')
+    .leftJoin('contacts as c', byEmail)
     .select(['r.id', 'c.status'])
     .where('r.collector_id', '=', collectorId);
   if (messageId)
@@ -304,7 +312,20 @@ export async function optOut(deps: Deps, token: string): Promise<RecipientRow | 
     .where('token', '=', token)
     .executeTakeFirst();
   if (!r) return undefined;
-  await setContactStatus(deps, r.owner_id, r.email, 'optout');
+  const changed = await setContactStatus(deps, r.owner_id, r.email, 'optout');
+  if (changed === 0) {
+    // The contact was deleted meanwhile: keep the opt-out as a contact of its own.
+    const row = newContactRow(deps, await deps.ids.one(), r.owner_id, {
+      email: r.email,
+      first_name: r.first_name,
+      last_name: r.last_name,
+    });
+    await deps.db.kysely
+      .insertInto('contacts')
+      .values({ ...row, status: 'optout' })
+      .execute()
+      .catch(() => setContactStatus(deps, r.owner_id, r.email, 'optout')); // raced with a re-add
+  }
   // Scheduled invitations to this address that have not gone out yet are withdrawn (both steps
   // are idempotent: a retried opt-out finishes the job).
   const k = deps.db.kysely;
