@@ -1,6 +1,7 @@
 // Every messages/recipients endpoint: success, bad input, wrong scope, basic plan, another
 // account's resource, no token; and the invitation error codes (1056, 1058, 1059, 1025, 1017).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateUser } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emailCollector } from './helpers.js';
@@ -283,6 +284,29 @@ describe.each(cases)('$name', (k) => {
 });
 
 describe('invitation rules', () => {
+  it('lets an account moved to the basic plan read its invitations but not write them (403/1015)', async () => {
+    const a = await server.account();
+    const f = await fixture(a);
+    await updateUser(server.deps, a.user.username, { plan: 'basic' });
+    const t = { token: a.token };
+    for (const path of [f.m, `${f.c}/messages`, f.r, `${f.c}/recipients`, `${f.m}/stats`, `${f.c}/stats`])
+      expect((await server.client.get(path, t)).status, path).toBe(200);
+    const write = await server.client.post(`${f.m}/send`, {}, t);
+    expect(write.status).toBe(403);
+    expect(write.body.error.id).toBe('1015');
+  });
+
+  it('refuses to send while the account email is unverified (403/1058)', async () => {
+    const a = await server.account();
+    const f = await fixture(a);
+    await updateUser(server.deps, a.user.username, { emailVerified: false });
+    const res = await server.client.post(`${f.m}/send`, {}, { token: a.token });
+    expect(res.status).toBe(403);
+    expect(res.body.error.id).toBe('1058');
+    await updateUser(server.deps, a.user.username, { emailVerified: true });
+    expect((await server.client.post(`${f.m}/send`, {}, { token: a.token })).status).toBe(200);
+  });
+
   it('keeps an opt-out even when the contact behind the recipient was deleted first', async () => {
     const t = { token: owner.token };
     const f = await fixture();
