@@ -9,6 +9,8 @@ import { contactListsRoutes } from './api/v3/contacts/lists.js';
 import { groupActivitiesRoutes } from './api/v3/groups/activities.js';
 import { groupsRoutes } from './api/v3/groups/groups.js';
 import { groupMembersRoutes } from './api/v3/groups/members.js';
+import { messagesRoutes } from './api/v3/messages/messages.js';
+import { recipientsRoutes } from './api/v3/messages/recipients.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
 import { responsesRoutes } from './api/v3/responses/responses.js';
 import { rollupsRoutes } from './api/v3/responses/rollups.js';
@@ -35,6 +37,7 @@ import { analyzePages } from './web/analyze/pages.js';
 import { docsPages } from './web/docs.js';
 import { pageNotFound } from './web/home/not-found.js';
 import { homeAndDesignPages } from './web/home/plugin.js';
+import { optOutPages } from './web/invitations/optout.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { respondPages } from './web/respond/pages.js';
 import { surveyWebPages } from './web/surveys/preview.js';
@@ -65,6 +68,8 @@ const apiRoutes: Routes[] = [
   collectorsRoutes,
   responsesRoutes,
   rollupsRoutes,
+  messagesRoutes,
+  recipientsRoutes,
 ];
 
 export async function buildApp(deps: Deps): Promise<Api> {
@@ -137,6 +142,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(surveyWebPages(deps));
   await app.register(mailOutboxPages(deps));
   await app.register(respondPages(deps));
+  await app.register(optOutPages(deps));
   await app.register(analyzePages(deps));
   await app.register(homeAndDesignPages(deps));
   return app;

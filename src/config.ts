@@ -52,6 +52,12 @@ export interface Config {
   };
   /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
   contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
+  /** Email invitations per plan: most recipients on one message (RECIPIENT_LIMIT_<PLAN>) and most
+   * emails sent per account per day (SEND_LIMIT_<PLAN>); 0 = no cap. */
+  invitationLimits: {
+    recipients: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
+    dailySends: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
+  };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -111,6 +117,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       advantage: int(env, 'CONTACT_LIMIT_ADVANTAGE', 50_000),
       premier: int(env, 'CONTACT_LIMIT_PREMIER', 100_000),
       enterprise: int(env, 'CONTACT_LIMIT_ENTERPRISE', 0),
+    },
+    invitationLimits: {
+      recipients: {
+        basic: int(env, 'RECIPIENT_LIMIT_BASIC', 0),
+        standard: int(env, 'RECIPIENT_LIMIT_STANDARD', 1000),
+        advantage: int(env, 'RECIPIENT_LIMIT_ADVANTAGE', 10_000),
+        premier: int(env, 'RECIPIENT_LIMIT_PREMIER', 50_000),
+        enterprise: int(env, 'RECIPIENT_LIMIT_ENTERPRISE', 0),
+      },
+      dailySends: {
+        basic: int(env, 'SEND_LIMIT_BASIC', 0),
+        standard: int(env, 'SEND_LIMIT_STANDARD', 5000),
+        advantage: int(env, 'SEND_LIMIT_ADVANTAGE', 20_000),
+        premier: int(env, 'SEND_LIMIT_PREMIER', 100_000),
+        enterprise: int(env, 'SEND_LIMIT_ENTERPRISE', 0),
+      },
     },
   };
 }

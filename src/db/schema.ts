@@ -1,5 +1,6 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
 import type { CollectTables } from './tables/collect.js';
+import type { InvitationTables } from './tables/invitations.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
@@ -14,4 +15,5 @@ export interface Database
     SurveyTables,
     SharingTables,
     CollectTables,
-    ReachTables {}
+    ReachTables,
+    InvitationTables {}

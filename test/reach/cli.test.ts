@@ -9,7 +9,9 @@ import { ROOT, startServeProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { emit } from './helpers/events.js';
+import { surveyWithCollector } from './helpers/objects.js';
 import { Receiver } from './helpers/receiver.js';
 import { verifySmSignature } from './helpers/verify.js';
 
@@ -17,6 +19,8 @@ let db: TestDatabase;
 let deps: Deps;
 let receiver: Receiver;
 let env: Record<string, string>;
+/** The API in this process over the same database, to make the surveys webhooks watch. */
+let api: TestServer;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -31,8 +35,10 @@ beforeAll(async () => {
   };
   deps = await createDeps(loadConfig(env));
   receiver = await new Receiver().start();
+  api = await startServer({ databaseUrl: db.url, env });
 });
 afterAll(async () => {
+  await api.close();
   await receiver.stop();
   await deps.db.close();
   await db.drop();
@@ -71,7 +77,9 @@ async function waitFor<T>(
   }
 }
 
+/** Subscribes `a` to survey_updated of a new survey of theirs; returns the survey id. */
 async function subscribeDirect(a: TestAccount, target: string): Promise<string> {
+  const { surveyId } = await surveyWithCollector(api.client, a.token);
   // Straight through the domain, as the API would (the API is tested elsewhere).
   const { createWebhook } = await import('../../src/domain/webhooks/webhooks.js');
   const w = await createWebhook(
@@ -81,18 +89,19 @@ async function subscribeDirect(a: TestAccount, target: string): Promise<string> 
       name: 'cli',
       event_type: 'survey_updated',
       object_type: 'survey',
-      object_ids: ['500000001'],
+      object_ids: [surveyId],
       subscription_url: target,
     },
   );
-  return w.id;
+  expect(w.id).toMatch(/^\d+$/);
+  return surveyId;
 }
 
 describe('survey-service worker', () => {
   it('--once delivers what is due, signed, and prints one JSON object', async () => {
     const a = await createAccount(deps);
-    await subscribeDirect(a, `${receiver.url}/once`);
-    const eventId = await emit(deps, 'survey_updated', a.user.id, 'survey', '500000001');
+    const surveyId = await subscribeDirect(a, `${receiver.url}/once`);
+    const eventId = await emit(deps, 'survey_updated', a.user.id, 'survey', surveyId);
     const r = await runAsync(['worker', '--once', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -113,25 +122,26 @@ describe('survey-service serve runs the worker', () => {
     await serve.ready;
     try {
       const client = new ApiClient(`http://127.0.0.1:${port}`);
+      const { surveyId } = await surveyWithCollector(client, a.token);
       const created = await client.post(
         '/v3/webhooks',
         {
           name: 'serve',
           event_type: 'survey_updated',
           object_type: 'survey',
-          object_ids: ['500000001'],
+          object_ids: [surveyId],
           subscription_url: `${receiver.url}/serve`,
         },
         { token: a.token },
       );
       expect(created.status).toBe(201);
-      const first = await emit(deps, 'survey_updated', a.user.id, 'survey', '500000001');
+      const first = await emit(deps, 'survey_updated', a.user.id, 'survey', surveyId);
       await waitFor('the first delivery', () => receiver.posts().find((p) => p.json.event_id === first));
 
       // The receiver goes down; an event fails its first attempt; the server is killed outright.
       const receiverPort = receiver.port;
       await receiver.stop();
-      const second = await emit(deps, 'survey_updated', a.user.id, 'survey', '500000001');
+      const second = await emit(deps, 'survey_updated', a.user.id, 'survey', surveyId);
       await waitFor('a failed attempt', async () => {
         const d = await deps.db.kysely
           .selectFrom('webhook_deliveries')
@@ -142,7 +152,7 @@ describe('survey-service serve runs the worker', () => {
       });
       serve.child.kill('SIGKILL');
       await new Promise((r) => serve.child.once('exit', r));
-      const third = await emit(deps, 'survey_updated', a.user.id, 'survey', '500000001'); // while nothing runs
+      const third = await emit(deps, 'survey_updated', a.user.id, 'survey', surveyId); // while nothing runs
 
       await receiver.start(receiverPort);
       serve = startServeProcess({ ...env, PORT: String(port) });
@@ -164,11 +174,11 @@ describe('survey-service serve with OUTBOX_IN_SERVE=false', () => {
   it('serves without delivering; a separate worker process delivers', async () => {
     const port = await freePort();
     const a = await createAccount(deps);
-    await subscribeDirect(a, `${receiver.url}/off`);
+    const surveyId = await subscribeDirect(a, `${receiver.url}/off`);
     const serve = startServeProcess({ ...env, PORT: String(port), OUTBOX_IN_SERVE: 'false' });
     try {
       await serve.ready;
-      const eventId = await emit(deps, 'survey_updated', a.user.id, 'survey', '500000001');
+      const eventId = await emit(deps, 'survey_updated', a.user.id, 'survey', surveyId);
       await new Promise((r) => setTimeout(r, 1000)); // twenty poll intervals
       expect(receiver.posts().some((p) => p.json.event_id === eventId)).toBe(false);
       const r = await runAsync(['worker', '--once', '--json']);

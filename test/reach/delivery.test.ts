@@ -9,6 +9,7 @@ import { TestClock } from '../helpers/clock.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emit, responseCompleted } from './helpers/events.js';
+import { surveyWithCollector } from './helpers/objects.js';
 import { Receiver } from './helpers/receiver.js';
 import { verifySmSignature, verifyStandardSignature } from './helpers/verify.js';
 
@@ -26,21 +27,27 @@ afterAll(async () => {
   await server.close();
 });
 
+/** Subscribes `a`; unless the body names object_ids, to a new real survey of `a` (returned). */
 async function subscribe(a: TestAccount, target: string, body: Record<string, unknown> = {}) {
+  const watched = 'object_ids' in body ? null : await surveyWithCollector(server.client, a.token);
   const res = await server.client.post(
     '/v3/webhooks',
     {
       name: 'Responses',
       event_type: 'response_completed',
       object_type: 'survey',
-      object_ids: ['500000001'],
+      object_ids: watched ? [watched.surveyId] : undefined,
       subscription_url: target,
       ...body,
     },
     { token: a.token },
   );
-  expect(res.status).toBe(201);
-  return res.body as { id: string };
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return {
+    id: res.body.id as string,
+    surveyId: watched?.surveyId ?? '',
+    collectorId: watched?.collectorId ?? '',
+  };
 }
 
 async function deliveries(a: TestAccount, webhookId: string) {
@@ -60,8 +67,8 @@ describe('delivery', () => {
       const { eventId, responseId } = await responseCompleted(
         server.deps,
         a.user.id,
-        '500000001',
-        '600000001',
+        hook.surveyId,
+        hook.collectorId,
       );
       const eventTime = clock.now();
       await worker.drain();
@@ -71,16 +78,16 @@ describe('delivery', () => {
       expect(got.json).toEqual({
         name: 'Responses',
         filter_type: 'survey',
-        filter_id: '500000001',
+        filter_id: hook.surveyId,
         event_type: 'response_completed',
         event_id: eventId,
         object_type: 'response',
         object_id: responseId,
         event_datetime: `${eventTime.toISOString().slice(0, 23)}000+00:00`,
         resources: {
-          survey_id: '500000001',
+          survey_id: hook.surveyId,
           user_id: a.user.id,
-          collector_id: '600000001',
+          collector_id: hook.collectorId,
           respondent_id: responseId,
           recipient_id: '',
         },
@@ -120,14 +127,17 @@ describe('delivery', () => {
     try {
       const a = await server.account();
       const b = await server.account();
-      await responseCompleted(server.deps, a.user.id, '500000001'); // before the webhook existed
+      const watched = await surveyWithCollector(server.client, a.token);
+      const other = await surveyWithCollector(server.client, a.token);
+      const s = watched.surveyId;
+      await responseCompleted(server.deps, a.user.id, s); // before the webhook existed
       clock.advance(1000);
-      await subscribe(a, receiver.url);
+      await subscribe(a, receiver.url, { object_ids: [s] });
       clock.advance(1000);
-      await responseCompleted(server.deps, a.user.id, '500000002'); // another survey
-      await responseCompleted(server.deps, b.user.id, '500000001'); // another account
-      await emit(server.deps, 'response_updated', a.user.id, 'response', '1', { survey_id: '500000001' }); // another type
-      const wanted = await responseCompleted(server.deps, a.user.id, '500000001');
+      await responseCompleted(server.deps, a.user.id, other.surveyId); // another survey
+      await responseCompleted(server.deps, b.user.id, s); // another account
+      await emit(server.deps, 'response_updated', a.user.id, 'response', '1', { survey_id: s }); // another type
+      const wanted = await responseCompleted(server.deps, a.user.id, s);
       await worker.drain();
       expect(receiver.posts().map((p) => p.json.event_id)).toEqual([wanted.eventId]);
     } finally {
@@ -140,11 +150,11 @@ describe('delivery', () => {
     try {
       const a = await server.account();
       clock.advance(-10 * 60_000);
-      await subscribe(a, receiver.url);
+      const hook = await subscribe(a, receiver.url);
       clock.advance(10 * 60_000);
       await worker.drain(); // a caught-up scan
       clock.advance(-5 * 60_000);
-      const late = await responseCompleted(server.deps, a.user.id, '500000001');
+      const late = await responseCompleted(server.deps, a.user.id, hook.surveyId);
       clock.advance(5 * 60_000);
       await worker.drain();
       expect(receiver.posts().map((p) => p.json.event_id)).toEqual([late.eventId]);
@@ -157,7 +167,12 @@ describe('delivery', () => {
     const receiver = await new Receiver().start();
     try {
       const a = await server.account();
-      await subscribe(a, `${receiver.url}/c`, { object_type: 'collector', object_ids: ['600000009'] });
+      const watched = await surveyWithCollector(server.client, a.token);
+      clock.advance(1000); // the survey's own survey_created is older than the webhooks
+      await subscribe(a, `${receiver.url}/c`, {
+        object_type: 'collector',
+        object_ids: [watched.collectorId],
+      });
       await subscribe(a, `${receiver.url}/s`, {
         event_type: 'survey_created',
         object_type: undefined,
@@ -169,7 +184,7 @@ describe('delivery', () => {
         object_ids: undefined,
       });
       clock.advance(1000);
-      const r = await responseCompleted(server.deps, a.user.id, '500000042', '600000009');
+      const r = await responseCompleted(server.deps, a.user.id, watched.surveyId, watched.collectorId);
       const survey = await emit(server.deps, 'survey_created', a.user.id, 'survey', '500000077', {
         title: 'T',
       });
@@ -182,9 +197,9 @@ describe('delivery', () => {
       const byPath = Object.fromEntries(receiver.posts().map((p) => [p.path.split('/').pop(), p.json]));
       expect(byPath.c).toMatchObject({
         filter_type: 'collector',
-        filter_id: '600000009',
+        filter_id: watched.collectorId,
         event_id: r.eventId,
-        resources: { survey_id: '500000042', collector_id: '600000009' },
+        resources: { survey_id: watched.surveyId, collector_id: watched.collectorId },
       });
       expect(byPath.s).toMatchObject({
         event_type: 'survey_created',
@@ -216,7 +231,7 @@ describe('delivery', () => {
       const a = await server.account();
       const hook = await subscribe(a, receiver.url);
       await receiver.stop();
-      const { eventId } = await responseCompleted(server.deps, a.user.id, '500000001');
+      const { eventId } = await responseCompleted(server.deps, a.user.id, hook.surveyId);
       await worker.drain();
       let log = await deliveries(a, hook.id);
       expect(log.data[0]).toMatchObject({
@@ -280,7 +295,7 @@ describe('delivery', () => {
       const a = await server.account();
       const hook = await subscribe(a, receiver.url);
       receiver.status = 500;
-      await responseCompleted(server.deps, a.user.id, '500000001');
+      await responseCompleted(server.deps, a.user.id, hook.surveyId);
       const start = clock.now().getTime();
       let rounds = 0;
       for (;;) {
@@ -328,7 +343,7 @@ describe('delivery', () => {
     try {
       const a = await server.account();
       const hook = await subscribe(a, receiver.url);
-      await responseCompleted(server.deps, a.user.id, '500000001');
+      await responseCompleted(server.deps, a.user.id, hook.surveyId);
       await worker.drain();
       const id = (await deliveries(a, hook.id)).data[0].id;
       const res = await server.client.post(`/v3/webhooks/${hook.id}/deliveries/${id}/redeliver`, undefined, {
@@ -384,9 +399,9 @@ describe('delivery', () => {
     try {
       const a = await server.account();
       const hook = await subscribe(a, receiver.url);
-      await responseCompleted(server.deps, a.user.id, '500000001');
+      await responseCompleted(server.deps, a.user.id, hook.surveyId);
       await worker.runOnce(); // fans out and delivers... so make a second event and only claim it
-      const second = await responseCompleted(server.deps, a.user.id, '500000001');
+      const second = await responseCompleted(server.deps, a.user.id, hook.surveyId);
       const { fanOut } = await import('../../src/outbox/fanout.js');
       await fanOut(server.deps, 100);
       const dead = await claimDue(server.deps, 'webhook_deliveries', 10, clock.now());
@@ -408,7 +423,7 @@ describe('delivery', () => {
       const hook = await subscribe(a, receiver.url);
       const ids = new Set<string>();
       for (let i = 0; i < 40; i++)
-        ids.add((await responseCompleted(server.deps, a.user.id, '500000001')).eventId);
+        ids.add((await responseCompleted(server.deps, a.user.id, hook.surveyId)).eventId);
       // On PostgreSQL the two workers have their own connections, as two processes have. SQLite
       // connections in one process would block each other's event loop, so there both share one.
       const otherDeps = usingPostgres ? await createDeps(server.config, { clock }) : server.deps;
@@ -488,14 +503,14 @@ describe('the worker loop', () => {
     const looping = new OutboxWorker(server.deps, { pollMs: 20 });
     try {
       const a = await server.account();
-      await subscribe(a, receiver.url);
+      const hook = await subscribe(a, receiver.url);
       looping.start();
-      const { eventId } = await responseCompleted(server.deps, a.user.id, '500000001');
+      const { eventId } = await responseCompleted(server.deps, a.user.id, hook.surveyId);
       for (let i = 0; i < 200 && receiver.posts().length === 0; i++)
         await new Promise((r) => setTimeout(r, 10));
       expect(receiver.posts().map((p) => p.json.event_id)).toEqual([eventId]);
       await looping.stop();
-      await responseCompleted(server.deps, a.user.id, '500000001');
+      await responseCompleted(server.deps, a.user.id, hook.surveyId);
       await new Promise((r) => setTimeout(r, 100));
       expect(receiver.posts()).toHaveLength(1); // stopped: nothing more is sent
     } finally {
@@ -514,13 +529,14 @@ describe('restart', () => {
     try {
       const first = await startServer({ clock: c, env: ENV, databaseUrl: db.url });
       const a = await first.account();
+      const { surveyId } = await surveyWithCollector(first.client, a.token);
       const res = await first.client.post(
         '/v3/webhooks',
         {
           name: 'r',
           event_type: 'survey_updated',
           object_type: 'survey',
-          object_ids: ['500000001'],
+          object_ids: [surveyId],
           subscription_url: receiver.url,
         },
         { token: a.token },
@@ -528,9 +544,9 @@ describe('restart', () => {
       expect(res.status).toBe(201);
       await receiver.stop(); // the receiver is down...
       const w = new OutboxWorker(first.deps);
-      const e1 = await emit(first.deps, 'survey_updated', a.user.id, 'survey', '500000001');
+      const e1 = await emit(first.deps, 'survey_updated', a.user.id, 'survey', surveyId);
       await w.drain(); // ...so the first attempt fails
-      const e2 = await emit(first.deps, 'survey_updated', a.user.id, 'survey', '500000001'); // never fanned out
+      const e2 = await emit(first.deps, 'survey_updated', a.user.id, 'survey', surveyId); // never fanned out
       await w.stop();
       await first.close();
 

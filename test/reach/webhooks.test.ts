@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/outbox/http-target.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { surveyWithCollector } from './helpers/objects.js';
 import { Receiver } from './helpers/receiver.js';
 
 let server: TestServer;
@@ -23,6 +24,8 @@ const url = () => `${receiver.url}?n=${++n}`;
 describe('POST /v3/webhooks', () => {
   it('creates a webhook after its subscription_url answered HEAD with 200', async () => {
     const a = await server.account();
+    const s1 = (await surveyWithCollector(server.client, a.token)).surveyId;
+    const s2 = (await surveyWithCollector(server.client, a.token)).surveyId;
     const heads = receiver.heads;
     const target = url();
     const res = await server.client.post(
@@ -31,7 +34,7 @@ describe('POST /v3/webhooks', () => {
         name: 'My Webhook',
         event_type: 'response_completed',
         object_type: 'survey',
-        object_ids: ['123456789', '987654321'],
+        object_ids: [s1, s2],
         subscription_url: target,
       },
       { token: a.token },
@@ -43,7 +46,7 @@ describe('POST /v3/webhooks', () => {
       name: 'My Webhook',
       event_type: 'response_completed',
       object_type: 'survey',
-      object_ids: ['123456789', '987654321'],
+      object_ids: [s1, s2],
       subscription_url: target,
       href: `${server.client.baseUrl}/v3/webhooks/${res.body.id}`,
     });
@@ -304,16 +307,56 @@ describe('GET /v3/webhooks and /v3/webhooks/{id}', () => {
   });
 });
 
+describe('object_ids name surveys and collectors the account may analyze', () => {
+  it("answers 404/1020 for another account's survey or collector, or one that does not exist", async () => {
+    const a = await server.account();
+    const b = await server.account();
+    const mine = await surveyWithCollector(server.client, a.token);
+    const theirs = await surveyWithCollector(server.client, b.token);
+    const post = (object_type: string, object_ids: string[]) =>
+      server.client.post(
+        '/v3/webhooks',
+        { name: 'x', event_type: 'response_completed', object_type, object_ids, subscription_url: url() },
+        { token: a.token },
+      );
+    for (const [type, ids] of [
+      ['survey', [mine.surveyId, theirs.surveyId]],
+      ['collector', [mine.collectorId, theirs.collectorId]],
+      ['survey', ['999999999']],
+      ['collector', ['999999999']],
+      ['survey', [mine.collectorId]],
+      ['collector', [mine.surveyId]],
+    ] as const) {
+      const res = await post(type, [...ids]);
+      expect(res.status, `${type} ${ids}`).toBe(404);
+      expect(res.body.error.id).toBe('1020');
+    }
+    const ok = await post('collector', [mine.collectorId]);
+    expect(ok.status).toBe(201);
+    const patched = await server.client.patch(
+      `/v3/webhooks/${ok.body.id}`,
+      { object_ids: [theirs.collectorId] },
+      { token: a.token },
+    );
+    expect(patched.status).toBe(404);
+    expect(patched.body.error.id).toBe('1020');
+    const kept = await server.client.get(`/v3/webhooks/${ok.body.id}`, { token: a.token });
+    expect(kept.body.object_ids).toEqual([mine.collectorId]);
+  });
+});
+
 describe('PATCH, PUT and DELETE /v3/webhooks/{id}', () => {
   it('patches any field, re-checking the new subscription_url', async () => {
     const a = await server.account();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await surveyWithCollector(server.client, a.token)).surveyId);
     const created = await server.client.post(
       '/v3/webhooks',
       {
         name: 'x',
         event_type: 'response_completed',
         object_type: 'survey',
-        object_ids: ['1'],
+        object_ids: [ids[0]],
         subscription_url: url(),
       },
       { token: a.token },
@@ -322,7 +365,7 @@ describe('PATCH, PUT and DELETE /v3/webhooks/{id}', () => {
     const target = url();
     const res = await server.client.patch(
       `/v3/webhooks/${created.body.id}`,
-      { name: 'renamed', subscription_url: target, object_ids: ['2', '3'] },
+      { name: 'renamed', subscription_url: target, object_ids: [ids[1], ids[2]] },
       { token: a.token },
     );
     expect(res.status).toBe(200);
@@ -330,7 +373,7 @@ describe('PATCH, PUT and DELETE /v3/webhooks/{id}', () => {
     expect(res.body).toMatchObject({
       name: 'renamed',
       subscription_url: target,
-      object_ids: ['2', '3'],
+      object_ids: [ids[1], ids[2]],
       event_type: 'response_completed',
       object_type: 'survey',
     });
@@ -395,13 +438,14 @@ describe('PATCH, PUT and DELETE /v3/webhooks/{id}', () => {
     expect(partial.status).toBe(400);
     expect(partial.body.error.id).toBe('1002');
     const target = url();
+    const { collectorId } = await surveyWithCollector(server.client, a.token);
     const put = await server.client.put(
       `/v3/webhooks/${id}`,
       {
         name: 'y',
         event_type: 'collector_updated',
         object_type: 'collector',
-        object_ids: ['77'],
+        object_ids: [collectorId],
         subscription_url: target,
       },
       { token: a.token },
@@ -412,7 +456,7 @@ describe('PATCH, PUT and DELETE /v3/webhooks/{id}', () => {
       name: 'y',
       event_type: 'collector_updated',
       object_type: 'collector',
-      object_ids: ['77'],
+      object_ids: [collectorId],
       subscription_url: target,
       href: `${server.client.baseUrl}/v3/webhooks/${id}`,
     });

@@ -7,6 +7,7 @@ import * as m0005 from './0005_surveys.js';
 import * as m0006 from './0006_collect.js';
 import * as m0007 from './0007_reach.js';
 import * as m0008 from './0008_shares.js';
+import * as m0009 from './0009_invitations.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0006_collect': m0006,
   '0007_reach': m0007,
   '0008_shares': m0008,
+  '0009_invitations': m0009,
 };

@@ -101,11 +101,12 @@ function statusEvents(before: string | null, after: string): EventType[] {
   return [];
 }
 
-function responseEvent(
-  type: EventType,
-  row: Pick<ResponseRow, 'id' | 'owner_id' | 'survey_id' | 'collector_id' | 'response_status'>,
-  actor: ResponseActor,
-): NewEvent {
+type EventRowFields = Pick<
+  ResponseRow,
+  'id' | 'owner_id' | 'survey_id' | 'collector_id' | 'response_status' | 'recipient_id'
+>;
+
+function responseEvent(type: EventType, row: EventRowFields, actor: ResponseActor): NewEvent {
   return {
     type,
     ownerId: row.owner_id,
@@ -113,7 +114,13 @@ function responseEvent(
     resourceType: 'response',
     resourceId: row.id,
     ip: actor.ip,
-    data: { survey_id: row.survey_id, collector_id: row.collector_id, response_status: row.response_status },
+    data: {
+      survey_id: row.survey_id,
+      collector_id: row.collector_id,
+      // outbox/fanout.ts puts it in the webhook's resources (email invitations)
+      recipient_id: row.recipient_id,
+      response_status: row.response_status,
+    },
   };
 }
 
@@ -122,7 +129,7 @@ async function writeEvents(
   trx: Trx,
   ids: string[],
   types: EventType[],
-  row: Pick<ResponseRow, 'id' | 'owner_id' | 'survey_id' | 'collector_id' | 'response_status'>,
+  row: EventRowFields,
   actor: ResponseActor,
 ): Promise<void> {
   for (let i = 0; i < types.length; i++)

@@ -1,16 +1,33 @@
-// Which objects a webhook may watch.
+// Which objects a webhook may watch: surveys, or collectors of surveys, whose responses the
+// account may analyze (its own, or shared with analyze access). Anything else is not found.
 import type { Deps } from '../../context.js';
+import { ApiError } from '../../platform/errors.js';
+import { requireSurvey } from '../surveys/access.js';
 
-/**
- * INTEGRATION: object_ids name surveys or collectors, which live in other areas. Until those are
- * merged this only checks the form (digit strings, done by the route schema) and accepts every id.
- * At integration it must check that each id is a survey (object_type survey) or collector
- * (object_type collector) the account owns, and throw `new ApiError(1020, ...)` (or 1002) otherwise.
- * This is the only place that needs to change; events are filtered by these ids in outbox/fanout.ts.
- */
 export async function checkObjectIds(
-  _deps: Deps,
-  _ownerId: string,
-  _objectType: 'survey' | 'collector',
-  _ids: readonly string[],
-): Promise<void> {}
+  deps: Deps,
+  ownerId: string,
+  objectType: 'survey' | 'collector',
+  ids: readonly string[],
+): Promise<void> {
+  const caller = { user: { id: ownerId } };
+  for (const id of new Set(ids)) {
+    let surveyId = id;
+    if (objectType === 'collector') {
+      const collector = await deps.db.kysely
+        .selectFrom('collectors')
+        .select('survey_id')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!collector) throw new ApiError(1020, `Collector ${id} not found.`);
+      surveyId = collector.survey_id;
+    }
+    try {
+      await requireSurvey(deps, caller, surveyId, 'analyze', 'read');
+    } catch (err) {
+      if (err instanceof ApiError)
+        throw new ApiError(1020, `${objectType === 'survey' ? 'Survey' : 'Collector'} ${id} not found.`);
+      throw err;
+    }
+  }
+}

@@ -13,6 +13,7 @@ import {
   parseCollector,
   surveyOfCollector,
 } from '../../domain/collectors/collectors.js';
+import { type RecipientRow, recipientByToken } from '../../domain/invitations/recipients.js';
 import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
 import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
 import {
@@ -84,6 +85,8 @@ interface Ctx {
   path: string;
   /** the link's query (custom value and variables) without our own `p` */
   query: string;
+  /** the email invitation recipient whose personal link (?rcp=) this is (email collectors) */
+  recipient?: RecipientRow;
 }
 
 function send(reply: FastifyReply, status: number, title: string, body: Html, lang = 'en'): FastifyReply {
@@ -220,20 +223,29 @@ export function respondPages(deps: Deps) {
       const token = request.params.token;
       if (!/^[A-Za-z0-9]{6,40}$/.test(token)) return null;
       const collector = await collectorByToken(deps, token);
-      if (collector?.type !== 'weblink') return null;
+      if (collector?.type !== 'weblink' && collector?.type !== 'email') return null;
+      const query = queryOf(request);
+      // An email collector answers only its recipients' personal links.
+      const recipient =
+        collector.type === 'email'
+          ? await recipientByToken(deps, collector.id, new URLSearchParams(query).get('rcp'))
+          : undefined;
+      if (collector.type === 'email' && !recipient) return null;
       const survey = await surveyOfCollector(deps, collector);
       if (!survey) return null;
       return {
+        recipient,
         token,
         collector,
         survey,
         index: await designIndex(deps, survey),
         path: `/r/${token}`,
-        query: queryOf(request),
+        query,
       };
     }
 
-    const sessionCookie = (ctx: Ctx) => `sr${ctx.collector.id}`;
+    const sessionCookie = (ctx: Ctx) =>
+      ctx.recipient ? `sr${ctx.collector.id}r${ctx.recipient.id}` : `sr${ctx.collector.id}`;
     const passwordCookie = (ctx: Ctx) => `sp${ctx.collector.id}`;
 
     function passwordPage(reply: FastifyReply, ctx: Ctx, session: string, wrong: boolean): FastifyReply {
@@ -343,11 +355,23 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           'Response cannot be edited',
           html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${mode === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
         );
+      // An email invitation's response continues at its recipient's personal link.
+      const invited =
+        collector.type === 'email'
+          ? await deps.db.kysely
+              .selectFrom('collector_recipients')
+              .select(['id', 'token'])
+              .where('id', '=', response.recipient_id)
+              .where('collector_id', '=', collector.id)
+              .executeTakeFirst()
+          : undefined;
+      if (collector.type === 'email' && !invited) return notFound(reply);
       const sess = newSessionToken();
       await bindRespondent(deps, response.id, sha256(sess));
       const path = `/r/${collector.url_token}`;
-      setCookie(reply, request, `sr${collector.id}`, sess, path, 60 * 60 * 24 * 30);
-      return reply.redirect(path, 303);
+      const cookie = invited ? `sr${collector.id}r${invited.id}` : `sr${collector.id}`;
+      setCookie(reply, request, cookie, sess, path, 60 * 60 * 24 * 30);
+      return reply.redirect(invited ? `${path}?rcp=${invited.token}` : path, 303);
     });
 
     app.post<{ Params: { token: string }; Body: Form }>(
@@ -470,6 +494,12 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
               custom_value: link.get('c') ?? '',
               custom_variables: customVariables,
               ip_address: ip,
+              ...(ctx.recipient && {
+                recipient_id: ctx.recipient.id,
+                email_address: ctx.recipient.email,
+                first_name: ctx.recipient.first_name,
+                last_name: ctx.recipient.last_name,
+              }),
             },
             created,
             {

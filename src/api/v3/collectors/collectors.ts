@@ -32,8 +32,9 @@ export function collectActor(request: FastifyRequest): CollectActor {
   return { user: request.auth.user, plan: request.auth.plan, ip: request.ip };
 }
 
-export function collectorUrl(base: string, c: Pick<Collector, 'url_token'>): string | null {
-  return c.url_token ? `${base}/r/${c.url_token}` : null;
+export function collectorUrl(base: string, c: Pick<Collector, 'url_token' | 'type'>): string | null {
+  // Email collectors get a token for their recipients' personal links only.
+  return c.url_token && c.type === 'weblink' ? `${base}/r/${c.url_token}` : null;
 }
 
 export function presentCollector(base: string, c: Collector): Static<typeof CollectorSchema> {
