@@ -7,15 +7,6 @@ import type { StoredPage } from '../responses/answers.js';
 import { listResponses, type ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 
-export async function surveyByManageToken(deps: Deps, token: string): Promise<SurveyRow | undefined> {
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
-  return deps.db.kysely
-    .selectFrom('surveys')
-    .selectAll()
-    .where('manage_token', '=', token)
-    .executeTakeFirst();
-}
-
 export interface Headline {
   total: number;
   byStatus: Record<string, number>;

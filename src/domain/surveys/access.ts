@@ -73,3 +73,44 @@ export async function surveyByPreviewToken(deps: Deps, token: string): Promise<S
     .where('preview_token', '=', token)
     .executeTakeFirst();
 }
+
+/** The survey a manage-token page URL (edit, collect, analyze, summary) names. The token only
+ * names it: pages still decide access with requireSurvey or surveyByManageTokenFor. */
+export async function surveyByManageToken(deps: Deps, token: string): Promise<SurveyRow | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
+  return deps.db.kysely
+    .selectFrom('surveys')
+    .selectAll()
+    .where('manage_token', '=', token)
+    .executeTakeFirst();
+}
+
+/** The survey a manage token names if `auth` may work on it in `area` at `level` (404/1020 or 403/1016). */
+export async function managedSurvey(
+  deps: Deps,
+  auth: Caller,
+  token: string,
+  area: SurveyArea,
+  level: AccessLevel,
+): Promise<SurveyRow> {
+  const named = await surveyByManageToken(deps, token);
+  if (!named) throw notFound();
+  return requireSurvey(deps, auth, named.id, area, level);
+}
+
+/** Whether `auth` may work on the survey in `area` at `level`, without throwing for a missing privilege. */
+export async function mayAccess(
+  deps: Deps,
+  auth: Caller,
+  surveyId: string,
+  area: SurveyArea,
+  level: AccessLevel,
+): Promise<boolean> {
+  try {
+    await requireSurvey(deps, auth, surveyId, area, level);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 1016) return false;
+    throw err;
+  }
+}

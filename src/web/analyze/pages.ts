@@ -4,12 +4,12 @@
 // form: dates and collector.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
-import { headline, recentTexts, surveyByManageToken } from '../../domain/analysis/overview.js';
+import { headline, recentTexts } from '../../domain/analysis/overview.js';
 import { rollups } from '../../domain/analysis/rollups.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { ResponseFilters } from '../../domain/responses/responses.js';
-import { requireSurvey, type SurveyRow } from '../../domain/surveys/access.js';
+import { requireSurvey, type SurveyRow, surveyByManageToken } from '../../domain/surveys/access.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Html, html, raw } from '../html.js';

@@ -18,17 +18,23 @@ import {
   requireCollector,
   updateCollector,
 } from '../../domain/collectors/collectors.js';
-import { type AccessLevel, requireSurvey, type SurveyRow } from '../../domain/surveys/access.js';
+import {
+  type AccessLevel,
+  managedSurvey,
+  mayAccess,
+  requireSurvey,
+  type SurveyRow,
+} from '../../domain/surveys/access.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { baseUrl } from '../../platform/paging.js';
 import type { Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
+import { errorFor, hidden, invalidIf } from '../forms.js';
 import { surveyLinks } from '../home/links.js';
 import { type Html, html, raw } from '../html.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 
-const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 /** The most collectors the page lists (a survey with more says so and shows the first ones). */
 const LIST_LIMIT = 500;
 const Query = Type.Object({
@@ -72,16 +78,6 @@ button.danger { background: #fff; color: #a4000f; border-color: #a4000f; }
 input.copy { font-family: monospace; }
 </style>`);
 
-async function surveyIdByToken(deps: Deps, token: string): Promise<string | undefined> {
-  if (!TOKEN.test(token)) return undefined;
-  const row = await deps.db.kysely
-    .selectFrom('surveys')
-    .select('id')
-    .where('manage_token', '=', token)
-    .executeTakeFirst();
-  return row?.id;
-}
-
 /** The survey the token names if `user` may collect for it at `level` (404/1020 or 403/1016 otherwise). */
 async function collectableSurvey(
   deps: Deps,
@@ -89,19 +85,11 @@ async function collectableSurvey(
   token: string,
   level: AccessLevel,
 ): Promise<SurveyRow> {
-  const id = await surveyIdByToken(deps, token);
-  if (!id) throw new ApiError(1020, 'Survey not found.');
-  return requireSurvey(deps, { user }, id, 'collect', level);
+  return managedSurvey(deps, { user }, token, 'collect', level);
 }
 
-async function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
-  try {
-    await requireSurvey(deps, { user }, survey.id, 'collect', 'write');
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 1016) return false;
-    throw err;
-  }
+function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
+  return mayAccess(deps, { user }, survey.id, 'collect', 'write');
 }
 
 export const collectUrl = (token: string) => `/collect/list?sm=${encodeURIComponent(token)}`;
@@ -118,22 +106,6 @@ interface CollectState {
   errorAt?: string;
   /** What the failed form sent, to show again. */
   form?: Record<string, string | undefined>;
-}
-
-function hidden(csrf: string): Html {
-  return html`<input type="hidden" name="_csrf" value="${csrf}">`;
-}
-
-function invalidIf(state: CollectState, at: string): Html {
-  return state.error && state.errorAt === at
-    ? raw(` aria-invalid="true" aria-describedby="${at}-error"`)
-    : html``;
-}
-
-function errorFor(state: CollectState, at: string): Html {
-  return state.error && state.errorAt === at
-    ? html`<p role="alert" class="error" id="${at}-error">${state.error.detail ?? state.error.message}</p>`
-    : html``;
 }
 
 async function renderCollect(

@@ -8,7 +8,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import { type AccessLevel, requireSurvey, type SurveyRow } from '../../domain/surveys/access.js';
+import {
+  type AccessLevel,
+  managedSurvey,
+  mayAccess,
+  requireSurvey,
+  type SurveyRow,
+} from '../../domain/surveys/access.js';
 import {
   createPage,
   createQuestion,
@@ -22,13 +28,13 @@ import { type Actor, loadDesign, updateSurvey } from '../../domain/surveys/surve
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
+import { errorFor, hidden, invalidIf } from '../forms.js';
 import { surveyLinks } from '../home/links.js';
-import { type Html, html, raw } from '../html.js';
+import { html, raw } from '../html.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 import { QUESTION_STYLE, renderQuestion } from '../surveys/render-question.js';
 import { QUESTION_KINDS, type QuestionFields, questionFromForm } from './question-form.js';
 
-const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 const Query = Type.Object({
   sm: Type.Optional(Type.String({ maxLength: 100 })),
   done: Type.Optional(Type.String({ maxLength: 40 })),
@@ -75,16 +81,6 @@ function checkText(value: string, name: string, max: number): string {
   return value;
 }
 
-async function surveyIdByToken(deps: Deps, token: string): Promise<string | undefined> {
-  if (!TOKEN.test(token)) return undefined;
-  const row = await deps.db.kysely
-    .selectFrom('surveys')
-    .select('id')
-    .where('manage_token', '=', token)
-    .executeTakeFirst();
-  return row?.id;
-}
-
 /** The survey the token names if `user` may design it at `level` (404/1020 or 403/1016 otherwise). */
 export async function designableSurvey(
   deps: Deps,
@@ -92,19 +88,11 @@ export async function designableSurvey(
   token: string,
   level: AccessLevel,
 ): Promise<SurveyRow> {
-  const id = await surveyIdByToken(deps, token);
-  if (!id) throw new ApiError(1020, 'Survey not found.');
-  return requireSurvey(deps, { user }, id, 'design', level);
+  return managedSurvey(deps, { user }, token, 'design', level);
 }
 
-async function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
-  try {
-    await requireSurvey(deps, { user }, survey.id, 'design', 'write');
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 1016) return false;
-    throw err;
-  }
+function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
+  return mayAccess(deps, { user }, survey.id, 'design', 'write');
 }
 
 export const editUrl = (token: string) => `/create/?sm=${encodeURIComponent(token)}`;
@@ -116,23 +104,6 @@ interface EditorState {
   errorAt?: string;
   /** The add-question form's fields to show again after an error. */
   question?: QuestionFields & { pageId: string };
-}
-
-function hidden(csrf: string): Html {
-  return html`<input type="hidden" name="_csrf" value="${csrf}">`;
-}
-
-/** aria-invalid and a reference to the error message for the first field of the form `at`. */
-function invalidIf(state: EditorState, at: string): Html {
-  return state.error && state.errorAt === at
-    ? raw(` aria-invalid="true" aria-describedby="${at}-error"`)
-    : html``;
-}
-
-function errorFor(state: EditorState, at: string): Html {
-  return state.error && state.errorAt === at
-    ? html`<p role="alert" class="error" id="${at}-error">${state.error.detail ?? state.error.message}</p>`
-    : html``;
 }
 
 async function renderEditor(
