@@ -75,7 +75,7 @@ export async function surveyByPreviewToken(deps: Deps, token: string): Promise<S
 }
 
 /** The survey a manage-token page URL (edit, collect, analyze, summary) names. The token only
- * names it: pages still decide access with requireSurvey or surveyByManageTokenFor. */
+ * names it: pages still decide access, with managedSurvey. */
 export async function surveyByManageToken(deps: Deps, token: string): Promise<SurveyRow | undefined> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
   return deps.db.kysely

@@ -9,7 +9,7 @@ import { rollups } from '../../domain/analysis/rollups.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { ResponseFilters } from '../../domain/responses/responses.js';
-import { requireSurvey, type SurveyRow, surveyByManageToken } from '../../domain/surveys/access.js';
+import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Html, html, raw } from '../html.js';
@@ -60,13 +60,8 @@ async function surveyToAnalyze(
 ): Promise<SurveyRow | null> {
   const user = await requireSignedIn(deps, request, reply);
   if (!user) return null;
-  const named = await surveyByManageToken(deps, token);
-  if (!named) {
-    notFound(reply);
-    return null;
-  }
   try {
-    return await requireSurvey(deps, { user }, named.id, 'analyze', 'read');
+    return await managedSurvey(deps, { user }, token, 'analyze', 'read');
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     notFound(reply);
