@@ -4,7 +4,7 @@
 // Usage: npm run bench [-- --duration 10 --connections 50 --only users_me] ; BENCH_DATABASE_URL
 // selects PostgreSQL (default: a fresh SQLite file).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ const { values: args } = parseArgs({
 const ROOT = new URL('..', import.meta.url).pathname;
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 function freePort() {
   return new Promise((resolve) => {
@@ -101,6 +102,19 @@ function cli(args, env) {
   return JSON.parse(r.stdout);
 }
 
+/** CPU time (user + system) a process has used so far, in microseconds (Linux /proc). */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+
+/** wrk, and the server's CPU time per request over the run: robust to what else the machine does. */
+function measure(pid, url, options) {
+  const before = cpuMicros(pid);
+  const r = wrk(url, options);
+  return { ...r, cpuUs: (cpuMicros(pid) - before) / r.requests };
+}
+
 function wrk(url, { token, script, connections, duration }) {
   const a = ['-c', LOAD_CPU, 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency'];
   if (token) a.push('-H', `Authorization: bearer ${token}`);
@@ -112,9 +126,10 @@ function wrk(url, { token, script, connections, duration }) {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
   const p99ms = p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN;
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const errors = /Socket errors: (.*)/.exec(out)?.[1] ?? '';
-  return { rps, p99ms, non2xx, errors };
+  return { rps, p99ms, requests, non2xx, errors };
 }
 
 async function main() {
@@ -161,7 +176,7 @@ async function main() {
         token: reqToken,
         body: prepared.body,
       });
-      const service_ = wrk(`${base}${prepared.path}`, {
+      const service_ = measure(service.child.pid, `${base}${prepared.path}`, {
         token: reqToken,
         script: prepared.script,
         connections,
@@ -189,7 +204,7 @@ async function main() {
         connections,
         duration: 2,
       });
-      const floor_ = wrk(`http://127.0.0.1:${floorPort}${prepared.path}`, {
+      const floor_ = measure(floor.child.pid, `http://127.0.0.1:${floorPort}${prepared.path}`, {
         token: reqToken,
         script: prepared.script,
         connections,
@@ -206,6 +221,8 @@ async function main() {
         items_per_s: Math.round(service_.rps * unit),
         service_p99_ms: Number(service_.p99ms.toFixed(2)),
         floor_p99_ms: Number(floor_.p99ms.toFixed(2)),
+        service_cpu_us: Math.round(service_.cpuUs),
+        floor_cpu_us: Math.round(floor_.cpuUs),
         non_2xx: service_.non2xx,
         target: s.target,
         status: sample.status,
@@ -216,11 +233,11 @@ async function main() {
   }
 
   const table = [
-    '| scenario | service req/s | floor req/s | ratio | items/s | p99 ms (service / floor) | target |',
-    '|---|---|---|---|---|---|---|',
+    '| scenario | service req/s | floor req/s | ratio | items/s | p99 ms (service / floor) | CPU µs/req (service / floor) | target |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.scenario} | ${r.service_rps} | ${r.floor_rps} | ${r.ratio} | ${r.items_per_s} | ${r.service_p99_ms} / ${r.floor_p99_ms} | ${r.target} |`,
+        `| ${r.scenario} | ${r.service_rps} | ${r.floor_rps} | ${r.ratio} | ${r.items_per_s} | ${r.service_p99_ms} / ${r.floor_p99_ms} | ${r.service_cpu_us} / ${r.floor_cpu_us} | ${r.target} |`,
     ),
   ].join('\n');
   process.stdout.write(

@@ -20,6 +20,9 @@ export interface Db {
   dialect: Dialect;
   /** The raw SQLite handle (hot paths prepare statements on it); undefined on PostgreSQL. */
   sqlite?: SqliteDatabase.Database;
+  /** SQLite: true when no query or transaction holds the one connection, so a statement run
+   * synchronously on `sqlite` cannot land inside someone else's transaction. */
+  sqliteIdle?: () => boolean;
   close(): Promise<void>;
 }
 
@@ -45,10 +48,15 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    const kysely = new Kysely<Database>({
-      dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }),
-    });
-    return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() };
+    const driver = new FifoSqliteDriver({ database: withStatementCache(sqlite) });
+    const kysely = new Kysely<Database>({ dialect: new FifoSqliteDialect(driver) });
+    return {
+      kysely,
+      dialect: 'sqlite',
+      sqlite,
+      sqliteIdle: () => driver.idle,
+      close: () => kysely.destroy(),
+    };
   }
   // pg returns BIGINT/NUMERIC as strings by default; our counters fit in a JS number.
   pg.types.setTypeParser(20, (v) => Number(v));
@@ -68,6 +76,10 @@ class FifoSqliteDriver extends SqliteDriver {
   private connection: DatabaseConnection | undefined;
   private busy = false;
   private readonly waiting: Array<() => void> = [];
+
+  get idle(): boolean {
+    return !this.busy;
+  }
 
   override async init(): Promise<void> {
     await super.init();
@@ -93,11 +105,11 @@ class FifoSqliteDriver extends SqliteDriver {
 }
 
 class FifoSqliteDialect extends SqliteDialect {
-  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
-    super(options);
+  constructor(private readonly driver: FifoSqliteDriver) {
+    super({ database: () => Promise.reject(new Error('the driver opens the database')) });
   }
   override createDriver(): Driver {
-    return new FifoSqliteDriver(this.options);
+    return this.driver;
   }
 }
 

@@ -1,8 +1,12 @@
 // Prepared queries for hot paths. A Kysely query is built and compiled once, with placeholder
-// arguments; each call only binds values and runs the compiled SQL through Kysely's executor (so
-// it still queues behind open transactions on SQLite's single connection, and SQLite reuses the
-// prepared statement from the statement cache in database.ts). This skips Kysely's per-call
-// query building and compiling, the larger part of a simple query's cost.
+// arguments; each call only binds values. This skips Kysely's per-call query building and
+// compiling, the larger part of a simple query's cost.
+//
+// On SQLite, a call runs the statement synchronously on the raw handle when no query or
+// transaction holds the connection: the result is the same as through Kysely's executor (one
+// connection, nothing can interleave a synchronous call), without its promise hand-offs. When the
+// connection is held (a transaction is open), the call queues behind it through Kysely as before.
+import type SqliteDatabase from 'better-sqlite3';
 import { type Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
 
@@ -18,9 +22,20 @@ export function prepareQuery<Row, Args extends unknown[]>(
   const binds = compiled.parameters.map((p) =>
     typeof p === 'string' && p.startsWith(MARK) ? { arg: Number(p.slice(MARK.length)) } : { value: p },
   );
+  const bind = (args: unknown[]) => binds.map((b) => ('arg' in b ? args[b.arg as number] : b.value));
+  const viaKysely = async (params: unknown[]) =>
+    (await db.kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, params))).rows;
+
+  const { sqlite, sqliteIdle } = db;
+  if (!sqlite || !sqliteIdle) return (...args) => viaKysely(bind(args));
+  // Prepared on first use: the tables may not exist yet when the query is declared.
+  let statement: SqliteDatabase.Statement | undefined;
   return async (...args) => {
-    const params = binds.map((b) => ('arg' in b ? args[b.arg as number] : b.value));
-    const result = await db.kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, params));
-    return result.rows;
+    const params = bind(args);
+    if (!sqliteIdle()) return viaKysely(params);
+    statement ??= sqlite.prepare(compiled.sql);
+    if (statement.reader) return statement.all(params) as Row[];
+    statement.run(params);
+    return [];
   };
 }

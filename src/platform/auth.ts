@@ -3,9 +3,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Region } from '../config.js';
 import type { Deps } from '../context.js';
+import { changeStamp } from '../db/change-stamp.js';
 import { prepareQuery } from '../db/prepared.js';
-import { type App, isDisabled } from '../domain/accounts/apps.js';
-import type { User } from '../domain/accounts/users.js';
+import { type App, disabledFrom } from '../domain/accounts/apps.js';
+import type { Account } from '../domain/accounts/users.js';
 import { ApiError } from './errors.js';
 import { availableScopes, isPaid, type Plan } from './plans.js';
 import { RateLimiter } from './rate-limit.js';
@@ -13,9 +14,12 @@ import { regionOfHost } from './regions.js';
 import { type Scope, scopeInfo } from './scopes.js';
 import { sha256 } from './secrets.js';
 
+/** What a request needs of the calling app (its limits and state). */
+export type CallingApp = Pick<App, 'id' | 'status' | 'minute_limit' | 'day_limit' | 'draft_expires_at'>;
+
 export interface AuthContext {
-  user: User;
-  app: App;
+  user: Account;
+  app: CallingApp;
   tokenId: string;
   granted: ReadonlySet<Scope>;
   available: ReadonlySet<Scope>;
@@ -34,11 +38,48 @@ export const REVOKED_BODY = { status: 1, errmsg: 'Client revoked access grant' }
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 
+/** A token's holder, everything a request needs to know of it (immutable: it may be shared). */
+interface Caller {
+  tokenId: string;
+  tokenActive: boolean;
+  user: Account;
+  app: CallingApp;
+  /** Epoch ms from which the app is disabled (see isDisabled). */
+  disabledFrom: number;
+  granted: ScopeList;
+  available: ScopeList;
+  plan: Plan;
+  paid: boolean;
+}
+
+interface ScopeList {
+  set: ReadonlySet<Scope>;
+  /** The comma-separated header value. */
+  header: string;
+}
+
+/** A token's granted scopes (its stored JSON) or a plan's available ones, parsed once: there are
+ * few distinct values, and every request needs one of each. */
+const scopeLists = new Map<string, ScopeList>();
+
+function scopeList(key: string): ScopeList {
+  let list = scopeLists.get(key);
+  if (!list) {
+    const scopes = key.startsWith('[') ? (JSON.parse(key) as Scope[]) : availableScopes(key as Plan);
+    const set = new Set(scopes);
+    list = { set, header: [...set].join(',') };
+    if (scopeLists.size >= 1000) scopeLists.clear();
+    scopeLists.set(key, list);
+  }
+  return list;
+}
+
 export function createAuthenticator(deps: Deps) {
   const limiter = new RateLimiter(deps);
   const k = deps.db.kysely;
 
-  // The one query every request runs: token, account and app together.
+  // The one query every request runs: token, account and app together, only the columns a
+  // request uses (each column read costs; the password hash and the app's settings are not read).
   const lookup = prepareQuery(deps.db, 1, (tokenHash) =>
     k
       .selectFrom('tokens as t')
@@ -52,7 +93,6 @@ export function createAuthenticator(deps: Deps) {
         'u.username',
         'u.email',
         'u.email_verified',
-        'u.password_hash',
         'u.first_name',
         'u.last_name',
         'u.language',
@@ -63,20 +103,78 @@ export function createAuthenticator(deps: Deps) {
         'u.date_created',
         'u.date_last_login',
         'a.id as a_id',
-        'a.client_id',
-        'a.secret_version',
-        'a.name as a_name',
-        'a.owner_id',
         'a.status as a_status',
-        'a.redirect_uris',
-        'a.scopes as a_scopes',
         'a.minute_limit',
         'a.day_limit',
-        'a.created_at',
         'a.draft_expires_at',
       ])
       .where('t.token_hash', '=', tokenHash),
   );
+
+  /** Who holds a token, as the database says now. */
+  async function lookUp(token: string): Promise<Caller | undefined> {
+    const [row] = await lookup(sha256(token));
+    if (!row) return undefined;
+    const plan = row.account_type as Plan;
+    const app: CallingApp = {
+      id: row.a_id,
+      status: row.a_status,
+      minute_limit: row.minute_limit,
+      day_limit: row.day_limit,
+      draft_expires_at: row.draft_expires_at,
+    };
+    return {
+      tokenId: row.token_id,
+      tokenActive: row.token_status === 'active',
+      user: {
+        id: row.u_id,
+        username: row.username,
+        email: row.email,
+        email_verified: row.email_verified,
+        first_name: row.first_name,
+        last_name: row.last_name,
+        language: row.language,
+        account_type: row.account_type,
+        region: row.region,
+        status: row.u_status,
+        sso_connections: row.sso_connections,
+        date_created: row.date_created,
+        date_last_login: row.date_last_login,
+      },
+      app,
+      disabledFrom: disabledFrom(app),
+      granted: scopeList(row.token_scopes),
+      available: scopeList(plan),
+      plan,
+      paid: isPaid(plan),
+    };
+  }
+
+  // On SQLite, callers are remembered until any row in the database changes (see change-stamp.ts):
+  // exact, across processes too, and it saves the join that is most of a read request's cost.
+  const stamp = changeStamp(deps.db);
+  const callers = new Map<string, Caller>();
+  let callersStamp: string | null = null;
+
+  async function callerOf(token: string): Promise<Caller | undefined> {
+    const now = stamp?.() ?? null;
+    if (now !== null) {
+      if (now !== callersStamp) {
+        callers.clear();
+        callersStamp = now;
+      }
+      const known = callers.get(token);
+      if (known) return known;
+    }
+    const caller = await lookUp(token);
+    // Kept only if nothing was written since the stamp read before the lookup (or its rows might
+    // be newer than the stamp says; the next stamp would differ and drop them anyway).
+    if (caller && now !== null && now === callersStamp) {
+      if (callers.size >= 10_000) callers.clear();
+      callers.set(token, caller);
+    }
+    return caller;
+  }
 
   /** Authenticates the request and enforces region, rate limit and the route's scope. */
   return async function authenticate(request: FastifyRequest, reply: FastifyReply, scope: Scope | null) {
@@ -84,42 +182,13 @@ export function createAuthenticator(deps: Deps) {
     if (!header) throw new ApiError(1010);
     const match = BEARER.exec(header);
     if (!match) throw new ApiError(1011, 'The Authorization header must be "bearer <token>".');
-    const [row] = await lookup(sha256(match[1]));
-    if (!row) throw new ApiError(1011);
-    if (row.token_status !== 'active') throw new RevokedTokenError();
-    if (row.u_status === 'soft_deleted') throw new ApiError(1052);
-    if (row.u_status === 'deleted') throw new ApiError(1053);
-    const user: User = {
-      id: row.u_id,
-      username: row.username,
-      email: row.email,
-      email_verified: row.email_verified,
-      password_hash: row.password_hash,
-      first_name: row.first_name,
-      last_name: row.last_name,
-      language: row.language,
-      account_type: row.account_type,
-      region: row.region,
-      status: row.u_status,
-      sso_connections: row.sso_connections,
-      date_created: row.date_created,
-      date_last_login: row.date_last_login,
-    };
-    const app: App = {
-      id: row.a_id,
-      client_id: row.client_id,
-      secret_version: row.secret_version,
-      name: row.a_name,
-      owner_id: row.owner_id,
-      status: row.a_status,
-      redirect_uris: row.redirect_uris,
-      scopes: row.a_scopes,
-      minute_limit: row.minute_limit,
-      day_limit: row.day_limit,
-      created_at: row.created_at,
-      draft_expires_at: row.draft_expires_at,
-    };
-    if (isDisabled(app, deps.clock.now()))
+    const caller = await callerOf(match[1]);
+    if (!caller) throw new ApiError(1011);
+    const { user, app, granted, available, plan, paid } = caller;
+    if (!caller.tokenActive) throw new RevokedTokenError();
+    if (user.status === 'soft_deleted') throw new ApiError(1052);
+    if (user.status === 'deleted') throw new ApiError(1053);
+    if (deps.clock.now().getTime() >= caller.disabledFrom)
       throw new ApiError(
         1012,
         'The app is disabled: its 90-day development window ended before it was deployed.',
@@ -128,24 +197,27 @@ export function createAuthenticator(deps: Deps) {
     const hostRegion: Region = regionOfHost(deps.config, request.host);
     if (hostRegion !== user.region) throw new ApiError(1018);
 
-    const plan = user.account_type as Plan;
-    const granted = new Set(JSON.parse(row.token_scopes) as Scope[]);
-    const available = new Set(availableScopes(plan));
-    reply.header('X-OAuth-Scopes-Granted', [...granted].join(','));
-    reply.header('X-OAuth-Scopes-Available', [...available].join(','));
+    reply.header('x-oauth-scopes-granted', granted.header);
+    reply.header('x-oauth-scopes-available', available.header);
 
     const rate = await limiter.hit(app);
     reply.headers(rate.headers);
     if (!rate.allowed) throw new ApiError(1040);
 
-    if (granted.size === 0) throw new ApiError(1057);
-    const paid = isPaid(plan);
+    if (granted.set.size === 0) throw new ApiError(1057);
     if (scope) {
       if (scopeInfo(scope).paid === 'yes' && !paid)
         throw new ApiError(1015, `The ${scope} scope needs a paid plan.`);
-      if (!granted.has(scope)) throw new ApiError(1014, `This request needs the ${scope} scope.`);
+      if (!granted.set.has(scope)) throw new ApiError(1014, `This request needs the ${scope} scope.`);
     }
-    const auth: AuthContext = { user, app, tokenId: row.token_id, granted, available, plan, paid };
-    request.auth = auth;
+    request.auth = {
+      user,
+      app,
+      tokenId: caller.tokenId,
+      granted: granted.set,
+      available: available.set,
+      plan,
+      paid,
+    };
   };
 }

@@ -3,11 +3,16 @@
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
+/** What Date#toISOString writes, the form every stored date has: sliced, no Date needed. */
+const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function parts(iso: string | Date) {
+  if (typeof iso === 'string' && STORED.test(iso))
+    return { date: iso.slice(0, 10), time: iso.slice(11, 19), ms: iso.slice(20, 23) };
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  return { d, date, time };
+  return { date, time, ms: pad(d.getUTCMilliseconds(), 3) };
 }
 
 /** `2026-11-21T05:24:31+00:00` (responses, collectors, messages, groups, members). */
@@ -30,8 +35,8 @@ export function minuteNoOffset(iso: string | Date): string {
 
 /** `2026-11-21T05:24:31.397000+00:00` (users/me date_last_login, webhook event_datetime). */
 export function micro(iso: string | Date): string {
-  const { d, date, time } = parts(iso);
-  return `${date}T${time}.${pad(d.getUTCMilliseconds(), 3)}000+00:00`;
+  const { date, time, ms } = parts(iso);
+  return `${date}T${time}.${ms}000+00:00`;
 }
 
 /** `2026-11-21 05:24:31` (group activities). */

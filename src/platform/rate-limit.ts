@@ -133,12 +133,12 @@ function rateHeaders(
   const m = header(limits.minute, used.minute, (minuteWindow + 1) * MINUTE - now);
   const d = header(limits.day, used.day, (dayWindow + 1) * DAY - now);
   return {
-    'X-Ratelimit-App-Global-Day-Limit': d.limit,
-    'X-Ratelimit-App-Global-Day-Remaining': d.remaining,
-    'X-Ratelimit-App-Global-Day-Reset': d.reset,
-    'X-Ratelimit-App-Global-Minute-Limit': m.limit,
-    'X-Ratelimit-App-Global-Minute-Remaining': m.remaining,
-    'X-Ratelimit-App-Global-Minute-Reset': m.reset,
+    'x-ratelimit-app-global-day-limit': d.limit,
+    'x-ratelimit-app-global-day-remaining': d.remaining,
+    'x-ratelimit-app-global-day-reset': d.reset,
+    'x-ratelimit-app-global-minute-limit': m.limit,
+    'x-ratelimit-app-global-minute-remaining': m.remaining,
+    'x-ratelimit-app-global-minute-reset': m.reset,
   };
 }
 

@@ -2,7 +2,7 @@
 // random value (a fast hash is right for random tokens). Client secrets are never stored: each is
 // an HMAC of the app's client id under the server key, so webhook signatures can be computed
 // while the database holds nothing that reveals a secret.
-import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Db } from '../db/database.js';
 
@@ -13,7 +13,7 @@ export function randomToken(bytes = 48): string {
 }
 
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export async function hashPassword(password: string): Promise<string> {

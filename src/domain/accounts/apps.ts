@@ -91,5 +91,11 @@ export function findAppById(deps: Deps, id: string): Promise<App | undefined> {
 
 /** A draft whose 90-day window has passed is disabled, whether or not anyone has marked it so. */
 export function isDisabled(app: Pick<App, 'status' | 'draft_expires_at'>, now: Date): boolean {
-  return app.status === 'disabled' || (app.status === 'draft' && now.toISOString() >= app.draft_expires_at);
+  return now.getTime() >= disabledFrom(app);
+}
+
+/** The epoch ms from which the app is disabled: always, at its draft window's end, or never. */
+export function disabledFrom(app: Pick<App, 'status' | 'draft_expires_at'>): number {
+  if (app.status === 'disabled') return Number.NEGATIVE_INFINITY;
+  return app.status === 'draft' ? Date.parse(app.draft_expires_at) : Number.POSITIVE_INFINITY;
 }

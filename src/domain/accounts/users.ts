@@ -7,6 +7,8 @@ import { isPlan, type Plan } from '../../platform/plans.js';
 import { hashPassword } from '../../platform/secrets.js';
 
 export type User = UsersTable;
+/** An account as a request sees it: the user without its password hash. */
+export type Account = Omit<User, 'password_hash'>;
 export const USER_STATES = ['active', 'soft_deleted', 'deleted'] as const;
 export type UserState = (typeof USER_STATES)[number];
 

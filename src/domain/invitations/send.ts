@@ -9,7 +9,7 @@ import { queueEmail } from '../../outbox/emails.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
-import type { User } from '../accounts/users.js';
+import type { Account } from '../accounts/users.js';
 import type { Collector } from '../collectors/collectors.js';
 import { newContactRow, setContactStatus } from '../contacts/contacts.js';
 import type { MessageRow } from './messages.js';
@@ -112,7 +112,7 @@ async function audience(deps: Deps, collector: Collector, message: MessageRow): 
 
 export async function sendMessage(
   deps: Deps,
-  sender: { user: User; plan: Plan },
+  sender: { user: Account; plan: Plan },
   collector: Collector,
   message: MessageRow,
   scheduledIso: string | null,

@@ -262,13 +262,17 @@ const LIST_COLUMNS = [
   'preview_token',
   'manage_token',
 ] as const;
-export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
+export type ListColumn = (typeof LIST_COLUMNS)[number];
+export type SurveyListRow = Pick<SurveyRow, ListColumn>;
 
-export async function listSurveys(
+/** Reads only `columns` (and the id) of each survey: a list shows few of them, and each column
+ * read costs. */
+export async function listSurveys<C extends ListColumn = ListColumn>(
   deps: Deps,
   userId: string,
   q: ListQuery,
-): Promise<[number, SurveyListRow[]]> {
+  columns: readonly C[] = LIST_COLUMNS as readonly ListColumn[] as readonly C[],
+): Promise<[number, Array<Pick<SurveyRow, C | 'id'>>]> {
   const shared = await sharedSurveyIds(deps, userId);
   const sharedBy = q.filters.includes('shared_by') ? await surveysSharedByUser(deps, userId) : [];
   let query = deps.db.kysely.selectFrom('surveys').where((eb) => {
@@ -296,17 +300,18 @@ export async function listSurveys(
   // One row more than the page: when the page is the last one its rows give the total, and the
   // count query is needed only for lists longer than the page.
   const rows = await query
-    .select(LIST_COLUMNS)
+    .select([...new Set<ListColumn>(['id', ...columns])])
     .orderBy(column === 'title' ? sql`lower(title)` : column, order)
     .orderBy('id', order)
     .limit(q.limit + 1)
     .offset(q.offset)
     .execute();
-  if (rows.length <= q.limit && (rows.length > 0 || q.offset === 0)) return [q.offset + rows.length, rows];
+  const page = rows as unknown as Array<Pick<SurveyRow, C | 'id'>>;
+  if (page.length <= q.limit && (page.length > 0 || q.offset === 0)) return [q.offset + page.length, page];
   const { total } = await query
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
-  return [Number(total), rows.slice(0, q.limit)];
+  return [Number(total), page.slice(0, q.limit)];
 }
 
 export interface DesignPage {

@@ -10,6 +10,7 @@ import {
   type Actor,
   createSurvey,
   deleteSurvey,
+  type ListColumn,
   listSurveys,
   loadDesignRaw,
   updateSurvey,
@@ -67,6 +68,17 @@ const ListQuery = Type.Object({
   folder_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
 });
 
+/** The column each list `include` value reads. */
+const INCLUDE_COLUMNS: Partial<Record<string, ListColumn>> = {
+  response_count: 'response_count',
+  date_created: 'date_created',
+  date_modified: 'date_modified',
+  language: 'language',
+  question_count: 'question_count',
+  analyze_url: 'manage_token',
+  preview: 'preview_token',
+};
+
 export const surveysRoutes: Routes = (app, deps: Deps) => {
   app.get(
     '/surveys',
@@ -103,17 +115,27 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         if (!iso) throw badQuery(`'${name}' must be a date like 2026-01-31T12:00:00.`);
         return iso;
       };
-      const [total, rows] = await listSurveys(deps, request.auth.user.id, {
-        offset: page.offset,
-        limit: page.perPage,
-        sortBy: q.sort_by,
-        sortOrder: q.sort_order?.toUpperCase() as 'ASC' | 'DESC' | undefined,
-        filters,
-        title: q.title,
-        startModified: date('start_modified_at'),
-        endModified: date('end_modified_at'),
-        folderId: q.folder_id,
-      });
+      const columns: ListColumn[] = ['title', 'nickname'];
+      for (const name of include) {
+        const column = INCLUDE_COLUMNS[name];
+        if (column) columns.push(column);
+      }
+      const [total, rows] = await listSurveys(
+        deps,
+        request.auth.user.id,
+        {
+          offset: page.offset,
+          limit: page.perPage,
+          sortBy: q.sort_by,
+          sortOrder: q.sort_order?.toUpperCase() as 'ASC' | 'DESC' | undefined,
+          filters,
+          title: q.title,
+          startModified: date('start_modified_at'),
+          endModified: date('end_modified_at'),
+          folderId: q.folder_id,
+        },
+        columns,
+      );
       const base = baseUrl(request);
       const stats = include.has('collect_stats')
         ? await collectStats(
@@ -128,14 +150,13 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
           nickname: s.nickname,
           href: `${base}/v3/surveys/${s.id}`,
         };
-        const urls = surveyUrls(base, s);
         if (include.has('response_count')) item.response_count = s.response_count;
         if (include.has('date_created')) item.date_created = minuteNoOffset(s.date_created);
         if (include.has('date_modified')) item.date_modified = minuteNoOffset(s.date_modified);
         if (include.has('language')) item.language = s.language;
         if (include.has('question_count')) item.question_count = s.question_count;
-        if (include.has('analyze_url')) item.analyze_url = urls.analyze_url;
-        if (include.has('preview')) item.preview = urls.preview;
+        if (include.has('analyze_url')) item.analyze_url = surveyUrls(base, s).analyze_url;
+        if (include.has('preview')) item.preview = surveyUrls(base, s).preview;
         // Collector statistics come from the collecting area.
         if (stats) item.collect_stats = stats.get(s.id) ?? { total_count: 0, status_list: {}, type_list: {} };
         return item;
