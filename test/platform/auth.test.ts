@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
 import { revokeApp } from '../../src/domain/accounts/tokens.js';
 import { updateUser } from '../../src/domain/accounts/users.js';
 import { TestClock } from '../helpers/clock.js';
@@ -79,6 +80,35 @@ describe('bearer token authentication', () => {
       expect(res.body.error.message).toMatch(/disabled/);
     } finally {
       clock.advance(-91 * 86_400_000);
+    }
+  });
+});
+
+describe('what the server knows of a token', () => {
+  // The server may remember a token's holder between requests (SQLite); a change made anywhere,
+  // here through another connection as another process would, must show on the very next request.
+  it('follows changes made by another connection at once', async () => {
+    const a = await server.account({ plan: 'premier' });
+    const me = async () => server.client.get('/v3/users/me', { token: a.token });
+    expect((await me()).body).toMatchObject({ first_name: a.user.first_name, account_type: 'premier' });
+    const other = openDatabase(server.config.databaseUrl);
+    try {
+      await other.kysely
+        .updateTable('users')
+        .set({ first_name: 'Renamed', account_type: 'basic' })
+        .where('id', '=', a.user.id)
+        .execute();
+      expect((await me()).body).toMatchObject({ first_name: 'Renamed', account_type: 'basic' });
+      await other.kysely
+        .updateTable('tokens')
+        .set({ status: 'revoked' })
+        .where('user_id', '=', a.user.id)
+        .execute();
+      const revoked = await me();
+      expect(revoked.status).toBe(401);
+      expect(revoked.body).toEqual({ status: 1, errmsg: 'Client revoked access grant' });
+    } finally {
+      await other.close();
     }
   });
 });
