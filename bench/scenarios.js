@@ -131,12 +131,19 @@ export const scenarios = [
   },
   {
     name: 'responses_bulk_export',
-    description: 'GET /v3/surveys/{id}/responses/bulk?per_page=100 (unit: responses per page)',
+    description:
+      'GET /v3/surveys/{id}/responses/bulk?per_page=100 over every page of 100,000 responses (unit: responses per page)',
     target: '>= 20,000 responses/s exported on SQLite',
     prepare: async (ctx) => {
       const { details, collector } = await collectSetup(ctx);
-      await postResponses(ctx, details, collector.id, Number(process.env.BENCH_EXPORT_RESPONSES ?? 1000));
-      return { path: `/v3/surveys/${details.id}/responses/bulk?per_page=100&page=5`, unit: 100 };
+      const count = Number(process.env.BENCH_EXPORT_RESPONSES ?? 100_000);
+      await postResponses(ctx, details, collector.id, count);
+      process.env.BENCH_PAGES = String(Math.ceil(count / 100));
+      return {
+        path: `/v3/surveys/${details.id}/responses/bulk?per_page=100`,
+        script: new URL('./walk-pages.lua', import.meta.url).pathname,
+        unit: 100,
+      };
     },
   },
   {
