@@ -86,6 +86,8 @@ export function toErrorResponse(err: unknown, request: FastifyRequest): [number,
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return [400, errorBody(1001)];
+    case 'FST_ERR_BAD_URL': // a path that does not decode (e.g. a lone surrogate): no such resource
+      return [404, errorBody(1020, 'The path is not valid percent-encoded UTF-8.')];
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return [413, errorBody(1030, 'The request body is too large.')];
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -99,6 +101,14 @@ export function toErrorResponse(err: unknown, request: FastifyRequest): [number,
     return [400, errorBody(1000, e.message)];
   request.log.error({ err, reqId: request.id }, 'unexpected error');
   return [500, errorBody(1050, `Request id: ${request.id}.`)];
+}
+
+/** Answers an error with its catalogue body; also Fastify's `frameworkErrors` (bad URLs), which
+ * are raised before routing and would otherwise get Fastify's own body. */
+export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const [status, body] = toErrorResponse(err, request);
+  if (request.url.startsWith(API_PREFIX)) reply.headers(CORS_HEADERS);
+  reply.code(status).type('application/json').send(body);
 }
 
 export function installHttpConventions(
@@ -161,11 +171,7 @@ export function installHttpConventions(
     await authenticate(request, reply, config.scope ?? null);
   });
 
-  app.setErrorHandler((err, request, reply) => {
-    const [status, body] = toErrorResponse(err, request);
-    if (request.url.startsWith(API_PREFIX)) reply.headers(CORS_HEADERS);
-    reply.code(status).type('application/json').send(body);
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(request.url);
