@@ -9,7 +9,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import type { ApiResponse } from '../helpers/client.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
-import { createEveryResource, type OwnedResources } from './fixtures.js';
+import { createEveryResource, type OwnedResources, ownedIdFor } from './fixtures.js';
 
 let server: TestServer;
 let a: TestAccount;
@@ -22,33 +22,6 @@ const GLOBAL_PARAMS = new Set(['error_id', 'role_id']);
 /** Per-account numbering (fields 1..6 of each account's address book): B reaches its own. */
 const OWN_NUMBERED_PARAMS = new Set(['contact_field_id']);
 
-/** A's id for a path parameter; some names mean different resources under different paths. */
-function idFor(param: string, path: string): string | undefined {
-  const invitations = /\/(messages|recipients)/.test(path);
-  const byName: Record<string, string> = {
-    survey_id: ids.surveyId,
-    page_id: ids.pageId,
-    question_id: ids.questionId,
-    language_code: ids.languageCode,
-    folder_id: ids.folderId,
-    collector_id: invitations ? ids.emailCollectorId : ids.weblinkId,
-    message_id: ids.messageId,
-    recipient_id: ids.recipientId,
-    response_id: ids.responseId,
-    contact_id: ids.contactId,
-    contact_list_id: ids.contactListId,
-    webhook_id: ids.webhookId,
-    delivery_id: ids.deliveryId,
-    group_id: ids.teamId,
-    member_id: path.startsWith('/v3/groups/') ? ids.teamMemberId : ids.workgroupMemberId,
-    action_type: 'survey_info_create',
-    workgroup_id: ids.workgroupId,
-    share_id: ids.shareId,
-    user_id: ids.userId,
-  };
-  return byName[param];
-}
-
 /** A body the endpoint accepts, so it is the ownership check and not validation that answers. */
 function bodyFor(method: string, path: string): unknown {
   if (method === 'GET' || method === 'DELETE') return undefined;
@@ -56,7 +29,9 @@ function bodyFor(method: string, path: string): unknown {
     'PATCH /v3/groups/{group_id}/members/{member_id}': { email: 'taken@example.org' },
     'PATCH /v3/workgroups/{workgroup_id}': { name: 'Taken' },
     'POST /v3/workgroups/{workgroup_id}/members': { user_id: b.user.id, is_workgroup_owner: false },
-    'POST /v3/workgroups/{workgroup_id}/members/bulk': { members: [{ user_id: b.user.id, is_workgroup_owner: false }] },
+    'POST /v3/workgroups/{workgroup_id}/members/bulk': {
+      members: [{ user_id: b.user.id, is_workgroup_owner: false }],
+    },
     'PATCH /v3/workgroups/{workgroup_id}/members/{member_id}': { is_workgroup_owner: true },
     'PUT /v3/surveys/{survey_id}': { title: 'Taken' },
     'PATCH /v3/surveys/{survey_id}': { title: 'Taken' },
@@ -65,7 +40,9 @@ function bodyFor(method: string, path: string): unknown {
     'PATCH /v3/surveys/{survey_id}/pages/{page_id}': { title: 'Taken' },
     'POST /v3/surveys/{survey_id}/pages/{page_id}/questions': question(),
     'PUT /v3/surveys/{survey_id}/pages/{page_id}/questions/{question_id}': question(),
-    'PATCH /v3/surveys/{survey_id}/pages/{page_id}/questions/{question_id}': { headings: [{ heading: 'Taken' }] },
+    'PATCH /v3/surveys/{survey_id}/pages/{page_id}/questions/{question_id}': {
+      headings: [{ heading: 'Taken' }],
+    },
     'PATCH /v3/survey_folders/{folder_id}': { title: 'Taken' },
     'POST /v3/surveys/{survey_id}/languages/{language_code}': translations(),
     'PATCH /v3/surveys/{survey_id}/languages/{language_code}': translations(),
@@ -113,7 +90,14 @@ function bodyFor(method: string, path: string): unknown {
 
 function translations() {
   return {
-    translations: [{ default: 'Owner survey', translation: 'Pris', context: 'survey_title_html', resource_id: ids.surveyId }],
+    translations: [
+      {
+        default: 'Owner survey',
+        translation: 'Pris',
+        context: 'survey_title_html',
+        resource_id: ids.surveyId,
+      },
+    ],
   };
 }
 
@@ -125,8 +109,12 @@ function question() {
 const REQUIRED_QUERY: Record<string, string> = { interval: 'daily' };
 
 function fill(op: { path: string; required: string[] }): string {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(idFor(name, op.path)!));
-  const query = new URLSearchParams(op.required.map((name) => [name, REQUIRED_QUERY[name] ?? '']));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(ownedIdFor(ids, name, op.path)!),
+  );
+  const query = new URLSearchParams(
+    op.required.map((name): [string, string] => [name, REQUIRED_QUERY[name] ?? '']),
+  );
   return op.required.length ? `${path}?${query}` : path;
 }
 
@@ -197,7 +185,10 @@ describe('another account’s resources', () => {
     expect(operations.length).toBeGreaterThan(90);
     const missing = operations.flatMap((op) =>
       op.params
-        .filter((p) => !GLOBAL_PARAMS.has(p) && !OWN_NUMBERED_PARAMS.has(p) && idFor(p, op.path) === undefined)
+        .filter(
+          (p) =>
+            !GLOBAL_PARAMS.has(p) && !OWN_NUMBERED_PARAMS.has(p) && ownedIdFor(ids, p, op.path) === undefined,
+        )
         .map((p) => `${op.method} ${op.path}: {${p}}`),
     );
     expect(missing).toEqual([]);
@@ -209,7 +200,10 @@ describe('another account’s resources', () => {
     for (const op of operations) {
       if (op.params.every((p) => GLOBAL_PARAMS.has(p) || OWN_NUMBERED_PARAMS.has(p))) continue;
       const path = fill(op);
-      const res = await server.client.request(op.method, path, { token: b.token, body: bodyFor(op.method, op.path) });
+      const res = await server.client.request(op.method, path, {
+        token: b.token,
+        body: bodyFor(op.method, op.path),
+      });
       const why = notRefused(res);
       if (why) wrong.push(`${op.method} ${path} → ${why}`);
       checked++;
@@ -226,15 +220,17 @@ describe('another account’s resources', () => {
 
   it('numbers contact fields per account: B reads and renames its own field 1, never A’s', async () => {
     const label = 'A private label';
-    expect((await server.client.patch('/v3/contact_fields/1', { label }, { token: a.token })).status).toBe(200);
+    expect((await server.client.patch('/v3/contact_fields/1', { label }, { token: a.token })).status).toBe(
+      200,
+    );
     const mine = await server.client.get('/v3/contact_fields/1', { token: b.token });
     expect(mine.status).toBe(200);
     expect(mine.text).not.toContain(label);
     const list = await server.client.get('/v3/contact_fields', { token: b.token });
     expect(list.text).not.toContain(label);
-    expect((await server.client.patch('/v3/contact_fields/1', { label: 'B label' }, { token: b.token })).status).toBe(
-      200,
-    );
+    expect(
+      (await server.client.patch('/v3/contact_fields/1', { label: 'B label' }, { token: b.token })).status,
+    ).toBe(200);
     const again = await server.client.get('/v3/contact_fields/1', { token: a.token });
     expect(again.body.label).toBe(label);
   });
@@ -337,7 +333,14 @@ describe('A’s ids inside B’s bodies and queries', () => {
       const res = await server.client.get(path, t);
       expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(200);
       const listed = JSON.stringify(res.body.data);
-      for (const id of [ids.surveyId, ids.folderId, ids.contactId, ids.contactListId, ids.webhookId, ids.workgroupId])
+      for (const id of [
+        ids.surveyId,
+        ids.folderId,
+        ids.contactId,
+        ids.contactListId,
+        ids.webhookId,
+        ids.workgroupId,
+      ])
         expect(listed, path).not.toContain(id);
     }
   });

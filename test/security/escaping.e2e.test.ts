@@ -52,7 +52,10 @@ beforeAll(async () => {
               family: 'single_choice',
               subtype: 'vertical',
               headings: [{ heading: X('ChoiceHeading') }],
-              answers: { choices: [{ text: X('ChoiceA') }, { text: 'Plain' }], other: [{ text: X('OtherLabel') }] },
+              answers: {
+                choices: [{ text: X('ChoiceA') }, { text: 'Plain' }],
+                other: [{ text: X('OtherLabel') }],
+              },
             },
             {
               family: 'open_ended',
@@ -68,7 +71,11 @@ beforeAll(async () => {
   );
   expect(created.status, created.text).toBe(201);
   survey = (await c.get(`/v3/surveys/${created.body.id}/details`, t)).body;
-  const w = await c.post(`/v3/surveys/${survey.id}/collectors`, { type: 'weblink', name: X('CollectorName') }, t);
+  const w = await c.post(
+    `/v3/surveys/${survey.id}/collectors`,
+    { type: 'weblink', name: X('CollectorName') },
+    t,
+  );
   expect(w.status, w.text).toBe(201);
   weblink = w.body;
   const [choiceQ, textQ] = survey.pages[0].questions;
@@ -91,8 +98,16 @@ beforeAll(async () => {
   responseId = answered.body.id;
 
   // An email invitation to a recipient whose name is a payload; its links come from the .eml file.
-  const email = await c.post(`/v3/surveys/${survey.id}/collectors`, { type: 'email', name: X('EmailCollector') }, t);
-  const m = await c.post(`/v3/collectors/${email.body.id}/messages`, { type: 'invite', subject: X('Subject') }, t);
+  const email = await c.post(
+    `/v3/surveys/${survey.id}/collectors`,
+    { type: 'email', name: X('EmailCollector') },
+    t,
+  );
+  const m = await c.post(
+    `/v3/collectors/${email.body.id}/messages`,
+    { type: 'invite', subject: X('Subject') },
+    t,
+  );
   expect(m.status, m.text).toBe(201);
   const base = `/v3/collectors/${email.body.id}/messages/${m.body.id}`;
   const r = await c.post(
@@ -120,7 +135,9 @@ afterAll(async () => {
 });
 
 /** A browser context that records every dialog; signed in as the owner when asked. */
-async function visitor(signedIn: boolean): Promise<{ context: BrowserContext; page: Page; dialogs: string[] }> {
+async function visitor(
+  signedIn: boolean,
+): Promise<{ context: BrowserContext; page: Page; dialogs: string[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -135,24 +152,38 @@ async function visitor(signedIn: boolean): Promise<{ context: BrowserContext; pa
 /** Nothing ran or was injected, and each named payload is on the page as text. */
 async function expectEscaped(page: Page, dialogs: string[], shows: string[]) {
   const where = page.url();
-  const state = await page.evaluate(() => ({
-    xss: (window as any).__xss,
-    injected: document.querySelectorAll('img[src="x"], [onerror], [onload], a[href^="javascript:" i]').length,
-    scripts: [...document.scripts].filter((s) => s.text.includes('__xss')).length,
-    text: document.body.innerText,
-  }));
+  const state = await page.evaluate(() => {
+    // runs in the page: the DOM is not in this project's TypeScript lib
+    const { window, document } = globalThis as any;
+    return {
+      xss: window.__xss,
+      injected: document.querySelectorAll('img[src="x"], [onerror], [onload], a[href^="javascript:" i]')
+        .length,
+      scripts: [...document.scripts].filter((s: any) => s.text.includes('__xss')).length,
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person sees
+      text: document.body.innerText as string,
+    };
+  });
   expect(state.xss, `${where}: a payload ran`).toBeUndefined();
   expect(dialogs, `${where}: a dialog opened`).toEqual([]);
   expect(state.injected, `${where}: an element was injected`).toBe(0);
   expect(state.scripts, `${where}: a script element was injected`).toBe(0);
-  for (const name of shows) expect(state.text, `${where}: ${name} shown as text`).toContain(`${name}${SCRIPT}`);
+  for (const name of shows)
+    expect(state.text, `${where}: ${name} shown as text`).toContain(`${name}${SCRIPT}`);
 }
 
 describe('pages show script payloads as text', () => {
   it('the respondent page, its required-answer message, and answering with payloads', async () => {
     const { context, page, dialogs } = await visitor(false);
     await page.goto(weblink.url.replace(/^https?:\/\/[^/]+/, server.url));
-    await expectEscaped(page, dialogs, ['SurveyTitle', 'PageTitle', 'ChoiceHeading', 'ChoiceA', 'OtherLabel', 'TextHeading']);
+    await expectEscaped(page, dialogs, [
+      'SurveyTitle',
+      'PageTitle',
+      'ChoiceHeading',
+      'ChoiceA',
+      'OtherLabel',
+      'TextHeading',
+    ]);
     const [choiceQ, textQ] = survey.pages[0].questions;
     // Submitting without the required answer shows its message (set by script through textContent).
     await page.locator(`button[name="nav"][value="done"]`).click();
@@ -206,10 +237,15 @@ describe('pages show script payloads as text', () => {
 
   it('the OAuth consent page, the developer’s apps and the linked apps with an app named by a payload', async () => {
     const { context, page, dialogs } = await visitor(true);
-    await page.route('https://app.example/**', (route) => route.fulfill({ status: 200, body: 'back at the app' }));
+    await page.route('https://app.example/**', (route) =>
+      route.fulfill({ status: 200, body: 'back at the app' }),
+    );
     await page.goto(`${server.url}${authorizePath({ clientId: appClientId, redirectUri: REDIRECT })}`);
     await expectEscaped(page, dialogs, ['AppName']);
-    await Promise.all([page.waitForURL(/app\.example/), page.getByRole('button', { name: /allow/i }).click()]);
+    await Promise.all([
+      page.waitForURL(/app\.example/),
+      page.getByRole('button', { name: /allow/i }).click(),
+    ]);
     await page.goto(`${server.url}/developer/apps`);
     await expectEscaped(page, dialogs, ['AppName']);
     await page.getByRole('link', { name: /^AppName/ }).click();

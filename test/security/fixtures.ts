@@ -80,7 +80,12 @@ export async function createEveryResource(
       `/v3/surveys/${survey.id}/languages/fr`,
       {
         translations: [
-          { default: 'Owner survey', translation: 'Sondage', context: 'survey_title_html', resource_id: survey.id },
+          {
+            default: 'Owner survey',
+            translation: 'Sondage',
+            context: 'survey_title_html',
+            resource_id: survey.id,
+          },
         ],
       },
       t,
@@ -88,9 +93,15 @@ export async function createEveryResource(
     'translation',
   );
   const folder = created(await c.post('/v3/survey_folders', { title: 'Owner folder' }, t), 'folder');
-  const weblink = created(await c.post(`/v3/surveys/${survey.id}/collectors`, { type: 'weblink' }, t), 'weblink');
+  const weblink = created(
+    await c.post(`/v3/surveys/${survey.id}/collectors`, { type: 'weblink' }, t),
+    'weblink',
+  );
   const email = created(await c.post(`/v3/surveys/${survey.id}/collectors`, { type: 'email' }, t), 'email');
-  const message = created(await c.post(`/v3/collectors/${email.id}/messages`, { type: 'invite' }, t), 'message');
+  const message = created(
+    await c.post(`/v3/collectors/${email.id}/messages`, { type: 'invite' }, t),
+    'message',
+  );
   const recipient = created(
     await c.post(
       `/v3/collectors/${email.id}/messages/${message.id}/recipients`,
@@ -99,9 +110,15 @@ export async function createEveryResource(
     ),
     'recipient',
   );
-  const contact = created(await c.post('/v3/contacts', { email: 'contact@example.org', first_name: 'Ann' }, t), 'contact');
+  const contact = created(
+    await c.post('/v3/contacts', { email: 'contact@example.org', first_name: 'Ann' }, t),
+    'contact',
+  );
   const list = created(await c.post('/v3/contact_lists', { name: 'Owner list' }, t), 'list');
-  created(await c.post(`/v3/contact_lists/${list.id}/contacts`, { email: 'listed@example.org' }, t), 'listed');
+  created(
+    await c.post(`/v3/contact_lists/${list.id}/contacts`, { email: 'listed@example.org' }, t),
+    'listed',
+  );
 
   const receiver = await new Receiver().start();
   const webhook = created(
@@ -123,7 +140,12 @@ export async function createEveryResource(
       `/v3/collectors/${weblink.id}/responses`,
       {
         response_status: 'completed',
-        pages: [{ id: page.id, questions: [{ id: choiceQ.id, answers: [{ choice_id: choiceQ.answers.choices[0].id }] }] }],
+        pages: [
+          {
+            id: page.id,
+            questions: [{ id: choiceQ.id, answers: [{ choice_id: choiceQ.answers.choices[0].id }] }],
+          },
+        ],
       },
       t,
     ),
@@ -143,9 +165,16 @@ export async function createEveryResource(
     { username: mate.user.username },
     { userId: owner.user.id, ip: '198.51.100.7' },
   );
-  const workgroup = created(await c.post('/v3/workgroups', { name: 'Owner workgroup', is_visible: false }, t), 'workgroup');
+  const workgroup = created(
+    await c.post('/v3/workgroups', { name: 'Owner workgroup', is_visible: false }, t),
+    'workgroup',
+  );
   const wgMember = created(
-    await c.post(`/v3/workgroups/${workgroup.id}/members`, { user_id: mate.user.id, is_workgroup_owner: false }, t),
+    await c.post(
+      `/v3/workgroups/${workgroup.id}/members`,
+      { user_id: mate.user.id, is_workgroup_owner: false },
+      t,
+    ),
     'workgroup member',
   );
   const share = created(
@@ -181,4 +210,32 @@ export async function createEveryResource(
     shareId: share.id,
     userId: owner.user.id,
   };
+}
+
+/** The owner's id for a path parameter of the OpenAPI document (undefined: none known). Some
+ * names mean different resources under different paths. */
+export function ownedIdFor(ids: OwnedResources, param: string, path: string): string | undefined {
+  const invitations = /\/(messages|recipients)/.test(path);
+  const byName: Record<string, string> = {
+    survey_id: ids.surveyId,
+    page_id: ids.pageId,
+    question_id: ids.questionId,
+    language_code: ids.languageCode,
+    folder_id: ids.folderId,
+    collector_id: invitations ? ids.emailCollectorId : ids.weblinkId,
+    message_id: ids.messageId,
+    recipient_id: ids.recipientId,
+    response_id: ids.responseId,
+    contact_id: ids.contactId,
+    contact_list_id: ids.contactListId,
+    webhook_id: ids.webhookId,
+    delivery_id: ids.deliveryId,
+    group_id: ids.teamId,
+    member_id: path.startsWith('/v3/groups/') ? ids.teamMemberId : ids.workgroupMemberId,
+    action_type: 'survey_info_create',
+    workgroup_id: ids.workgroupId,
+    share_id: ids.shareId,
+    user_id: ids.userId,
+  };
+  return byName[param];
 }

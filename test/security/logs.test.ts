@@ -42,24 +42,44 @@ afterAll(async () => {
 });
 
 it('logs no password, token, client secret, code, session, Authorization header or answer', async () => {
-  const secrets: Record<string, string> = { password: PASSWORD, 'API answer': API_ANSWER, 'page answer': PAGE_ANSWER };
+  const secrets: Record<string, string> = {
+    password: PASSWORD,
+    'API answer': API_ANSWER,
+    'page answer': PAGE_ANSWER,
+  };
   runCliJson(
-    ['user', 'create', '--username', 'logger', '--email', 'logger@example.com', '--password', PASSWORD, '--plan', 'premier'],
+    [
+      'user',
+      'create',
+      '--username',
+      'logger',
+      '--email',
+      'logger@example.com',
+      '--password',
+      PASSWORD,
+      '--plan',
+      'premier',
+    ],
     env,
   );
-  const app = runCliJson(['app', 'create', '--owner', 'logger', '--name', 'Log app', '--redirect-uri', REDIRECT], env);
+  const app = runCliJson(
+    ['app', 'create', '--owner', 'logger', '--name', 'Log app', '--redirect-uri', REDIRECT],
+    env,
+  );
   secrets['client secret'] = app.client_secret;
   secrets['CLI token'] = app.access_token;
 
   // Sign-in: a wrong password first (a failure is recorded), then the right one.
   const web = new WebSession(url);
-  expect((await web.signIn("logger", `${PASSWORD}-wrong`)).status).toBe(401);
+  expect((await web.signIn('logger', `${PASSWORD}-wrong`)).status).toBe(401);
   secrets['wrong password'] = `${PASSWORD}-wrong`;
   expect((await web.signIn('logger', PASSWORD)).status).toBe(303);
   secrets.session = web.cookies.get('ss_session')!;
 
   // OAuth: consent, code, exchange (and a failed exchange with a wrong secret).
-  const code = (await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT })).searchParams.get('code')!;
+  const code = (await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT })).searchParams.get(
+    'code',
+  )!;
   secrets.code = code;
   const fields = { grant_type: 'authorization_code', client_id: app.client_id, code, redirect_uri: REDIRECT };
   expect((await exchange(url, { ...fields, client_secret: `${app.client_secret}x` })).status).toBe(401);
@@ -76,7 +96,10 @@ it('logs no password, token, client secret, code, session, Authorization header 
   expect((await client.get('/v3/users/me', { token: `${token}x` })).status).toBe(401);
   const survey = await client.post(
     '/v3/surveys',
-    { title: 'Logs', pages: [{ questions: [{ family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Say' }] }] }] },
+    {
+      title: 'Logs',
+      pages: [{ questions: [{ family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Say' }] }] }],
+    },
     t,
   );
   expect(survey.status, survey.text).toBe(201);
@@ -84,10 +107,16 @@ it('logs no password, token, client secret, code, session, Authorization header 
   const page = details.body.pages[0];
   const question = page.questions[0];
   const collector = await client.post(`/v3/surveys/${survey.body.id}/collectors`, { type: 'weblink' }, t);
-  const answer = (text: string) => ({ pages: [{ id: page.id, questions: [{ id: question.id, answers: [{ text }] }] }] });
+  const answer = (text: string) => ({
+    pages: [{ id: page.id, questions: [{ id: question.id, answers: [{ text }] }] }],
+  });
   const viaApi = await client.post(`/v3/collectors/${collector.body.id}/responses`, answer(API_ANSWER), t);
   expect(viaApi.status, viaApi.text).toBe(201);
-  const bad = await client.post(`/v3/collectors/${collector.body.id}/responses`, { ...answer(API_ANSWER), x: 1 }, t);
+  const bad = await client.post(
+    `/v3/collectors/${collector.body.id}/responses`,
+    { ...answer(API_ANSWER), x: 1 },
+    t,
+  );
   expect(bad.status).toBe(400);
 
   // The respondent page, as a browser without JavaScript.

@@ -4,7 +4,7 @@
 // them in the clear. Tokens and sessions are there only as their SHA-256.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type TestAccount } from '../helpers/accounts.js';
+import type { TestAccount } from '../helpers/accounts.js';
 import { runCliJson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -49,11 +49,18 @@ async function everyStoredText(): Promise<Array<{ where: string; text: string }>
   expect(tables.length).toBeGreaterThan(20);
   const out: Array<{ where: string; text: string }> = [];
   for (const table of tables) {
-    const rows = await k.selectFrom(table.name as any).selectAll().execute();
+    const rows = await k
+      .selectFrom(table.name as any)
+      .selectAll()
+      .execute();
     for (const row of rows as Array<Record<string, unknown>>)
       for (const [column, value] of Object.entries(row)) {
         if (value === null || value === undefined) continue;
-        const text = Buffer.isBuffer(value) ? value.toString('latin1') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+        const text = Buffer.isBuffer(value)
+          ? value.toString('latin1')
+          : typeof value === 'object'
+            ? JSON.stringify(value)
+            : String(value);
         out.push({ where: `${table.name}.${column}`, text });
       }
   }
@@ -64,10 +71,24 @@ it('makes accounts, apps, tokens, sessions and webhook secrets through every int
   // The command line: a user with a password, an app with its client secret and the owner's token.
   const cliPassword = 'cli password Zq7!';
   runCliJson(
-    ['user', 'create', '--username', 'cli_owner', '--email', 'cli@example.com', '--password', cliPassword, '--plan', 'premier'],
+    [
+      'user',
+      'create',
+      '--username',
+      'cli_owner',
+      '--email',
+      'cli@example.com',
+      '--password',
+      cliPassword,
+      '--plan',
+      'premier',
+    ],
     env,
   );
-  const app = runCliJson(['app', 'create', '--owner', 'cli_owner', '--name', 'CLI app', '--redirect-uri', REDIRECT], env);
+  const app = runCliJson(
+    ['app', 'create', '--owner', 'cli_owner', '--name', 'CLI app', '--redirect-uri', REDIRECT],
+    env,
+  );
   secrets.set('CLI password', cliPassword);
   secrets.set('CLI client secret', app.client_secret);
   secrets.set('CLI access token', app.access_token);
