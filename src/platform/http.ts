@@ -2,7 +2,7 @@
 // route's TypeBox schemas, the error envelope, 404/405, HEAD/OPTIONS/CORS and authentication.
 // Route files only declare `config.scope`; everything else happens here, once.
 import { randomUUID } from 'node:crypto';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -49,6 +49,49 @@ function ajvFor(part: 'body' | 'other'): Ajv {
     strict: false,
   });
   return addFormats(ajv);
+}
+
+/** The path of the first string or key holding a NUL character (PostgreSQL cannot store one). */
+function nulAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = nulAt(value[i], `${path}[${i}]`);
+      if (at !== null) return at;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object')
+    for (const [key, v] of Object.entries(value)) {
+      const name = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return name;
+      const at = nulAt(v, name);
+      if (at !== null) return at;
+    }
+  return null;
+}
+
+/** A query validator that first refuses NUL characters, as a validation error naming the field. */
+function refusingNul(validate: ValidateFunction): ValidateFunction {
+  const wrapped = ((data: unknown) => {
+    const at = nulAt(data, '');
+    if (at === null) {
+      const valid = validate(data);
+      wrapped.errors = validate.errors;
+      return valid;
+    }
+    wrapped.errors = [
+      {
+        instancePath: `/${at}`,
+        keyword: 'nul',
+        params: {},
+        schemaPath: '',
+        message: 'may not contain NUL characters',
+      },
+    ];
+    return false;
+  }) as ValidateFunction;
+  return wrapped;
 }
 
 function describeValidation(err: FastifyError): string {
@@ -121,9 +164,10 @@ export function installHttpConventions(
 ): void {
   const queryAjv = ajvFor('other');
   const bodyAjv = ajvFor('body');
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
+    return httpPart === 'querystring' ? refusingNul(validate) : validate;
+  });
 
   // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless DELETEs);
   // anything else must parse, with prototype poisoning refused.
@@ -133,11 +177,17 @@ export function installHttpConventions(
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      done(new ApiError(1001), undefined);
+      return done(new ApiError(1001), undefined);
     }
+    // JSON can only carry a NUL as the escape \u0000, so most bodies skip the walk.
+    const at = text.includes('\\u0000') ? nulAt(parsed, '') : null;
+    if (at !== null)
+      return done(new ApiError(1002, `'${at || 'body'}' may not contain NUL characters.`), undefined);
+    done(null, parsed);
   });
 
   // Which methods each path has, for 405s and OPTIONS (Fastify's own router only answers 404).

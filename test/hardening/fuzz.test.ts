@@ -81,3 +81,42 @@ it('answers a path that is not valid percent-encoded UTF-8 with the catalogue’
     expect(res.headers['access-control-allow-origin'], path).toBeDefined();
   }
 });
+
+it('refuses NUL characters in bodies and queries by name (PostgreSQL cannot store them)', async () => {
+  const survey = real('survey_id', '/v3/surveys/{survey_id}');
+  const collector = real('collector_id', '/v3/collectors/{collector_id}/responses');
+  const body = await server.client.post(
+    `/v3/collectors/${collector}/responses`,
+    { custom_value: 'a\u0000b', pages: [] },
+    { token },
+  );
+  expect(body.status).toBe(400);
+  expect(body.body.error).toMatchObject({ id: '1002', message: expect.stringContaining('custom_value') });
+  const key = await server.client.post(
+    `/v3/collectors/${collector}/responses`,
+    { custom_variables: { 'a\u0000': 'x' }, pages: [] },
+    { token },
+  );
+  expect(key.body.error.id).toBe('1002');
+  const query = await server.client.get(`/v3/surveys/${survey}/responses?first_name=a%00b`, { token });
+  expect(query.status).toBe(400);
+  expect(query.body.error).toMatchObject({ id: '1003', message: expect.stringContaining('first_name') });
+});
+
+it('filters by total time beyond the integer range without a database error', async () => {
+  const survey = real('survey_id', '/v3/surveys/{survey_id}');
+  const all = (await server.client.get(`/v3/surveys/${survey}/responses`, { token })).body.total;
+  expect(all).toBeGreaterThan(0);
+  for (const [query, total] of [
+    ['total_time_min=2147483648', 0],
+    ['total_time_min=1000000&total_time_units=hour', 0],
+    ['total_time_max=2147483648', all],
+    ['total_time_max=1000000&total_time_units=hour', all],
+  ] as const) {
+    const res = await server.client.get(`/v3/surveys/${survey}/responses?${query}`, { token });
+    expect(res.status, `${query}: ${res.text.slice(0, 200)}`).toBe(200);
+    expect(res.body.total, query).toBe(total);
+    const rollups = await server.client.get(`/v3/surveys/${survey}/rollups?${query}`, { token });
+    expect(rollups.status, query).toBe(200);
+  }
+});
