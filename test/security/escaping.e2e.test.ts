@@ -230,7 +230,10 @@ describe('pages show script payloads as text', () => {
     const { context, page, dialogs } = await visitor(false);
     await page.goto(`${server.url}/outbox/mail`);
     await expectEscaped(page, dialogs, ['Subject']);
-    await page.getByRole('link', { name: /^Subject/ }).click();
+    await Promise.all([
+      page.waitForURL(/\/outbox\/mail\/\d+/),
+      page.getByRole('link', { name: /^Subject/ }).click(),
+    ]);
     await expectEscaped(page, dialogs, ['Subject']);
     await context.close();
   });
@@ -242,16 +245,26 @@ describe('pages show script payloads as text', () => {
     );
     await page.goto(`${server.url}${authorizePath({ clientId: appClientId, redirectUri: REDIRECT })}`);
     await expectEscaped(page, dialogs, ['AppName']);
+    // Allowing redirects to the app (answered here by a stub); the next pages open in a new tab
+    // of the same session, so that redirect cannot interrupt them.
+    const back = page.waitForResponse(/app\.example/);
+    await page.getByRole('button', { name: /allow/i }).click();
+    expect((await back).status()).toBe(200);
+    await page.close();
+    const next = await context.newPage();
+    next.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await next.goto(`${server.url}/developer/apps`);
+    await expectEscaped(next, dialogs, ['AppName']);
     await Promise.all([
-      page.waitForURL(/app\.example/),
-      page.getByRole('button', { name: /allow/i }).click(),
+      next.waitForURL(/\/developer\/apps\/\d+/),
+      next.getByRole('link', { name: /^AppName/ }).click(),
     ]);
-    await page.goto(`${server.url}/developer/apps`);
-    await expectEscaped(page, dialogs, ['AppName']);
-    await page.getByRole('link', { name: /^AppName/ }).click();
-    await expectEscaped(page, dialogs, ['AppName']);
-    await page.goto(`${server.url}/account/apps`);
-    await expectEscaped(page, dialogs, ['AppName']);
+    await expectEscaped(next, dialogs, ['AppName']);
+    await next.goto(`${server.url}/account/apps`);
+    await expectEscaped(next, dialogs, ['AppName']);
     await context.close();
   });
 
