@@ -30,7 +30,7 @@ import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
 import { oauthPages } from './oauth/plugin.js';
 import { setErrorDocsBase } from './platform/errors.js';
-import { API_PREFIX, installHttpConventions, newRequestId } from './platform/http.js';
+import { API_PREFIX, installHttpConventions, newRequestId, sendError } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
 import type { Api, Routes } from './platform/types.js';
 import { analyzePages } from './web/analyze/pages.js';
@@ -85,6 +85,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     genReqId: newRequestId,
+    frameworkErrors: sendError,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -2,7 +2,7 @@
 // route's TypeBox schemas, the error envelope, 404/405, HEAD/OPTIONS/CORS and authentication.
 // Route files only declare `config.scope`; everything else happens here, once.
 import { randomUUID } from 'node:crypto';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -57,6 +57,49 @@ function ajvFor(part: 'body' | 'other'): Ajv {
   return addFormats(ajv);
 }
 
+/** The path of the first string or key holding a NUL character (PostgreSQL cannot store one). */
+function nulAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = nulAt(value[i], `${path}[${i}]`);
+      if (at !== null) return at;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object')
+    for (const [key, v] of Object.entries(value)) {
+      const name = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return name;
+      const at = nulAt(v, name);
+      if (at !== null) return at;
+    }
+  return null;
+}
+
+/** A query validator that first refuses NUL characters, as a validation error naming the field. */
+function refusingNul(validate: ValidateFunction): ValidateFunction {
+  const wrapped = ((data: unknown) => {
+    const at = nulAt(data, '');
+    if (at === null) {
+      const valid = validate(data);
+      wrapped.errors = validate.errors;
+      return valid;
+    }
+    wrapped.errors = [
+      {
+        instancePath: `/${at}`,
+        keyword: 'nul',
+        params: {},
+        schemaPath: '',
+        message: 'may not contain NUL characters',
+      },
+    ];
+    return false;
+  }) as ValidateFunction;
+  return wrapped;
+}
+
 function describeValidation(err: FastifyError): string {
   const first = err.validation?.[0];
   if (!first) return err.message;
@@ -92,6 +135,8 @@ export function toErrorResponse(err: unknown, request: FastifyRequest): [number,
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return [400, errorBody(1001)];
+    case 'FST_ERR_BAD_URL': // a path that does not decode (e.g. a lone surrogate): no such resource
+      return [404, errorBody(1020, 'The path is not valid percent-encoded UTF-8.')];
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return [413, errorBody(1030, 'The request body is too large.')];
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -107,6 +152,14 @@ export function toErrorResponse(err: unknown, request: FastifyRequest): [number,
   return [500, errorBody(1050, `Request id: ${request.id}.`)];
 }
 
+/** Answers an error with its catalogue body; also Fastify's `frameworkErrors` (bad URLs), which
+ * are raised before routing and would otherwise get Fastify's own body. */
+export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const [status, body] = toErrorResponse(err, request);
+  if (request.url.startsWith(API_PREFIX)) reply.headers(CORS_HEADERS);
+  reply.code(status).type('application/json').send(body);
+}
+
 export function installHttpConventions(
   app: FastifyInstance,
   deps: Deps,
@@ -117,9 +170,10 @@ export function installHttpConventions(
 ): void {
   const queryAjv = ajvFor('other');
   const bodyAjv = ajvFor('body');
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
+    return httpPart === 'querystring' ? refusingNul(validate) : validate;
+  });
 
   // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless DELETEs);
   // anything else must parse, with prototype poisoning refused.
@@ -129,11 +183,17 @@ export function installHttpConventions(
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      done(new ApiError(1001), undefined);
+      return done(new ApiError(1001), undefined);
     }
+    // JSON can only carry a NUL as the escape \u0000, so most bodies skip the walk.
+    const at = text.includes('\\u0000') ? nulAt(parsed, '') : null;
+    if (at !== null)
+      return done(new ApiError(1002, `'${at || 'body'}' may not contain NUL characters.`), undefined);
+    done(null, parsed);
   });
 
   // Which methods each path has, for 405s and OPTIONS (Fastify's own router only answers 404).
@@ -173,11 +233,7 @@ export function installHttpConventions(
     done();
   });
 
-  app.setErrorHandler((err, request, reply) => {
-    const [status, body] = toErrorResponse(err, request);
-    if (request.url.startsWith(API_PREFIX)) reply.headers(CORS_HEADERS);
-    reply.code(status).type('application/json').send(body);
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(request.url);

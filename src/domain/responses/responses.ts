@@ -14,6 +14,9 @@ import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from 
 import type { DesignIndex } from './design-index.js';
 import { insertResponseSqlite } from './sqlite-write.js';
 
+/** The largest value of an INTEGER column on PostgreSQL. */
+const INT_MAX = 2147483647;
+
 type Trx = Transaction<Database>;
 export type ResponseRow = Selectable<ResponsesTable>;
 export const RESPONSE_STATUSES = ['completed', 'partial', 'overquota', 'disqualified'] as const;
@@ -378,8 +381,12 @@ function filtered(deps: Deps, f: ResponseFilters) {
   if (f.lastName !== undefined) q = q.where('last_name', '=', f.lastName);
   if (f.ip !== undefined) q = q.where('ip_address', '=', f.ip);
   if (f.custom !== undefined) q = q.where('custom_value', '=', f.custom);
-  if (f.totalTimeMin !== undefined) q = q.where('total_time', '>=', f.totalTimeMin);
-  if (f.totalTimeMax !== undefined) q = q.where('total_time', '<=', f.totalTimeMax);
+  // total_time is an INTEGER column: a bound beyond it (e.g. hours × 3600) is not sent to the
+  // database, where PostgreSQL would refuse it as out of range.
+  if (f.totalTimeMin !== undefined)
+    q = f.totalTimeMin > INT_MAX ? q.where(sql<SqlBool>`1 = 0`) : q.where('total_time', '>=', f.totalTimeMin);
+  if (f.totalTimeMax !== undefined && f.totalTimeMax < INT_MAX)
+    q = q.where('total_time', '<=', f.totalTimeMax);
   return q;
 }
 
