@@ -2,6 +2,7 @@
 // and the survey's counters (page_count, question_count) changed in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../events.js';
@@ -87,22 +88,12 @@ export async function listPages(
   offset: number,
   limit: number,
 ): Promise<[number, PageWithCount[]]> {
-  const k = deps.db.kysely;
-  const { total } = await k
-    .selectFrom('survey_pages')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('survey_id', '=', surveyId)
-    .executeTakeFirstOrThrow();
-  const pages = await k
-    .selectFrom('survey_pages')
-    .select(['id', 'survey_id', 'position', 'title', 'description'])
-    .where('survey_id', '=', surveyId)
-    .orderBy('position')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const base = deps.db.kysely.selectFrom('survey_pages').where('survey_id', '=', surveyId);
+  const { total, rows: pages } = await countAndPage(base, { offset, limit }, (q) =>
+    q.select(['id', 'survey_id', 'position', 'title', 'description']).orderBy('position'),
+  );
   const counts = await questionCounts(deps, surveyId);
-  return [Number(total), pages.map((p) => ({ ...p, question_count: counts.get(p.id) ?? 0 }))];
+  return [total, pages.map((p) => ({ ...p, question_count: counts.get(p.id) ?? 0 }))];
 }
 
 async function questionCounts(deps: Deps, surveyId: string): Promise<Map<string, number>> {
@@ -282,21 +273,11 @@ export async function listQuestions(
   offset: number,
   limit: number,
 ): Promise<[number, QuestionRow[]]> {
-  const k = deps.db.kysely;
-  const { total } = await k
-    .selectFrom('survey_questions')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('page_id', '=', pageId)
-    .executeTakeFirstOrThrow();
-  const rows = await k
-    .selectFrom('survey_questions')
-    .select(['id', 'survey_id', 'page_id', 'position', 'family', 'subtype', 'doc'])
-    .where('page_id', '=', pageId)
-    .orderBy('position')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return [Number(total), rows.map((r) => ({ ...r, doc: JSON.parse(r.doc) as StoredQuestion }))];
+  const base = deps.db.kysely.selectFrom('survey_questions').where('page_id', '=', pageId);
+  const { total, rows } = await countAndPage(base, { offset, limit }, (q) =>
+    q.select(['id', 'survey_id', 'page_id', 'position', 'family', 'subtype', 'doc']).orderBy('position'),
+  );
+  return [total, rows.map((r) => ({ ...r, doc: JSON.parse(r.doc) as StoredQuestion }))];
 }
 
 export async function getQuestion(
