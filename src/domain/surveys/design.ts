@@ -138,18 +138,12 @@ export async function createPage(
   let page!: PageRow;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
-    const { n } = await trx
-      .selectFrom('survey_pages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('survey_id', '=', survey.id)
-      .executeTakeFirstOrThrow();
-    const position = clamp(input.position ?? Number(n) + 1, 1, Number(n) + 1);
-    await trx
-      .updateTable('survey_pages')
-      .set((eb) => ({ position: eb('position', '+', 1) }))
-      .where('survey_id', '=', survey.id)
-      .where('position', '>=', position)
-      .execute();
+    const position = await makeRoom(
+      trx,
+      'survey_pages',
+      { column: 'survey_id', value: survey.id },
+      input.position,
+    );
     page = {
       id: pageId,
       survey_id: survey.id,
@@ -166,11 +160,47 @@ export async function createPage(
   return { ...page, question_count: 0 };
 }
 
+type Ordered = 'survey_pages' | 'survey_questions';
+/** Which list of the table: a survey's pages, or a page's questions. */
+type ListScope = { column: 'survey_id' | 'page_id'; value: string };
+
+/** Makes room for a new row at `wanted` (clamped; by default the end) and answers its position. */
+async function makeRoom(
+  trx: Trx,
+  table: Ordered,
+  scope: ListScope,
+  wanted: number | undefined,
+): Promise<number> {
+  const { n } = await trx
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(scope.column, '=', scope.value)
+    .executeTakeFirstOrThrow();
+  const position = clamp(wanted ?? Number(n) + 1, 1, Number(n) + 1);
+  await trx
+    .updateTable(table)
+    .set((eb) => ({ position: eb('position', '+', 1) }))
+    .where(scope.column, '=', scope.value)
+    .where('position', '>=', position)
+    .execute();
+  return position;
+}
+
+/** Closes the gap a row deleted from `position` left. */
+async function closeGap(trx: Trx, table: Ordered, scope: ListScope, position: number): Promise<void> {
+  await trx
+    .updateTable(table)
+    .set((eb) => ({ position: eb('position', '-', 1) }))
+    .where(scope.column, '=', scope.value)
+    .where('position', '>', position)
+    .execute();
+}
+
 /** Moves one row of an ordered list from `from` to `to`, shifting the rows between. */
 async function move(
   trx: Trx,
-  table: 'survey_pages' | 'survey_questions',
-  scope: { column: 'survey_id' | 'page_id'; value: string },
+  table: Ordered,
+  scope: ListScope,
   id: string,
   from: number,
   to: number,
@@ -243,12 +273,7 @@ export async function deletePage(
     await lockSurvey(deps, trx, survey.id);
     const removed = await trx.deleteFrom('survey_questions').where('page_id', '=', pageId).executeTakeFirst();
     await trx.deleteFrom('survey_pages').where('id', '=', pageId).execute();
-    await trx
-      .updateTable('survey_pages')
-      .set((eb) => ({ position: eb('position', '-', 1) }))
-      .where('survey_id', '=', survey.id)
-      .where('position', '>', page.position)
-      .execute();
+    await closeGap(trx, 'survey_pages', { column: 'survey_id', value: survey.id }, page.position);
     await touch(
       deps,
       trx,
@@ -323,18 +348,12 @@ export async function createQuestion(
       .executeTakeFirstOrThrow();
     if (Number(counted.question_count) > MAX_QUESTIONS)
       throw new ApiError(1030, `A survey may hold at most ${MAX_QUESTIONS} questions.`);
-    const { n } = await trx
-      .selectFrom('survey_questions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('page_id', '=', pageId)
-      .executeTakeFirstOrThrow();
-    const position = clamp(input.position ?? Number(n) + 1, 1, Number(n) + 1);
-    await trx
-      .updateTable('survey_questions')
-      .set((eb) => ({ position: eb('position', '+', 1) }))
-      .where('page_id', '=', pageId)
-      .where('position', '>=', position)
-      .execute();
+    const position = await makeRoom(
+      trx,
+      'survey_questions',
+      { column: 'page_id', value: pageId },
+      input.position,
+    );
     row = {
       id,
       survey_id: survey.id,
@@ -427,12 +446,7 @@ export async function deleteQuestion(
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
     await trx.deleteFrom('survey_questions').where('id', '=', questionId).execute();
-    await trx
-      .updateTable('survey_questions')
-      .set((eb) => ({ position: eb('position', '-', 1) }))
-      .where('page_id', '=', pageId)
-      .where('position', '>', current.position)
-      .execute();
+    await closeGap(trx, 'survey_questions', { column: 'page_id', value: pageId }, current.position);
     await touch(
       deps,
       trx,
