@@ -35,6 +35,20 @@ export function errorFor(state: FormErrorState, at: string): Html {
     : html``;
 }
 
+/**
+ * The top of a manage-token page: the notice after a change, an error whose form is not on the page,
+ * and for a visitor who may only read, why there are no forms (`what` they may view).
+ */
+export function pageMessages(
+  state: FormErrorState & { notice?: string },
+  writable: boolean,
+  what: string,
+): Html {
+  return html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+${state.error && !state.errorAt ? html`<p role="alert" class="error">${state.error.detail ?? state.error.message}</p>` : ''}
+${writable ? '' : html`<p class="notice readonly" role="status">You can view this survey's ${what}, but your access to it does not allow changes.</p>`}`;
+}
+
 /** An optional text field of a form body, at most `max` characters. */
 export const formText = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 

@@ -31,6 +31,7 @@ import {
   type ManagedPage,
   managedFormPost,
   managedPage,
+  pageMessages,
 } from '../forms.js';
 import { surveyLinks } from '../home/links.js';
 import { type Html, html, raw } from '../html.js';
@@ -183,9 +184,7 @@ ${errorFor(state, 'create')}
 <li><a href="${links.summary_url}">Summary</a></li>
 </ul>
 <p class="muted">${total} collector${total === 1 ? '' : 's'}, ${survey.response_count} response${survey.response_count === 1 ? '' : 's'}.</p>
-${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-${state.error && !state.errorAt ? html`<p role="alert" class="error">${state.error.detail ?? state.error.message}</p>` : ''}
-${writable ? '' : html`<p class="notice readonly" role="status">You can view this survey's collectors, but your access to it does not allow changes.</p>`}
+${pageMessages(state, writable, 'collectors')}
 ${sections.length ? sections : html`<p class="muted">This survey has no collectors yet.</p>`}
 ${total > collectors.length ? html`<p class="muted">Showing the first ${collectors.length} of ${total} collectors.</p>` : ''}
 ${createForm}

@@ -29,6 +29,7 @@ import {
   type ManagedPage,
   managedFormPost,
   managedPage,
+  pageMessages,
 } from '../forms.js';
 import { surveyLinks } from '../home/links.js';
 import { html, raw } from '../html.js';
@@ -182,9 +183,7 @@ ${pageForms}
 <li><a href="${links.summary_url}">Summary</a></li>
 </ul>
 <p class="muted">${survey.page_count} page${survey.page_count === 1 ? '' : 's'}, ${survey.question_count} question${survey.question_count === 1 ? '' : 's'}, ${survey.response_count} response${survey.response_count === 1 ? '' : 's'}.</p>
-${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-${state.error && !state.errorAt ? html`<p role="alert" class="error">${state.error.detail ?? state.error.message}</p>` : ''}
-${writable ? '' : html`<p class="notice readonly" role="status">You can view this survey's design, but your access to it does not allow changes.</p>`}
+${pageMessages(state, writable, 'design')}
 ${
   writable
     ? html`<form method="post" action="${act('title')}">${hidden(csrf)}
