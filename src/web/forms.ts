@@ -1,7 +1,16 @@
-// Small pieces every page with forms uses: the CSRF field, and an error shown beside the form
-// that caused it (the field marked aria-invalid and pointing at the message).
-import type { ApiError } from '../platform/errors.js';
+// Small pieces every page with forms uses: the CSRF field, an error shown beside the form that
+// caused it (the field marked aria-invalid and pointing at the message), and the plumbing of a
+// survey's manage-token pages (edit, collect): sign-in, access, CSRF, and redirect-or-re-render.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import type { Deps } from '../context.js';
+import type { User } from '../domain/accounts/users.js';
+import { managedSurvey, requireSurvey, type SurveyArea, type SurveyRow } from '../domain/surveys/access.js';
+import { ApiError } from '../platform/errors.js';
+import type { Plan } from '../platform/plans.js';
+import { sendPage } from './account/frame.js';
 import { type Html, html, raw } from './html.js';
+import { currentUser, loginUrl } from './session.js';
 
 /** A page's error state: the error and the id of the form it belongs to. */
 export interface FormErrorState {
@@ -24,4 +33,129 @@ export function errorFor(state: FormErrorState, at: string): Html {
   return state.error && state.errorAt === at
     ? html`<p role="alert" class="error" id="${at}-error">${state.error.detail ?? state.error.message}</p>`
     : html``;
+}
+
+/**
+ * The top of a manage-token page: the notice after a change, an error whose form is not on the page,
+ * and for a visitor who may only read, why there are no forms (`what` they may view).
+ */
+export function pageMessages(
+  state: FormErrorState & { notice?: string },
+  writable: boolean,
+  what: string,
+): Html {
+  return html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+${state.error && !state.errorAt ? html`<p role="alert" class="error">${state.error.detail ?? state.error.message}</p>` : ''}
+${writable ? '' : html`<p class="notice readonly" role="status">You can view this survey's ${what}, but your access to it does not allow changes.</p>`}`;
+}
+
+/** An optional text field of a form body, at most `max` characters. */
+export const formText = (max: number) => Type.Optional(Type.String({ maxLength: max }));
+
+const ManagedQuery = Type.Object({
+  sm: Type.Optional(Type.String({ maxLength: 100 })),
+  done: Type.Optional(Type.String({ maxLength: 40 })),
+});
+
+/** A survey page named by its manage token (`?sm=`), with the state it renders. */
+export interface ManagedPage<S extends FormErrorState & { notice?: string }> {
+  /** The area whose access the page needs: read to see it, write to post its forms. */
+  area: SurveyArea;
+  /** The page's URL for a token (it has a query, so `&done=` can follow). */
+  url: (token: string) => string;
+  /** The notice shown after a change, by the `done` the change redirected with. */
+  notices: Record<string, string>;
+  render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    survey: SurveyRow,
+    token: string,
+    state: S,
+  ): Promise<string>;
+}
+
+/** The signed-in user as the domain services' actor. */
+export interface FormActor {
+  user: User;
+  plan: Plan;
+  ip: string | null;
+}
+
+/** What a form post did: the notice to show (`done`) and the element to scroll to. */
+export interface FormDone {
+  done: string;
+  anchor?: string;
+}
+
+export interface ManagedPost<S> {
+  path: string;
+  /** The form's fields (besides `_csrf`). */
+  body: Record<string, TSchema>;
+  params?: TSchema;
+  action(request: FastifyRequest, survey: SurveyRow, actor: FormActor): Promise<FormDone>;
+  /** The page state that shows `error` (beside the form that failed). */
+  failed(request: FastifyRequest, error: ApiError): S;
+}
+
+/** GET of a manage-token page: signed-out visitors go to sign-in, then read access decides. */
+export function managedPage<S extends FormErrorState & { notice?: string }>(
+  app: FastifyInstance,
+  deps: Deps,
+  path: string,
+  page: ManagedPage<S>,
+): void {
+  app.get(path, { schema: { hide: true, querystring: ManagedQuery } }, async (request, reply) => {
+    const query = request.query as { sm?: string; done?: string };
+    const token = query.sm ?? '';
+    const user = await currentUser(deps, request);
+    if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
+    const survey = await managedSurvey(deps, { user }, token, page.area, 'read');
+    const notice = query.done ? page.notices[query.done] : undefined;
+    return sendPage(reply, await page.render(request, reply, user, survey, token, { notice } as S));
+  });
+}
+
+/**
+ * A form post on a manage-token page: CSRF, sign-in, write access, the action, then a 303 back to
+ * the page with its notice; an ApiError re-renders the page (as it is now) with the error.
+ */
+export function managedFormPost<S extends FormErrorState & { notice?: string }>(
+  app: FastifyInstance,
+  deps: Deps,
+  page: ManagedPage<S>,
+  post: ManagedPost<S>,
+): void {
+  app.post(
+    post.path,
+    {
+      schema: {
+        hide: true,
+        querystring: ManagedQuery,
+        ...(post.params ? { params: post.params } : {}),
+        body: Type.Object(
+          { _csrf: Type.String({ maxLength: 200 }), ...post.body },
+          { additionalProperties: false },
+        ),
+      },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const token = (request.query as { sm?: string }).sm ?? '';
+      const user = await currentUser(deps, request);
+      if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
+      const survey = await managedSurvey(deps, { user }, token, page.area, 'write');
+      const actor = { user, plan: user.account_type as Plan, ip: request.ip ?? null };
+      try {
+        const { done, anchor } = await post.action(request, survey, actor);
+        return reply.redirect(`${page.url(token)}&done=${done}${anchor ? `#${anchor}` : ''}`, 303);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        // The survey as it is now (the change may have failed half-way through validation, not through writing).
+        const fresh = await requireSurvey(deps, { user }, survey.id, page.area, 'read');
+        const markup = await page.render(request, reply, user, fresh, token, post.failed(request, err));
+        return sendPage(reply, markup, Math.min(err.status, 500));
+      }
+    },
+  );
 }

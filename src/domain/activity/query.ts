@@ -1,6 +1,7 @@
 // Reading a team's activity log: newest first with limit/offset and a date range, and counts per
 // period (day, ISO week from Monday, month, year; UTC) with every period in the range present.
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import type { ActivityType } from './types.js';
 
 export interface ActivityRange {
@@ -19,17 +20,9 @@ export async function listActivities(
   let base = deps.db.kysely.selectFrom('group_activities').where('group_id', '=', groupId);
   if (range.start) base = base.where('created_at', '>=', range.start);
   if (range.end) base = base.where('created_at', '<', range.end);
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  return countAndPage(base, page, (q) =>
+    q.selectAll().orderBy('created_at', 'desc').orderBy('event_id', 'desc'),
   );
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('event_id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return { total, rows };
 }
 
 export const INTERVALS = ['daily', 'weekly', 'monthly', 'yearly'] as const;

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Selectable, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import type { CollectorsTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -276,22 +277,15 @@ export async function listCollectors(
   }
   if (q.start) query = query.where('date_created', '>=', q.start);
   if (q.end) query = query.where('date_created', '<=', q.end);
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
   const column = q.sortBy ?? 'date_modified';
   const order =
     q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'name' ? 'asc' : 'desc';
   const orderExpr =
     column === 'id' ? sql`length(id)` : column === 'name' ? sql`lower(name)` : sql.ref(column);
-  const rows = await query
-    .selectAll()
-    .orderBy(orderExpr, order)
-    .orderBy('id', order)
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
-  return [Number(total), rows.map(parseCollector)];
+  const { total, rows } = await countAndPage(query, q, (base) =>
+    base.selectAll().orderBy(orderExpr, order).orderBy('id', order),
+  );
+  return [total, rows.map(parseCollector)];
 }
 
 /** The weblink collector behind a respondent URL token, or undefined. */

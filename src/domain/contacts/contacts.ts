@@ -2,6 +2,7 @@
 // are unique per account, as are phone numbers; custom fields are the six slots "1".."6".
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { countAndPage, ownedRow } from '../../db/owned.js';
 import type { ContactsTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -128,15 +129,8 @@ export async function createContact(
   return row;
 }
 
-export async function getContact(deps: Deps, ownerId: string, id: string): Promise<Contact> {
-  const row = await deps.db.kysely
-    .selectFrom('contacts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  if (!row) throw new ApiError(1020, 'Contact not found.');
-  return row;
+export function getContact(deps: Deps, ownerId: string, id: string): Promise<Contact> {
+  return ownedRow(deps.db.kysely, 'contacts', ownerId, id, 'Contact not found.');
 }
 
 /** PATCH merges (custom fields per slot); PUT replaces every field. */
@@ -243,14 +237,11 @@ export async function listContacts(
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     q = q.where(sql<boolean>`lower(coalesce(${sql.ref(column)}, '')) like ${pattern} escape '\\'`);
   }
-  const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const direction = (query.sort_order ?? 'ASC').toUpperCase() === 'DESC' ? 'desc' : 'asc';
-  const rows = await q
-    .selectAll('c')
-    .orderBy(sql`coalesce(${sql.ref(SORTABLE[query.sort_by ?? 'email'])}, '')`, direction)
-    .orderBy('c.id', direction)
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
-  return { total: Number(n), rows: rows };
+  return countAndPage(q, { offset: page.offset, limit: page.perPage }, (base) =>
+    base
+      .selectAll('c')
+      .orderBy(sql`coalesce(${sql.ref(SORTABLE[query.sort_by ?? 'email'])}, '')`, direction)
+      .orderBy('c.id', direction),
+  );
 }

@@ -1,7 +1,7 @@
 // Contact lists (reference §12.1): named sets of the account's contacts.
 import type { Deps } from '../../context.js';
+import { ownedPage, ownedRow } from '../../db/owned.js';
 import type { ContactListsTable } from '../../db/tables/reach.js';
-import { ApiError } from '../../platform/errors.js';
 
 export type ContactList = ContactListsTable;
 
@@ -16,37 +16,16 @@ export async function createList(deps: Deps, ownerId: string, name: string): Pro
   return row;
 }
 
-export async function getList(deps: Deps, ownerId: string, id: string): Promise<ContactList> {
-  const row = await deps.db.kysely
-    .selectFrom('contact_lists')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  if (!row) throw new ApiError(1020, 'Contact list not found.');
-  return row;
+export function getList(deps: Deps, ownerId: string, id: string): Promise<ContactList> {
+  return ownedRow(deps.db.kysely, 'contact_lists', ownerId, id, 'Contact list not found.');
 }
 
-export async function listLists(
+export function listLists(
   deps: Deps,
   ownerId: string,
   page: { offset: number; perPage: number },
 ): Promise<{ total: number; rows: ContactList[] }> {
-  const k = deps.db.kysely;
-  const { n } = await k
-    .selectFrom('contact_lists')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirstOrThrow();
-  const rows = await k
-    .selectFrom('contact_lists')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .orderBy('id')
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
-  return { total: Number(n), rows };
+  return ownedPage(deps.db.kysely, 'contact_lists', ownerId, { offset: page.offset, limit: page.perPage });
 }
 
 export async function renameList(

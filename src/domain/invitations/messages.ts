@@ -2,6 +2,7 @@
 // [SurveyLink] and [OptOutLink] placeholders; without a body the default template is used.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import type { CollectorMessagesTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -166,22 +167,11 @@ export async function listMessages(
   offset: number,
   limit: number,
 ): Promise<[number, MessageRow[]]> {
-  const k = deps.db.kysely;
-  const { n } = await k
-    .selectFrom('collector_messages')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('collector_id', '=', collector.id)
-    .executeTakeFirstOrThrow();
-  const rows = await k
-    .selectFrom('collector_messages')
-    .selectAll()
-    .where('collector_id', '=', collector.id)
-    .orderBy('date_created')
-    .orderBy('id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  return [Number(n), rows];
+  const base = deps.db.kysely.selectFrom('collector_messages').where('collector_id', '=', collector.id);
+  const { total, rows } = await countAndPage(base, { offset, limit }, (q) =>
+    q.selectAll().orderBy('date_created').orderBy('id'),
+  );
+  return [total, rows];
 }
 
 export type MessagePatch = Pick<

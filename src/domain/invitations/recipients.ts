@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { countAndPage, ownedRow } from '../../db/owned.js';
 import type { CollectorRecipientsTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -131,13 +132,7 @@ export async function addRecipients(
     }
   }
   for (const listId of [...new Set(input.contact_list_ids ?? [])]) {
-    const list = await k
-      .selectFrom('contact_lists')
-      .select('id')
-      .where('id', '=', listId)
-      .where('owner_id', '=', owner)
-      .executeTakeFirst();
-    if (!list) throw new ApiError(1020, `Contact list ${listId} not found.`);
+    await ownedRow(k, 'contact_lists', owner, listId, `Contact list ${listId} not found.`);
     const members = await k
       .selectFrom('contact_list_members as m')
       .innerJoin('contacts as c', 'c.id', 'm.contact_id')
@@ -307,9 +302,10 @@ export async function listRecipients(
           .where('mr.message_id', '=', messageId),
       ),
     );
-  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base.selectAll('r').orderBy('r.id').offset(offset).limit(limit).execute();
-  return [Number(n), rows];
+  const { total, rows } = await countAndPage(base, { offset, limit }, (q) =>
+    q.selectAll('r').orderBy('r.id'),
+  );
+  return [total, rows];
 }
 
 export async function deleteRecipient(deps: Deps, r: RecipientRow): Promise<void> {

@@ -2,6 +2,7 @@
 // with effect, each with the privileges it gives that user (the share's role capped by their role
 // in the workgroup).
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import { activeWorkgroupsOf } from '../workgroups/members.js';
 import { rolesById } from '../workgroups/roles.js';
 import { capPrivileges, SURVEY } from './privileges.js';
@@ -29,16 +30,9 @@ export async function listSharedWith(
   );
   if (filter.resourceType) base = base.where('resource_type', '=', filter.resourceType);
   if (filter.resourceIds) base = base.where('resource_id', 'in', filter.resourceIds);
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  const { total, rows: shares } = await countAndPage(base, page, (q) =>
+    q.selectAll().orderBy('created_at').orderBy('id'),
   );
-  const shares = await base
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit)
-    .execute();
   const memberRole = new Map(memberships.map((m) => [m.workgroup_id, m.role_id]));
   const roles = await rolesById(deps, [...shares.map((s) => s.role_id), ...memberRole.values()]);
   return {

@@ -13,6 +13,7 @@
 //   to raise their own privileges on someone else's survey);
 // - remove a share: someone who may share the survey, or a manager of the workgroup.
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import type { WorkgroupSharesTable } from '../../db/tables/sharing.js';
 import { ApiError } from '../../platform/errors.js';
 import { type EventType, recordEvent } from '../events.js';
@@ -87,17 +88,7 @@ export async function listShares(
   page: { offset: number; limit: number },
 ): Promise<{ total: number; rows: Share[] }> {
   const base = deps.db.kysely.selectFrom('workgroup_shares').where('workgroup_id', '=', access.workgroup.id);
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-  );
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit)
-    .execute();
-  return { total, rows };
+  return countAndPage(base, page, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
 }
 
 export async function findShare(deps: Deps, access: WorkgroupAccess, shareId: string): Promise<Share> {

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
+import { ownedRow } from '../../db/owned.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Plan, questionTypes } from '../../platform/plans.js';
@@ -116,15 +117,14 @@ export async function checkSettings(
         );
     }
   }
-  if (s.folder_id) {
-    const folder = await deps.db.kysely
-      .selectFrom('survey_folders')
-      .select('id')
-      .where('id', '=', s.folder_id)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
-    if (!folder) throw new ApiError(1020, `Folder ${s.folder_id} not found.`);
-  }
+  if (s.folder_id)
+    await ownedRow(
+      deps.db.kysely,
+      'survey_folders',
+      ownerId,
+      s.folder_id,
+      `Folder ${s.folder_id} not found.`,
+    );
 }
 
 export function settingsColumns(s: SurveySettings) {

@@ -2,6 +2,7 @@
 // and the survey's counters (page_count, question_count) changed in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../events.js';
@@ -87,22 +88,12 @@ export async function listPages(
   offset: number,
   limit: number,
 ): Promise<[number, PageWithCount[]]> {
-  const k = deps.db.kysely;
-  const { total } = await k
-    .selectFrom('survey_pages')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('survey_id', '=', surveyId)
-    .executeTakeFirstOrThrow();
-  const pages = await k
-    .selectFrom('survey_pages')
-    .select(['id', 'survey_id', 'position', 'title', 'description'])
-    .where('survey_id', '=', surveyId)
-    .orderBy('position')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const base = deps.db.kysely.selectFrom('survey_pages').where('survey_id', '=', surveyId);
+  const { total, rows: pages } = await countAndPage(base, { offset, limit }, (q) =>
+    q.select(['id', 'survey_id', 'position', 'title', 'description']).orderBy('position'),
+  );
   const counts = await questionCounts(deps, surveyId);
-  return [Number(total), pages.map((p) => ({ ...p, question_count: counts.get(p.id) ?? 0 }))];
+  return [total, pages.map((p) => ({ ...p, question_count: counts.get(p.id) ?? 0 }))];
 }
 
 async function questionCounts(deps: Deps, surveyId: string): Promise<Map<string, number>> {
@@ -147,18 +138,12 @@ export async function createPage(
   let page!: PageRow;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
-    const { n } = await trx
-      .selectFrom('survey_pages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('survey_id', '=', survey.id)
-      .executeTakeFirstOrThrow();
-    const position = clamp(input.position ?? Number(n) + 1, 1, Number(n) + 1);
-    await trx
-      .updateTable('survey_pages')
-      .set((eb) => ({ position: eb('position', '+', 1) }))
-      .where('survey_id', '=', survey.id)
-      .where('position', '>=', position)
-      .execute();
+    const position = await makeRoom(
+      trx,
+      'survey_pages',
+      { column: 'survey_id', value: survey.id },
+      input.position,
+    );
     page = {
       id: pageId,
       survey_id: survey.id,
@@ -175,11 +160,47 @@ export async function createPage(
   return { ...page, question_count: 0 };
 }
 
+type Ordered = 'survey_pages' | 'survey_questions';
+/** Which list of the table: a survey's pages, or a page's questions. */
+type ListScope = { column: 'survey_id' | 'page_id'; value: string };
+
+/** Makes room for a new row at `wanted` (clamped; by default the end) and answers its position. */
+async function makeRoom(
+  trx: Trx,
+  table: Ordered,
+  scope: ListScope,
+  wanted: number | undefined,
+): Promise<number> {
+  const { n } = await trx
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(scope.column, '=', scope.value)
+    .executeTakeFirstOrThrow();
+  const position = clamp(wanted ?? Number(n) + 1, 1, Number(n) + 1);
+  await trx
+    .updateTable(table)
+    .set((eb) => ({ position: eb('position', '+', 1) }))
+    .where(scope.column, '=', scope.value)
+    .where('position', '>=', position)
+    .execute();
+  return position;
+}
+
+/** Closes the gap a row deleted from `position` left. */
+async function closeGap(trx: Trx, table: Ordered, scope: ListScope, position: number): Promise<void> {
+  await trx
+    .updateTable(table)
+    .set((eb) => ({ position: eb('position', '-', 1) }))
+    .where(scope.column, '=', scope.value)
+    .where('position', '>', position)
+    .execute();
+}
+
 /** Moves one row of an ordered list from `from` to `to`, shifting the rows between. */
 async function move(
   trx: Trx,
-  table: 'survey_pages' | 'survey_questions',
-  scope: { column: 'survey_id' | 'page_id'; value: string },
+  table: Ordered,
+  scope: ListScope,
   id: string,
   from: number,
   to: number,
@@ -252,12 +273,7 @@ export async function deletePage(
     await lockSurvey(deps, trx, survey.id);
     const removed = await trx.deleteFrom('survey_questions').where('page_id', '=', pageId).executeTakeFirst();
     await trx.deleteFrom('survey_pages').where('id', '=', pageId).execute();
-    await trx
-      .updateTable('survey_pages')
-      .set((eb) => ({ position: eb('position', '-', 1) }))
-      .where('survey_id', '=', survey.id)
-      .where('position', '>', page.position)
-      .execute();
+    await closeGap(trx, 'survey_pages', { column: 'survey_id', value: survey.id }, page.position);
     await touch(
       deps,
       trx,
@@ -282,21 +298,11 @@ export async function listQuestions(
   offset: number,
   limit: number,
 ): Promise<[number, QuestionRow[]]> {
-  const k = deps.db.kysely;
-  const { total } = await k
-    .selectFrom('survey_questions')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('page_id', '=', pageId)
-    .executeTakeFirstOrThrow();
-  const rows = await k
-    .selectFrom('survey_questions')
-    .select(['id', 'survey_id', 'page_id', 'position', 'family', 'subtype', 'doc'])
-    .where('page_id', '=', pageId)
-    .orderBy('position')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return [Number(total), rows.map((r) => ({ ...r, doc: JSON.parse(r.doc) as StoredQuestion }))];
+  const base = deps.db.kysely.selectFrom('survey_questions').where('page_id', '=', pageId);
+  const { total, rows } = await countAndPage(base, { offset, limit }, (q) =>
+    q.select(['id', 'survey_id', 'page_id', 'position', 'family', 'subtype', 'doc']).orderBy('position'),
+  );
+  return [total, rows.map((r) => ({ ...r, doc: JSON.parse(r.doc) as StoredQuestion }))];
 }
 
 export async function getQuestion(
@@ -342,18 +348,12 @@ export async function createQuestion(
       .executeTakeFirstOrThrow();
     if (Number(counted.question_count) > MAX_QUESTIONS)
       throw new ApiError(1030, `A survey may hold at most ${MAX_QUESTIONS} questions.`);
-    const { n } = await trx
-      .selectFrom('survey_questions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('page_id', '=', pageId)
-      .executeTakeFirstOrThrow();
-    const position = clamp(input.position ?? Number(n) + 1, 1, Number(n) + 1);
-    await trx
-      .updateTable('survey_questions')
-      .set((eb) => ({ position: eb('position', '+', 1) }))
-      .where('page_id', '=', pageId)
-      .where('position', '>=', position)
-      .execute();
+    const position = await makeRoom(
+      trx,
+      'survey_questions',
+      { column: 'page_id', value: pageId },
+      input.position,
+    );
     row = {
       id,
       survey_id: survey.id,
@@ -446,12 +446,7 @@ export async function deleteQuestion(
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
     await trx.deleteFrom('survey_questions').where('id', '=', questionId).execute();
-    await trx
-      .updateTable('survey_questions')
-      .set((eb) => ({ position: eb('position', '-', 1) }))
-      .where('page_id', '=', pageId)
-      .where('position', '>', current.position)
-      .execute();
+    await closeGap(trx, 'survey_questions', { column: 'page_id', value: pageId }, current.position);
     await touch(
       deps,
       trx,

@@ -1,6 +1,6 @@
 // Survey folders (reference §4.6): a user's own named groups of surveys.
 import type { Deps } from '../../context.js';
-import { ApiError } from '../../platform/errors.js';
+import { countAndPage, ownedRow } from '../../db/owned.js';
 
 export interface Folder {
   id: string;
@@ -14,40 +14,26 @@ export async function listFolders(
   offset: number,
   limit: number,
 ): Promise<[number, Folder[]]> {
-  const k = deps.db.kysely;
-  const { total } = await k
-    .selectFrom('survey_folders')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirstOrThrow();
-  const rows = await k
-    .selectFrom('survey_folders as f')
-    .leftJoin('surveys as s', 's.folder_id', 'f.id')
-    .select(['f.id', 'f.title', (eb) => eb.fn.count<number>('s.id').as('num_surveys')])
-    .where('f.owner_id', '=', ownerId)
-    .groupBy(['f.id', 'f.title', 'f.created_at'])
-    .orderBy('f.created_at')
-    .orderBy('f.id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return [Number(total), rows.map((r) => ({ ...r, num_surveys: Number(r.num_surveys) }))];
+  const base = deps.db.kysely.selectFrom('survey_folders as f').where('f.owner_id', '=', ownerId);
+  const { total, rows } = await countAndPage(base, { offset, limit }, (q) =>
+    q
+      .leftJoin('surveys as s', 's.folder_id', 'f.id')
+      .select(['f.id', 'f.title', (eb) => eb.fn.count<number>('s.id').as('num_surveys')])
+      .groupBy(['f.id', 'f.title', 'f.created_at'])
+      .orderBy('f.created_at')
+      .orderBy('f.id'),
+  );
+  return [total, rows.map((r) => ({ ...r, num_surveys: Number(r.num_surveys) }))];
 }
 
 export async function getFolder(deps: Deps, ownerId: string, id: string): Promise<Folder> {
-  const row = await deps.db.kysely
-    .selectFrom('survey_folders')
-    .select(['id', 'title'])
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  if (!row) throw new ApiError(1020, 'Folder not found.');
+  const row = await ownedRow(deps.db.kysely, 'survey_folders', ownerId, id, 'Folder not found.');
   const { n } = await deps.db.kysely
     .selectFrom('surveys')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('folder_id', '=', id)
     .executeTakeFirstOrThrow();
-  return { ...row, num_surveys: Number(n) };
+  return { id: row.id, title: row.title, num_surveys: Number(n) };
 }
 
 export async function createFolder(deps: Deps, ownerId: string, title: string | undefined): Promise<Folder> {

@@ -1,7 +1,7 @@
 // Team survey templates: surveys a team keeps as starting points (GET /team_survey_templates,
 // POST /surveys from_team_template_id). Until teams exist an account's own templates are its team's.
 import type { Deps } from '../../context.js';
-import { ApiError } from '../../platform/errors.js';
+import { countAndPage, ownedRow } from '../../db/owned.js';
 import { activeTeamOf } from '../teams/membership.js';
 import { visibleTeamTemplates } from './surveys.js';
 
@@ -17,13 +17,7 @@ export async function addTeamTemplate(
   surveyId: string,
   name: string,
 ): Promise<TeamTemplate> {
-  const survey = await deps.db.kysely
-    .selectFrom('surveys')
-    .select('id')
-    .where('id', '=', surveyId)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  if (!survey) throw new ApiError(1020, 'Survey not found.');
+  await ownedRow(deps.db.kysely, 'surveys', ownerId, surveyId, 'Survey not found.');
   const id = await deps.ids.one();
   // The template belongs to the owner's team when they are in one, so every member sees it.
   const team = await activeTeamOf(deps, ownerId);
@@ -48,20 +42,9 @@ export async function listTeamTemplates(
   limit: number,
 ): Promise<[number, TeamTemplate[]]> {
   const visible = await visibleTeamTemplates(deps, userId);
-  const k = deps.db.kysely;
-  const { total } = await k
-    .selectFrom('team_survey_templates')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where(visible)
-    .executeTakeFirstOrThrow();
-  const rows = await k
-    .selectFrom('team_survey_templates')
-    .select(['id', 'name', 'survey_id'])
-    .where(visible)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return [Number(total), rows];
+  const base = deps.db.kysely.selectFrom('team_survey_templates').where(visible);
+  const { total, rows } = await countAndPage(base, { offset, limit }, (q) =>
+    q.select(['id', 'name', 'survey_id']).orderBy('created_at').orderBy('id'),
+  );
+  return [total, rows];
 }

@@ -1,6 +1,7 @@
 // Reading a team and its members, and the member changes made through the API (email).
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import { ApiError } from '../../platform/errors.js';
 import { isAdminType, membershipOf, type TeamMember } from './membership.js';
 import { requireTeam, type Team } from './teams.js';
@@ -77,17 +78,9 @@ export async function listMembers(
     if (options.memberIds.length === 0) return { total: 0, rows: [] };
     base = base.where('m.id', 'in', options.memberIds);
   }
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  return countAndPage(base, options, (q) =>
+    q.select(MEMBER_COLUMNS).orderBy('m.date_created').orderBy('m.id'),
   );
-  const rows = await base
-    .select(MEMBER_COLUMNS)
-    .orderBy('m.date_created')
-    .orderBy('m.id')
-    .offset(options.offset)
-    .limit(options.limit)
-    .execute();
-  return { total, rows };
 }
 
 export async function findMember(deps: Deps, teamId: string, memberId: string): Promise<MemberRow> {

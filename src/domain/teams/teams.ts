@@ -4,7 +4,7 @@ import type { Deps } from '../../context.js';
 import type { TeamsTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
 import { findUserById, findUserByUsername, type User } from '../accounts/users.js';
-import { recordEvent } from '../events.js';
+import { type NewEvent, recordEvent } from '../events.js';
 import { isAdminType, type MemberType, membershipOf, type TeamMember } from './membership.js';
 import { isUniqueViolation } from './unique.js';
 
@@ -73,12 +73,31 @@ export async function createTeam(
   return team;
 }
 
-/** The acting user must be an active owner or admin of the team. */
-async function requireAdmin(deps: Deps, teamId: string, actor: Actor): Promise<TeamMember> {
+/** The team, if the acting user is an active owner or admin of it (else 404/1020 or 403/1016). */
+async function adminTeam(deps: Deps, teamId: string, actor: Actor): Promise<Team> {
+  const team = await requireTeam(deps, teamId);
   const m = await membershipOf(deps, actor.userId);
-  if (!m || m.team_id !== teamId || m.status !== 'active' || !isAdminType(m.type))
+  if (!m || m.team_id !== team.id || m.status !== 'active' || !isAdminType(m.type))
     throw new ApiError(1016, 'only an account owner or admin of the team may do this');
-  return m;
+  return team;
+}
+
+/** An admin's change to the team, recorded as the team's event (and so its group activity). */
+function recordAdminEvent(
+  deps: Deps,
+  trx: Parameters<typeof recordEvent>[1],
+  eventId: string,
+  team: Team,
+  actor: Actor,
+  event: Pick<NewEvent, 'type' | 'resourceType' | 'resourceId' | 'data'>,
+): Promise<void> {
+  return recordEvent(deps, trx, eventId, {
+    ...event,
+    ownerId: team.owner_id,
+    actorId: actor.userId,
+    groupId: team.id,
+    ip: actor.ip,
+  });
 }
 
 async function requireMember(deps: Deps, teamId: string, username: string): Promise<[User, TeamMember]> {
@@ -101,8 +120,7 @@ export async function addMember(
   input: AddMember,
   actor: Actor,
 ): Promise<TeamMember> {
-  const team = await requireTeam(deps, teamId);
-  await requireAdmin(deps, team.id, actor);
+  const team = await adminTeam(deps, teamId, actor);
   const type = input.type ?? 'regular';
   if (type !== 'regular' && type !== 'admin') throw new ApiError(1002, 'type must be regular or admin');
   const user = await findUserByUsername(deps, input.username);
@@ -159,8 +177,7 @@ export async function resendInvitation(
   username: string,
   actor: Actor,
 ): Promise<TeamMember> {
-  const team = await requireTeam(deps, teamId);
-  await requireAdmin(deps, team.id, actor);
+  const team = await adminTeam(deps, teamId, actor);
   const [user, m] = await requireMember(deps, team.id, username);
   if (m.status !== 'pending') throw new ApiError(1025, `${username} has already joined`);
   const eventId = await deps.ids.one();
@@ -168,12 +185,8 @@ export async function resendInvitation(
   const invitedAt = deps.clock.now().toISOString();
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('team_members').set({ invited_at: invitedAt }).where('id', '=', m.id).execute();
-    await recordEvent(deps, trx, eventId, {
+    await recordAdminEvent(deps, trx, eventId, team, actor, {
       type: 'invite_resent',
-      ownerId: team.owner_id,
-      actorId: actor.userId,
-      groupId: team.id,
-      ip: actor.ip,
       resourceType: 'group_member',
       resourceId: m.id,
       data: { member: user.username },
@@ -188,8 +201,7 @@ export async function removeMember(
   username: string,
   actor: Actor,
 ): Promise<void> {
-  const team = await requireTeam(deps, teamId);
-  await requireAdmin(deps, team.id, actor);
+  const team = await adminTeam(deps, teamId, actor);
   const [user, m] = await requireMember(deps, team.id, username);
   if (m.type === 'account_owner') throw new ApiError(1025, 'the account owner cannot be removed');
   const eventId = await deps.ids.one();
@@ -201,12 +213,8 @@ export async function removeMember(
       .where('workgroup_id', 'in', trx.selectFrom('workgroups').select('id').where('team_id', '=', team.id))
       .execute();
     await trx.deleteFrom('team_members').where('id', '=', m.id).execute();
-    await recordEvent(deps, trx, eventId, {
+    await recordAdminEvent(deps, trx, eventId, team, actor, {
       type: 'member_deleted',
-      ownerId: team.owner_id,
-      actorId: actor.userId,
-      groupId: team.id,
-      ip: actor.ip,
       resourceType: 'group_member',
       resourceId: m.id,
       data: { member: user.username, member_type: m.type },
@@ -221,8 +229,7 @@ export async function setMemberType(
   type: MemberType,
   actor: Actor,
 ): Promise<TeamMember> {
-  const team = await requireTeam(deps, teamId);
-  await requireAdmin(deps, team.id, actor);
+  const team = await adminTeam(deps, teamId, actor);
   if (type !== 'regular' && type !== 'admin') throw new ApiError(1002, 'type must be regular or admin');
   const [user, m] = await requireMember(deps, team.id, username);
   if (m.type === 'account_owner') throw new ApiError(1025, "the account owner's type cannot be changed");
@@ -230,12 +237,8 @@ export async function setMemberType(
   const eventId = await deps.ids.one();
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('team_members').set({ type }).where('id', '=', m.id).execute();
-    await recordEvent(deps, trx, eventId, {
+    await recordAdminEvent(deps, trx, eventId, team, actor, {
       type: 'member_updated_group_member_type',
-      ownerId: team.owner_id,
-      actorId: actor.userId,
-      groupId: team.id,
-      ip: actor.ip,
       resourceType: 'group_member',
       resourceId: m.id,
       data: { member: user.username, old: m.type, new: type },
@@ -245,19 +248,14 @@ export async function setMemberType(
 }
 
 export async function renameTeam(deps: Deps, teamId: string, name: string, actor: Actor): Promise<Team> {
-  const team = await requireTeam(deps, teamId);
-  await requireAdmin(deps, team.id, actor);
+  const team = await adminTeam(deps, teamId, actor);
   const newName = checkName(name);
   if (newName === team.name) return team;
   const eventId = await deps.ids.one();
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('teams').set({ name: newName }).where('id', '=', team.id).execute();
-    await recordEvent(deps, trx, eventId, {
+    await recordAdminEvent(deps, trx, eventId, team, actor, {
       type: 'group_info_updated_group_name',
-      ownerId: team.owner_id,
-      actorId: actor.userId,
-      groupId: team.id,
-      ip: actor.ip,
       resourceType: 'group',
       resourceId: team.id,
       data: { old: team.name, new: newName },

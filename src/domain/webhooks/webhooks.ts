@@ -1,6 +1,7 @@
 // Webhooks: subscriptions of an account to events (reference §13), their delivery log and
 // redelivery. No HTTP here except the HEAD check of a subscription URL.
 import type { Deps } from '../../context.js';
+import { countAndPage, ownedPage, ownedRow } from '../../db/owned.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/reach.js';
 import { sendToTarget, TargetRefusedError, urlProblem } from '../../outbox/http-target.js';
 import { ApiError } from '../../platform/errors.js';
@@ -109,37 +110,16 @@ export async function createWebhook(deps: Deps, caller: Caller, input: WebhookIn
   return row;
 }
 
-export async function getWebhook(deps: Deps, ownerId: string, id: string): Promise<Webhook> {
-  const row = await deps.db.kysely
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  if (!row) throw new ApiError(1020, 'Webhook not found.');
-  return row;
+export function getWebhook(deps: Deps, ownerId: string, id: string): Promise<Webhook> {
+  return ownedRow(deps.db.kysely, 'webhooks', ownerId, id, 'Webhook not found.');
 }
 
-export async function listWebhooks(
+export function listWebhooks(
   deps: Deps,
   ownerId: string,
   page: { offset: number; perPage: number },
 ): Promise<{ total: number; rows: Webhook[] }> {
-  const k = deps.db.kysely;
-  const { n } = await k
-    .selectFrom('webhooks')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirstOrThrow();
-  const rows = await k
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .orderBy('id')
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
-  return { total: Number(n), rows };
+  return ownedPage(deps.db.kysely, 'webhooks', ownerId, { offset: page.offset, limit: page.perPage });
 }
 
 /** PATCH (partial) or PUT (replace: the caller passes a full input). */
@@ -220,18 +200,12 @@ export async function listDeliveries(
   status?: string,
 ): Promise<{ total: number; rows: Array<Delivery & { event_type: string }> }> {
   const webhook = await getWebhook(deps, ownerId, webhookId);
-  const k = deps.db.kysely;
-  let base = k.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
+  let base = deps.db.kysely.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
   if (status) base = base.where('status', '=', status);
-  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
-  return { total: Number(n), rows: rows.map((r) => ({ ...r, event_type: webhook.event_type })) };
+  const { total, rows } = await countAndPage(base, { offset: page.offset, limit: page.perPage }, (q) =>
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  );
+  return { total, rows: rows.map((r) => ({ ...r, event_type: webhook.event_type })) };
 }
 
 export async function getDelivery(

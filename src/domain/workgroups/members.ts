@@ -1,6 +1,7 @@
 // Workgroup members: list, add (one or many), read, change ownership, remove. Only users of the
 // workgroup's team (active or invited) can be members; a workgroup always keeps an owner.
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import type { WorkgroupMembersTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUniqueViolation } from '../teams/unique.js';
@@ -22,17 +23,9 @@ export async function listWorkgroupMembers(
     .leftJoin('team_members as tm', 'tm.user_id', 'wm.user_id')
     .where('wm.workgroup_id', '=', access.workgroup.id);
   if (userIds) base = base.where('wm.user_id', 'in', userIds.length ? userIds : ['']);
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  const { total, rows } = await countAndPage(base, page, (q) =>
+    q.selectAll('wm').select('tm.status as team_status').orderBy('wm.created_at').orderBy('wm.user_id'),
   );
-  const rows = await base
-    .selectAll('wm')
-    .select('tm.status as team_status')
-    .orderBy('wm.created_at')
-    .orderBy('wm.user_id')
-    .offset(page.offset)
-    .limit(page.limit)
-    .execute();
   return {
     total,
     rows: rows.map(({ team_status, ...r }) => ({

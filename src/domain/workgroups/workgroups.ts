@@ -2,6 +2,7 @@
 // caller may see, change and delete. Views are assembled here in batches for lists.
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../context.js';
+import { countAndPage } from '../../db/owned.js';
 import { ApiError } from '../../platform/errors.js';
 import { countShares } from '../sharing/counts.js';
 import { membershipOf } from '../teams/membership.js';
@@ -188,15 +189,5 @@ export async function listWorkgroups(
       'in',
       k.selectFrom('workgroup_members').select('workgroup_id').where('user_id', '=', memberId),
     );
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-  );
-  const rows = await base
-    .selectAll('w')
-    .orderBy('w.created_at')
-    .orderBy('w.id')
-    .offset(page.offset)
-    .limit(page.limit)
-    .execute();
-  return { total, rows };
+  return countAndPage(base, page, (q) => q.selectAll('w').orderBy('w.created_at').orderBy('w.id'));
 }

@@ -18,31 +18,27 @@ import {
   requireCollector,
   updateCollector,
 } from '../../domain/collectors/collectors.js';
-import {
-  type AccessLevel,
-  managedSurvey,
-  mayAccess,
-  requireSurvey,
-  type SurveyRow,
-} from '../../domain/surveys/access.js';
+import { mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { baseUrl } from '../../platform/paging.js';
-import type { Plan } from '../../platform/plans.js';
-import { sendPage, userPage } from '../account/frame.js';
-import { errorFor, hidden, invalidIf } from '../forms.js';
+import { userPage } from '../account/frame.js';
+import {
+  errorFor,
+  formText,
+  hidden,
+  invalidIf,
+  type ManagedPage,
+  managedFormPost,
+  managedPage,
+  pageMessages,
+} from '../forms.js';
 import { surveyLinks } from '../home/links.js';
 import { type Html, html, raw } from '../html.js';
-import { csrfToken, currentUser, loginUrl } from '../session.js';
+import { csrfToken } from '../session.js';
 
 /** The most collectors the page lists (a survey with more says so and shows the first ones). */
 const LIST_LIMIT = 500;
-const Query = Type.Object({
-  sm: Type.Optional(Type.String({ maxLength: 100 })),
-  done: Type.Optional(Type.String({ maxLength: 40 })),
-});
-const Csrf = { _csrf: Type.String({ maxLength: 200 }) };
-const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 const CollectorParams = Type.Object({ collectorId: Type.String({ pattern: '^[0-9]{1,20}$' }) });
 
 const NOTICES: Record<string, string> = {
@@ -77,16 +73,6 @@ button.danger { background: #fff; color: #a4000f; border-color: #a4000f; }
 .readonly { border-left-color: #8a6d00; }
 input.copy { font-family: monospace; }
 </style>`);
-
-/** The survey the token names if `user` may collect for it at `level` (404/1020 or 403/1016 otherwise). */
-async function collectableSurvey(
-  deps: Deps,
-  user: User,
-  token: string,
-  level: AccessLevel,
-): Promise<SurveyRow> {
-  return managedSurvey(deps, { user }, token, 'collect', level);
-}
 
 function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
   return mayAccess(deps, { user }, survey.id, 'collect', 'write');
@@ -198,18 +184,12 @@ ${errorFor(state, 'create')}
 <li><a href="${links.summary_url}">Summary</a></li>
 </ul>
 <p class="muted">${total} collector${total === 1 ? '' : 's'}, ${survey.response_count} response${survey.response_count === 1 ? '' : 's'}.</p>
-${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-${state.error && !state.errorAt ? html`<p role="alert" class="error">${state.error.detail ?? state.error.message}</p>` : ''}
-${writable ? '' : html`<p class="notice readonly" role="status">You can view this survey's collectors, but your access to it does not allow changes.</p>`}
+${pageMessages(state, writable, 'collectors')}
 ${sections.length ? sections : html`<p class="muted">This survey has no collectors yet.</p>`}
 ${total > collectors.length ? html`<p class="muted">Showing the first ${collectors.length} of ${total} collectors.</p>` : ''}
 ${createForm}
 <p class="muted"><a href="${collectUrl(token)}">Reload this page</a></p>`;
   return userPage(deps, reply, user, `Collect: ${survey.title}`, body);
-}
-
-function actorOf(user: User, request: FastifyRequest): CollectActor {
-  return { user, plan: user.account_type as Plan, ip: request.ip ?? null };
 }
 
 /** The collector `id` of `survey` for a change (404/1020 when it is another survey's or gone). */
@@ -243,64 +223,41 @@ type Action = (
 ) => Promise<{ done: string; anchor?: string }>;
 
 export async function collectPages(app: FastifyInstance, deps: Deps): Promise<void> {
-  app.get('/collect/list', { schema: { hide: true, querystring: Query } }, async (request, reply) => {
-    const query = request.query as { sm?: string; done?: string };
-    const token = query.sm ?? '';
-    const user = await currentUser(deps, request);
-    if (!user) return reply.redirect(loginUrl(collectUrl(token)), 303);
-    const survey = await collectableSurvey(deps, user, token, 'read');
-    const notice = query.done ? NOTICES[query.done] : undefined;
-    return sendPage(reply, await renderCollect(deps, request, reply, user, survey, token, { notice }));
-  });
+  const page: ManagedPage<CollectState> = {
+    area: 'collect',
+    url: collectUrl,
+    notices: NOTICES,
+    render: (request, reply, user, survey, token, state) =>
+      renderCollect(deps, request, reply, user, survey, token, state),
+  };
+  managedPage(app, deps, '/collect/list', page);
 
-  /** A change: sign-in, collect write access, the action, then back to the page (or the error on it). */
+  /** A change: collect write access, the action, then back to the page (or the error on it). */
   function change(
     path: string,
     body: Record<string, TSchema>,
     withCollector: boolean,
     action: (request: FastifyRequest) => Action,
   ) {
-    app.post(
+    managedFormPost(app, deps, page, {
       path,
-      {
-        schema: {
-          hide: true,
-          querystring: Query,
-          ...(withCollector ? { params: CollectorParams } : {}),
-          body: Type.Object({ ...Csrf, ...body }, { additionalProperties: false }),
-        },
-        preHandler: app.csrfProtection,
+      body,
+      params: withCollector ? CollectorParams : undefined,
+      action: (request, survey, actor) => action(request)(survey, actor, actor.user),
+      failed: (request, error) => {
+        // A collector of another survey (or one deleted meanwhile) is 404/1020: its form is not on
+        // the page, so the message is shown at the top.
+        const id = (request.params as { collectorId?: string }).collectorId;
+        return {
+          error,
+          errorAt: id ? `c-${id}` : 'create',
+          form: request.body as Record<string, string | undefined>,
+        };
       },
-      async (request, reply) => {
-        const token = (request.query as { sm?: string }).sm ?? '';
-        const user = await currentUser(deps, request);
-        if (!user) return reply.redirect(loginUrl(collectUrl(token)), 303);
-        const survey = await collectableSurvey(deps, user, token, 'write');
-        try {
-          const { done, anchor } = await action(request)(survey, actorOf(user, request), user);
-          return reply.redirect(`${collectUrl(token)}&done=${done}${anchor ? `#${anchor}` : ''}`, 303);
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          // A collector of another survey (or one deleted meanwhile) is 404/1020: its form is not on
-          // the page, so the message is shown at the top.
-          const id = (request.params as { collectorId?: string }).collectorId;
-          const fresh = await requireSurvey(deps, { user }, survey.id, 'collect', 'read');
-          const state: CollectState = {
-            error: err,
-            errorAt: id ? `c-${id}` : 'create',
-            form: request.body as Record<string, string | undefined>,
-          };
-          return sendPage(
-            reply,
-            await renderCollect(deps, request, reply, user, fresh, token, state),
-            Math.min(err.status, 500),
-          );
-        }
-      },
-    );
+    });
   }
 
-  change('/collect/collectors', { name: Text(100_000) }, false, (request) => async (survey, actor) => {
+  change('/collect/collectors', { name: formText(100_000) }, false, (request) => async (survey, actor) => {
     const name = ((request.body as { name?: string }).name ?? '').trim();
     if (name.includes('\u0000'))
       throw new ApiError(1002, 'The name contains a character that is not allowed.');
@@ -330,7 +287,7 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
 
   change(
     '/collect/collectors/:collectorId/settings',
-    { close_date: Text(100), response_limit: Text(100) },
+    { close_date: formText(100), response_limit: formText(100) },
     true,
     (request) => async (survey, actor, user) => {
       const { collectorId } = request.params as { collectorId: string };

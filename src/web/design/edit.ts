@@ -8,13 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import {
-  type AccessLevel,
-  managedSurvey,
-  mayAccess,
-  requireSurvey,
-  type SurveyRow,
-} from '../../domain/surveys/access.js';
+import { mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
 import {
   createPage,
   createQuestion,
@@ -26,21 +20,23 @@ import {
 } from '../../domain/surveys/design.js';
 import { type Actor, loadDesign, updateSurvey } from '../../domain/surveys/surveys.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Plan } from '../../platform/plans.js';
-import { sendPage, userPage } from '../account/frame.js';
-import { errorFor, hidden, invalidIf } from '../forms.js';
+import { userPage } from '../account/frame.js';
+import {
+  errorFor,
+  formText,
+  hidden,
+  invalidIf,
+  type ManagedPage,
+  managedFormPost,
+  managedPage,
+  pageMessages,
+} from '../forms.js';
 import { surveyLinks } from '../home/links.js';
 import { html, raw } from '../html.js';
-import { csrfToken, currentUser, loginUrl } from '../session.js';
+import { csrfToken } from '../session.js';
 import { QUESTION_STYLE, renderQuestion } from '../surveys/render-question.js';
 import { QUESTION_KINDS, type QuestionFields, questionFromForm } from './question-form.js';
 
-const Query = Type.Object({
-  sm: Type.Optional(Type.String({ maxLength: 100 })),
-  done: Type.Optional(Type.String({ maxLength: 40 })),
-});
-const Csrf = { _csrf: Type.String({ maxLength: 200 }) };
-const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 const PageParams = Type.Object({ pageId: Type.String({ pattern: '^[0-9]{1,20}$' }) });
 const QuestionParams = Type.Object({
   pageId: Type.String({ pattern: '^[0-9]{1,20}$' }),
@@ -79,16 +75,6 @@ function checkText(value: string, name: string, max: number): string {
   if (value.includes('\u0000')) throw new ApiError(1002, `${name} contains a character that is not allowed.`);
   if (value.length > max) throw new ApiError(1002, `${name} is longer than ${max} characters.`);
   return value;
-}
-
-/** The survey the token names if `user` may design it at `level` (404/1020 or 403/1016 otherwise). */
-export async function designableSurvey(
-  deps: Deps,
-  user: User,
-  token: string,
-  level: AccessLevel,
-): Promise<SurveyRow> {
-  return managedSurvey(deps, { user }, token, 'design', level);
 }
 
 function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
@@ -197,9 +183,7 @@ ${pageForms}
 <li><a href="${links.summary_url}">Summary</a></li>
 </ul>
 <p class="muted">${survey.page_count} page${survey.page_count === 1 ? '' : 's'}, ${survey.question_count} question${survey.question_count === 1 ? '' : 's'}, ${survey.response_count} response${survey.response_count === 1 ? '' : 's'}.</p>
-${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-${state.error && !state.errorAt ? html`<p role="alert" class="error">${state.error.detail ?? state.error.message}</p>` : ''}
-${writable ? '' : html`<p class="notice readonly" role="status">You can view this survey's design, but your access to it does not allow changes.</p>`}
+${pageMessages(state, writable, 'design')}
 ${
   writable
     ? html`<form method="post" action="${act('title')}">${hidden(csrf)}
@@ -228,24 +212,19 @@ ${errorFor(state, 'add-page')}
   return userPage(deps, reply, user, `Edit: ${survey.title}`, body);
 }
 
-function actorOf(user: User, request: FastifyRequest): Actor {
-  return { user, plan: user.account_type as Plan, ip: request.ip ?? null };
-}
-
 type Action = (survey: SurveyRow, actor: Actor) => Promise<{ done: string; anchor?: string }>;
 
 export async function designPages(app: FastifyInstance, deps: Deps): Promise<void> {
-  app.get('/create', { schema: { hide: true, querystring: Query } }, async (request, reply) => {
-    const query = request.query as { sm?: string; done?: string };
-    const token = query.sm ?? '';
-    const user = await currentUser(deps, request);
-    if (!user) return reply.redirect(loginUrl(editUrl(token)), 303);
-    const survey = await designableSurvey(deps, user, token, 'read');
-    const notice = query.done ? NOTICES[query.done] : undefined;
-    return sendPage(reply, await renderEditor(deps, reply, user, survey, token, { notice }));
-  });
+  const page: ManagedPage<EditorState> = {
+    area: 'design',
+    url: editUrl,
+    notices: NOTICES,
+    render: (_request, reply, user, survey, token, state) =>
+      renderEditor(deps, reply, user, survey, token, state),
+  };
+  managedPage(app, deps, '/create', page);
 
-  /** A change: sign-in, design write access, the action, then back to the edit page (or the error on it). */
+  /** A change: design write access, the action, then back to the edit page (or the error on it). */
   function change(
     path: string,
     body: Record<string, TSchema>,
@@ -253,50 +232,26 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     errorAt: (request: FastifyRequest) => string | undefined,
     action: (request: FastifyRequest) => Action,
   ) {
-    app.post(
+    managedFormPost(app, deps, page, {
       path,
-      {
-        schema: {
-          hide: true,
-          querystring: Query,
-          ...(params ? { params } : {}),
-          body: Type.Object({ ...Csrf, ...body }, { additionalProperties: false }),
-        },
-        preHandler: app.csrfProtection,
+      body,
+      params,
+      action: (request, survey, actor) => action(request)(survey, actor),
+      failed: (request, error) => {
+        const form = request.body as QuestionFields;
+        const pageId = (request.params as { pageId?: string }).pageId;
+        return {
+          error,
+          errorAt: errorAt(request),
+          question: path.endsWith('/questions') && pageId ? { ...form, pageId } : undefined,
+        };
       },
-      async (request, reply) => {
-        const token = (request.query as { sm?: string }).sm ?? '';
-        const user = await currentUser(deps, request);
-        if (!user) return reply.redirect(loginUrl(editUrl(token)), 303);
-        const survey = await designableSurvey(deps, user, token, 'write');
-        try {
-          const { done, anchor } = await action(request)(survey, actorOf(user, request));
-          return reply.redirect(`${editUrl(token)}&done=${done}${anchor ? `#${anchor}` : ''}`, 303);
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          const error = err;
-          const form = request.body as QuestionFields;
-          const pageId = (request.params as { pageId?: string }).pageId;
-          // The survey as it is now (the change may have failed half-way through validation, not through writing).
-          const fresh = await requireSurvey(deps, { user }, survey.id, 'design', 'read');
-          const state: EditorState = {
-            error,
-            errorAt: errorAt(request),
-            question: path.endsWith('/questions') && pageId ? { ...form, pageId } : undefined,
-          };
-          return sendPage(
-            reply,
-            await renderEditor(deps, reply, user, fresh, token, state),
-            Math.min(error.status, 500),
-          );
-        }
-      },
-    );
+    });
   }
 
   change(
     '/create/title',
-    { title: Text(100_000) },
+    { title: formText(100_000) },
     undefined,
     () => 'survey-title',
     (request) => async (survey, actor) => {
@@ -309,7 +264,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
 
   change(
     '/create/pages',
-    { title: Text(100_000) },
+    { title: formText(100_000) },
     undefined,
     () => 'add-page',
     (request) => async (survey, actor) => {
@@ -325,7 +280,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
 
   change(
     '/create/pages/:pageId/rename',
-    { title: Text(100_000), description: Text(100_000) },
+    { title: formText(100_000), description: formText(100_000) },
     PageParams,
     (request) => `page-${(request.params as { pageId: string }).pageId}`,
     (request) => async (survey, actor) => {
@@ -351,7 +306,12 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
 
   change(
     '/create/pages/:pageId/questions',
-    { kind: Text(50), heading: Text(100_000), choices: Text(1_000_000), rows: Text(1_000_000) },
+    {
+      kind: formText(50),
+      heading: formText(100_000),
+      choices: formText(1_000_000),
+      rows: formText(1_000_000),
+    },
     PageParams,
     (request) => `add-${(request.params as { pageId: string }).pageId}`,
     (request) => async (survey, actor) => {

@@ -89,6 +89,11 @@ interface Ctx {
   recipient?: RecipientRow;
 }
 
+/** The survey link (or `sub` below it) with the link's own query kept. */
+function linkOf(ctx: Ctx, sub = ''): string {
+  return `${ctx.path}${sub}${ctx.query ? `?${ctx.query}` : ''}`;
+}
+
 function send(reply: FastifyReply, status: number, title: string, body: Html, lang = 'en'): FastifyReply {
   return reply
     .code(status)
@@ -163,7 +168,7 @@ function renderSurveyPage(
     return html`<div class="q-wrap"${req ? raw(` data-required="1" data-required-text="${escapeAttr(req.text)}"`) : ''}>${rendered}</div>`;
   });
   const isLast = pageIndex === pages.length - 1;
-  const action = `${ctx.path}${ctx.query ? `?${ctx.query}` : ''}`;
+  const action = linkOf(ctx);
   const summary =
     errors.size > 0
       ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${errors.size === 1 ? 'One answer needs' : `${errors.size} answers need`} your attention.</strong></p><ul>${[...errors.keys()].map((id) => html`<li><a href="#q${id}">${ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? ''}: ${errors.get(id)}</a></li>`)}</ul></div>`
@@ -249,7 +254,7 @@ export function respondPages(deps: Deps) {
     const passwordCookie = (ctx: Ctx) => `sp${ctx.collector.id}`;
 
     function passwordPage(reply: FastifyReply, ctx: Ctx, session: string, wrong: boolean): FastifyReply {
-      const action = `${ctx.path}/password${ctx.query ? `?${ctx.query}` : ''}`;
+      const action = linkOf(ctx, '/password');
       return send(
         reply,
         wrong ? 403 : 200,
@@ -395,7 +400,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             ctx.path,
             60 * 60 * 24,
           );
-        return reply.redirect(`${ctx.path}${ctx.query ? `?${ctx.query}` : ''}`, 303);
+        return reply.redirect(linkOf(ctx), 303);
       },
     );
 
@@ -404,7 +409,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         reply,
         403,
         'Please try again',
-        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${ctx.path}${ctx.query ? `?${ctx.query}` : ''}">Open the survey again</a>.</p>`,
+        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>`,
         ctx.survey.language,
       );
     }
@@ -437,7 +442,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             reply,
             200,
             ctx.survey.title,
-            html`<h1>${ctx.survey.title}</h1><div role="status"><p>You left the survey. The answers you gave on the pages you completed are saved.</p><p><a href="${ctx.path}${ctx.query ? `?${ctx.query}` : ''}">Return to the survey</a></p></div>`,
+            html`<h1>${ctx.survey.title}</h1><div role="status"><p>You left the survey. The answers you gave on the pages you completed are saved.</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
             ctx.survey.language,
           );
 

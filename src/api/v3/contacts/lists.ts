@@ -1,7 +1,5 @@
 // /v3/contact_lists: lists, copy, merge, and the contacts of a list (reference §12).
 import type { Deps } from '../../../context.js';
-import { bulkCreateContacts } from '../../../domain/contacts/bulk.js';
-import { type ContactInput, createContact, listContacts } from '../../../domain/contacts/contacts.js';
 import {
   copyList,
   createList,
@@ -13,22 +11,8 @@ import {
 } from '../../../domain/contacts/lists.js';
 import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
-import {
-  BulkBody,
-  BulkResult,
-  ContactBody,
-  ContactItem,
-  ContactQuery,
-  ContactResource,
-  ListBody,
-  ListNameBody,
-  ListParams,
-  ListResource,
-  MergeBody,
-  presentContact,
-  presentItem,
-  presentList,
-} from './schemas.js';
+import { addressBookRoutes } from './address-book.js';
+import { ListBody, ListNameBody, ListParams, ListResource, MergeBody, presentList } from './schemas.js';
 
 const TAGS = ['Contacts'];
 
@@ -169,87 +153,13 @@ export const contactListsRoutes: Routes = (app, deps: Deps) => {
     },
   );
 
-  for (const bulk of [false, true]) {
-    app.get(
-      bulk ? '/contact_lists/:contact_list_id/contacts/bulk' : '/contact_lists/:contact_list_id/contacts',
-      {
-        config: { scope: 'contacts_read' },
-        schema: {
-          tags: TAGS,
-          summary: bulk ? 'The contacts of a list with every field' : 'The contacts of a list',
-          params: ListParams,
-          querystring: ContactQuery,
-          response: { 200: listEnvelopeSchema(bulk ? ContactResource : ContactItem) },
-        },
-      },
-      async (request) => {
-        const list = await getList(deps, request.auth.user.id, request.params.contact_list_id);
-        const page = pageOf(request.query);
-        const { total, rows } = await listContacts(deps, request.auth.user.id, request.query, page, list.id);
-        const base = baseUrl(request);
-        return envelope(
-          request,
-          page,
-          total,
-          rows.map((c) => (bulk ? presentContact(base, c) : presentItem(base, c))),
-        );
-      },
-    );
-  }
-
-  app.post(
-    '/contact_lists/:contact_list_id/contacts',
-    {
-      config: { scope: 'contacts_write' },
-      schema: {
-        tags: TAGS,
-        summary: 'Create a contact in a list',
-        params: ListParams,
-        body: ContactBody,
-        response: { 201: ContactResource },
-      },
+  addressBookRoutes(app, deps, {
+    inList: true,
+    summaries: {
+      list: 'The contacts of a list',
+      bulkList: 'The contacts of a list with every field',
+      create: 'Create a contact in a list',
+      bulkCreate: 'Create many contacts in a list (existing ones are added to the list too)',
     },
-    async (request, reply) => {
-      const list = await getList(deps, request.auth.user.id, request.params.contact_list_id);
-      const c = await createContact(
-        deps,
-        request.auth.user.id,
-        request.auth.plan,
-        request.body as ContactInput,
-        list.id,
-      );
-      return reply.code(201).send(presentContact(baseUrl(request), c));
-    },
-  );
-
-  app.post(
-    '/contact_lists/:contact_list_id/contacts/bulk',
-    {
-      config: { scope: 'contacts_write' },
-      schema: {
-        tags: TAGS,
-        summary: 'Create many contacts in a list (existing ones are added to the list too)',
-        params: ListParams,
-        body: BulkBody,
-        response: { 200: BulkResult },
-      },
-    },
-    async (request) => {
-      const list = await getList(deps, request.auth.user.id, request.params.contact_list_id);
-      const r = await bulkCreateContacts(
-        deps,
-        request.auth.user.id,
-        request.auth.plan,
-        request.body.contacts as ContactInput[],
-        request.body.update_existing ?? false,
-        list.id,
-      );
-      const base = baseUrl(request);
-      return {
-        succeeded: r.succeeded.map((c) => presentContact(base, c)),
-        invalids: r.invalids,
-        existing: r.existing.map((c) => presentContact(base, c)),
-      };
-    },
-  );
+  });
 };

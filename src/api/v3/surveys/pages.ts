@@ -233,61 +233,34 @@ export const pagesRoutes: Routes = (app, deps: Deps) => {
     },
   );
 
-  app.patch(
-    '/surveys/:survey_id/pages/:page_id/questions/:question_id',
-    {
-      config: { scope: 'surveys_write' },
-      schema: {
-        tags: questionTags,
-        summary: 'Change a question (answer ids sent back are kept)',
-        params: QuestionParams,
-        body: QuestionPatch,
-        response: { 200: Question },
+  for (const [mode, body, summary] of [
+    ['patch', QuestionPatch, 'Change a question (answer ids sent back are kept)'],
+    ['put', QuestionInput, 'Replace a question (answer ids sent back are kept)'],
+  ] as const) {
+    const route = mode === 'patch' ? app.patch.bind(app) : app.put.bind(app);
+    route(
+      '/surveys/:survey_id/pages/:page_id/questions/:question_id',
+      {
+        config: { scope: 'surveys_write' },
+        schema: { tags: questionTags, summary, params: QuestionParams, body, response: { 200: Question } },
       },
-    },
-    async (request) => {
-      const { survey_id, page_id, question_id } = request.params;
-      const survey = await requireSurvey(deps, request.auth, survey_id, 'design', 'write');
-      const q = await updateQuestion(
-        deps,
-        actorOf(request),
-        survey,
-        page_id,
-        question_id,
-        request.body ?? {},
-        'patch',
-      );
-      return presentQuestion(baseUrl(request), survey.id, q);
-    },
-  );
-
-  app.put(
-    '/surveys/:survey_id/pages/:page_id/questions/:question_id',
-    {
-      config: { scope: 'surveys_write' },
-      schema: {
-        tags: questionTags,
-        summary: 'Replace a question (answer ids sent back are kept)',
-        params: QuestionParams,
-        body: QuestionInput,
-        response: { 200: Question },
+      async (request) => {
+        const { survey_id, page_id, question_id } = request.params;
+        const survey = await requireSurvey(deps, request.auth, survey_id, 'design', 'write');
+        // The body schema refuses a missing body, so `?? {}` only satisfies the PATCH type.
+        const q = await updateQuestion(
+          deps,
+          actorOf(request),
+          survey,
+          page_id,
+          question_id,
+          request.body ?? {},
+          mode,
+        );
+        return presentQuestion(baseUrl(request), survey.id, q);
       },
-    },
-    async (request) => {
-      const { survey_id, page_id, question_id } = request.params;
-      const survey = await requireSurvey(deps, request.auth, survey_id, 'design', 'write');
-      const q = await updateQuestion(
-        deps,
-        actorOf(request),
-        survey,
-        page_id,
-        question_id,
-        request.body,
-        'put',
-      );
-      return presentQuestion(baseUrl(request), survey.id, q);
-    },
-  );
+    );
+  }
 
   app.delete(
     '/surveys/:survey_id/pages/:page_id/questions/:question_id',

@@ -137,53 +137,30 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
       present(baseUrl(request), await getWebhook(deps, request.auth.user.id, request.params.webhook_id)),
   );
 
-  app.patch(
-    '/webhooks/:webhook_id',
-    {
-      config: { scope: 'webhooks_write' },
-      schema: {
-        tags: TAGS,
-        summary: 'Change a webhook',
-        params: WebhookParams,
-        body: WebhookPatchBody,
-        response: { 200: WebhookResource },
+  for (const [replace, body, summary] of [
+    [false, WebhookPatchBody, 'Change a webhook'],
+    [true, WebhookCreateBody, 'Replace a webhook'],
+  ] as const) {
+    const route = replace ? app.put.bind(app) : app.patch.bind(app);
+    route(
+      '/webhooks/:webhook_id',
+      {
+        config: { scope: 'webhooks_write' },
+        schema: { tags: TAGS, summary, params: WebhookParams, body, response: { 200: WebhookResource } },
       },
-    },
-    async (request) => {
-      const w = await updateWebhook(
-        deps,
-        caller(request),
-        request.params.webhook_id,
-        (request.body ?? {}) as Partial<WebhookInput>,
-        false,
-      );
-      return present(baseUrl(request), w);
-    },
-  );
-
-  app.put(
-    '/webhooks/:webhook_id',
-    {
-      config: { scope: 'webhooks_write' },
-      schema: {
-        tags: TAGS,
-        summary: 'Replace a webhook',
-        params: WebhookParams,
-        body: WebhookCreateBody,
-        response: { 200: WebhookResource },
+      async (request) => {
+        // PUT's schema (WebhookCreateBody) makes its body a whole WebhookInput, as replace needs.
+        const w = await updateWebhook(
+          deps,
+          caller(request),
+          request.params.webhook_id,
+          (request.body ?? {}) as Partial<WebhookInput>,
+          replace,
+        );
+        return present(baseUrl(request), w);
       },
-    },
-    async (request) => {
-      const w = await updateWebhook(
-        deps,
-        caller(request),
-        request.params.webhook_id,
-        request.body as WebhookInput,
-        true,
-      );
-      return present(baseUrl(request), w);
-    },
-  );
+    );
+  }
 
   app.delete(
     '/webhooks/:webhook_id',
