@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000, // CLI tests start processes from TypeScript source: slow on a loaded 2-core machine
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default'],
