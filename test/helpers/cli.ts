@@ -56,6 +56,8 @@ function startProcess(args: string[], env: Record<string, string>, readyText: st
   return {
     child,
     ready,
+    /** What the process wrote to stderr so far. */
+    stderr: () => stderr,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
