@@ -42,6 +42,8 @@ export async function listLists(
     .selectFrom('contact_lists')
     .selectAll()
     .where('owner_id', '=', ownerId)
+    // Creation order; ids alone are not (each process takes ids from its own block).
+    .orderBy('created_at')
     .orderBy('id')
     .limit(page.perPage)
     .offset(page.offset)
