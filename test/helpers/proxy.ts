@@ -28,7 +28,7 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
 }
 
-export async function startProxy(upstreams: string[]): Promise<TestProxy> {
+export async function startProxy(upstreams: string[], port = 0): Promise<TestProxy> {
   const targets = upstreams.map((u) => ({
     url: new URL(u),
     agent: new Agent({ keepAlive: true, timeout: 60_000 }),
@@ -64,7 +64,7 @@ export async function startProxy(upstreams: string[]): Promise<TestProxy> {
   // Idle client connections outlive the clients' own keep-alive (5 s in Node), as Fastify's do, so
   // a client never reuses a connection the proxy is closing; upstream ones close before Fastify's 72 s.
   server.keepAliveTimeout = 72_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     served,
