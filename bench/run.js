@@ -275,7 +275,7 @@ async function main() {
     ),
   ].join('\n');
   process.stdout.write(
-    `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${table}\n`,
+    `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${rows.length ? `${table}\n` : ''}`,
   );
   if (scale) {
     const lines = scale.rows.map((r) => `| ${r.processes} | ${r.rps} | ${r.p99_ms} | ${r.non_2xx} |`);
