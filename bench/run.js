@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { scenarios } from './scenarios.js';
+import { scaleOut, scenarios } from './scenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -20,8 +20,10 @@ const { values: args } = parseArgs({
   },
 });
 const ROOT = new URL('..', import.meta.url).pathname;
-const SERVER_CPU = '0';
-const LOAD_CPU = '1';
+// CPU lists for taskset; on a machine with more cores, BENCH_SERVER_CPUS=0-3 BENCH_LOAD_CPUS=4-5 let
+// the scale_out scenario's processes run side by side.
+const SERVER_CPU = process.env.BENCH_SERVER_CPUS ?? '0';
+const LOAD_CPU = process.env.BENCH_LOAD_CPUS ?? '1';
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 function freePort() {
@@ -33,8 +35,8 @@ function freePort() {
   });
 }
 
-function startPinned(args, env) {
-  const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...args], {
+function startPinned(args, env, cpu = SERVER_CPU) {
+  const child = spawn('taskset', ['-c', cpu, process.execPath, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -130,6 +132,50 @@ function wrk(url, { token, script, connections, duration }) {
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const errors = /Socket errors: (.*)/.exec(out)?.[1] ?? '';
   return { rps, p99ms, requests, non2xx, errors };
+}
+
+/**
+ * scale_out: the same request through the round-robin proxy (test/helpers/proxy.ts) to one
+ * `serve --no-worker` process, then to two, on one PostgreSQL database. The proxy runs on the load
+ * CPUs in both runs, so the ratio is what the second process adds.
+ */
+async function runScaleOut(env, token, { connections, duration }) {
+  const serves = [];
+  const measure = async () => {
+    const port = await freePort();
+    const proxy = startPinned(
+      ['--import', 'tsx', 'bench/proxy.js'],
+      { PORT: String(port), UPSTREAMS: serves.map((s) => s.base).join(',') },
+      LOAD_CPU,
+    );
+    await proxy.ready;
+    const url = `http://127.0.0.1:${port}${scaleOut.path}`;
+    try {
+      wrk(url, { token, connections, duration: 2 });
+      return wrk(url, { token, connections, duration });
+    } finally {
+      await proxy.stop();
+    }
+  };
+  const rows = [];
+  try {
+    for (let n = 1; n <= 2; n++) {
+      const port = await freePort();
+      const serve = startPinned(['dist/main.js', 'serve', '--no-worker'], { ...env, PORT: String(port) });
+      serves.push({ ...serve, base: `http://127.0.0.1:${port}` });
+      await serve.ready;
+      const r = await measure();
+      rows.push({
+        processes: n,
+        rps: Math.round(r.rps),
+        p99_ms: Number(r.p99ms.toFixed(2)),
+        non_2xx: r.non2xx,
+      });
+    }
+  } finally {
+    await Promise.all(serves.map((s) => s.stop()));
+  }
+  return { description: scaleOut.description, rows, ratio: Number((rows[1].rps / rows[0].rps).toFixed(3)) };
 }
 
 async function main() {
@@ -231,6 +277,11 @@ async function main() {
   } finally {
     await service.stop();
   }
+  let scale = null;
+  if (!args.only || args.only.split(',').includes('scale_out')) {
+    if (databaseUrl.startsWith('postgres')) scale = await runScaleOut(env, token, { connections, duration });
+    else process.stdout.write('scale_out: skipped, it needs PostgreSQL (BENCH_DATABASE_URL)\n');
+  }
 
   const table = [
     '| scenario | service req/s | floor req/s | ratio | items/s | p99 ms (service / floor) | CPU µs/req (service / floor) | target |',
@@ -241,8 +292,14 @@ async function main() {
     ),
   ].join('\n');
   process.stdout.write(
-    `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${table}\n`,
+    `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${rows.length ? `${table}\n` : ''}`,
   );
+  if (scale) {
+    const lines = scale.rows.map((r) => `| ${r.processes} | ${r.rps} | ${r.p99_ms} | ${r.non_2xx} |`);
+    process.stdout.write(
+      `\nscale_out: ${scale.description}; servers on CPU ${SERVER_CPU}, proxy and wrk on CPU ${LOAD_CPU}\n\n| serve processes | req/s | p99 ms | non-2xx |\n|---|---|---|---|\n${lines.join('\n')}\n\ntwo processes / one: ${scale.ratio}\n`,
+    );
+  }
   for (const r of rows)
     if (r.non_2xx > 0 || r.status >= 400)
       process.stdout.write(
@@ -251,7 +308,7 @@ async function main() {
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench/results/latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), database: databaseUrl.split(':')[0], connections, duration, rows }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), database: databaseUrl.split(':')[0], connections, duration, rows, scale_out: scale }, null, 2)}\n`,
   );
 }
 

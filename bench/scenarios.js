@@ -156,3 +156,11 @@ export const scenarios = [
     },
   },
 ];
+
+/** Run apart from the others (bench/run.js runScaleOut): 1 vs 2 serve processes behind a proxy. */
+export const scaleOut = {
+  name: 'scale_out',
+  description: 'GET /v3/users/me through a round-robin proxy to 1, then 2 serve processes (PostgreSQL only)',
+  target: 'informative: req/s of two processes over one',
+  path: '/v3/users/me',
+};

@@ -61,8 +61,11 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   // pg returns BIGINT/NUMERIC as strings by default; our counters fit in a JS number.
   pg.types.setTypeParser(20, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-  // An idle client losing its server (PostgreSQL restarted) must not crash the process.
+  // A client losing its server (PostgreSQL stopped or restarted) must not crash the process: the
+  // pool handles idle clients ('error'); a client checked out between two queries (inside a
+  // transaction) emits on itself. Its next query fails (503/1051) and the pool drops it on release.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
 }

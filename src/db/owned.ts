@@ -50,14 +50,24 @@ export async function countAndPage<DB, TB extends keyof DB, RDB, RTB extends key
   return { total: Number((counted as { n: number | string }).n), rows: page };
 }
 
-/** The owner's rows of `table` in id order: the total and one slice. */
-export async function ownedPage<T extends OwnedTable>(
+/** Owned tables whose rows also carry `created_at`. */
+export type DatedOwnedTable = {
+  [T in OwnedTable]: Database[T] extends { created_at: string } ? T : never;
+}[OwnedTable];
+
+type DatedView = Kysely<Record<DatedOwnedTable, { id: string; owner_id: string; created_at: string }>>;
+
+/** The owner's rows of `table` in creation order (ids alone are not: each process takes ids from
+ * its own block): the total and one slice. */
+export async function ownedPage<T extends DatedOwnedTable>(
   db: Kysely<Database>,
   table: T,
   ownerId: string,
   slice: Slice,
 ): Promise<{ total: number; rows: Selectable<Database[T]>[] }> {
-  const base = (db as unknown as OwnedView).selectFrom(table as OwnedTable).where('owner_id', '=', ownerId);
-  const page = await countAndPage(base, slice, (q) => q.selectAll().orderBy('id'));
+  const base = (db as unknown as DatedView)
+    .selectFrom(table as DatedOwnedTable)
+    .where('owner_id', '=', ownerId);
+  const page = await countAndPage(base, slice, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
   return page as { total: number; rows: Selectable<Database[T]>[] };
 }

@@ -27,9 +27,18 @@ export function runCliJson(args: string[], env: Record<string, string>): any {
   return JSON.parse(r.stdout);
 }
 
-/** Starts `survey-service serve` as its own process; resolves once it listens. */
-export function startServeProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, [...ARGS, 'serve'], {
+/** Starts `survey-service serve [args]` as its own process; resolves once it listens. */
+export function startServeProcess(env: Record<string, string>, args: string[] = []) {
+  return startProcess(['serve', ...args], env, 'listening');
+}
+
+/** Starts `survey-service worker` (the outbox alone) as its own process; resolves once it runs. */
+export function startWorkerProcess(env: Record<string, string>) {
+  return startProcess(['worker'], env, 'worker running');
+}
+
+function startProcess(args: string[], env: Record<string, string>, readyText: string) {
+  const child = spawn(process.execPath, [...ARGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,16 +49,18 @@ export function startServeProcess(env: Record<string, string>) {
   });
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
-      if (c.toString().includes('listening')) resolve();
+      if (c.toString().includes(readyText)) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${stderr}`)));
   });
   return {
     child,
     ready,
+    /** What the process wrote to stderr so far. */
+    stderr: () => stderr,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

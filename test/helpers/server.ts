@@ -8,6 +8,10 @@ import type { Api } from '../../src/platform/types.js';
 import { type AccountOptions, createAccount, type TestAccount } from './accounts.js';
 import { ApiClient } from './client.js';
 import { createTestDatabase } from './database.js';
+import { startProxy } from './proxy.js';
+
+/** Set by `npm run test:scale`: every startServer is two instances behind a proxy. */
+export const scaleOut = process.env.TEST_SCALE_OUT === '1';
 
 /** Hosts the test config gives the EU and Canada datacenters (send them as the Host header). */
 export const EU_HOST = 'eu.survey.test';
@@ -42,10 +46,19 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     SECRET_KEY: 'test-secret-key',
     ...options.env,
   });
-  const deps = await createDeps(config, { clock: options.clock });
-  const app = await buildApp(deps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // TEST_SCALE_OUT=1: two app instances, each with its own pool and caches (as two processes
+  // would be), on one database behind a round-robin proxy; the tests talk to the proxy.
+  const instances = scaleOut ? 2 : 1;
+  const started: Array<{ deps: Deps; app: Api; url: string }> = [];
+  for (let i = 0; i < instances; i++) {
+    const deps = await createDeps(config, { clock: options.clock });
+    const app = await buildApp(deps);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    started.push({ deps, app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+  }
+  const proxy = scaleOut ? await startProxy(started.map((s) => s.url)) : null;
+  const url = proxy?.url ?? started[0].url;
+  const { deps, app } = started[0];
   return {
     url,
     deps,
@@ -54,8 +67,11 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     client: new ApiClient(url),
     account: (opts) => createAccount(deps, opts),
     close: async () => {
-      await app.close();
-      await deps.db.close();
+      await proxy?.close();
+      for (const s of started) {
+        await s.app.close();
+        await s.deps.db.close();
+      }
       await database?.drop();
     },
   };

@@ -315,6 +315,7 @@ describe('contact lists', () => {
       name: 'Customers',
       href: `${server.client.baseUrl}/v3/contact_lists/${created.body.id}`,
     });
+    clock.advance(1000); // lists are listed in creation order
     const unnamed = await server.client.post('/v3/contact_lists', {}, { token: a.token });
     expect(unnamed.body.name).toBe('New List');
     const list = created.body.id;

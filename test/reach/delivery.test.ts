@@ -289,6 +289,41 @@ describe('delivery', () => {
     }
   });
 
+  it('delivers every event raised while the receiver was down once it is back, each exactly once', async () => {
+    const receiver = await new Receiver().start();
+    const port = receiver.port;
+    try {
+      const a = await server.account();
+      const hook = await subscribe(a, receiver.url);
+      await receiver.stop();
+      const raised: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        raised.push((await responseCompleted(server.deps, a.user.id, hook.surveyId)).eventId);
+        clock.advance(10_000); // spread over the outage, so later events fail fewer times
+        await worker.drain();
+      }
+      expect(receiver.posts()).toHaveLength(0);
+      const pending = await deliveries(a, hook.id);
+      expect(pending.data.map((d: any) => d.status)).toEqual(Array(5).fill('pending'));
+
+      await receiver.start(port);
+      clock.advance(10 * 60_000); // past every delivery's next attempt
+      await worker.drain();
+      clock.advance(60 * 60_000); // later rounds find nothing left to send
+      await worker.drain();
+      expect(
+        receiver
+          .posts()
+          .map((p) => p.json.event_id)
+          .sort(),
+      ).toEqual([...raised].sort());
+      const done = await deliveries(a, hook.id);
+      expect(done.data.map((d: any) => d.status)).toEqual(Array(5).fill('delivered'));
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it('keeps retrying for 24 hours, then marks the delivery failed', async () => {
     const receiver = await new Receiver().start();
     try {

@@ -258,6 +258,7 @@ describe('GET /v3/webhooks and /v3/webhooks/{id}', () => {
     const a = await server.account();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
+      clock.advance(1000); // listed in creation order
       const r = await server.client.post(
         '/v3/webhooks',
         { name: `hook ${i}`, event_type: 'survey_created', subscription_url: url() },

@@ -177,6 +177,7 @@ describe('share events in the group activity log', () => {
       .selectFrom('events')
       .select(['type', 'owner_id', 'actor_id', 'resource_type'])
       .where('type', 'in', SHARE_TYPES as never)
+      .orderBy('created_at') // time order: ids are ordered only within one process
       .orderBy('id')
       .execute();
     expect(events.map((e) => [e.type, e.owner_id, e.actor_id, e.resource_type])).toEqual([

@@ -531,9 +531,12 @@ describe('Bulk, Copy and the 1000-question limit', () => {
     const a = await server.account();
     const team = await createTeam(server.deps, a.user, { name: 'Survey team' });
     const src = (await server.client.post('/v3/surveys', { title: 'Original' }, { token: a.token })).body;
+    clock.advance(1000); // the log is in time order
     const copy = (await server.client.post('/v3/surveys', { from_survey_id: src.id }, { token: a.token }))
       .body;
+    clock.advance(1000);
     await server.client.patch(`/v3/surveys/${copy.id}`, { title: 'Renamed copy' }, { token: a.token });
+    clock.advance(1000);
     await server.client.delete(`/v3/surveys/${src.id}`, { token: a.token });
     const rows = await server.deps.db.kysely
       .selectFrom('group_activities')

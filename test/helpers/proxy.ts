@@ -1,0 +1,78 @@
+// A small round-robin HTTP reverse proxy, as a load balancer in front of several server processes.
+// It forwards the Host header unchanged (so links, regions and cookies behave as without it) and
+// records which upstream served each request, so a test can prove every process took traffic.
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface TestProxy {
+  url: string;
+  /** For each request in arrival order, the index of the upstream it was sent to. */
+  served: number[];
+  /** How many requests each upstream served. */
+  counts(): number[];
+  close(): Promise<void>;
+}
+
+// Hop-by-hop headers belong to one connection and are not forwarded (RFC 9110 §7.6.1).
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+}
+
+export async function startProxy(upstreams: string[], port = 0): Promise<TestProxy> {
+  const targets = upstreams.map((u) => ({
+    url: new URL(u),
+    agent: new Agent({ keepAlive: true, timeout: 60_000 }),
+  }));
+  const served: number[] = [];
+  let next = 0;
+  const server = createServer((req, res) => {
+    const index = next;
+    next = (next + 1) % targets.length;
+    served.push(index);
+    const { url, agent } = targets[index];
+    const upstream = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method,
+        path: req.url,
+        headers: endToEnd(req.headers),
+        agent,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, endToEnd(up.headers));
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      // The upstream died or refused: answer as a gateway would, unless the answer had begun.
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  });
+  // Idle client connections outlive the clients' own keep-alive (5 s in Node), as Fastify's do, so
+  // a client never reuses a connection the proxy is closing; upstream ones close before Fastify's 72 s.
+  server.keepAliveTimeout = 72_000;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    served,
+    counts: () => targets.map((_, i) => served.filter((s) => s === i).length),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const t of targets) t.agent.destroy();
+    },
+  };
+}

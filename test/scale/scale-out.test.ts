@@ -1,0 +1,267 @@
+// Scale-out as operators run it: two `serve --no-worker` processes and one `worker` process on one
+// PostgreSQL database, behind a round-robin proxy. The API works through the proxy end to end,
+// webhooks are delivered once by the worker, and one rate limit holds across both processes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliJson, startServeProcess, startWorkerProcess } from '../helpers/cli.js';
+import { ApiClient } from '../helpers/client.js';
+import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
+import { freePort } from '../helpers/ports.js';
+import { startProxy, type TestProxy } from '../helpers/proxy.js';
+import { authorize, exchange } from '../oauth/flow.js';
+import { WebSession } from '../oauth/web.js';
+import { Receiver } from '../reach/helpers/receiver.js';
+
+const MINUTE = 60_000;
+const REDIRECT = 'http://localhost:9/callback';
+const PASSWORD = 'a long password';
+
+let db: TestDatabase;
+let env: Record<string, string>;
+let proxy: TestProxy;
+let client: ApiClient;
+const processes: Array<{ stop(): Promise<void> }> = [];
+
+async function waitFor(what: string, done: () => boolean | Promise<boolean>, ms = 30_000) {
+  const until = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function createUser(username: string) {
+  runCliJson(
+    [
+      'user',
+      'create',
+      '--username',
+      username,
+      '--email',
+      `${username}@example.com`,
+      '--password',
+      PASSWORD,
+      '--plan',
+      'premier',
+    ],
+    env,
+  );
+}
+
+/** The share of `served` since `from` that each upstream took. */
+function servedSince(from: number): number[] {
+  const counts = [0, 0];
+  for (const i of proxy.served.slice(from)) counts[i]++;
+  return counts;
+}
+
+describe.skipIf(!usingPostgres)(
+  'two serve processes and a worker on PostgreSQL (needs TEST_DATABASE_URL: npm run test:pg)',
+  () => {
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      env = {
+        DATABASE_URL: db.url,
+        SECRET_KEY: 'scale-out',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        OUTBOX_POLL_MS: '100',
+      };
+      runCliJson(['migrate'], env);
+      const ports = [await freePort(), await freePort()];
+      const serves = ports.map((port) => startServeProcess({ ...env, PORT: String(port) }, ['--no-worker']));
+      const worker = startWorkerProcess(env);
+      processes.push(...serves, worker);
+      await Promise.all([...serves, worker].map((p) => p.ready));
+      proxy = await startProxy(ports.map((port) => `http://127.0.0.1:${port}`));
+      client = new ApiClient(proxy.url);
+    }, 60_000);
+    afterAll(async () => {
+      await proxy?.close();
+      await Promise.all(processes.map((p) => p.stop()));
+      await db?.drop();
+    });
+
+    it('serves a whole survey flow through the proxy, both processes taking part', {
+      timeout: 90_000,
+    }, async () => {
+      createUser('ada');
+      const app = runCliJson(
+        [
+          'app',
+          'create',
+          '--owner',
+          'ada',
+          '--name',
+          'Scale',
+          '--redirect-uri',
+          REDIRECT,
+          '--minute-limit',
+          '0',
+          '--day-limit',
+          '0',
+        ],
+        env,
+      );
+      const token = app.access_token;
+      const from = proxy.served.length;
+
+      // Design: a survey, a second page, questions on both pages.
+      const survey = await client.post('/v3/surveys', { title: 'Scaled' }, { token });
+      expect(survey.status).toBe(201);
+      const sid = survey.body.id;
+      const page2 = await client.post(`/v3/surveys/${sid}/pages`, { title: 'Second' }, { token });
+      expect(page2.status).toBe(201);
+      const pages = await client.get(`/v3/surveys/${sid}/pages`, { token });
+      expect(pages.body.data.map((p: any) => p.id)).toEqual([pages.body.data[0].id, page2.body.id]);
+      const questions = [
+        {
+          page: pages.body.data[0].id,
+          body: {
+            family: 'single_choice',
+            subtype: 'vertical',
+            headings: [{ heading: 'Colour?' }],
+            answers: { choices: [{ text: 'Red' }, { text: 'Blue' }] },
+          },
+        },
+        {
+          page: page2.body.id,
+          body: { family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Why?' }] },
+        },
+      ];
+      for (const q of questions) {
+        const res = await client.post(`/v3/surveys/${sid}/pages/${q.page}/questions`, q.body, { token });
+        expect(res.status, res.text).toBe(201);
+      }
+      const details = await client.get(`/v3/surveys/${sid}/details`, { token });
+      expect(details.body.question_count).toBe(2);
+      const [choice, essay] = details.body.pages.map((p: any) => p.questions[0]);
+
+      // A webhook to a real receiver, then a collector and responses.
+      const receiver = await new Receiver().start();
+      try {
+        const hook = await client.post(
+          '/v3/webhooks',
+          {
+            name: 'Done',
+            event_type: 'response_completed',
+            object_type: 'survey',
+            object_ids: [sid],
+            subscription_url: receiver.url,
+          },
+          { token },
+        );
+        expect(hook.status, hook.text).toBe(201);
+        const collector = await client.post(`/v3/surveys/${sid}/collectors`, { type: 'weblink' }, { token });
+        expect(collector.status).toBe(201);
+        const sent = new Map<string, any[]>();
+        await Promise.all(
+          Array.from({ length: 12 }, async (_, n) => {
+            const answers = [
+              {
+                id: details.body.pages[0].id,
+                questions: [{ id: choice.id, answers: [{ choice_id: choice.answers.choices[n % 2].id }] }],
+              },
+              {
+                id: details.body.pages[1].id,
+                questions: [{ id: essay.id, answers: [{ text: `because ${n}` }] }],
+              },
+            ];
+            const res = await client.post(
+              `/v3/collectors/${collector.body.id}/responses`,
+              { pages: answers },
+              { token },
+            );
+            expect(res.status, res.text).toBe(201);
+            sent.set(res.body.id, answers);
+          }),
+        );
+
+        // Read back one by one, list, and export page by page (links point at the proxy).
+        for (const [id, answers] of sent) {
+          const one = await client.get(`/v3/surveys/${sid}/responses/${id}/details`, { token });
+          expect(one.status).toBe(200);
+          expect(one.body.pages).toEqual(answers);
+        }
+        const list = await client.get(`/v3/surveys/${sid}/responses`, { token });
+        expect(list.body.total).toBe(12);
+        const exported = new Map<string, any[]>();
+        let url: string | undefined = `/v3/surveys/${sid}/responses/bulk?per_page=5`;
+        while (url) {
+          const res: any = await client.get(url, { token });
+          expect(res.status).toBe(200);
+          for (const r of res.body.data) exported.set(r.id, r.pages);
+          url = res.body.links.next;
+          if (url) expect(url.startsWith(`${proxy.url}/`), url).toBe(true);
+        }
+        expect(exported).toEqual(sent);
+        const rollup = await client.get(
+          `/v3/surveys/${sid}/pages/${details.body.pages[0].id}/questions/${choice.id}/rollups`,
+          { token },
+        );
+        expect(rollup.status).toBe(200);
+        expect(rollup.body.summary[0].choices.map((c: any) => c.count)).toEqual([6, 6]);
+
+        // The worker delivers every response_completed once.
+        await waitFor('12 webhook deliveries', () => receiver.posts().length >= 12);
+        const log = await client.get(`/v3/webhooks/${hook.body.id}/deliveries?per_page=100`, { token });
+        expect(log.body.total).toBe(12);
+        expect(log.body.data.every((d: any) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+        expect(
+          receiver
+            .posts()
+            .map((p) => p.json.object_id)
+            .sort(),
+        ).toEqual([...sent.keys()].sort());
+      } finally {
+        await receiver.stop();
+      }
+
+      // OAuth: sign in, consent and exchange through the proxy; the new token works on both processes.
+      const web = new WebSession(proxy.url);
+      expect((await web.signIn('ada', PASSWORD)).status).toBe(303);
+      const redirect = await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT, state: 'x' });
+      const issued = await exchange(proxy.url, {
+        grant_type: 'authorization_code',
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        code: redirect.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+      });
+      expect(issued.status).toBe(200);
+      const start = proxy.served.length;
+      for (let i = 0; i < 2; i++) {
+        const me = await client.get('/v3/users/me', { token: issued.body.access_token });
+        expect(me.status).toBe(200);
+        expect(me.body.username).toBe('ada');
+      }
+      expect(servedSince(start)).toEqual([1, 1]);
+
+      const counts = servedSince(from);
+      expect(counts[0]).toBeGreaterThan(20);
+      expect(counts[1]).toBeGreaterThan(20);
+    });
+
+    it('holds one rate limit across both processes', { timeout: 90_000 }, async () => {
+      createUser('lim');
+      const app = runCliJson(
+        ['app', 'create', '--owner', 'lim', '--name', 'Limited', '--minute-limit', '10', '--day-limit', '0'],
+        env,
+      );
+      // Start well inside a minute window, so all requests fall in the same one.
+      const intoMinute = Date.now() % MINUTE;
+      if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, MINUTE - intoMinute + 100));
+      const from = proxy.served.length;
+      const results = await Promise.all(
+        Array.from({ length: 24 }, () => client.get('/v3/users/me', { token: app.access_token })),
+      );
+      expect(servedSince(from)).toEqual([12, 12]);
+      // A new app is tolerated up to 150% of its limit: 15 served in all, the other 9 refused.
+      expect(results.filter((r) => r.status === 200)).toHaveLength(15);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(refused).toHaveLength(9);
+      for (const r of refused) {
+        expect(r.status).toBe(429);
+        expect(r.body.error).toMatchObject({ id: '1040', http_status_code: 429 });
+      }
+    });
+  },
+);
