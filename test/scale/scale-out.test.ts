@@ -200,10 +200,15 @@ describe.skipIf(!usingPostgres)(
         expect(rollup.status).toBe(200);
         expect(rollup.body.summary[0].choices.map((c: any) => c.count)).toEqual([6, 6]);
 
-        // The worker delivers every response_completed once.
-        await waitFor('12 webhook deliveries', () => receiver.posts().length >= 12);
-        const log = await client.get(`/v3/webhooks/${hook.body.id}/deliveries?per_page=100`, { token });
-        expect(log.body.total).toBe(12);
+        // The worker delivers every response_completed once (it records a delivery after the
+        // receiver answered, so wait for the log, not the receiver).
+        const deliveries = () =>
+          client.get(`/v3/webhooks/${hook.body.id}/deliveries?per_page=100`, { token });
+        await waitFor('12 recorded deliveries', async () => {
+          const log = (await deliveries()).body;
+          return log.total === 12 && log.data.every((d: any) => d.status === 'delivered');
+        });
+        const log = await deliveries();
         expect(log.body.data.every((d: any) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
         expect(
           receiver
