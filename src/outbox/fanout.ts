@@ -95,51 +95,91 @@ export function deliveryBody(hook: WebhookRow, e: EventRow, facts: EventFacts, f
 const LATE_COMMIT_MARGIN_MS = 15 * 60_000;
 const WATERMARK = 'outbox:fanout_since';
 
+/**
+ * Where a worker's previous batch ended, while it works through a backlog: the next batch starts
+ * after it instead of re-reading every dispatched event since the watermark (quadratic over a long
+ * backlog). Once a batch comes back short the cursor is dropped, so the next scan starts from the
+ * watermark again and finds any event that committed late behind the cursor.
+ */
+const cursors = new WeakMap<Deps, { created_at: string; id: string }>();
+
 /** Fans out up to `limit` events not yet dispatched; returns how many it handled. */
 export async function fanOut(deps: Deps, limit: number): Promise<number> {
   const k = deps.db.kysely;
   const mark = await k.selectFrom('settings').select('value').where('key', '=', WATERMARK).executeTakeFirst();
   const since = mark?.value ?? '';
   const scanStarted = deps.clock.now();
-  const events = await k
+  const after = cursors.get(deps);
+  let scan = k
     .selectFrom('events as e')
     .leftJoin('event_dispatch as d', 'd.event_id', 'e.id')
     .selectAll('e')
     .where('d.event_id', 'is', null)
     .where('e.type', 'in', WEBHOOK_EVENT_TYPES)
-    .where('e.created_at', '>=', since)
-    .orderBy('e.created_at')
-    .orderBy('e.id')
-    .limit(limit)
-    .execute();
-  const { retryForHours } = deps.config.outbox;
+    .where('e.created_at', '>=', since);
+  if (after)
+    scan = scan.where((eb) =>
+      eb.or([
+        eb('e.created_at', '>', after.created_at),
+        eb.and([eb('e.created_at', '=', after.created_at), eb('e.id', '>', after.id)]),
+      ]),
+    );
+  const events = await scan.orderBy('e.created_at').orderBy('e.id').limit(limit).execute();
+  const last = events.at(-1);
+  if (events.length === limit && last) cursors.set(deps, { created_at: last.created_at, id: last.id });
+  else cursors.delete(deps);
+
+  // The webhooks each event matches (one query per owner or app and event type in the batch).
+  const hooksFor = new Map<string, Promise<WebhookRow[]>>();
+  const planned: Array<{
+    e: EventRow;
+    facts: EventFacts;
+    matches: Array<{ h: WebhookRow; filterId: string }>;
+  }> = [];
   for (const e of events) {
-    let q = k.selectFrom('webhooks').selectAll().where('event_type', '=', e.type);
-    q = e.type.startsWith('app_')
-      ? q.where('app_id', '=', e.resource_id ?? '')
-      : q.where('owner_id', '=', e.owner_id ?? '');
-    const hooks = await q.execute();
+    const byApp = e.type.startsWith('app_');
+    const key = `${e.type}:${byApp ? 'app' : 'owner'}:${byApp ? e.resource_id : e.owner_id}`;
+    let hooks = hooksFor.get(key);
+    if (!hooks) {
+      const q = k.selectFrom('webhooks').selectAll().where('event_type', '=', e.type);
+      hooks = (
+        byApp ? q.where('app_id', '=', e.resource_id ?? '') : q.where('owner_id', '=', e.owner_id ?? '')
+      ).execute();
+      hooksFor.set(key, hooks);
+    }
     const facts = factsOf(e);
-    const matches = hooks
+    const matches = (await hooks)
       .map((h) => ({ h, filterId: matchOf(h, e, facts) }))
       .filter((m): m is { h: WebhookRow; filterId: string } => m.filterId !== null);
-    const ids = matches.length > 0 ? await deps.ids.take(matches.length) : [];
+    planned.push({ e, facts, matches });
+  }
+
+  // One transaction for the batch: the markers, and the deliveries of the events whose marker this
+  // worker took (another worker that raced for an event finds its marker taken and skips it).
+  if (events.length > 0) {
+    const { retryForHours } = deps.config.outbox;
     const now = deps.clock.now();
     const nowIso = now.toISOString();
     const until = new Date(now.getTime() + retryForHours * 3_600_000).toISOString();
+    const wanted = planned.reduce((n, p) => n + p.matches.length, 0);
+    const ids = wanted > 0 ? await deps.ids.take(wanted) : [];
     await k.transaction().execute(async (trx) => {
-      const marked = await trx
-        .insertInto('event_dispatch')
-        .values({ event_id: e.id, dispatched_at: nowIso })
-        .onConflict((oc) => oc.column('event_id').doNothing())
-        .returning('event_id')
-        .execute();
-      if (marked.length === 0 || matches.length === 0) return;
-      await trx
-        .insertInto('webhook_deliveries')
-        .values(
-          matches.map((m, i) => ({
-            id: ids[i],
+      const marked = new Set<string>();
+      for (const chunk of chunks(events, 500)) {
+        const rows = await trx
+          .insertInto('event_dispatch')
+          .values(chunk.map((e) => ({ event_id: e.id, dispatched_at: nowIso })))
+          .onConflict((oc) => oc.column('event_id').doNothing())
+          .returning('event_id')
+          .execute();
+        for (const r of rows) marked.add(r.event_id);
+      }
+      let next = 0;
+      const deliveries = planned
+        .filter((p) => marked.has(p.e.id))
+        .flatMap(({ e, facts, matches }) =>
+          matches.map((m) => ({
+            id: ids[next++],
             owner_id: m.h.owner_id,
             webhook_id: m.h.id,
             event_id: e.id,
@@ -155,9 +195,13 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
             created_at: nowIso,
             delivered_at: null,
           })),
-        )
-        .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
-        .execute();
+        );
+      for (const chunk of chunks(deliveries, 200))
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(chunk)
+          .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
+          .execute();
     });
   }
   if (events.length < limit) {
@@ -176,4 +220,10 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     }
   }
   return events.length;
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
