@@ -8,7 +8,7 @@ import * as m0006 from './0006_collect.js';
 import * as m0007 from './0007_reach.js';
 import * as m0008 from './0008_shares.js';
 import * as m0009 from './0009_invitations.js';
-import * as m0010 from './0010_respondent_lookup.js';
+import * as m0010 from './0010_hot_lookups.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -19,5 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0007_reach': m0007,
   '0008_shares': m0008,
   '0009_invitations': m0009,
-  '0010_respondent_lookup': m0010,
+  '0010_hot_lookups': m0010,
 };
