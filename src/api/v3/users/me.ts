@@ -1,5 +1,7 @@
 // GET /v3/users/me: the calling account (spec "User", reference §3.1).
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import type { Account } from '../../../domain/accounts/users.js';
 import { micro, withOffset } from '../../../platform/dates.js';
 import { baseUrl } from '../../../platform/paging.js';
 import { features, QUESTION_TYPE_FLAGS, questionTypes } from '../../../platform/plans.js';
@@ -34,6 +36,11 @@ export const UserSchema = Type.Object(
   { $id: 'User' },
 );
 
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/** Each caller's serialized answer, with the host it was built for. */
+const rendered = new WeakMap<Account, { base: string; json: string }>();
+
 export const usersMeRoutes: Routes = (app) => {
   app.get(
     '/users/me',
@@ -45,9 +52,16 @@ export const usersMeRoutes: Routes = (app) => {
         response: { 200: UserSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user, granted, available, plan } = request.auth;
-      return {
+      const base = baseUrl(request);
+      // The answer depends only on the caller and the host, and auth.ts hands out the same caller
+      // object for as long as nothing in the database changes: serialize it once for that span.
+      const known = rendered.get(user);
+      // Sent as text already JSON (the typed reply only takes the object; the bytes are the same).
+      const untyped = reply as FastifyReply;
+      if (known?.base === base) return untyped.type(JSON_UTF8).send(known.json);
+      const json = untyped.serialize({
         id: user.id,
         username: user.username,
         first_name: user.first_name,
@@ -62,8 +76,10 @@ export const usersMeRoutes: Routes = (app) => {
         scopes: { granted: [...granted], available: [...available] },
         sso_connections: JSON.parse(user.sso_connections) as string[],
         features: features(plan),
-        href: `${baseUrl(request)}/v3/users/me`,
-      };
+        href: `${base}/v3/users/me`,
+      }) as string;
+      rendered.set(user, { base, json });
+      return untyped.type(JSON_UTF8).send(json);
     },
   );
 };
