@@ -160,6 +160,24 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
   reply.code(status).type('application/json').send(body);
 }
 
+/** Whether route pattern `a` is more specific than `b` at their first differing segment (a static
+ * segment beats a parameter, a parameter beats a wildcard), as find-my-way ranks them. */
+function moreSpecific(a: string, b: string): boolean {
+  const rank = (segment: string) => (segment.startsWith(':') ? 1 : segment === '*' ? 2 : 0);
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return rank(x[i]) < rank(y[i]);
+  return false;
+}
+
+/** Whether `a` matches some path `b` also matches, and is more specific there (…/bulk vs …/:id). */
+function shadows(a: string, b: string): boolean {
+  const x = a.split('/');
+  const y = b.split('/');
+  if (x.length !== y.length || a === b) return false;
+  return x.every((s, i) => s === y[i] || y[i].startsWith(':') || s.startsWith(':')) && moreSpecific(a, b);
+}
+
 export function installHttpConventions(
   app: FastifyInstance,
   deps: Deps,
@@ -215,32 +233,60 @@ export function installHttpConventions(
     for (const m of methods) {
       if (m === 'OPTIONS' || route.url === '*' || route.url === '/*') continue;
       try {
-        routes.on(m as 'GET', route.url, () => {});
+        routes.on(m as 'GET', route.url, () => {}, route.url);
+        patterns.add(route.url);
       } catch {
         // the same method and path registered twice is Fastify's error to report, not ours
       }
     }
   });
-  const allowedMethods = (url: string) => {
-    const path = url.split('?')[0];
-    return METHODS.filter((m) => routes.find(m, path) !== null);
+  const patterns = new Set<string>();
+  // A path such as /responses/bulk also matches /responses/:id for the methods only the latter
+  // has; the path's own methods are those of the most specific pattern that matches it, as the
+  // router itself would pick if every method were registered there.
+  const matches = (path: string) =>
+    METHODS.map((m) => ({ method: m, pattern: routes.find(m, path)?.store as string | undefined }));
+  const ownPattern = (found: Array<{ pattern?: string }>) => {
+    let best: string | undefined;
+    for (const { pattern } of found) if (pattern && (!best || moreSpecific(pattern, best))) best = pattern;
+    return best;
   };
-
+  const allowedMethods = (url: string) => {
+    const found = matches(url.split('?')[0]);
+    const own = ownPattern(found);
+    return found.filter((f) => f.pattern !== undefined && f.pattern === own).map((f) => f.method);
+  };
+  // Patterns a more specific one can shadow (…/:id beside …/bulk), computed once the routes are
+  // known: only requests routed to one of these pay the check below.
+  let shadowed: Set<string> | null = null;
+  const shadowedPatterns = () => {
+    shadowed ??= new Set([...patterns].filter((p) => [...patterns].some((q) => shadows(q, p))));
+    return shadowed;
+  };
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('sm-request-id', request.id);
     reply.header('x-request-id', request.id);
     if (request.url.startsWith(API_PREFIX)) reply.headers(API_HEADERS);
     done();
   });
+  app.addHook('onRequest', (request, reply, done) => {
+    const pattern = request.routeOptions.url;
+    if (pattern && shadowedPatterns().has(pattern)) {
+      const own = ownPattern(matches(request.url.split('?')[0]));
+      if (own !== pattern) return methodNotAllowed(reply, allowedMethods(request.url));
+    }
+    done();
+  });
+  const methodNotAllowed = (reply: FastifyReply, allowed: string[]) => {
+    reply.header('allow', [...allowed, 'OPTIONS'].join(', '));
+    return reply.code(405).send(errorBody(1061, `Allowed methods: ${allowed.join(', ')}.`));
+  };
 
   app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(request.url);
-    if (allowed.length > 0) {
-      reply.header('allow', [...allowed, 'OPTIONS'].join(', '));
-      return reply.code(405).send(errorBody(1061, `Allowed methods: ${allowed.join(', ')}.`));
-    }
+    if (allowed.length > 0) return methodNotAllowed(reply, allowed);
     if (options.pageNotFound && !request.url.startsWith(API_PREFIX))
       return options.pageNotFound(request, reply);
     return reply

