@@ -87,7 +87,8 @@ export async function buildApp(deps: Deps): Promise<Api> {
     genReqId: newRequestId,
     frameworkErrors: sendError,
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Clients build paths by joining strings: /v3//surveys and /surveys/1/responses/ are meant.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installHttpConventions(app, deps, { pageNotFound });

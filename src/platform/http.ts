@@ -11,6 +11,7 @@ import type { Deps } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { createAuthenticator, REVOKED_BODY, RevokedTokenError } from './auth.js';
 import { ApiError, errorBody } from './errors.js';
+import { lenientValue } from './lenient.js';
 import type { Scope } from './scopes.js';
 
 declare module 'fastify' {
@@ -215,7 +216,8 @@ export function installHttpConventions(
   });
 
   // Which methods each path has, for 405s and OPTIONS (Fastify's own router only answers 404).
-  const routes = FindMyWay();
+  // The same path rules as the app's router (app.ts routerOptions), so OPTIONS and 405 agree with it.
+  const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   const authenticate = createAuthenticator(deps);
   app.addHook('onRoute', (route) => {
     // Each /v3 route authenticates in its own onRequest hook, bound to its scope here once, so a
@@ -227,6 +229,20 @@ export function installHttpConventions(
       route.onRequest = [
         ...own,
         (request: FastifyRequest, reply: FastifyReply) => authenticate(request, reply, scope),
+      ];
+    }
+    // What real clients send for booleans and ids (platform/lenient.ts), rewritten before validation.
+    const query = route.schema?.querystring as object | undefined;
+    const body = route.schema?.body as object | undefined;
+    if (route.url.startsWith(API_PREFIX) && (query || body)) {
+      const own = route.preValidation ? [route.preValidation].flat() : [];
+      route.preValidation = [
+        ...own,
+        (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+          if (query) lenientValue(request.query, query);
+          if (body) request.body = lenientValue(request.body, body);
+          done();
+        },
       ];
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -151,7 +151,7 @@ describe('POST /surveys/{id}/collectors', () => {
       { type: 'weblink', bogus: 1 },
       { type: 'weblink', close_date: 'soon' },
       { type: 'weblink', redirect_type: 'loop' },
-      { type: 'weblink', response_limit: 0 },
+      { type: 'weblink', response_limit: -1 },
       { type: 'weblink', width: 400 },
       { type: 'weblink', sender_email: 'a@b.c' },
       { type: 'email', allow_multiple_responses: true },

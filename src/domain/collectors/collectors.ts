@@ -84,8 +84,13 @@ function checkPlan(plan: Plan, type: CollectorType, input: CollectorInput): void
 }
 
 function checkDates(input: CollectorInput): void {
-  if (input.response_limit !== undefined && input.response_limit !== null && input.response_limit < 1)
-    throw new ApiError(1002, `'response_limit' must be at least 1.`);
+  if (input.response_limit !== undefined && input.response_limit !== null && input.response_limit < 0)
+    throw new ApiError(1002, `'response_limit' must be at least 0.`);
+}
+
+/** 0 is "no limit", as clients that always send the field (jsurveymonkey) mean it. */
+function limitOf(value: number | null): number | null {
+  return value === 0 ? null : value;
 }
 
 export interface CreateCollectorInput extends CollectorInput {
@@ -104,7 +109,7 @@ export async function createCollector(
   let name: string | undefined = input.name;
   let passwordHash: string | null = null;
   let closeDate: string | null = closeDateIso ?? null;
-  let responseLimit: number | null = input.response_limit ?? null;
+  let responseLimit: number | null = limitOf(input.response_limit ?? null);
   let status: string | undefined;
   let copiedFrom: string | undefined;
   if (input.from_collector_id !== undefined) {
@@ -208,7 +213,7 @@ export async function updateCollector(
     close_date: closeDateIso !== undefined ? closeDateIso : mode === 'put' ? null : current.close_date,
     response_limit:
       input.response_limit !== undefined
-        ? input.response_limit
+        ? limitOf(input.response_limit)
         : mode === 'put'
           ? null
           : current.response_limit,

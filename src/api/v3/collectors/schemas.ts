@@ -50,7 +50,9 @@ function optionFields() {
     allow_multiple_responses: Type.Optional(Type.Boolean()),
     password: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
     sender_email: Type.Optional(Nullable(Type.String({ maxLength: 320, format: 'email' }))),
-    response_limit: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
+    response_limit: Type.Optional(
+      Nullable(Type.Integer({ minimum: 0, maximum: 2147483647, description: '0 or null: no limit' })),
+    ),
     respondent_authentication: Type.Optional(Type.Boolean()),
     width: Type.Optional(Type.Integer({ minimum: 300, maximum: 700 })),
     height: Type.Optional(Type.Integer({ minimum: 300, maximum: 700 })),
