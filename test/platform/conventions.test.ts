@@ -21,13 +21,13 @@ describe('GET /v3/users/me', () => {
       language: 'en',
       email_verified: true,
       account_type: 'premier',
-      date_last_login: null,
       sso_connections: [],
       href: `${server.url}/v3/users/me`,
     });
     expect(me.id).toMatch(/^\d+$/);
     expect(me.email).toBe(`${me.username}@example.com`);
     expect(me.date_created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
+    expect(me.date_last_login).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
     expect(Object.keys(me.question_types).sort()).toEqual([
       'comment_box_question_type',
       'file_upload_question_type',

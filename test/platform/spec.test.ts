@@ -48,3 +48,29 @@ describe('OPTIONS and 405 list the methods of the path asked about', () => {
     expect(checked).toBeGreaterThan(50);
   });
 });
+
+describe('GET /v3/users/me types its fields as the spec does', () => {
+  it('first_name, last_name and date_last_login are strings: "" when unknown, the creation time before any sign-in', async () => {
+    const nameless = await server.account({ firstName: '', lastName: '' });
+    await server.deps.db.kysely
+      .updateTable('users')
+      .set({ first_name: null, last_name: null })
+      .where('id', '=', nameless.user.id)
+      .execute();
+    const me = (await server.client.get('/v3/users/me', { token: nameless.token })).body;
+    expect(me.first_name).toBe('');
+    expect(me.last_name).toBe('');
+    expect(typeof me.date_last_login).toBe('string');
+    expect(me.date_last_login).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
+    expect(me.date_last_login.slice(0, 19)).toBe(me.date_created.slice(0, 19));
+  });
+
+  it("a survey's theme_id answers as the integer it was sent as", async () => {
+    const survey = await server.client.post('/v3/surveys', { title: 'Themed', theme_id: 4510354 }, { token });
+    expect(survey.body.theme_id).toBe(4510354);
+    const read = await server.client.get(`/v3/surveys/${survey.body.id}`, { token });
+    expect(read.body.theme_id).toBe(4510354);
+    const details = await server.client.get(`/v3/surveys/${survey.body.id}/details`, { token });
+    expect(details.body.theme_id).toBe(4510354);
+  });
+});

@@ -126,7 +126,7 @@ const surveyFields = {
   buttons_text: ButtonsText,
   is_owner: Type.Boolean(),
   footer: Type.Boolean(),
-  theme_id: Type.Optional(Type.String()),
+  theme_id: Type.Optional(Type.Integer({ description: 'As sent on create' })),
   custom_variables: Type.Record(Type.String(), Type.String()),
   quiz_options: Type.Optional(QuizOptions),
   href: Type.String(),

@@ -7,20 +7,18 @@ import { baseUrl } from '../../../platform/paging.js';
 import { features, QUESTION_TYPE_FLAGS, questionTypes } from '../../../platform/plans.js';
 import type { Routes } from '../../../platform/types.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-
 export const UserSchema = Type.Object(
   {
     id: Type.String(),
     username: Type.String(),
-    first_name: Nullable(Type.String()),
-    last_name: Nullable(Type.String()),
+    first_name: Type.String({ description: '"" when unknown' }),
+    last_name: Type.String({ description: '"" when unknown' }),
     language: Type.String({ description: 'ISO 639-1 code of the account language' }),
     email: Type.String(),
     email_verified: Type.Boolean(),
     account_type: Type.String({ description: "The user's plan" }),
     date_created: Type.String(),
-    date_last_login: Nullable(Type.String()),
+    date_last_login: Type.String({ description: 'The account creation time until the first sign-in' }),
     question_types: Type.Object(Object.fromEntries(QUESTION_TYPE_FLAGS.map((f) => [f, Type.Boolean()]))),
     scopes: Type.Object({ granted: Type.Array(Type.String()), available: Type.Array(Type.String()) }),
     sso_connections: Type.Array(Type.String()),
@@ -64,14 +62,14 @@ export const usersMeRoutes: Routes = (app) => {
       const json = untyped.serialize({
         id: user.id,
         username: user.username,
-        first_name: user.first_name,
-        last_name: user.last_name,
+        first_name: user.first_name ?? '',
+        last_name: user.last_name ?? '',
         language: user.language,
         email: user.email,
         email_verified: user.email_verified === 1,
         account_type: user.account_type,
         date_created: withOffset(user.date_created),
-        date_last_login: user.date_last_login ? micro(user.date_last_login) : null,
+        date_last_login: micro(user.date_last_login ?? user.date_created),
         question_types: questionTypes(plan),
         scopes: { granted: [...granted], available: [...available] },
         sso_connections: JSON.parse(user.sso_connections) as string[],
