@@ -57,7 +57,15 @@ export function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-export function envelope<T>(request: FastifyRequest, page: Page, total: number, data: T[]) {
+/** `lastPage`: the last page a client may be sent to, when later ones would be refused (the basic
+ * plan's response limit); links.next and links.last never point past it. */
+export function envelope<T>(
+  request: FastifyRequest,
+  page: Page,
+  total: number,
+  data: T[],
+  lastPage?: number,
+) {
   // Unlike the original, links keep the request's other filters, so following links.next pages
   // through the same result set.
   const [path, search = ''] = request.url.split('?');
@@ -66,7 +74,7 @@ export function envelope<T>(request: FastifyRequest, page: Page, total: number, 
   rest.delete('per_page');
   const tail = rest.size > 0 ? `&${rest.toString()}` : '';
   const link = (p: number) => `${baseUrl(request)}${path}?page=${p}&per_page=${page.perPage}${tail}`;
-  const last = Math.max(1, Math.ceil(total / page.perPage));
+  const last = Math.max(1, Math.min(Math.ceil(total / page.perPage), lastPage ?? Number.POSITIVE_INFINITY));
   const links: { self: string; prev?: string; first?: string; next?: string; last?: string } = {
     self: link(page.page),
   };

@@ -74,3 +74,45 @@ describe('GET /v3/users/me types its fields as the spec does', () => {
     expect(details.body.theme_id).toBe(4510354);
   });
 });
+
+describe('the basic plan: links never lead to a page that answers 402/1005', () => {
+  it('a client following links.next through responses/bulk ends on its last readable page', async () => {
+    const a = await server.account();
+    const t = { token: a.token };
+    const sid = (await server.client.post('/v3/surveys', { title: 'Many' }, t)).body.id;
+    const cid = (await server.client.post(`/v3/surveys/${sid}/collectors`, { type: 'weblink' }, t)).body.id;
+    for (let i = 0; i < 27; i++) await server.client.post(`/v3/collectors/${cid}/responses`, {}, t);
+    await server.deps.db.kysely
+      .updateTable('users')
+      .set({ account_type: 'basic' })
+      .where('id', '=', a.user.id)
+      .execute();
+
+    for (const start of [
+      `/v3/surveys/${sid}/responses/bulk?per_page=10`,
+      `/v3/collectors/${cid}/responses/bulk?per_page=10`,
+      `/v3/surveys/${sid}/responses/bulk?per_page=5&sort_by=date_modified&sort_order=ASC`,
+    ]) {
+      let url: string | undefined = start;
+      let read = 0;
+      let pages = 0;
+      while (url) {
+        const res = await server.client.get(url.replace(server.url, ''), t);
+        expect(res.status, `${url}: ${res.text.slice(0, 200)}`).toBe(200);
+        if (res.body.links.last) {
+          const last = await server.client.get(res.body.links.last.replace(server.url, ''), t);
+          expect(last.status, `last of ${url}`).toBe(200);
+        }
+        read += res.body.data.length;
+        pages++;
+        url = res.body.links.next;
+      }
+      expect(read, start).toBe(start.includes('per_page=5') ? 25 : 20);
+      expect(pages, start).toBe(start.includes('per_page=5') ? 5 : 2);
+    }
+    // The page beyond still answers 402/1005, as the spec says.
+    const beyond = await server.client.get(`/v3/surveys/${sid}/responses/bulk?per_page=10&page=3`, t);
+    expect(beyond.status).toBe(402);
+    expect(beyond.body.error.id).toBe('1005');
+  });
+});

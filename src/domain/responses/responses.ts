@@ -415,6 +415,20 @@ export async function listResponses(
   return [Number(total), rows as ResponseRow[]];
 }
 
+/** How many rows of the list `f` (in its order) come before the first response whose ordinal is
+ * above `limit` (the basic plan's detail limit), or null when there is none. Only `limit` rows
+ * can be within it, so the answer is among the first `limit + 1`. */
+export async function rowsBeforeLimit(
+  deps: Deps,
+  f: ResponseFilters,
+  limit: number,
+  total: number,
+): Promise<number | null> {
+  const [, rows] = await listResponses(deps, f, 0, limit + 1, 'ids', total);
+  const at = rows.findIndex((r) => r.ordinal > limit);
+  return at === -1 ? null : at;
+}
+
 /** True when `f` selects a whole survey or collector (no filter narrows it). */
 export function unfiltered(f: ResponseFilters): boolean {
   const { surveyId: _s, collectorId: _c, sortBy: _b, sortOrder: _o, ...rest } = f;

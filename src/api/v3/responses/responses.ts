@@ -15,6 +15,7 @@ import {
   type ResponseFilters,
   type ResponseInput,
   type ResponseRow,
+  rowsBeforeLimit,
   unfiltered,
   updateResponse,
 } from '../../../domain/responses/responses.js';
@@ -230,6 +231,11 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           knownTotal(scope, filters),
         );
         checkDetailLimit(request, rows);
+        // The basic plan: links never lead to a page that would answer 402/1005.
+        const before = request.auth.paid
+          ? null
+          : await rowsBeforeLimit(deps, filters, FREE_RESPONSE_DETAIL_LIMIT, total);
+        const lastPage = before === null ? undefined : Math.floor(before / page.perPage);
         const base = baseUrl(request);
         const index = q.simple ? await designIndex(deps, scope.survey) : undefined;
         const options = {
@@ -246,6 +252,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           page,
           total,
           rows.map((r) => presentResponse(r, options)),
+          lastPage,
         );
       },
     );
