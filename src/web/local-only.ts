@@ -1,7 +1,8 @@
 // Pages for the person at the machine (the mail outbox): a loopback peer is not enough, since a
 // web page can rebind its own DNS name to 127.0.0.1 and then read these pages from the browser
 // with its own name in the Host header. So the Host must be a loopback name as well, no proxy may
-// have relayed the request, and the answer may not be framed or cached. Anyone else gets a 404.
+// have relayed the request, and the answer is not cached (nor framed: platform/security-headers.ts).
+// Anyone else gets a 404.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from './html.js';
 import { page } from './layout.js';
@@ -17,13 +18,9 @@ export function isLocalRequest(request: FastifyRequest): boolean {
   return LOOPBACK_PEER.test(request.socket.remoteAddress ?? '') && LOOPBACK_HOST.test(h.host ?? '');
 }
 
-/** A preHandler for local-only routes: others get a 404; local callers get no-framing, no-store headers. */
+/** A preHandler for local-only routes: others get a 404; nothing is cached (framing is refused for every page). */
 export async function localOnly(request: FastifyRequest, reply: FastifyReply) {
-  reply
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('content-security-policy', "frame-ancestors 'none'")
-    .header('referrer-policy', 'no-referrer');
+  reply.header('cache-control', 'no-store');
   if (isLocalRequest(request)) return;
   return reply.code(404).type('text/html; charset=utf-8').send(page('Not found', html`<h1>Not found</h1>`));
 }

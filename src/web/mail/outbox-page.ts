@@ -59,11 +59,11 @@ ${e.sent_at ? html`<dt>Sent</dt><dd>${e.sent_at}</dd>` : ''}
 </dl>
 ${hasFile ? html`<p><a href="/outbox/mail/${e.id}/raw">Download the .eml file</a></p>` : ''}
 <h2>Text</h2>
-<pre style="white-space: pre-wrap">${e.text_body}</pre>
+<pre class="wrap">${e.text_body}</pre>
 ${
   e.html_body
     ? html`<h2>HTML</h2>
-<iframe title="HTML body of the email" sandbox="" srcdoc="${e.html_body}" style="width:100%;min-height:24rem;border:1px solid var(--line)"></iframe>`
+<iframe title="HTML body of the email" sandbox="" srcdoc="${e.html_body}" class="mail-frame"></iframe>`
     : ''
 }`;
       return reply.type('text/html; charset=utf-8').send(page(e.subject || 'Email', body));
