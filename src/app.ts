@@ -32,6 +32,7 @@ import { oauthPages } from './oauth/plugin.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId, sendError } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
+import { installSecurityHeaders } from './platform/security-headers.js';
 import type { Api, Routes } from './platform/types.js';
 import { analyzePages } from './web/analyze/pages.js';
 import { docsPages } from './web/docs.js';
@@ -91,6 +92,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  installSecurityHeaders(app);
   installHttpConventions(app, deps, { pageNotFound });
 
   await app.register(swagger, {

@@ -277,7 +277,7 @@ ${
 <p class="muted">Clear any you do not want to allow.</p>
 ${scopes.optional.map(
   (s) =>
-    html`<div class="check"><input type="checkbox" name="scope" value="${s}" id="scope-${s}" checked> <label for="scope-${s}" style="display:inline;font-weight:normal">${scopeInfo(s).label}</label></div>`,
+    html`<div class="check"><input type="checkbox" name="scope" value="${s}" id="scope-${s}" checked> <label for="scope-${s}">${scopeInfo(s).label}</label></div>`,
 )}</fieldset>`
     : ''
 }

@@ -134,3 +134,26 @@ export async function sendOne(
   });
   return outcome;
 }
+
+/** One page of the outbox, newest first, and the total (the local mail page). */
+export async function outboxPage(deps: Deps, pageNo: number, perPage: number) {
+  const k = deps.db.kysely;
+  const { n } = await k
+    .selectFrom('emails')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await k
+    .selectFrom('emails')
+    .select(['id', 'to_address', 'subject', 'status', 'created_at', 'sent_at', 'attempts', 'last_error'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(perPage)
+    .offset((pageNo - 1) * perPage)
+    .execute();
+  return { total: Number(n), rows };
+}
+
+/** One email of the outbox, if it exists. */
+export async function outboxEmail(deps: Deps, id: string) {
+  return deps.db.kysely.selectFrom('emails').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,6 +1,7 @@
 // Server-rendered HTML: a tagged template that escapes every interpolated value unless it is
 // already Html (built by this tag or marked with `raw` for trusted, constant markup). Pages are
 // built from these fragments, so user text cannot become markup by accident.
+import { allowInline } from '../platform/security-headers.js';
 
 export class Html {
   constructor(readonly value: string) {}
@@ -39,4 +40,16 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 /** Trusted markup, never user text. */
 export function raw(markup: string): Html {
   return new Html(markup);
+}
+
+/** A constant <style> block, allowed by the page policy through its hash (declare at module load). */
+export function inlineStyle(css: string): Html {
+  allowInline('style', css);
+  return new Html(`<style>${css}</style>`);
+}
+
+/** A constant <script> block, allowed by the page policy through its hash (declare at module load). */
+export function inlineScript(js: string): Html {
+  allowInline('script', js);
+  return new Html(`<script>${js}</script>`);
 }

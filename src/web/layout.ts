@@ -1,7 +1,7 @@
 // The page frame every server-rendered page shares: language, viewport, title and styles.
-import { type Html, html, raw } from './html.js';
+import { type Html, html, inlineStyle } from './html.js';
 
-const STYLE = raw(`
+const STYLE = inlineStyle(`
 :root { color-scheme: light; --fg: #1b1f24; --muted: #4d5661; --accent: #0b5cad; --line: #c9d1da; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: #fff; }
@@ -19,6 +19,9 @@ button.secondary { background: #fff; color: var(--accent); }
 .muted { color: var(--muted); }
 .error { color: #a4000f; font-weight: 600; }
 code { background: #f1f3f5; padding: 0 .25rem; border-radius: 3px; }
+input.narrow { max-width: 8rem; }
+pre.wrap { white-space: pre-wrap; }
+iframe.mail-frame { width: 100%; min-height: 24rem; border: 1px solid var(--line); }
 `);
 
 export function page(title: string, body: Html | Html[], options: { lang?: string } = {}): string {
@@ -28,7 +31,7 @@ export function page(title: string, body: Html | Html[], options: { lang?: strin
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Survey Service</title>
-<style>${STYLE}</style>
+${STYLE}
 </head>
 <body>
 <header class="site"><a href="/">Survey Service</a><a href="/docs">API docs</a></header>

@@ -82,7 +82,10 @@ export function safeNext(next: unknown, fallback = '/account'): string {
     return fallback;
   const url = new URL(next, 'http://local.invalid');
   if (url.origin !== 'http://local.invalid') return fallback;
-  return url.pathname + url.search + url.hash;
+  // The value is judged after normalisation: "/.//evil", "/%2e%2e//evil" and "/a/..//evil" all
+  // become "//evil", which a browser reads as another host.
+  const path = url.pathname + url.search + url.hash;
+  return /^\/[/\\]/.test(path) ? fallback : path;
 }
 
 export function loginUrl(next: string): string {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 import { answerThrough, decoded, emailCollector, linksIn } from './helpers.js';
 
@@ -116,17 +117,15 @@ describe('email invitations over SMTP', () => {
     expect(bad.status).toBe(404);
 
     // Bob opts out through the page his email links to.
-    const optPage = await fetch(bobLinks.optOut!);
+    const bobWeb = new WebSession(server.url);
+    const optPage = await bobWeb.get(bobLinks.optOut!);
     expect(optPage.status).toBe(200);
-    expect(await optPage.text()).toMatch(/Unsubscribe/);
+    expect(optPage.text).toMatch(/Unsubscribe/);
     const sm = new URL(bobLinks.optOut!).searchParams.get('sm')!;
-    const opted = await fetch(`${server.url}/optout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ sm }).toString(),
-    });
+    const _csrf = /name="_csrf" value="([^"]+)"/.exec(optPage.text)![1];
+    const opted = await bobWeb.post('/optout', { sm, _csrf });
     expect(opted.status).toBe(200);
-    expect(await opted.text()).toContain(bob);
+    expect(opted.text).toContain(bob);
     const contacts = await server.client.get(
       `/v3/contacts?search_by=email&search=${encodeURIComponent(bob)}&status=optout`,
       t,
@@ -228,11 +227,9 @@ describe('email invitations over SMTP', () => {
       (await server.client.post(`${c}/messages/${msg.body.id}/send`, { scheduled_date: when }, t)).status,
     ).toBe(200);
     const sm = new URL(leaving.body.remove_link).searchParams.get('sm')!;
-    const opted = await fetch(`${server.url}/optout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ sm }).toString(),
-    });
+    const web = new WebSession(server.url);
+    const _csrf = await web.csrf(`/optout?sm=${sm}`);
+    const opted = await web.post('/optout', { sm, _csrf });
     expect(opted.status).toBe(200);
     clock.advance(600_000);
     await worker.drain();

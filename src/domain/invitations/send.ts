@@ -303,6 +303,17 @@ export async function invitationStats(
   return stats;
 }
 
+/** Whether an opt-out link's token names a recipient (the confirming page). */
+export async function isOptOutToken(deps: Deps, token: string): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{10,60}$/.test(token)) return false;
+  const r = await deps.db.kysely
+    .selectFrom('collector_recipients')
+    .select('id')
+    .where('token', '=', token)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
 /** Marks the recipient's contact opted out (honoured by every later add and send). */
 export async function optOut(deps: Deps, token: string): Promise<RecipientRow | undefined> {
   if (!/^[A-Za-z0-9_-]{10,60}$/.test(token)) return undefined;

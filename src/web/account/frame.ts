@@ -4,9 +4,13 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { ApiError } from '../../platform/errors.js';
-import { type Html, html } from '../html.js';
+import { type Html, html, inlineStyle } from '../html.js';
 import { page } from '../layout.js';
 import { csrfToken } from '../session.js';
+
+const FRAME_STYLE = inlineStyle(
+  'ul.nav{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0;margin:0 0 1rem;align-items:center}form.inline{display:inline;margin:0}.notice{border:1px solid var(--line);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0}.secret{font-family:monospace;word-break:break-all;background:#f1f3f5;padding:.25rem .5rem}fieldset{border:1px solid var(--line);margin:1rem 0}input[type=checkbox]{width:auto;margin:0 .5rem 0 0;transform:scale(1.2)}.check{display:flex;align-items:center;margin:.35rem 0}.check label{margin:0;font-weight:normal}',
+);
 
 export async function userPage(
   deps: Deps,
@@ -28,24 +32,14 @@ ${options.operator ? html`<li><a href="/operator/apps">Operator</a></li>` : ''}
     : html`<nav aria-label="Account"><ul class="nav"><li><a href="/login">Sign in</a></li><li><a href="/apps">App directory</a></li></ul></nav>`;
   return page(
     title,
-    html`<style>ul.nav{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0;margin:0 0 1rem;align-items:center}form.inline{display:inline;margin:0}.notice{border:1px solid var(--line);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0}.secret{font-family:monospace;word-break:break-all;background:#f1f3f5;padding:.25rem .5rem}fieldset{border:1px solid var(--line);margin:1rem 0}input[type=checkbox]{width:auto;margin:0 .5rem 0 0;transform:scale(1.2)}.check{display:flex;align-items:center;margin:.35rem 0}.check label{margin:0;font-weight:normal}</style>
+    html`${FRAME_STYLE}
 ${nav}
 ${body}`,
   );
 }
 
 export function sendPage(reply: FastifyReply, markup: string, status = 200): FastifyReply {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    .header(
-      'content-security-policy',
-      "default-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    )
-    .type('text/html; charset=utf-8')
-    .send(markup);
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(markup);
 }
 
 export function errorPage(

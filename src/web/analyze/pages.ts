@@ -12,13 +12,13 @@ import type { ResponseFilters } from '../../domain/responses/responses.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
-import { type Html, html, raw } from '../html.js';
+import { type Html, html, inlineStyle, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart } from './charts.js';
 
-const STYLE = raw(`<style>
+const STYLE = inlineStyle(`
 .q-result { border-top: 1px solid var(--line); padding: 1rem 0; }
 .q-result h3 { margin: 0 0 .25rem; font-size: 1.05rem; }
 .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin: 1rem 0; }
@@ -29,15 +29,13 @@ form.filters label { margin: 0; }
 form.filters input, form.filters select { width: auto; }
 svg.chart text { font: 13px system-ui, sans-serif; fill: #1b1f24; }
 ul.texts { max-height: 18rem; overflow: auto; padding-left: 1.2rem; }
-</style>`);
+`);
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
   return reply
     .code(status)
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
     .header('x-robots-tag', 'noindex, nofollow')
-    .header('x-frame-options', 'DENY')
     .type('text/html; charset=utf-8')
     .send(layout(title, html`${STYLE}${body}`));
 }

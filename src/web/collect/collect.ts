@@ -34,7 +34,7 @@ import {
   pageMessages,
 } from '../forms.js';
 import { surveyLinks } from '../home/links.js';
-import { type Html, html, raw } from '../html.js';
+import { type Html, html, inlineStyle, raw } from '../html.js';
 import { csrfToken } from '../session.js';
 
 /** The most collectors the page lists (a survey with more says so and shows the first ones). */
@@ -58,7 +58,7 @@ const TYPE_LABELS: Record<string, string> = {
   embedded_survey: 'Embedded survey',
 };
 
-const STYLE = raw(`<style>
+const STYLE = inlineStyle(`
 .collect-links { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0; list-style: none; }
 section.collector { border: 1px solid var(--line); border-radius: 6px; padding: 0 1rem 1rem; margin: 1.5rem 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .5rem 0; }
@@ -72,7 +72,7 @@ button.danger { background: #fff; color: #a4000f; border-color: #a4000f; }
 .notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: .5rem 1rem; margin: 1rem 0; }
 .readonly { border-left-color: #8a6d00; }
 input.copy { font-family: monospace; }
-</style>`);
+`);
 
 function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
   return mayAccess(deps, { user }, survey.id, 'collect', 'write');

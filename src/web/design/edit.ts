@@ -32,7 +32,7 @@ import {
   pageMessages,
 } from '../forms.js';
 import { surveyLinks } from '../home/links.js';
-import { html, raw } from '../html.js';
+import { html, inlineStyle, raw } from '../html.js';
 import { csrfToken } from '../session.js';
 import { QUESTION_STYLE, renderQuestion } from '../surveys/render-question.js';
 import { QUESTION_KINDS, type QuestionFields, questionFromForm } from './question-form.js';
@@ -53,7 +53,7 @@ const NOTICES: Record<string, string> = {
   question_deleted: 'The question was deleted.',
 };
 
-const STYLE = raw(`<style>
+const STYLE = inlineStyle(`
 ${QUESTION_STYLE.value}
 .editor-links { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0; list-style: none; }
 section.survey-page { border: 1px solid var(--line); border-radius: 6px; padding: 0 1rem 1rem; margin: 1.5rem 0; }
@@ -68,7 +68,7 @@ summary { cursor: pointer; color: var(--accent); font-weight: 600; }
 button.danger { background: #fff; color: #a4000f; border-color: #a4000f; }
 .notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: .5rem 1rem; margin: 1rem 0; }
 .readonly { border-left-color: #8a6d00; }
-</style>`);
+`);
 
 /** Checks text a form sent against the limits the API's schemas set (no NUL, a maximum length). */
 function checkText(value: string, name: string, max: number): string {

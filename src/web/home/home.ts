@@ -13,7 +13,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
 import { editUrl } from '../design/edit.js';
-import { type Html, html, raw } from '../html.js';
+import { type Html, html, inlineStyle, raw } from '../html.js';
 import { page } from '../layout.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 import { surveyLinks } from './links.js';
@@ -29,7 +29,7 @@ const NewSurveyBody = Type.Object(
   { additionalProperties: false },
 );
 
-const STYLE = raw(`<style>
+const STYLE = inlineStyle(`
 .survey-links { display: flex; flex-wrap: wrap; gap: .25rem .75rem; list-style: none; padding: 0; margin: 0; }
 .badge { display: inline-block; font-size: .8rem; padding: 0 .4rem; border-radius: 3px; border: 1px solid var(--muted); color: var(--fg); }
 .badge.shared { background: #e8f0fb; }
@@ -37,7 +37,7 @@ nav.paging { display: flex; gap: 1rem; margin: 1rem 0; }
 td.num { text-align: right; }
 .landing ul { line-height: 2; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-</style>`);
+`);
 
 function landing(): string {
   return page(

@@ -45,7 +45,7 @@ export async function operatorPages(app: FastifyInstance, deps: Deps): Promise<v
 <td>
 <form method="post" action="${base}/review">
 <input type="hidden" name="_csrf" value="${csrf}">
-<div class="check"><input type="checkbox" name="approve_write_scopes" value="1" id="write-${a.id}"${a.write_scopes_approved ? html` checked` : ''}> <label for="write-${a.id}" style="display:inline;font-weight:normal">Approve Create/Modify Surveys and Responses</label></div>
+<div class="check"><input type="checkbox" name="approve_write_scopes" value="1" id="write-${a.id}"${a.write_scopes_approved ? html` checked` : ''}> <label for="write-${a.id}">Approve Create/Modify Surveys and Responses</label></div>
 <button type="submit" name="decision" value="approve" aria-label="Approve ${a.name}">Approve</button>
 <button type="submit" name="decision" value="reject" class="secondary" aria-label="Reject ${a.name}">Reject</button>
 </form>
@@ -54,7 +54,7 @@ ${
     ? html`<form method="post" action="${base}/extend">
 <input type="hidden" name="_csrf" value="${csrf}">
 <label for="days-${a.id}">Extend the draft window by days</label>
-<input id="days-${a.id}" name="days" type="number" min="1" max="3650" value="90" style="max-width:8rem">
+<input id="days-${a.id}" name="days" type="number" min="1" max="3650" value="90" class="narrow">
 <button type="submit" aria-label="Extend ${a.name}">Extend</button>
 </form>
 <form method="post" action="${base}/deploy">

@@ -3,6 +3,7 @@
 // partial response at each page and completed at the end; thank-you page or redirect; clear pages
 // for closed, expired and full collectors; a password form for protected ones. Works without
 // JavaScript: plain form posts, each followed by a redirect (post/redirect/get).
+import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
@@ -28,23 +29,23 @@ import {
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { sha256, verifyPassword } from '../../platform/secrets.js';
-import { type Html, html, raw } from '../html.js';
+import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
 
-const STYLE = raw(`<style>
+const STYLE = inlineStyle(`
 nav.survey-nav { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.5rem; }
 .progress { color: var(--muted); }
 .error-summary { border: 2px solid #a4000f; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
 .matrix { display: block; overflow-x: auto; }
 footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
 ${QUESTION_STYLE.value}
-</style>`);
+`);
 
 // Required answers checked in the browser before posting (the server checks them again).
-const SCRIPT = raw(`<script>
+const SCRIPT = inlineScript(`
 (function () {
   var form = document.querySelector('form[data-respond]');
   if (!form) return;
@@ -75,7 +76,7 @@ const SCRIPT = raw(`<script>
     if (first) { e.preventDefault(); var f = first.querySelector('input, select, textarea'); if (f) f.focus(); }
   });
 })();
-</script>`);
+`);
 
 interface Ctx {
   token: string;
@@ -98,9 +99,7 @@ function send(reply: FastifyReply, status: number, title: string, body: Html, la
   return reply
     .code(status)
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
     .header('x-robots-tag', 'noindex, nofollow')
-    .header('content-security-policy', "frame-ancestors 'self'")
     .type('text/html; charset=utf-8')
     .send(layout(title, html`${STYLE}${body}`, { lang }));
 }
@@ -223,6 +222,7 @@ function thankYou(reply: FastifyReply, ctx: Ctx, closeHint: boolean): FastifyRep
 export function respondPages(deps: Deps) {
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(formbody, { bodyLimit: 1024 * 1024 });
+    if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
     async function load(request: FastifyRequest<{ Params: { token: string } }>): Promise<Ctx | null> {
       const token = request.params.token;
@@ -277,7 +277,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       const existing = readCookie(request, sessionCookie(ctx));
       if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
       const fresh = newSessionToken();
-      setCookie(reply, request, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30);
+      setCookie(deps, reply, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30);
       return fresh;
     }
 
@@ -375,7 +375,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       await bindRespondent(deps, response.id, sha256(sess));
       const path = `/r/${collector.url_token}`;
       const cookie = invited ? `sr${collector.id}r${invited.id}` : `sr${collector.id}`;
-      setCookie(reply, request, cookie, sess, path, 60 * 60 * 24 * 30);
+      setCookie(deps, reply, cookie, sess, path, 60 * 60 * 24 * 30);
       return reply.redirect(invited ? `${path}?rcp=${invited.token}` : path, 303);
     });
 
@@ -393,8 +393,8 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           return passwordPage(reply, ctx, sess!, true);
         if (hash)
           setCookie(
+            deps,
             reply,
-            request,
             passwordCookie(ctx),
             passwordProof(deps, ctx.collector.id, hash),
             ctx.path,
@@ -542,7 +542,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
 
         const o = ctx.collector.options;
         // Another response may follow in this browser: forget the finished one.
-        if (o.allow_multiple_responses) setCookie(reply, request, sessionCookie(ctx), '', ctx.path, 0);
+        if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
         if (o.redirect_type === 'loop' && o.allow_multiple_responses) return reply.redirect(ctx.path, 303);
         if (o.redirect_type === 'url' && o.redirect_url) return reply.redirect(o.redirect_url, 303);
         return thankYou(reply, ctx, o.redirect_type === 'close');

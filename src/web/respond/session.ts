@@ -1,36 +1,33 @@
 // The respondent's session: a random token in an HttpOnly, SameSite=Lax cookie scoped to the
-// collector's path; the response row keeps only its SHA-256. Every form carries a CSRF token that
-// is an HMAC of the session token, so a cross-site form cannot post into someone's response.
+// collector's path (parsed and set by @fastify/cookie, which the respond pages register); the
+// response row keeps only its SHA-256. Every form carries a CSRF token that is an HMAC of the
+// session token, so a cross-site form cannot post into someone's response.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import { randomToken } from '../../platform/secrets.js';
+import { isSecure } from '../session.js';
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
-  }
-  return undefined;
+  return request.cookies[name];
 }
 
+/** Sets a respondent cookie: HttpOnly, SameSite=Lax, Secure by the same rule as every cookie. */
 export function setCookie(
+  deps: Deps,
   reply: FastifyReply,
-  request: FastifyRequest,
   name: string,
   value: string,
   path: string,
   maxAge: number,
 ): void {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  const cookie = `${name}=${encodeURIComponent(value)}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
-  const prev = reply.getHeader('set-cookie');
-  reply.header(
-    'set-cookie',
-    prev === undefined ? [cookie] : [...(Array.isArray(prev) ? prev : [String(prev)]), cookie],
-  );
+  reply.setCookie(name, value, {
+    path,
+    maxAge,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecure(deps, reply.request),
+  });
 }
 
 export const newSessionToken = () => randomToken(24);

@@ -9,7 +9,7 @@ import type { ButtonsText } from '../../domain/surveys/blueprint.js';
 import { normalizeQuestion } from '../../domain/surveys/question-rules.js';
 import { loadDesign, settingsOf } from '../../domain/surveys/surveys.js';
 import { findTemplate } from '../../domain/surveys/templates/index.js';
-import { type Html, html, raw } from '../html.js';
+import { type Html, html, inlineStyle } from '../html.js';
 import { page as layout } from '../layout.js';
 import { QUESTION_STYLE, type RenderableQuestion, renderQuestion, richText } from './render-question.js';
 
@@ -31,19 +31,18 @@ interface PreviewSurvey {
   kind: 'survey' | 'template';
 }
 
-const STYLE = raw(`<style>
+const STYLE = inlineStyle(`
 .preview-banner { background: #fff4ce; border: 1px solid #e0c060; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
 .page-title { margin-top: 0; }
 nav.survey-nav { display: flex; gap: .75rem; margin-top: 1.5rem; }
 .progress { color: var(--muted); }
 footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
 ${QUESTION_STYLE.value}
-</style>`);
+`);
 
 function send(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply
     .code(status)
-    .header('referrer-policy', 'no-referrer')
     .header('x-robots-tag', 'noindex, nofollow')
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')

@@ -208,15 +208,13 @@ export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html
     const chosen = entered(o, name);
     const symbol =
       { star: '★', heart: '♥', thumb: '👍', smiley: '☺' }[display.display_subtype ?? 'star'] ?? '★';
+    // The survey's colour is an SVG fill, not a style attribute: the page policy allows none.
+    const fill = display.custom_options?.color || 'currentColor';
     const items = choices.map(
       (c) =>
-        html`<span class="star"><input type="radio" id="c${q.id}_${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${q.id}_${c.id}" title="${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}"><span aria-hidden="true">${symbol}</span><span class="visually-hidden">${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}</span></label></span>`,
+        html`<span class="star"><input type="radio" id="c${q.id}_${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${q.id}_${c.id}" title="${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}"><svg aria-hidden="true" class="symbol" viewBox="0 0 20 20"><text x="10" y="16" text-anchor="middle" font-size="17" fill="${fill}">${symbol}</text></svg><span class="visually-hidden">${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}</span></label></span>`,
     );
-    return frame(
-      q,
-      o,
-      html`<div class="stars" style="${display.custom_options?.color ? `color:${display.custom_options.color}` : ''}">${items}</div>`,
-    );
+    return frame(q, o, html`<div class="stars">${items}</div>`);
   }
   const multi = q.subtype === 'multi';
   if (q.subtype === 'menu') {
@@ -399,6 +397,7 @@ export const QUESTION_STYLE = raw(`
 .matrix th[scope=row] { text-align: left; font-weight: normal; }
 .stars { display: flex; gap: .25rem; font-size: 1.8rem; }
 .stars label { margin: 0; cursor: pointer; }
+.stars svg.symbol { width: 1em; height: 1em; vertical-align: middle; }
 .scale-labels, .slider { display: flex; justify-content: space-between; gap: 1rem; align-items: center; }
 .slider input { flex: 1; }
 .required { color: #a4000f; }

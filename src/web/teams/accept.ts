@@ -19,11 +19,8 @@ function send(reply: FastifyReply, status: number, title: string, body: ReturnTy
   return (
     reply
       .code(status)
+      // The token is in the URL: never cached (and, as every page, never framed nor sent as Referer).
       .header('cache-control', 'no-store')
-      // the token is in the URL: never pass it on in a Referer header, never render inside a frame
-      .header('referrer-policy', 'no-referrer')
-      .header('x-frame-options', 'DENY')
-      .header('content-security-policy', "frame-ancestors 'none'")
       .type('text/html; charset=utf-8')
       .send(page(title, body))
   );

@@ -1,0 +1,60 @@
+// The security headers of every answer (pages, API, docs, errors), set in this one place:
+// nosniff, no framing, no referrer, a Content-Security-Policy, and HSTS on what is served over
+// https (directly, or behind a proxy that says so in X-Forwarded-Proto when TRUST_PROXY is set).
+//
+// The policy allows scripts and styles from this site only, plus the inline <script> and <style>
+// blocks the pages declare with `allowInline` (by their SHA-256, so they cannot be changed or
+// added to by injected markup). There is no 'unsafe-inline' and no style attribute anywhere.
+// Not @fastify/helmet: it rebuilds helmet's middleware on every request, a cost on the API's hot
+// path; these headers are fixed strings, computed once.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+const inline = { script: new Set<string>(), style: new Set<string>() };
+
+/** Lets the policy run this exact inline script or style block (call once, at module load). */
+export function allowInline(kind: 'script' | 'style', text: string): void {
+  inline[kind].add(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+}
+
+function policy(): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${[...inline.script].join(' ')}`.trim(),
+    "script-src-attr 'none'",
+    `style-src 'self' ${[...inline.style].join(' ')}`.trim(),
+    // Survey and email images may live anywhere.
+    "img-src 'self' data: https: http:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    // No form-action: a survey's finish may redirect to the owner's site, and OAuth consent
+    // redirects to the app's registered URI, both of which the directive would block.
+  ].join('; ');
+}
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** Adds the headers to every answer of `app` (call before routes are registered). */
+export function installSecurityHeaders(app: FastifyInstance): void {
+  let headers: Record<string, string> | undefined;
+  let inlineCount = -1;
+  app.addHook('onRequest', (request, reply, done) => {
+    // Built on first use (every page module has declared its inline blocks by then), rebuilt only
+    // if a block is declared later.
+    const count = inline.script.size + inline.style.size;
+    if (!headers || count !== inlineCount) {
+      inlineCount = count;
+      headers = {
+        'content-security-policy': policy(),
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+      };
+    }
+    reply.headers(headers);
+    // request.protocol honours X-Forwarded-Proto only when TRUST_PROXY is set.
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    done();
+  });
+}
