@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import {
   type Collector,
+  CollectorNotOpen,
   closedReason,
   collectorByToken,
   parseCollector,
@@ -487,33 +488,39 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             const v = link.get(name);
             if (v !== null) customVariables[name] = v;
           }
-          await createResponse(
-            deps,
-            actor,
-            ctx.survey,
-            ctx.collector,
-            ctx.index,
-            {
-              pages: [pageIn],
-              response_status: last ? 'completed' : 'partial',
-              custom_value: link.get('c') ?? '',
-              custom_variables: customVariables,
-              ip_address: ip,
-              ...(ctx.recipient && {
-                recipient_id: ctx.recipient.id,
-                email_address: ctx.recipient.email,
-                first_name: ctx.recipient.first_name,
-                last_name: ctx.recipient.last_name,
-              }),
-            },
-            created,
-            {
-              respondentKey,
-              currentPageId: last ? '0' : pages[at + 1].id,
-              pagePath: [page.id],
-              metadata: {},
-            },
-          );
+          try {
+            await createResponse(
+              deps,
+              actor,
+              ctx.survey,
+              ctx.collector,
+              ctx.index,
+              {
+                pages: [pageIn],
+                response_status: last ? 'completed' : 'partial',
+                custom_value: link.get('c') ?? '',
+                custom_variables: customVariables,
+                ip_address: ip,
+                ...(ctx.recipient && {
+                  recipient_id: ctx.recipient.id,
+                  email_address: ctx.recipient.email,
+                  first_name: ctx.recipient.first_name,
+                  last_name: ctx.recipient.last_name,
+                }),
+              },
+              created,
+              {
+                respondentKey,
+                currentPageId: last ? '0' : pages[at + 1].id,
+                pagePath: [page.id],
+                metadata: {},
+              },
+            );
+          } catch (err) {
+            // Closed, expired or full since the page was shown (decided with the insert).
+            if (err instanceof CollectorNotOpen) return closedPage(reply, ctx, err.reason);
+            throw err;
+          }
         } else {
           const path = JSON.parse(response.page_path) as string[];
           if (path.at(-1) !== page.id) path.push(page.id);
