@@ -122,7 +122,8 @@ describe('response_limit and closed collectors', () => {
     expect(closed.body.error.message).toContain('is closed');
 
     expect(
-      (await server.client.patch(path, { status: 'open', close_date: '2026-05-31T00:00:00+00:00' }, t)).status,
+      (await server.client.patch(path, { status: 'open', close_date: '2026-05-31T00:00:00+00:00' }, t))
+        .status,
     ).toBe(200);
     const expired = await server.client.post(`${path}/responses`, {}, t);
     expect(expired.status).toBe(409);
