@@ -293,6 +293,16 @@ export async function listCollectors(
   return [total, rows.map(parseCollector)];
 }
 
+/** A collector by id, whoever owns it (not an access decision). */
+export async function collectorById(deps: Deps, id: string): Promise<Collector | undefined> {
+  const row = await deps.db.kysely
+    .selectFrom('collectors')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? parseCollector(row) : undefined;
+}
+
 /** The weblink collector behind a respondent URL token, or undefined. */
 export async function collectorByToken(deps: Deps, token: string): Promise<Collector | undefined> {
   const row = await deps.db.kysely
@@ -303,8 +313,30 @@ export async function collectorByToken(deps: Deps, token: string): Promise<Colle
   return row ? parseCollector(row) : undefined;
 }
 
+export type ClosedReason = 'closed' | 'expired' | 'full';
+
+const CLOSED_DETAIL: Record<ClosedReason, string> = {
+  closed: 'is closed',
+  expired: 'has passed its close_date',
+  full: 'has reached its response_limit',
+};
+
+/**
+ * A new response refused because its collector is not accepting responses (409/1025). The
+ * refusal is decided by the conditional update of the collector's response count, in the
+ * transaction of the insert, so concurrent submissions never pass `response_limit`.
+ */
+export class CollectorNotOpen extends ApiError {
+  constructor(
+    readonly collectorId: string,
+    readonly reason: ClosedReason = 'closed',
+  ) {
+    super(1025, `Collector ${collectorId} ${CLOSED_DETAIL[reason]} and takes no new responses.`);
+  }
+}
+
 /** Why a collector takes no responses now, or null when it is accepting them. */
-export function closedReason(c: Collector, now: Date): 'closed' | 'expired' | 'full' | null {
+export function closedReason(c: Collector, now: Date): ClosedReason | null {
   if (c.status === 'closed') return 'closed';
   if (c.close_date && new Date(c.close_date).getTime() <= now.getTime()) return 'expired';
   if (c.response_limit !== null && c.response_count >= c.response_limit) return 'full';

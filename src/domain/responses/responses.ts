@@ -7,7 +7,7 @@ import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import type { ResponsesTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Collector } from '../collectors/collectors.js';
+import { type Collector, CollectorNotOpen, closedReason, collectorById } from '../collectors/collectors.js';
 import { type EventType, type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
@@ -181,16 +181,52 @@ export async function createResponse(
     respondent_key: extras.respondentKey ?? null,
   };
   const deltas = countDeltas(pages, 1);
-  if (deps.db.sqlite) {
-    await insertResponseSqlite(
-      deps,
-      row,
-      deltas,
-      types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) })),
+  try {
+    if (deps.db.sqlite)
+      await insertResponseSqlite(
+        deps,
+        row,
+        deltas,
+        types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) })),
+      );
+    else await insertResponsePg(deps, row, deltas, eventIds, types, actor, now);
+  } catch (err) {
+    if (!(err instanceof CollectorNotOpen)) throw err;
+    // Say why, from the collector as it is now (the refusal itself was atomic).
+    const current = await collectorById(deps, collector.id);
+    throw new CollectorNotOpen(
+      collector.id,
+      (current && closedReason(current, deps.clock.now())) || 'closed',
     );
-    return row;
   }
+  return row;
+}
+
+async function insertResponsePg(
+  deps: Deps,
+  row: ResponseRow,
+  deltas: Map<string, number>,
+  eventIds: string[],
+  types: EventType[],
+  actor: ResponseActor,
+  now: string,
+): Promise<void> {
+  const survey = { id: row.survey_id, owner_id: row.owner_id };
+  const collector = { id: row.collector_id };
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // First, and in one statement: count the response against the collector if it is open, not
+    // past its close date and below its limit (the row lock makes concurrent submissions queue).
+    const counted = await trx
+      .updateTable('collectors')
+      .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
+      .where('id', '=', collector.id)
+      .where('status', '<>', 'closed')
+      .where((eb) => eb.or([eb('close_date', 'is', null), eb('close_date', '>', now)]))
+      .where((eb) =>
+        eb.or([eb('response_limit', 'is', null), eb('response_count', '<', eb.ref('response_limit'))]),
+      )
+      .executeTakeFirst();
+    if (Number(counted.numUpdatedRows) === 0) throw new CollectorNotOpen(collector.id);
     const seq = await trx
       .insertInto('survey_response_seq')
       .values({ survey_id: survey.id, owner_id: survey.owner_id, next_ordinal: 1 })
@@ -208,15 +244,9 @@ export async function createResponse(
       .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
       .where('id', '=', survey.id)
       .execute();
-    await trx
-      .updateTable('collectors')
-      .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
-      .where('id', '=', collector.id)
-      .execute();
     await addCounts(trx, survey.id, collector.id, deltas);
     await writeEvents(deps, trx, eventIds, types, row, actor);
   });
-  return row;
 }
 
 export function storedPages(row: Pick<ResponseRow, 'pages'>): StoredPage[] {

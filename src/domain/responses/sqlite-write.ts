@@ -5,6 +5,7 @@
 // responses.ts, which PostgreSQL uses; the events rows match domain/events.ts recordEvent.
 import type SqliteDatabase from 'better-sqlite3';
 import type { Deps } from '../../context.js';
+import { CollectorNotOpen } from '../collectors/collectors.js';
 import type { NewEvent } from '../events.js';
 import type { ResponseRow } from './responses.js';
 
@@ -61,7 +62,12 @@ function statements(db: SqliteDatabase.Database): Statements {
         `INSERT INTO responses (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
       ),
       survey: db.prepare('UPDATE surveys SET response_count = response_count + 1 WHERE id = ?'),
-      collector: db.prepare('UPDATE collectors SET response_count = response_count + 1 WHERE id = ?'),
+      // The collector's count and its openness in one statement (see openCollectorUpdate).
+      collector: db.prepare(
+        `UPDATE collectors SET response_count = response_count + 1
+         WHERE id = ? AND status <> 'closed' AND (close_date IS NULL OR close_date > ?)
+           AND (response_limit IS NULL OR response_count < response_limit)`,
+      ),
       count: db.prepare(
         `INSERT INTO response_counts (survey_id, collector_id, question_id, akey, n) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (survey_id, collector_id, question_id, akey) DO UPDATE SET n = n + excluded.n`,
@@ -94,11 +100,11 @@ function runJob(s: Statements, db: SqliteDatabase.Database, j: Job): void {
   const { row } = j;
   db.exec('SAVEPOINT response');
   try {
+    if (s.collector.run(row.collector_id, j.now).changes === 0) throw new CollectorNotOpen(row.collector_id);
     const seq = s.seq.get(row.survey_id, row.owner_id) as { next_ordinal: number };
     row.ordinal = Number(seq.next_ordinal);
     s.insert.run(...COLUMNS.map((c) => row[c]));
     s.survey.run(row.survey_id);
-    s.collector.run(row.collector_id);
     for (const [k, n] of j.deltas) {
       if (n === 0) continue;
       const cut = k.indexOf('|');

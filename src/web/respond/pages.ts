@@ -9,11 +9,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import {
   type Collector,
+  CollectorNotOpen,
   closedReason,
   collectorByToken,
   parseCollector,
   surveyOfCollector,
 } from '../../domain/collectors/collectors.js';
+import { checkCollectorPassword } from '../../domain/collectors/password.js';
 import { type RecipientRow, recipientByToken } from '../../domain/invitations/recipients.js';
 import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
 import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
@@ -28,7 +30,7 @@ import {
 } from '../../domain/responses/responses.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
-import { sha256, verifyPassword } from '../../platform/secrets.js';
+import { sha256 } from '../../platform/secrets.js';
 import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
@@ -389,8 +391,14 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const form = request.body ?? {};
         if (!csrfValid(deps, sess, form.csrf)) return expired(reply, ctx);
         const hash = ctx.collector.password_hash;
-        if (hash && !(await verifyPassword(String(form.password ?? ''), hash)))
-          return passwordPage(reply, ctx, sess!, true);
+        const checked = await checkCollectorPassword(
+          deps,
+          ctx.collector,
+          String(form.password ?? ''),
+          request.ip,
+        );
+        if (!checked.ok && checked.reason === 'wrong') return passwordPage(reply, ctx, sess!, true);
+        if (!checked.ok) return tryAgain(reply, ctx, checked.retryAfterSeconds);
         if (hash)
           setCookie(
             deps,
@@ -403,6 +411,20 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         return reply.redirect(linkOf(ctx), 303);
       },
     );
+
+    /** Too many attempts from this browser's address (wrong passwords, or submissions). */
+    function tryAgain(reply: FastifyReply, ctx: Ctx, seconds: number): FastifyReply {
+      reply.header('retry-after', String(seconds));
+      const wait =
+        seconds < 90 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+      return send(
+        reply,
+        429,
+        `${ctx.survey.title}: please try again shortly`,
+        html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>Too many attempts from your connection.</strong></p><p>Please wait ${wait} and try again.</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
+        ctx.survey.language,
+      );
+    }
 
     function expired(reply: FastifyReply, ctx: Ctx): FastifyReply {
       return send(
@@ -487,33 +509,39 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             const v = link.get(name);
             if (v !== null) customVariables[name] = v;
           }
-          await createResponse(
-            deps,
-            actor,
-            ctx.survey,
-            ctx.collector,
-            ctx.index,
-            {
-              pages: [pageIn],
-              response_status: last ? 'completed' : 'partial',
-              custom_value: link.get('c') ?? '',
-              custom_variables: customVariables,
-              ip_address: ip,
-              ...(ctx.recipient && {
-                recipient_id: ctx.recipient.id,
-                email_address: ctx.recipient.email,
-                first_name: ctx.recipient.first_name,
-                last_name: ctx.recipient.last_name,
-              }),
-            },
-            created,
-            {
-              respondentKey,
-              currentPageId: last ? '0' : pages[at + 1].id,
-              pagePath: [page.id],
-              metadata: {},
-            },
-          );
+          try {
+            await createResponse(
+              deps,
+              actor,
+              ctx.survey,
+              ctx.collector,
+              ctx.index,
+              {
+                pages: [pageIn],
+                response_status: last ? 'completed' : 'partial',
+                custom_value: link.get('c') ?? '',
+                custom_variables: customVariables,
+                ip_address: ip,
+                ...(ctx.recipient && {
+                  recipient_id: ctx.recipient.id,
+                  email_address: ctx.recipient.email,
+                  first_name: ctx.recipient.first_name,
+                  last_name: ctx.recipient.last_name,
+                }),
+              },
+              created,
+              {
+                respondentKey,
+                currentPageId: last ? '0' : pages[at + 1].id,
+                pagePath: [page.id],
+                metadata: {},
+              },
+            );
+          } catch (err) {
+            // Closed, expired or full since the page was shown (decided with the insert).
+            if (err instanceof CollectorNotOpen) return closedPage(reply, ctx, err.reason);
+            throw err;
+          }
         } else {
           const path = JSON.parse(response.page_path) as string[];
           if (path.at(-1) !== page.id) path.push(page.id);

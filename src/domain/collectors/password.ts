@@ -1,0 +1,37 @@
+// A collector's password, checked for the respondent page with the same brute-force protection as
+// sign-in (platform/attempts.ts): attempts are counted per collector and address (slowdown, then a
+// lock) and per collector (slowdown only, so guesses from many addresses are slowed but nobody can
+// lock respondents out), before the password is checked.
+import type { Deps } from '../../context.js';
+import {
+  attemptSucceeded,
+  type Keys,
+  type Policy,
+  type Refusal,
+  reserveAttempt,
+} from '../../platform/attempts.js';
+import { verifyPassword } from '../../platform/secrets.js';
+import type { Collector } from './collectors.js';
+
+export const COLLECTOR_ADDRESS_POLICY: Policy = { slowAfter: 5, lockAt: 20 };
+export const COLLECTOR_POLICY: Policy = { slowAfter: 50, lockAt: 0 };
+
+export type PasswordResult = { ok: true } | { ok: false; reason: 'wrong' } | ({ ok: false } & Refusal);
+
+export async function checkCollectorPassword(
+  deps: Deps,
+  collector: Pick<Collector, 'id' | 'password_hash'>,
+  password: string,
+  ip: string,
+): Promise<PasswordResult> {
+  if (!collector.password_hash) return { ok: true };
+  const keys: Keys = [
+    [`collector:${collector.id}`, COLLECTOR_POLICY],
+    [`collector:${collector.id}:ip:${ip}`, COLLECTOR_ADDRESS_POLICY],
+  ];
+  const refused = await reserveAttempt(deps, keys);
+  if (refused) return { ok: false, ...refused };
+  if (!(await verifyPassword(password, collector.password_hash))) return { ok: false, reason: 'wrong' };
+  await attemptSucceeded(deps, [], keys);
+  return { ok: true };
+}

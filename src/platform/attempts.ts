@@ -1,0 +1,127 @@
+// Brute-force protection for anything checked against a password (sign-in, collector passwords).
+// Attempts are counted per key (an account, a client address, a collector) in `sign_in_failures`,
+// and every attempt is counted BEFORE its password is checked (reserve, then verify): the
+// decision and the count happen in one transaction with the key rows locked, so N concurrent
+// attempts never check more passwords than N sequential ones would. A successful check clears
+// the keys it proves (the account) and takes its own attempt back from the others.
+import type { Deps } from '../context.js';
+
+export interface Policy {
+  /** attempts allowed before the slowdown starts */
+  slowAfter: number;
+  /** attempts that lock the key (0: never locks, only slows down) */
+  lockAt: number;
+}
+
+/** Attempts are counted over this window from the first one. */
+export const WINDOW_MS = 60 * 60_000;
+/** How long a lock lasts. */
+export const LOCK_MS = 15 * 60_000;
+
+/** Seconds to wait after the n-th failure: 0 up to slowAfter, then 2, 4, 8 ... capped at 60. */
+export function delaySeconds(policy: Policy, failures: number): number {
+  if (failures < policy.slowAfter) return 0;
+  return Math.min(60, 2 ** (failures - policy.slowAfter + 1));
+}
+
+export interface Refusal {
+  reason: 'slow' | 'locked';
+  retryAfterSeconds: number;
+}
+
+export type Keys = Array<[key: string, policy: Policy]>;
+
+/**
+ * Counts one attempt against every key, or none when a key is locked or must still wait (then
+ * the refusal says for how long). Call it before checking the password.
+ */
+export async function reserveAttempt(deps: Deps, keys: Keys): Promise<Refusal | null> {
+  // One order for every caller, so two transactions never wait on each other's rows.
+  const sorted = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    const iso = now.toISOString();
+    // The rows must exist to be locked (PostgreSQL); SQLite runs one transaction at a time.
+    await trx
+      .insertInto('sign_in_failures')
+      .values(
+        sorted.map(([key]) => ({
+          key,
+          failures: 0,
+          first_failure_at: iso,
+          last_failure_at: iso,
+          locked_until: null,
+        })),
+      )
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    let query = trx
+      .selectFrom('sign_in_failures')
+      .selectAll()
+      .where(
+        'key',
+        'in',
+        sorted.map(([k]) => k),
+      )
+      .orderBy('key');
+    if (deps.db.dialect === 'postgres') query = query.forUpdate();
+    const rows = await query.execute();
+
+    let refusal: Refusal | null = null;
+    const updates = [];
+    for (const row of rows) {
+      const policy = sorted.find(([k]) => k === row.key)![1];
+      if (row.locked_until && row.locked_until > iso) {
+        const s = Math.ceil((Date.parse(row.locked_until) - now.getTime()) / 1000);
+        if (refusal?.reason !== 'locked' || s > refusal.retryAfterSeconds)
+          refusal = { reason: 'locked', retryAfterSeconds: s };
+        continue;
+      }
+      const fresh = row.failures === 0 || Date.parse(row.first_failure_at) + WINDOW_MS <= now.getTime();
+      if (!fresh) {
+        const until = Date.parse(row.last_failure_at) + delaySeconds(policy, row.failures) * 1000;
+        if (until > now.getTime() && refusal?.reason !== 'locked') {
+          const s = Math.ceil((until - now.getTime()) / 1000);
+          if (!refusal || s > refusal.retryAfterSeconds) refusal = { reason: 'slow', retryAfterSeconds: s };
+        }
+      }
+      const failures = fresh ? 1 : row.failures + 1;
+      updates.push({
+        key: row.key,
+        failures,
+        first_failure_at: fresh ? iso : row.first_failure_at,
+        last_failure_at: iso,
+        locked_until:
+          policy.lockAt > 0 && failures >= policy.lockAt
+            ? new Date(now.getTime() + LOCK_MS).toISOString()
+            : null,
+      });
+    }
+    if (refusal) return refusal;
+    for (const { key, ...set } of updates)
+      await trx.updateTable('sign_in_failures').set(set).where('key', '=', key).execute();
+    return null;
+  });
+}
+
+/**
+ * After a password was right: the `cleared` keys forget their attempts (the account is proven);
+ * the `undone` keys only take back the attempt reserved for it (and any lock it set).
+ */
+export async function attemptSucceeded(deps: Deps, cleared: string[], undone: Keys): Promise<void> {
+  const k = deps.db.kysely;
+  if (cleared.length) await k.deleteFrom('sign_in_failures').where('key', 'in', cleared).execute();
+  for (const [key, policy] of undone)
+    await k
+      .updateTable('sign_in_failures')
+      .set((eb) => ({
+        failures: eb('failures', '-', 1),
+        locked_until:
+          policy.lockAt > 0
+            ? eb.case().when('failures', '>', policy.lockAt).then(eb.ref('locked_until')).else(null).end()
+            : null,
+      }))
+      .where('key', '=', key)
+      .where('failures', '>', 0)
+      .execute();
+}

@@ -1,0 +1,147 @@
+// Password throttles hold under concurrency: N concurrent attempts never check more passwords than
+// the same attempts one at a time would (sign-in and collector passwords); respondents cannot
+// flood a collector.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../helpers/clock.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+const clock = new TestClock('2026-06-01T12:00:00Z');
+let ipCounter = 0;
+const nextIp = () => `198.51.100.${++ipCounter}`;
+
+beforeAll(async () => {
+  server = await startServer({ clock, env: { TRUST_PROXY: 'true' } });
+});
+afterAll(() => server.close());
+
+/** A sign-in form opened from `ip`; `post` submits it (concurrently, as often as asked). */
+async function loginForm(ip: string) {
+  const page = await fetch(`${server.url}/login`, { headers: { 'x-forwarded-for': ip } });
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+  return async (username: string, password: string) => {
+    const res = await fetch(`${server.url}/login`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': ip, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, username, password }).toString(),
+      redirect: 'manual',
+    });
+    await res.text();
+    return res.status;
+  };
+}
+
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+
+async function failedEvents(username: string) {
+  const rows = await server.deps.db.kysely
+    .selectFrom('events')
+    .select('data')
+    .where('type', '=', 'authentication_failed')
+    .execute();
+  return rows.filter((r) => JSON.parse(r.data).username === username).length;
+}
+
+describe('sign-in throttling under concurrency', () => {
+  it('50 concurrent wrong passwords for one account check exactly 3 (the slowdown point)', async () => {
+    const a = await server.account();
+    const post = await loginForm(nextIp());
+    const statuses = await Promise.all(Array.from({ length: 50 }, () => post(a.user.username, 'wrong')));
+    expect(tally(statuses)).toEqual({ 401: 3, 429: 47 });
+    expect(await failedEvents(a.user.username)).toBe(3);
+  });
+
+  it('50 concurrent attempts from one address on 50 accounts check exactly 10', async () => {
+    const post = await loginForm(nextIp());
+    const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`nobody${i}x`, 'wrong')));
+    expect(tally(statuses)).toEqual({ 401: 10, 429: 40 });
+  });
+
+  it('at the lock point, one of 20 concurrent attempts is checked and no sign-in gets past the lock', async () => {
+    const a = await server.account();
+    for (let i = 1; i <= 9; i++) {
+      expect(await (await loginForm(nextIp()))(a.user.username, 'wrong'), `failure ${i}`).toBe(401);
+      clock.advance(61_000);
+    }
+    // the 10th attempt is the last one allowed: it locks the account whatever its password
+    const post = await loginForm(nextIp());
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => post(a.user.username, 'wrong')));
+    expect(tally(statuses)).toEqual({ 401: 1, 429: 19 });
+    const locked = await Promise.all(
+      Array.from({ length: 10 }, async () => (await loginForm(nextIp()))(a.user.username, a.password)),
+    );
+    expect(tally(locked)).toEqual({ 429: 10 });
+    clock.advance(15 * 60_000);
+  });
+});
+
+/** A weblink collector with a password, on a one-question survey. */
+async function protectedCollector(password: string) {
+  const a = await server.account();
+  const s = await server.client.post(
+    '/v3/surveys',
+    {
+      title: 'Protected',
+      pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] }],
+    },
+    { token: a.token },
+  );
+  const c = await server.client.post(
+    `/v3/surveys/${s.body.id}/collectors`,
+    { type: 'weblink', password },
+    { token: a.token },
+  );
+  expect(c.status, c.text).toBe(201);
+  return `${server.url}${new URL(c.body.url).pathname}`;
+}
+
+/** The password form of a protected collector opened from `ip`; `post` submits it. */
+async function passwordForm(link: string, ip: string) {
+  const page = await fetch(link, { headers: { 'x-forwarded-for': ip } });
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  return async (password: string) => {
+    const res = await fetch(`${link}/password`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': ip, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, password }).toString(),
+      redirect: 'manual',
+    });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() };
+  };
+}
+
+describe('collector password throttling', () => {
+  it('50 concurrent guesses from one address check exactly 5; others still get in', async () => {
+    const link = await protectedCollector('open sesame');
+    const post = await passwordForm(link, nextIp());
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`guess ${i}`)));
+    expect(tally(results.map((r) => r.status))).toEqual({ 403: 5, 429: 45 });
+    const refused = results.find((r) => r.status === 429)!;
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(refused.text).toContain('Please wait');
+    // even the right password waits at this address
+    expect((await post('open sesame')).status).toBe(429);
+    // another respondent is not locked out
+    expect((await (await passwordForm(link, nextIp()))('open sesame')).status).toBe(303);
+  });
+
+  it('locks an address after 20 wrong passwords, one at a time', async () => {
+    const link = await protectedCollector('open sesame');
+    const post = await passwordForm(link, nextIp());
+    for (let i = 1; i <= 20; i++) {
+      expect((await post(`guess ${i}`)).status, `guess ${i}`).toBe(403);
+      clock.advance(61_000);
+    }
+    const locked = await post('open sesame');
+    expect(locked.status).toBe(429);
+    // locked for 15 minutes from the 20th guess (a minute ago)
+    expect(Number(locked.retryAfter)).toBe(15 * 60 - 61);
+    clock.advance(15 * 60_000);
+  });
+});
