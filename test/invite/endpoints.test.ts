@@ -390,6 +390,23 @@ describe('invitation rules', () => {
     expect(res.body.error.id).toBe('1020');
   });
 
+  it("answers a send with the recipients' own ids, each readable at /recipients/{id}", async () => {
+    const f = await fixture();
+    const t = { token: owner.token };
+    const second = await server.client.post(
+      `${f.m}/recipients`,
+      { email: `s${Math.random().toString(36).slice(2)}@example.org` },
+      t,
+    );
+    expect(second.status).toBe(201);
+    const res = await server.client.post(`${f.m}/send`, {}, t);
+    expect(res.status).toBe(200);
+    const own = [f.r.split('/').at(-1), second.body.id].sort();
+    expect([...res.body.recipients].sort()).toEqual(own);
+    for (const id of res.body.recipients)
+      expect((await server.client.get(`${f.c}/recipients/${id}`, t)).status).toBe(200);
+  });
+
   it('refuses a send with no recipients (400/1059)', async () => {
     const { collectorId } = await emailCollector(server.client, owner.token);
     const msg = await server.client.post(

@@ -1,5 +1,6 @@
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../src/outbox/http-target.js';
+import { isBlockedAddress } from '../../src/outbox/http-target.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { surveyWithCollector } from './helpers/objects.js';
@@ -178,7 +179,7 @@ describe('POST /v3/webhooks', () => {
       );
       expect(res.status).toBe(400);
       expect(res.body.error.id).toBe('1000');
-      expect(res.body.error.message).toMatch(/HEAD.*404/);
+      expect(res.body.error.message).toMatch(/not reachable: it must answer a HEAD request with 200\.$/);
     } finally {
       receiver.headStatus = 200;
     }
@@ -210,45 +211,131 @@ describe('POST /v3/webhooks', () => {
   });
 });
 
-describe('private targets', () => {
-  it('classifies loopback, private and link-local addresses', () => {
+const NOT_REACHABLE =
+  'The request could not be processed with the input provided. subscription_url is not reachable: it must answer a HEAD request with 200.';
+
+describe('special-purpose targets', () => {
+  it('blocks every special-purpose address and the IPv6 forms that embed one', () => {
     for (const a of [
+      '0.1.2.3',
       '127.0.0.1',
       '127.9.9.9',
       '10.1.2.3',
+      '100.64.0.1',
+      '100.127.255.254',
       '172.16.0.1',
       '172.31.255.255',
       '192.168.1.1',
       '169.254.169.254',
+      '192.0.0.9',
+      '192.0.2.1',
+      '192.31.196.1',
+      '192.52.193.1',
+      '192.88.99.1',
+      '192.175.48.1',
+      '198.18.0.1',
+      '198.19.255.255',
+      '198.51.100.1',
+      '203.0.113.1',
+      '224.0.0.251',
+      '239.255.255.250',
+      '240.0.0.1',
+      '255.255.255.255',
+      '::',
       '::1',
+      '::7f00:1', // IPv4-compatible (deprecated)
+      '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:100.64.0.1',
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::a9fe:a9fe', // NAT64 of 169.254.169.254
+      '64:ff9b:1::1',
+      '2002:a00:1::1', // 6to4 of 10.0.0.1
+      '2002:c0a8:101::1', // 6to4 of 192.168.1.1
+      '2002:6440:1::1', // 6to4 of 100.64.0.1
+      '100::1',
+      '2001::1', // Teredo
+      '2001:2::1',
+      '2001:db8::1',
+      '3fff::1',
+      '5f00::1',
       'fc00::1',
       'fd12::3',
       'fe80::1',
-      '::ffff:10.0.0.1',
+      'fe80::1%eth0',
+      'fec0::1',
+      'ff02::1',
     ])
-      expect(isPrivateAddress(a), a).toBe(true);
-    for (const a of ['8.8.8.8', '172.32.0.1', '172.15.0.1', '93.184.216.34', '2606:4700::1111'])
-      expect(isPrivateAddress(a), a).toBe(false);
+      expect(isBlockedAddress(a), a).toBe(true);
+    for (const a of [
+      '8.8.8.8',
+      '172.32.0.1',
+      '172.15.0.1',
+      '100.128.0.1',
+      '198.20.0.1',
+      '93.184.216.34',
+      '2606:4700::1111',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ])
+      expect(isBlockedAddress(a), a).toBe(false);
   });
 
-  it('refuses loopback targets unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true (400/1000)', async () => {
+  it('refuses loopback targets in every form unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true (400/1000)', async () => {
     const strict = await startServer();
     try {
       const a = await strict.account();
       const heads = receiver.heads;
-      for (const target of [receiver.url, `http://localhost:${receiver.port}/hook`]) {
+      for (const target of [
+        receiver.url,
+        `http://localhost:${receiver.port}/hook`,
+        `http://[::ffff:127.0.0.1]:${receiver.port}/hook`,
+        `http://2130706433:${receiver.port}/hook`,
+      ]) {
         const res = await strict.client.post(
           '/v3/webhooks',
           { name: 'x', event_type: 'survey_created', subscription_url: target },
           { token: a.token },
         );
-        expect(res.status).toBe(400);
+        expect(res.status, target).toBe(400);
         expect(res.body.error.id).toBe('1000');
-        expect(res.body.error.message).toMatch(/private, loopback or link-local/);
+        expect(res.body.error.message).toBe(NOT_REACHABLE);
       }
       expect(receiver.heads).toBe(heads);
     } finally {
       await strict.close();
+    }
+  });
+
+  it('answers a refused port and a timeout with the same "not reachable" error', async () => {
+    const quick = await startServer({
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '300' },
+    });
+    // Accepts connections and never answers.
+    const silent = createNetServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const closed = createNetServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    try {
+      const a = await quick.account();
+      for (const target of [
+        `http://127.0.0.1:${closedPort}/hook`,
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`,
+      ]) {
+        const res = await quick.client.post(
+          '/v3/webhooks',
+          { name: 'x', event_type: 'survey_created', subscription_url: target },
+          { token: a.token },
+        );
+        expect(res.status, target).toBe(400);
+        expect(res.body.error).toMatchObject({ id: '1000', message: NOT_REACHABLE });
+      }
+    } finally {
+      silent.close();
+      await quick.close();
     }
   });
 });

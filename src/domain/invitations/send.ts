@@ -24,8 +24,8 @@ import {
 
 export interface SendResult {
   message: MessageRow;
-  /** ids of the queued emails (one per recipient reached) */
-  emailIds: string[];
+  /** ids of the recipients reached (collector_recipients, as GET /collectors/{id}/recipients/{id}) */
+  recipientIds: string[];
 }
 
 const escapeHtml = (s: string) =>
@@ -225,7 +225,7 @@ export async function sendMessage(
     if (collector.status === 'new')
       await trx.updateTable('collectors').set({ status: 'open' }).where('id', '=', collector.id).execute();
   });
-  return { message: sent, emailIds };
+  return { message: sent, recipientIds: recipients.map((r) => r.id) };
 }
 
 export interface Stats {

@@ -3,7 +3,7 @@
 import type { Deps } from '../../context.js';
 import { countAndPage, ownedPage, ownedRow } from '../../db/owned.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/reach.js';
-import { sendToTarget, TargetRefusedError, urlProblem } from '../../outbox/http-target.js';
+import { sendToTarget, urlProblem } from '../../outbox/http-target.js';
 import { ApiError } from '../../platform/errors.js';
 import { checkObjectIds } from './object-ids.js';
 import { checkSubscription, type WebhookObjectType } from './rules.js';
@@ -26,26 +26,26 @@ export interface Caller {
   appId: string;
 }
 
-/** The subscription URL must answer HEAD with 200 (reference §13.2), and may not be a private address. */
+/**
+ * The subscription URL must answer HEAD with 200 (reference §13.2) at an address webhooks may be
+ * sent to. Every failure gets the same answer: saying why (a refused port, no route, a timeout, a
+ * special-purpose address, another status) would let callers map networks through the server.
+ */
 async function checkSubscriptionUrl(deps: Deps, url: string, authorization: string | null): Promise<void> {
   const problem = urlProblem(url);
   if (problem) throw new ApiError(1002, problem);
-  let status: number;
-  try {
-    const res = await sendToTarget({
-      method: 'HEAD',
-      url,
-      headers: authorization ? { authorization } : {},
-      timeoutMs: deps.config.outbox.httpTimeoutMs,
-      allowPrivate: deps.config.webhookAllowPrivateTargets,
-    });
-    status = res.status;
-  } catch (err) {
-    if (err instanceof TargetRefusedError) throw new ApiError(1000, err.message);
-    throw new ApiError(1000, `subscription_url could not be reached: ${(err as Error).message}`);
-  }
+  const status = await sendToTarget({
+    method: 'HEAD',
+    url,
+    headers: authorization ? { authorization } : {},
+    timeoutMs: deps.config.outbox.httpTimeoutMs,
+    allowPrivate: deps.config.webhookAllowPrivateTargets,
+  }).then(
+    (res) => res.status,
+    () => null,
+  );
   if (status !== 200)
-    throw new ApiError(1000, `subscription_url must answer a HEAD request with 200; it answered ${status}.`);
+    throw new ApiError(1000, 'subscription_url is not reachable: it must answer a HEAD request with 200.');
 }
 
 async function validate(

@@ -194,7 +194,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
       }
       const collector = await emailCollector(deps, request, request.params.collector_id, 'write');
       const current = await getMessage(deps, collector, request.params.message_id);
-      const { message, emailIds } = await sendMessage(
+      const { message, recipientIds } = await sendMessage(
         deps,
         { user: request.auth.user, plan: request.auth.plan },
         collector,
@@ -208,7 +208,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
         body: message.body_html ?? message.body_text ?? '',
         type: message.type,
         recipient_status: message.recipient_status,
-        recipients: emailIds,
+        recipients: recipientIds,
       };
     },
   );
