@@ -188,6 +188,7 @@ export async function createResponse(
       deltas,
       types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) })),
     );
+    deps.metrics.responses.inc();
     return row;
   }
   await deps.db.kysely.transaction().execute(async (trx) => {
@@ -216,6 +217,7 @@ export async function createResponse(
     await addCounts(trx, survey.id, collector.id, deltas);
     await writeEvents(deps, trx, eventIds, types, row, actor);
   });
+  deps.metrics.responses.inc();
   return row;
 }
 
