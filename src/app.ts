@@ -1,7 +1,7 @@
 // buildApp(): the whole HTTP surface, with every route registered in this one greppable place.
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { collectorsRoutes } from './api/v3/collectors/collectors.js';
 import { contactsRoutes } from './api/v3/contacts/contacts.js';
 import { contactFieldsRoutes } from './api/v3/contacts/fields.js';
@@ -29,6 +29,8 @@ import { workgroupSharesRoutes } from './api/v3/workgroups/shares.js';
 import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
 import { oauthPages } from './oauth/plugin.js';
+import { healthRoutes } from './ops/health.js';
+import { installRequestObservers } from './ops/logger.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId, sendError } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
@@ -77,8 +79,9 @@ export async function buildApp(deps: Deps): Promise<Api> {
   const { config } = deps;
   setErrorDocsBase(config.regionUrls.us);
   const app = Fastify({
-    logger: { level: config.logLevel },
-    // No per-request logs: they cost throughput and would carry URLs with codes and answers.
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // Fastify's own request logs would carry URLs (with codes and answers): installRequestObservers
+    // logs the route pattern instead, and only at info.
     logController: new LogController({ disableRequestLogging: true }),
     // Requests log with the server's logger (the few error logs name the request id themselves):
     // a child logger per request costs throughput for nothing.
@@ -94,6 +97,8 @@ export async function buildApp(deps: Deps): Promise<Api> {
 
   installSecurityHeaders(app);
   installHttpConventions(app, deps, { pageNotFound });
+  installRequestObservers(app, deps.log, config.metrics.port === undefined ? null : deps.metrics);
+  await app.register(healthRoutes(deps));
 
   await app.register(swagger, {
     openapi: {

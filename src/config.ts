@@ -1,5 +1,10 @@
-// The environment, read once into a typed config. Every setting is listed in the README's
-// configuration table; nothing else reads process.env.
+// The environment, read once into a typed config. Every variable is declared once in ENV_SCHEMA
+// (TypeBox): its type, range and default. A wrong value stops start-up with one line naming the
+// variable, the value and what is allowed. Every setting is listed in the README's configuration
+// table; nothing else reads process.env.
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { type TSchema, Type } from 'typebox';
 
 export const REGIONS = ['us', 'eu', 'ca'] as const;
 export type Region = (typeof REGIONS)[number];
@@ -58,14 +63,156 @@ export interface Config {
     recipients: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
     dailySends: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   };
+  /** METRICS_PORT: a separate listener serving GET /metrics (Prometheus); unset = no metrics. */
+  metrics: { port: number | undefined; host: string };
+  /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and deliveries. */
+  shutdownTimeoutMs: number;
+  /** READY_OUTBOX_STUCK_SECONDS: /readyz fails when a due outbox row has waited longer. */
+  readyOutboxStuckSeconds: number;
+  /** Days kept before the worker prunes (RETAIN_<KIND>_DAYS; 0 = keep forever). */
+  retention: Record<RetainedKind, number>;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
-  return n;
+/** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
+export const RETAINED_KINDS = ['deliveries', 'emails', 'sign_in_failures', 'exports', 'sessions'] as const;
+export type RetainedKind = (typeof RETAINED_KINDS)[number];
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A whole number >= min (0 = no cap where the variable is a limit). */
+const whole = (fallback: number | undefined, description: string, min = 0, max?: number) =>
+  Type.Integer({
+    minimum: min,
+    ...(max === undefined ? {} : { maximum: max }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+    description,
+  });
+const flag = (fallback: boolean, description: string) => Type.Boolean({ default: fallback, description });
+const text = (fallback: string | undefined, description: string, extra: object = {}) =>
+  Type.String({ minLength: 1, default: fallback, description, ...extra });
+const httpUrl = (description: string) =>
+  Type.String({ format: 'uri', pattern: '^https?://[^/?#\\s]+', description });
+/** Values printed masked by `survey-service config`. */
+const secret = { secret: true };
+
+/** Every environment variable the service reads. Defaults that depend on another variable
+ * (PUBLIC_URL on PORT) are filled in by loadConfig. */
+export const ENV_SCHEMA = Type.Partial(
+  Type.Object({
+    PORT: whole(8080, 'listening port', 0, 65535),
+    HOST: text('127.0.0.1', 'listening address'),
+    DATABASE_URL: text('sqlite:./data/survey-service.db', 'sqlite:<file> or postgres://user@host:port/db', {
+      pattern: '^(sqlite:|postgres(ql)?://)',
+      ...secret,
+    }),
+    PUBLIC_URL: httpUrl('public base URL of the default datacenter'),
+    PUBLIC_URL_EU: httpUrl('public base URL of the EU datacenter'),
+    PUBLIC_URL_CA: httpUrl('public base URL of the Canada datacenter'),
+    TRUST_PROXY: flag(false, 'trust X-Forwarded-* from a reverse proxy'),
+    SECRET_KEY: Type.String({ minLength: 1, description: 'server key', ...secret }),
+    BODY_LIMIT_BYTES: whole(10 * 1024 * 1024, 'largest request body', 1),
+    SQLITE_BUSY_TIMEOUT_MS: whole(5000, "SQLite's wait for another process's write lock"),
+    LOG_LEVEL: Type.Union(
+      LOG_LEVELS.map((l) => Type.Literal(l)),
+      { default: 'warn', description: 'pino log level' },
+    ),
+    RATE_LIMIT_DRAFT_MINUTE: whole(120, 'per-minute limit of draft and private apps'),
+    RATE_LIMIT_DRAFT_DAY: whole(500, 'daily limit of draft and private apps'),
+    RATE_LIMIT_PUBLIC_MINUTE: whole(0, 'per-minute limit of public apps'),
+    RATE_LIMIT_PUBLIC_DAY: whole(500_000, 'daily limit of public apps'),
+    OUTBOX_POLL_MS: whole(1000, 'outbox poll interval', 1),
+    OUTBOX_IN_SERVE: flag(true, 'serve runs the outbox worker'),
+    OUTBOX_BATCH: whole(20, 'outbox rows claimed per poll', 1),
+    OUTBOX_RETRY_BASE_SECONDS: whole(30, 'first retry delay'),
+    OUTBOX_RETRY_MAX_SECONDS: whole(3600, 'longest retry delay'),
+    OUTBOX_RETRY_FOR_HOURS: whole(24, 'how long failed deliveries are retried'),
+    OUTBOX_LEASE_SECONDS: whole(120, 'how long a claim holds', 1),
+    WEBHOOK_TIMEOUT_MS: whole(10_000, 'time limit of one webhook request', 1),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(false, 'allow webhook targets on private addresses'),
+    SMTP_URL: Type.String({
+      format: 'uri',
+      pattern: '^smtps?://[^/?#\\s]+',
+      description: 'SMTP server',
+      ...secret,
+    }),
+    MAIL_DIR: text('./data/mail', 'the local mail outbox'),
+    MAIL_FROM: text('Survey Service <no-reply@localhost>', 'the sender of every email'),
+    CONTACT_LIMIT_BASIC: whole(1000, 'contacts per account (0 = no cap)'),
+    CONTACT_LIMIT_STANDARD: whole(10_000, 'contacts per account (0 = no cap)'),
+    CONTACT_LIMIT_ADVANTAGE: whole(50_000, 'contacts per account (0 = no cap)'),
+    CONTACT_LIMIT_PREMIER: whole(100_000, 'contacts per account (0 = no cap)'),
+    CONTACT_LIMIT_ENTERPRISE: whole(0, 'contacts per account (0 = no cap)'),
+    RECIPIENT_LIMIT_BASIC: whole(0, 'recipients per message (0 = no cap)'),
+    RECIPIENT_LIMIT_STANDARD: whole(1000, 'recipients per message (0 = no cap)'),
+    RECIPIENT_LIMIT_ADVANTAGE: whole(10_000, 'recipients per message (0 = no cap)'),
+    RECIPIENT_LIMIT_PREMIER: whole(50_000, 'recipients per message (0 = no cap)'),
+    RECIPIENT_LIMIT_ENTERPRISE: whole(0, 'recipients per message (0 = no cap)'),
+    SEND_LIMIT_BASIC: whole(0, 'invitation emails per account a day (0 = no cap)'),
+    SEND_LIMIT_STANDARD: whole(5000, 'invitation emails per account a day (0 = no cap)'),
+    SEND_LIMIT_ADVANTAGE: whole(20_000, 'invitation emails per account a day (0 = no cap)'),
+    SEND_LIMIT_PREMIER: whole(100_000, 'invitation emails per account a day (0 = no cap)'),
+    SEND_LIMIT_ENTERPRISE: whole(0, 'invitation emails per account a day (0 = no cap)'),
+    METRICS_PORT: whole(undefined, 'port of the Prometheus /metrics listener (unset = off)', 0, 65535),
+    METRICS_HOST: text('127.0.0.1', 'address of the /metrics listener'),
+    SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
+    READY_OUTBOX_STUCK_SECONDS: whole(900, '/readyz fails when a due outbox row waited longer', 1),
+    RETAIN_DELIVERIES_DAYS: whole(30, 'days finished webhook deliveries are kept (0 = forever)'),
+    RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
+    RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
+    RETAIN_EXPORTS_DAYS: whole(7, 'days finished exports are kept (0 = forever)'),
+    RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
+  }),
+);
+
+export type EnvName = keyof typeof ENV_SCHEMA.properties;
+type Env = Record<string, unknown>;
+type VarSchema = TSchema & Record<string, unknown>;
+const VARS = ENV_SCHEMA.properties as unknown as Record<string, VarSchema>;
+
+/** A wrong value of one variable; its message is the one line start-up prints. */
+export class ConfigError extends Error {}
+
+const validateEnv = (() => {
+  const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false }));
+  return ajv.compile(ENV_SCHEMA as object);
+})();
+
+/** What a variable accepts, in words, from its schema. */
+function allowed(schema: VarSchema): string {
+  if (schema.anyOf)
+    return `one of ${(schema.anyOf as Array<{ const: string }>).map((s) => s.const).join(', ')}`;
+  if (schema.type === 'boolean') return 'true or false';
+  if (schema.type === 'integer') {
+    const max = schema.maximum === undefined ? '' : ` and at most ${schema.maximum}`;
+    return `a whole number of at least ${schema.minimum}${max}`;
+  }
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^https?'))
+    return 'an http:// or https:// URL';
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^smtp'))
+    return 'an smtp:// or smtps:// URL';
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^(sqlite'))
+    return 'sqlite:<file> or postgres://user@host:port/db';
+  return 'a non-empty value';
+}
+
+/** The declared variables as given (unset and empty ones left out), checked, coerced, defaulted. */
+export function readEnv(env: NodeJS.ProcessEnv): Env {
+  const given: Env = {};
+  for (const name of Object.keys(VARS)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') given[name] = raw;
+  }
+  if (validateEnv(given)) return given;
+  const error = validateEnv.errors![0];
+  const name = error.instancePath.replace(/^\//, '');
+  const schema = VARS[name];
+  const value = env[name] ?? '';
+  const shown = schema?.secret ? mask(value) : value;
+  throw new ConfigError(
+    `${name}=${JSON.stringify(shown)} is not allowed: ${name} must be ${schema ? allowed(schema) : error.message}`,
+  );
 }
 
 function url(raw: string): string {
@@ -73,66 +220,110 @@ function url(raw: string): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int(env, 'PORT', 8080);
-  const publicUrl = url(env.PUBLIC_URL ?? `http://localhost:${port}`);
+  const e = readEnv(env);
+  const n = (name: EnvName) => e[name] as number;
+  const s = (name: EnvName) => e[name] as string;
+  const port = n('PORT');
   return {
     port,
-    host: env.HOST ?? '127.0.0.1',
-    databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/survey-service.db',
+    host: s('HOST'),
+    databaseUrl: s('DATABASE_URL'),
     regionUrls: {
-      us: publicUrl,
-      eu: url(env.PUBLIC_URL_EU ?? `http://eu.localhost:${port}`),
-      ca: url(env.PUBLIC_URL_CA ?? `http://ca.localhost:${port}`),
+      us: url(s('PUBLIC_URL') ?? `http://localhost:${port}`),
+      eu: url(s('PUBLIC_URL_EU') ?? `http://eu.localhost:${port}`),
+      ca: url(s('PUBLIC_URL_CA') ?? `http://ca.localhost:${port}`),
     },
-    trustProxy: env.TRUST_PROXY === 'true',
-    secretKey: env.SECRET_KEY || undefined,
-    bodyLimit: int(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
-    sqliteBusyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000),
-    logLevel: env.LOG_LEVEL ?? 'warn',
+    trustProxy: e.TRUST_PROXY as boolean,
+    secretKey: s('SECRET_KEY'),
+    bodyLimit: n('BODY_LIMIT_BYTES'),
+    sqliteBusyTimeoutMs: n('SQLITE_BUSY_TIMEOUT_MS'),
+    logLevel: s('LOG_LEVEL'),
     rateLimits: {
-      draftMinute: int(env, 'RATE_LIMIT_DRAFT_MINUTE', 120),
-      draftDay: int(env, 'RATE_LIMIT_DRAFT_DAY', 500),
-      publicMinute: int(env, 'RATE_LIMIT_PUBLIC_MINUTE', 0),
-      publicDay: int(env, 'RATE_LIMIT_PUBLIC_DAY', 500_000),
+      draftMinute: n('RATE_LIMIT_DRAFT_MINUTE'),
+      draftDay: n('RATE_LIMIT_DRAFT_DAY'),
+      publicMinute: n('RATE_LIMIT_PUBLIC_MINUTE'),
+      publicDay: n('RATE_LIMIT_PUBLIC_DAY'),
     },
     outbox: {
-      pollMs: int(env, 'OUTBOX_POLL_MS', 1000),
-      inServe: env.OUTBOX_IN_SERVE !== 'false',
-      batch: int(env, 'OUTBOX_BATCH', 20),
-      retryBaseSeconds: int(env, 'OUTBOX_RETRY_BASE_SECONDS', 30),
-      retryMaxSeconds: int(env, 'OUTBOX_RETRY_MAX_SECONDS', 3600),
-      retryForHours: int(env, 'OUTBOX_RETRY_FOR_HOURS', 24),
-      leaseSeconds: int(env, 'OUTBOX_LEASE_SECONDS', 120),
-      httpTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+      pollMs: n('OUTBOX_POLL_MS'),
+      inServe: e.OUTBOX_IN_SERVE as boolean,
+      batch: n('OUTBOX_BATCH'),
+      retryBaseSeconds: n('OUTBOX_RETRY_BASE_SECONDS'),
+      retryMaxSeconds: n('OUTBOX_RETRY_MAX_SECONDS'),
+      retryForHours: n('OUTBOX_RETRY_FOR_HOURS'),
+      leaseSeconds: n('OUTBOX_LEASE_SECONDS'),
+      httpTimeoutMs: n('WEBHOOK_TIMEOUT_MS'),
     },
-    webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
-    mail: {
-      smtpUrl: env.SMTP_URL || undefined,
-      dir: env.MAIL_DIR ?? './data/mail',
-      from: env.MAIL_FROM ?? 'Survey Service <no-reply@localhost>',
-    },
+    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS as boolean,
+    mail: { smtpUrl: s('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
     contactLimits: {
-      basic: int(env, 'CONTACT_LIMIT_BASIC', 1000),
-      standard: int(env, 'CONTACT_LIMIT_STANDARD', 10_000),
-      advantage: int(env, 'CONTACT_LIMIT_ADVANTAGE', 50_000),
-      premier: int(env, 'CONTACT_LIMIT_PREMIER', 100_000),
-      enterprise: int(env, 'CONTACT_LIMIT_ENTERPRISE', 0),
+      basic: n('CONTACT_LIMIT_BASIC'),
+      standard: n('CONTACT_LIMIT_STANDARD'),
+      advantage: n('CONTACT_LIMIT_ADVANTAGE'),
+      premier: n('CONTACT_LIMIT_PREMIER'),
+      enterprise: n('CONTACT_LIMIT_ENTERPRISE'),
     },
     invitationLimits: {
       recipients: {
-        basic: int(env, 'RECIPIENT_LIMIT_BASIC', 0),
-        standard: int(env, 'RECIPIENT_LIMIT_STANDARD', 1000),
-        advantage: int(env, 'RECIPIENT_LIMIT_ADVANTAGE', 10_000),
-        premier: int(env, 'RECIPIENT_LIMIT_PREMIER', 50_000),
-        enterprise: int(env, 'RECIPIENT_LIMIT_ENTERPRISE', 0),
+        basic: n('RECIPIENT_LIMIT_BASIC'),
+        standard: n('RECIPIENT_LIMIT_STANDARD'),
+        advantage: n('RECIPIENT_LIMIT_ADVANTAGE'),
+        premier: n('RECIPIENT_LIMIT_PREMIER'),
+        enterprise: n('RECIPIENT_LIMIT_ENTERPRISE'),
       },
       dailySends: {
-        basic: int(env, 'SEND_LIMIT_BASIC', 0),
-        standard: int(env, 'SEND_LIMIT_STANDARD', 5000),
-        advantage: int(env, 'SEND_LIMIT_ADVANTAGE', 20_000),
-        premier: int(env, 'SEND_LIMIT_PREMIER', 100_000),
-        enterprise: int(env, 'SEND_LIMIT_ENTERPRISE', 0),
+        basic: n('SEND_LIMIT_BASIC'),
+        standard: n('SEND_LIMIT_STANDARD'),
+        advantage: n('SEND_LIMIT_ADVANTAGE'),
+        premier: n('SEND_LIMIT_PREMIER'),
+        enterprise: n('SEND_LIMIT_ENTERPRISE'),
       },
     },
+    metrics: { port: e.METRICS_PORT as number | undefined, host: s('METRICS_HOST') },
+    shutdownTimeoutMs: n('SHUTDOWN_TIMEOUT_MS'),
+    readyOutboxStuckSeconds: n('READY_OUTBOX_STUCK_SECONDS'),
+    retention: {
+      deliveries: n('RETAIN_DELIVERIES_DAYS'),
+      emails: n('RETAIN_EMAILS_DAYS'),
+      sign_in_failures: n('RETAIN_SIGN_IN_FAILURES_DAYS'),
+      exports: n('RETAIN_EXPORTS_DAYS'),
+      sessions: n('RETAIN_SESSIONS_DAYS'),
+    },
   };
+}
+
+/** The effective value of every variable, for `survey-service config`: secrets masked, a URL's
+ * password masked, and where each value came from. */
+export function describeConfig(env: NodeJS.ProcessEnv = process.env): Array<{
+  name: string;
+  value: string | number | boolean | null;
+  source: 'env' | 'default';
+}> {
+  const config = loadConfig(env);
+  const e = readEnv(env);
+  const derived: Record<string, string> = {
+    PUBLIC_URL: config.regionUrls.us,
+    PUBLIC_URL_EU: config.regionUrls.eu,
+    PUBLIC_URL_CA: config.regionUrls.ca,
+  };
+  return Object.entries(VARS).map(([name, schema]) => {
+    const raw = (e[name] ?? derived[name] ?? null) as string | number | boolean | null;
+    const source = env[name] !== undefined && env[name] !== '' ? 'env' : 'default';
+    return { name, value: schema.secret && typeof raw === 'string' ? mask(raw) : raw, source };
+  });
+}
+
+/** A URL with its password masked; any other secret wholly masked. */
+function mask(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.password) {
+      u.password = '****';
+      return u.toString();
+    }
+    if (/^(postgres|postgresql|smtps?|sqlite):/.test(value)) return value;
+  } catch {
+    // not a URL: a plain secret
+  }
+  return '****';
 }

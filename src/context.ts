@@ -1,8 +1,13 @@
 // The services every part of the server shares, built once per process (or per test).
+
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { IdAllocator } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
+import { outboxBacklog } from './ops/health.js';
+import { createLogger } from './ops/logger.js';
+import { Metrics } from './ops/metrics.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { loadServerSecrets, type ServerSecrets } from './platform/secrets.js';
 
@@ -12,6 +17,10 @@ export interface Deps {
   clock: Clock;
   ids: IdAllocator;
   secrets: ServerSecrets;
+  /** Prometheus metrics of this process (recorded always; per-request ones only with METRICS_PORT). */
+  metrics: Metrics;
+  /** The process's JSON logger (pino); the HTTP server logs through it too. */
+  log: Logger;
 }
 
 export interface DepsOptions {
@@ -21,11 +30,26 @@ export interface DepsOptions {
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
-  const db = openDatabase(config.databaseUrl, { busyTimeoutMs: config.sqliteBusyTimeoutMs });
+  let metrics: Metrics | undefined;
+  const db = openDatabase(config.databaseUrl, {
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    onQuery: config.metrics.port === undefined ? undefined : (s) => metrics?.queryLatency.observe(s),
+  });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
     const secrets = await loadServerSecrets(db, config.secretKey);
-    return { config, db, clock: options.clock ?? systemClock, ids: new IdAllocator(db), secrets };
+    const clock = options.clock ?? systemClock;
+    const deps: Deps = {
+      config,
+      db,
+      clock,
+      ids: new IdAllocator(db),
+      secrets,
+      metrics: undefined!,
+      log: createLogger(config),
+    };
+    metrics = deps.metrics = new Metrics(db, () => outboxBacklog(deps));
+    return deps;
   } catch (err) {
     await db.close();
     throw err;

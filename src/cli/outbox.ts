@@ -1,8 +1,12 @@
 // The outbox worker on its own: `survey-service worker` (webhook deliveries and emails).
+import type { Server } from 'node:http';
 import { loadConfig } from '../config.js';
 import { createDeps } from '../context.js';
+import { startMetricsServer } from '../ops/metrics.js';
+import { exitGracefully } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';
 import { type Commands, print } from './common.js';
+import { closeServer } from './server.js';
 
 export const outboxCommands: Commands = (program) => {
   program
@@ -27,13 +31,12 @@ export const outboxCommands: Commands = (program) => {
         }
         return;
       }
-      const stop = async () => {
-        await worker.stop();
+      let metrics: Server | null = null;
+      exitGracefully(deps, async () => {
+        await Promise.all([worker.stop(), closeServer(metrics)]);
         await deps.db.close();
-        process.exit(0);
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      });
+      metrics = await startMetricsServer(deps);
       worker.start();
       process.stdout.write(`survey-service worker running (${deps.db.dialect})\n`);
     });

@@ -1,9 +1,12 @@
-// Running the service: serve and migrate.
+// Running the service: serve, migrate and config.
+import type { Server } from 'node:http';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
+import { describeConfig, loadConfig } from '../config.js';
 import { createDeps } from '../context.js';
 import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { migrateToLatest, migrationStatus } from '../db/migrate.js';
+import { startMetricsServer } from '../ops/metrics.js';
+import { exitGracefully } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';
 import { type Commands, print } from './common.js';
 
@@ -17,15 +20,14 @@ export const serverCommands: Commands = (program) => {
       const deps = await createDeps(config);
       const app = await buildApp(deps);
       const worker = opts.worker && config.outbox.inServe ? new OutboxWorker(deps) : null;
-      const stop = async () => {
-        await worker?.stop();
-        await app.close();
+      let metrics: Server | null = null;
+      // Stop taking requests and deliveries together; each finishes what it holds.
+      exitGracefully(deps, async () => {
+        await Promise.all([app.close(), worker?.stop(), closeServer(metrics)]);
         await deps.db.close();
-        process.exit(0);
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      });
       await app.listen({ port: config.port, host: config.host });
+      metrics = await startMetricsServer(deps);
       worker?.start();
       process.stdout.write(
         `survey-service listening on http://${config.host}:${config.port} (${deps.db.dialect})\n`,
@@ -34,11 +36,24 @@ export const serverCommands: Commands = (program) => {
 
   program
     .command('migrate')
-    .description('apply pending schema migrations, then exit')
+    .description('apply pending schema migrations, then exit; --status only lists them')
+    .option('--status', 'list applied and pending migrations without applying any')
     .option('--json', 'print one JSON object')
-    .action(async (opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean; status?: boolean }) => {
       const db = openDatabase(loadConfig().databaseUrl);
       try {
+        if (opts.status) {
+          const status = await migrationStatus(db);
+          print(
+            !!opts.json,
+            { ...status },
+            [
+              ...status.applied.map((m) => `applied  ${m.name}  ${m.applied_at}`),
+              ...status.pending.map((name) => `pending  ${name}`),
+            ].join('\n'),
+          );
+          return;
+        }
         const applied = await migrateToLatest(db);
         print(
           !!opts.json,
@@ -49,4 +64,23 @@ export const serverCommands: Commands = (program) => {
         await db.close();
       }
     });
+
+  program
+    .command('config')
+    .description('print the effective configuration (secrets masked), after checking every variable')
+    .option('--json', 'print one JSON object')
+    .action((opts: { json?: boolean }) => {
+      const vars = describeConfig();
+      print(
+        !!opts.json,
+        Object.fromEntries(vars.map((v) => [v.name, v.value])),
+        vars
+          .map((v) => `${v.name}=${v.value ?? ''}${v.source === 'default' ? '  (default)' : ''}`)
+          .join('\n'),
+      );
+    });
 };
+
+export function closeServer(server: Server | null): Promise<void> {
+  return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
+}

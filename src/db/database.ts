@@ -6,6 +6,7 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  type LogEvent,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
@@ -23,6 +24,8 @@ export interface Db {
   /** SQLite: true when no query or transaction holds the one connection, so a statement run
    * synchronously on `sqlite` cannot land inside someone else's transaction. */
   sqliteIdle?: () => boolean;
+  /** Connections: total, idle, and queries waiting for one (SQLite: its one connection). */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -35,6 +38,15 @@ export function dialectOf(url: string): Dialect {
 export interface OpenOptions {
   /** How long SQLite waits for another process's write lock before giving up (SQLITE_BUSY). */
   busyTimeoutMs?: number;
+  /** Called with each query builder query's duration in seconds (metrics); unset, nothing is timed. */
+  onQuery?: (seconds: number) => void;
+}
+
+function queryLog(onQuery: OpenOptions['onQuery']) {
+  if (!onQuery) return undefined;
+  return (event: LogEvent) => {
+    if (event.level === 'query') onQuery(event.queryDurationMillis / 1000);
+  };
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
@@ -49,12 +61,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     const driver = new FifoSqliteDriver({ database: withStatementCache(sqlite) });
-    const kysely = new Kysely<Database>({ dialect: new FifoSqliteDialect(driver) });
+    const kysely = new Kysely<Database>({
+      dialect: new FifoSqliteDialect(driver),
+      log: queryLog(options.onQuery),
+    });
     return {
       kysely,
       dialect: 'sqlite',
       sqlite,
       sqliteIdle: () => driver.idle,
+      poolStats: () => ({ total: 1, idle: driver.idle ? 1 : 0, waiting: driver.waitingCount }),
       close: () => kysely.destroy(),
     };
   }
@@ -66,8 +82,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   // transaction) emits on itself. Its next query fails (503/1051) and the pool drops it on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: queryLog(options.onQuery),
+  });
+  return {
+    kysely,
+    dialect: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => kysely.destroy(),
+  };
 }
 
 /**
@@ -82,6 +106,10 @@ class FifoSqliteDriver extends SqliteDriver {
 
   get idle(): boolean {
     return !this.busy;
+  }
+
+  get waitingCount(): number {
+    return this.waiting.length;
   }
 
   override async init(): Promise<void> {

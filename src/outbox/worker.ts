@@ -34,6 +34,8 @@ export class OutboxWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = true;
+  /** Set by stop(): the round in progress finishes its current item and goes no further. */
+  private stopping = false;
 
   constructor(
     private readonly deps: Deps,
@@ -42,11 +44,7 @@ export class OutboxWorker {
     this.pollMs = options.pollMs ?? deps.config.outbox.pollMs;
     this.clock = options.clock ?? deps.clock;
     this.transport = options.transport ?? createMailTransport(deps.config);
-    this.onError =
-      options.onError ??
-      ((err) => {
-        if (deps.config.logLevel !== 'silent') process.stderr.write(`outbox worker: ${String(err)}\n`);
-      });
+    this.onError = options.onError ?? ((err) => deps.log.error({ err }, 'outbox worker round failed'));
   }
 
   /** One round: fan out new events, deliver due webhooks, send due emails. */
@@ -56,14 +54,16 @@ export class OutboxWorker {
     const batch = deps.config.outbox.batch;
     const events = await fanOut(deps, batch * 5);
     const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
-    await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
+    const delivered = await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
+    for (const outcome of delivered) if (outcome !== 'gone') deps.metrics.deliveries.inc({ outcome });
     // Mail goes out one at a time per worker (SMTP servers throttle parallel connections), each
     // claimed just before it is sent so that a slow server cannot outlast the claim of the next.
     let emails = 0;
-    for (; emails < batch; emails++) {
+    for (; emails < batch && !this.stopping; emails++) {
       const claim = await claimDue(deps, 'emails', 1, now());
       if (claim.ids.length === 0) break;
-      await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
+      const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
+      if (outcome !== 'gone') deps.metrics.emails.inc({ outcome });
     }
     return { events, deliveries: hooks.ids.length, emails };
   }
@@ -71,7 +71,7 @@ export class OutboxWorker {
   /** Runs rounds until one finds nothing to do (tests and the CLI's one-shot use). */
   async drain(maxRounds = 100): Promise<RoundResult> {
     const total: RoundResult = { events: 0, deliveries: 0, emails: 0 };
-    for (let i = 0; i < maxRounds; i++) {
+    for (let i = 0; i < maxRounds && !this.stopping; i++) {
       const r = await this.runOnce();
       total.events += r.events;
       total.deliveries += r.deliveries;
@@ -97,6 +97,7 @@ export class OutboxWorker {
   /** Stops polling and waits for the round in progress; claims it did not finish simply expire. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.running) await this.running;

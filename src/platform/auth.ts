@@ -202,7 +202,10 @@ export function createAuthenticator(deps: Deps) {
 
     const rate = await limiter.hit(app);
     reply.headers(rate.headers);
-    if (!rate.allowed) throw new ApiError(1040);
+    if (!rate.allowed) {
+      deps.metrics.rateLimited.inc();
+      throw new ApiError(1040);
+    }
 
     if (granted.set.size === 0) throw new ApiError(1057);
     if (scope) {

@@ -199,6 +199,7 @@ export async function createResponse(
       (current && closedReason(current, deps.clock.now())) || 'closed',
     );
   }
+  deps.metrics.responses.inc();
   return row;
 }
 

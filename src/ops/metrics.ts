@@ -1,0 +1,135 @@
+// Prometheus metrics (prom-client), one registry per process (per Deps in tests). Served on a
+// separate listener (METRICS_PORT) so they never share the public port; unset, nothing is
+// measured per request at all (the HTTP hook is only installed when metrics are on).
+import { createServer, type Server } from 'node:http';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Deps } from '../context.js';
+import type { Db } from '../db/database.js';
+import type { OutboxBacklog } from './health.js';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'survey_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'survey_http_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its answer, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly rateLimited = new Counter({
+    name: 'survey_rate_limit_rejections_total',
+    help: 'API requests refused with 429 by an app rate limit',
+    registers: [this.registry],
+  });
+  readonly queryLatency = new Histogram({
+    name: 'survey_db_query_duration_seconds',
+    help: 'Database query time through the query builder (hot prepared reads on SQLite are not timed)',
+    buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+  readonly deliveries = new Counter({
+    name: 'survey_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (delivered, retry, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly emails = new Counter({
+    name: 'survey_emails_total',
+    help: 'Email send attempts by outcome (sent, retry, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly responses = new Counter({
+    name: 'survey_responses_received_total',
+    help: 'Survey responses created (API and respondent pages)',
+    registers: [this.registry],
+  });
+  /** Label children by "method route status": prom-client would hash the label set per call. */
+  private readonly children = new Map<string, [{ inc(): void }, { observe(v: number): void }]>();
+
+  constructor(db: Db, backlog: () => Promise<OutboxBacklog>) {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'survey_db_pool_connections',
+      help: 'Database connections by state (in_use, idle, waiting = queries waiting for one)',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const s = db.poolStats();
+        this.set({ state: 'in_use' }, s.total - s.idle);
+        this.set({ state: 'idle' }, s.idle);
+        this.set({ state: 'waiting' }, s.waiting);
+      },
+    });
+    // Backlog gauges read the database when scraped; one query pair serves both gauges.
+    let pending: Promise<OutboxBacklog> | null = null;
+    const read = () => {
+      pending ??= backlog().finally(() => {
+        pending = null;
+      });
+      return pending;
+    };
+    new Gauge({
+      name: 'survey_outbox_pending',
+      help: 'Outbox rows waiting to be sent, by kind (deliveries, emails)',
+      labelNames: ['kind'] as const,
+      registers,
+      async collect() {
+        const b = await read();
+        this.set({ kind: 'deliveries' }, b.pending.deliveries);
+        this.set({ kind: 'emails' }, b.pending.emails);
+      },
+    });
+    new Gauge({
+      name: 'survey_outbox_oldest_due_seconds',
+      help: 'Seconds the longest-waiting due outbox row has been due',
+      registers,
+      async collect() {
+        this.set((await read()).oldestDueSeconds);
+      },
+    });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let child = this.children.get(key);
+    if (!child) {
+      const code = String(status);
+      child = [this.requests.labels(method, route, code), this.latency.labels(method, route, code)];
+      this.children.set(key, child);
+    }
+    child[0].inc();
+    child[1].observe(seconds);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+/** GET /metrics on its own listener; resolves once it listens. */
+export async function startMetricsServer(deps: Deps): Promise<Server | null> {
+  const { port, host } = deps.config.metrics;
+  if (port === undefined) return null;
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    deps.metrics.text().then(
+      (body) => res.writeHead(200, { 'content-type': deps.metrics.registry.contentType }).end(body),
+      () => res.writeHead(503, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}

@@ -1,0 +1,153 @@
+// Operating the service: health and readiness probes, Prometheus metrics on their own port, and
+// one JSON log line per request, all from a real `serve` process as operators run it.
+import parsePrometheus from 'parse-prometheus-text-format';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliJson, startServeProcess } from '../helpers/cli.js';
+import { ApiClient } from '../helpers/client.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { freePort } from '../helpers/ports.js';
+
+let db: TestDatabase;
+let serve: ReturnType<typeof startServeProcess>;
+let url: string;
+let metricsUrl: string;
+let env: Record<string, string>;
+let stdout = '';
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  url = `http://127.0.0.1:${port}`;
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  env = {
+    DATABASE_URL: db.url,
+    SECRET_KEY: 'ops-test-key',
+    PUBLIC_URL: url,
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    OUTBOX_IN_SERVE: 'false',
+  };
+  runCliJson(['migrate'], env);
+  serve = startServeProcess({ ...env, LOG_LEVEL: 'info' });
+  serve.child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  await serve.ready;
+});
+afterAll(async () => {
+  await serve?.stop();
+  await db?.drop();
+});
+
+let text = '';
+async function scrape() {
+  const res = await fetch(metricsUrl);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/plain');
+  text = await res.text();
+  const families = parsePrometheus(text);
+  return (name: string) => families.find((f) => f.name === name)?.metrics ?? [];
+}
+
+describe('health', () => {
+  it('GET /healthz answers while the process runs; GET /readyz reports each check', async () => {
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: { ok: true }, migrations: { ok: true }, outbox: { ok: true } },
+    });
+  });
+});
+
+describe('metrics and request logs', () => {
+  it('counts requests by route and status, rate-limit rejections, responses, pool and outbox', async () => {
+    const user = runCliJson(
+      [
+        'user',
+        'create',
+        '--username',
+        'ops',
+        '--email',
+        'ops@example.com',
+        '--password',
+        'pw pw pw pw',
+        '--plan',
+        'premier',
+      ],
+      env,
+    );
+    expect(user.username).toBe('ops');
+    const app = runCliJson(['app', 'create', '--owner', 'ops', '--name', 'Ops', '--minute-limit', '3'], env);
+    const client = new ApiClient(url);
+    const t = { token: app.access_token as string };
+    const survey = await client.post(
+      '/v3/surveys',
+      {
+        title: 'Ops',
+        pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Q' }] }] }],
+      },
+      t,
+    );
+    expect(survey.status).toBe(201);
+    const collector = await client.post(`/v3/surveys/${survey.body.id}/collectors`, { type: 'weblink' }, t);
+    expect(collector.status).toBe(201);
+    const response = await client.post(`/v3/collectors/${collector.body.id}/responses`, {}, t);
+    expect(response.status).toBe(201);
+    // The minute limit of 3 (150% tolerated at first) is soon used up: the next request is refused.
+    let served = 0;
+    while ((await client.get('/v3/users/me', t)).status === 200) served++;
+    expect(served).toBe(1);
+    expect((await client.get('/v3/users/me', { token: 'nope' })).status).toBe(401);
+
+    const metric = await scrape();
+    const requests = metric('survey_http_requests_total');
+    const count = (route: string, status: string, method = 'GET') =>
+      Number(
+        requests.find(
+          (m) => m.labels?.route === route && m.labels?.status === status && m.labels?.method === method,
+        )?.value ?? 0,
+      );
+    expect(count('/v3/surveys', '201', 'POST')).toBe(1);
+    expect(count('/v3/users/me', '429')).toBe(1);
+    expect(count('/v3/users/me', '401')).toBe(1);
+    // The parser folds labelled histograms together; their series are checked in the text.
+    expect(metric('survey_http_request_duration_seconds')[0].buckets?.['+Inf']).toBeDefined();
+    expect(text).toContain(
+      'survey_http_request_duration_seconds_count{method="POST",route="/v3/surveys",status="201"} 1\n',
+    );
+    expect(text).toContain(
+      'survey_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/v3/surveys",status="201"} 1\n',
+    );
+    expect(Number(metric('survey_rate_limit_rejections_total')[0].value)).toBe(1);
+    expect(Number(metric('survey_responses_received_total')[0].value)).toBe(1);
+    const pool = metric('survey_db_pool_connections');
+    expect(pool.map((m) => m.labels?.state).sort()).toEqual(['idle', 'in_use', 'waiting']);
+    expect(Number(metric('survey_db_query_duration_seconds')[0].count)).toBeGreaterThan(0);
+    expect(metric('survey_outbox_pending').map((m) => [m.labels?.kind, m.value])).toEqual([
+      ['deliveries', '0'],
+      ['emails', '0'],
+    ]);
+    expect(metric('survey_outbox_oldest_due_seconds')[0].value).toBe('0');
+    // Counters of the worker exist from the start (a separate worker process serves its own).
+    expect(metric('survey_webhook_deliveries_total')).toBeDefined();
+    expect((await fetch(`${url}/metrics`)).status).toBe(404); // never on the public port
+
+    // One JSON line per request at info: request id, route pattern, status and duration; no URL.
+    const lines = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    const post = lines.find(
+      (l) => l.msg === 'request' && l.route === '/v3/collectors/:collector_id/responses',
+    );
+    expect(post).toMatchObject({ level: 'info', service: 'survey-service', method: 'POST', status: 201 });
+    expect(post.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeof post.ms).toBe('number');
+    expect(stdout).not.toContain(String(collector.body.id));
+    expect(lines.some((l) => l.route === '/healthz')).toBe(false);
+  });
+});
