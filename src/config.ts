@@ -50,6 +50,10 @@ export interface Config {
     /** MAIL_FROM: the sender of every email. */
     from: string;
   };
+  /** Response exports: EXPORT_DIR (default ./data/exports), files kept EXPORT_RETENTION_HOURS
+   * (default 24), and exports of at most EXPORT_SYNC_MAX_RESPONSES (default 10000) made at once
+   * rather than by the worker. */
+  exports: { dir: string; retentionHours: number; syncMaxResponses: number };
   /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
   contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   /** Email invitations per plan: most recipients on one message (RECIPIENT_LIMIT_<PLAN>) and most
@@ -110,6 +114,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: env.SMTP_URL || undefined,
       dir: env.MAIL_DIR ?? './data/mail',
       from: env.MAIL_FROM ?? 'Survey Service <no-reply@localhost>',
+    },
+    exports: {
+      dir: env.EXPORT_DIR ?? './data/exports',
+      retentionHours: int(env, 'EXPORT_RETENTION_HOURS', 24),
+      syncMaxResponses: int(env, 'EXPORT_SYNC_MAX_RESPONSES', 10_000),
     },
     contactLimits: {
       basic: int(env, 'CONTACT_LIMIT_BASIC', 1000),
