@@ -6,6 +6,7 @@ import { collectorsRoutes } from './api/v3/collectors/collectors.js';
 import { contactsRoutes } from './api/v3/contacts/contacts.js';
 import { contactFieldsRoutes } from './api/v3/contacts/fields.js';
 import { contactListsRoutes } from './api/v3/contacts/lists.js';
+import { exportsRoutes } from './api/v3/exports/exports.js';
 import { groupActivitiesRoutes } from './api/v3/groups/activities.js';
 import { groupsRoutes } from './api/v3/groups/groups.js';
 import { groupMembersRoutes } from './api/v3/groups/members.js';
@@ -71,6 +72,7 @@ const apiRoutes: Routes[] = [
   collectorsRoutes,
   responsesRoutes,
   rollupsRoutes,
+  exportsRoutes,
   messagesRoutes,
   recipientsRoutes,
 ];

@@ -55,6 +55,10 @@ export interface Config {
     /** MAIL_FROM: the sender of every email. */
     from: string;
   };
+  /** Response exports: EXPORT_DIR (default ./data/exports), files kept EXPORT_RETENTION_HOURS
+   * (default 24), and exports of at most EXPORT_SYNC_MAX_RESPONSES (default 10000) made at once
+   * rather than by the worker. */
+  exports: { dir: string; retentionHours: number; syncMaxResponses: number };
   /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
   contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   /** Email invitations per plan: most recipients on one message (RECIPIENT_LIMIT_<PLAN>) and most
@@ -154,6 +158,9 @@ export const ENV_SCHEMA = Type.Partial(
     SEND_LIMIT_ADVANTAGE: whole(20_000, 'invitation emails per account a day (0 = no cap)'),
     SEND_LIMIT_PREMIER: whole(100_000, 'invitation emails per account a day (0 = no cap)'),
     SEND_LIMIT_ENTERPRISE: whole(0, 'invitation emails per account a day (0 = no cap)'),
+    EXPORT_DIR: text('./data/exports', 'where export files are written'),
+    EXPORT_RETENTION_HOURS: whole(24, 'hours a finished export file is kept', 1),
+    EXPORT_SYNC_MAX_RESPONSES: whole(10_000, 'exports of at most this many responses are made at once'),
     METRICS_PORT: whole(undefined, 'port of the Prometheus /metrics listener (unset = off)', 0, 65535),
     METRICS_HOST: text('127.0.0.1', 'address of the /metrics listener'),
     SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
@@ -256,6 +263,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS as boolean,
     mail: { smtpUrl: s('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
+    exports: {
+      dir: s('EXPORT_DIR'),
+      retentionHours: n('EXPORT_RETENTION_HOURS'),
+      syncMaxResponses: n('EXPORT_SYNC_MAX_RESPONSES'),
+    },
     contactLimits: {
       basic: n('CONTACT_LIMIT_BASIC'),
       standard: n('CONTACT_LIMIT_STANDARD'),

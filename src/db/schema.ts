@@ -1,5 +1,6 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
 import type { CollectTables } from './tables/collect.js';
+import type { ExportTables } from './tables/exports.js';
 import type { InvitationTables } from './tables/invitations.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
@@ -16,4 +17,5 @@ export interface Database
     SharingTables,
     CollectTables,
     ReachTables,
-    InvitationTables {}
+    InvitationTables,
+    ExportTables {}

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../context.js';
 
-export type OutboxTable = 'webhook_deliveries' | 'emails';
+export type OutboxTable = 'webhook_deliveries' | 'emails' | 'exports';
 
 export interface Claim {
   token: string;
@@ -18,7 +18,7 @@ export async function claimDue(deps: Deps, table: OutboxTable, limit: number, no
   const nowIso = now.toISOString();
   const token = randomUUID();
   const until = new Date(now.getTime() + deps.config.outbox.leaseSeconds * 1000).toISOString();
-  // The two tables share the claim columns; Kysely's types cannot follow a table-name union.
+  // The tables share the claim columns; Kysely's types cannot follow a table-name union.
   const t = table as 'emails';
   let due = k
     .selectFrom(t)

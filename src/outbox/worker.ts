@@ -1,7 +1,9 @@
 // The outbox worker: fans events out to webhook deliveries, then delivers the due deliveries and
-// sends the due emails, each claimed from the database so several workers (serve processes or
+// sends the due emails, runs export jobs (one at a time, beside the rounds) and prunes expired
+// exports, each claimed from the database so several workers (serve processes or
 // `survey-service worker`) share the work without doing any of it twice at once.
 import type { Deps } from '../context.js';
+import { pruneExports, runExport } from '../domain/exports/exports.js';
 import type { Clock } from '../platform/clock.js';
 import { claimDue } from './claim.js';
 import { deliverOne } from './deliver-webhook.js';
@@ -24,6 +26,8 @@ export interface RoundResult {
   events: number;
   deliveries: number;
   emails: number;
+  /** Export jobs started this round. */
+  exports: number;
 }
 
 export class OutboxWorker {
@@ -33,6 +37,8 @@ export class OutboxWorker {
   private readonly onError: (err: unknown) => void;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** The export job this worker is writing (a long one must not hold up webhooks and mail). */
+  private exporting: Promise<void> | null = null;
   private stopped = true;
   /** Set by stop(): the round in progress finishes its current item and goes no further. */
   private stopping = false;
@@ -65,20 +71,39 @@ export class OutboxWorker {
       const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
       if (outcome !== 'gone') deps.metrics.emails.inc({ outcome });
     }
-    return { events, deliveries: hooks.ids.length, emails };
+    let exports = 0;
+    if (!this.exporting) {
+      const job = await claimDue(deps, 'exports', 1, now());
+      if (job.ids.length > 0) {
+        exports = 1;
+        this.exporting = runExport(deps, job.ids[0], job.token, now)
+          .catch(this.onError)
+          .finally(() => {
+            this.exporting = null;
+          });
+      }
+    }
+    await pruneExports(deps, now());
+    return { events, deliveries: hooks.ids.length, emails, exports };
   }
 
   /** Runs rounds until one finds nothing to do (tests and the CLI's one-shot use). */
   async drain(maxRounds = 100): Promise<RoundResult> {
-    const total: RoundResult = { events: 0, deliveries: 0, emails: 0 };
+    const total: RoundResult = { events: 0, deliveries: 0, emails: 0, exports: 0 };
     for (let i = 0; i < maxRounds && !this.stopping; i++) {
       const r = await this.runOnce();
       total.events += r.events;
       total.deliveries += r.deliveries;
       total.emails += r.emails;
-      if (r.events + r.deliveries + r.emails === 0) break;
+      total.exports += r.exports;
+      if (r.events + r.deliveries + r.emails + r.exports === 0) break;
     }
     return total;
+  }
+
+  /** Waits for the export job in progress, if any (tests and `worker --once`). */
+  async exportsSettled(): Promise<void> {
+    await this.exporting;
   }
 
   start(): void {
@@ -101,6 +126,7 @@ export class OutboxWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.running) await this.running;
+    await this.exporting;
     this.transport.close();
   }
 }

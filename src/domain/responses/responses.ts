@@ -7,6 +7,7 @@ import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import type { ResponsesTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
+import { FREE_RESPONSE_DETAIL_LIMIT } from '../../platform/plans.js';
 import { type Collector, CollectorNotOpen, closedReason, collectorById } from '../collectors/collectors.js';
 import { type EventType, type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
@@ -460,10 +461,73 @@ export async function rowsBeforeLimit(
   return at === -1 ? null : at;
 }
 
+/** The basic plan reads the first 25 responses of a survey (by ordinal) on response-detail
+ * endpoints and exports: any row above that is 402/1005. */
+export function checkDetailLimit(paid: boolean, rows: Pick<ResponseRow, 'ordinal'>[]): void {
+  if (paid) return;
+  if (rows.some((r) => r.ordinal > FREE_RESPONSE_DETAIL_LIMIT))
+    throw new ApiError(
+      1005,
+      `The basic plan reads the first ${FREE_RESPONSE_DETAIL_LIMIT} responses of a survey on response-detail endpoints.`,
+    );
+}
+
 /** True when `f` selects a whole survey or collector (no filter narrows it). */
 export function unfiltered(f: ResponseFilters): boolean {
   const { surveyId: _s, collectorId: _c, sortBy: _b, sortOrder: _o, ...rest } = f;
   return Object.values(rest).every((v) => v === undefined);
+}
+
+/** The columns an export reads. */
+export const EXPORT_COLUMNS = [
+  'id',
+  'ordinal',
+  'collector_id',
+  'response_status',
+  'date_created',
+  'date_modified',
+  'ip_address',
+  'email_address',
+  'first_name',
+  'last_name',
+  'custom_value',
+  'custom_variables',
+  'pages',
+] as const;
+export type ExportRow = Pick<ResponseRow, (typeof EXPORT_COLUMNS)[number]>;
+
+/** How many responses match `f` and the highest ordinal among them (0 when none). */
+export async function countMatching(
+  deps: Deps,
+  f: ResponseFilters,
+): Promise<{ total: number; maxOrdinal: number }> {
+  const r = await filtered(deps, f)
+    .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.max<number>('ordinal').as('max')])
+    .executeTakeFirstOrThrow();
+  return { total: Number(r.total), maxOrdinal: Number(r.max ?? 0) };
+}
+
+/**
+ * The matching rows in export order, `batch` at a time, each batch read by keyset (ordinal after
+ * the last one seen, on the survey/collector ordinal indexes): memory stays constant however many
+ * match, and no connection is held between batches. `upTo` caps the ordinal (the basic plan).
+ */
+export async function* exportBatches(
+  deps: Deps,
+  f: ResponseFilters,
+  batch: number,
+  upTo?: number,
+): AsyncGenerator<ExportRow[]> {
+  let after = 0;
+  for (;;) {
+    let q = filtered(deps, f).select(EXPORT_COLUMNS).where('ordinal', '>', after);
+    if (upTo !== undefined) q = q.where('ordinal', '<=', upTo);
+    const rows = await q.orderBy('ordinal').limit(batch).execute();
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batch) return;
+    after = rows[rows.length - 1].ordinal;
+  }
 }
 
 /** Every matching row (for deletes and analysis scans). */

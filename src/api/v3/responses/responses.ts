@@ -7,6 +7,7 @@ import { type Collector, requireCollector } from '../../../domain/collectors/col
 import { designIndex } from '../../../domain/responses/design-index.js';
 import {
   allResponses,
+  checkDetailLimit,
   createResponse,
   deleteResponses,
   getResponse,
@@ -123,16 +124,6 @@ function knownTotal(scope: Scope, f: ResponseFilters): number | undefined {
   return scope.collector ? scope.collector.response_count : scope.survey.response_count;
 }
 
-/** The basic plan reads the first 25 responses of a survey on response-detail endpoints. */
-function checkDetailLimit(request: FastifyRequest, rows: Pick<ResponseRow, 'ordinal'>[]): void {
-  if (request.auth.paid) return;
-  if (rows.some((r) => r.ordinal > FREE_RESPONSE_DETAIL_LIMIT))
-    throw new ApiError(
-      1005,
-      `The basic plan reads the first ${FREE_RESPONSE_DETAIL_LIMIT} responses of a survey on response-detail endpoints.`,
-    );
-}
-
 function bodyInput(body: Static<typeof ResponseBody>): { input: ResponseInput; created?: string } {
   const { date_created, recipient_id, ...rest } = body;
   let created: string | undefined;
@@ -230,7 +221,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           'all',
           knownTotal(scope, filters),
         );
-        checkDetailLimit(request, rows);
+        checkDetailLimit(request.auth.paid, rows);
         // The basic plan: links never lead to a page that would answer 402/1005.
         const before = request.auth.paid
           ? null
@@ -304,7 +295,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
       },
       async (request) => {
         const { scope, row } = await one(request, 'read');
-        checkDetailLimit(request, [row]);
+        checkDetailLimit(request.auth.paid, [row]);
         const q = request.query;
         return presentResponse(row, {
           base: baseUrl(request),

@@ -1,0 +1,222 @@
+// The "all individual responses" layout: respondent columns first, then one column per answer cell
+// of every question in design order, under two header rows (the question, then the choice, row or
+// sub-field). A response becomes one row of cells; values are the answer's text or its numeric
+// code (a choice's weight when it has one, otherwise its position), as the owner chooses.
+import type { Answer, StoredPage } from '../responses/answers.js';
+import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
+import type { ExportRow } from '../responses/responses.js';
+
+export type Cell = string | number | Date | null;
+export type ValuesMode = 'text' | 'numeric';
+
+/** A coded value: what it reads as, and its numeric code. */
+export interface Coded {
+  text: string;
+  code: number;
+}
+
+export interface Column {
+  /** Header row 1: the question (only on its first column), or the respondent field. */
+  question: string;
+  /** Header row 2: the choice, row or sub-field. */
+  detail: string;
+  /** The question this column belongs to (respondent columns: none). */
+  questionId?: string;
+  /** Labels of the numeric codes this column can hold (for the codebook and SPSS). */
+  codes?: Coded[];
+}
+
+interface QuestionSlots {
+  q: IndexedQuestion;
+  /** Answer key (see slotKey) → column index. */
+  slots: Map<string, number>;
+  /** Choice id (matrix menu: `col:choice`) → its value. */
+  values: Map<string, Coded>;
+}
+
+export interface Layout {
+  columns: Column[];
+  /** The survey's custom variable names (one column each after Custom Data 1). */
+  customVariables: string[];
+  questions: Map<string, QuestionSlots>;
+}
+
+const RESPONDENT = [
+  'Respondent ID',
+  'Collector ID',
+  'Start Date',
+  'End Date',
+  'IP Address',
+  'Email Address',
+  'First Name',
+  'Last Name',
+  'Custom Data 1',
+];
+
+/** Headings and choice texts may hold HTML (bold, links): exports carry the words. */
+export const plainText = (s: string) =>
+  s
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+
+const coded = (c: { text: string; weight?: number; position: number }): Coded => ({
+  text: plainText(c.text),
+  code: c.weight ?? c.position,
+});
+
+/** Which slot an answer fills within its question (the key the layout maps to a column). */
+function slotKey(q: IndexedQuestion, a: Answer): string {
+  if (a.other_id !== undefined) return 'o';
+  switch (q.family) {
+    case 'multiple_choice':
+      return `c:${a.choice_id}`;
+    case 'matrix':
+      if (q.subtype === 'menu') return `r:${a.row_id}:k:${a.col_id}`;
+      if (q.subtype === 'multi') return `r:${a.row_id}:c:${a.choice_id}`;
+      return `r:${a.row_id}`;
+    case 'open_ended':
+    case 'demographic':
+    case 'datetime':
+      return a.row_id !== undefined ? `r:${a.row_id}` : '';
+    default:
+      return '';
+  }
+}
+
+/** The columns of one question, as [slot key, header row 2, codes]. */
+function questionColumns(q: IndexedQuestion): Array<[string, string, Coded[] | undefined]> {
+  const rowText = (r: { text: string; type?: string }) => plainText(r.text) || r.type || '';
+  const choices = [...q.choices.values()].map(coded);
+  const rows = [...q.rows.values()];
+  const out: Array<[string, string, Coded[] | undefined]> = [];
+  switch (q.family) {
+    case 'presentation':
+      return [];
+    case 'single_choice':
+      out.push(['', 'Response', choices]);
+      break;
+    case 'multiple_choice':
+      for (const c of q.choices.values()) out.push([`c:${c.id}`, plainText(c.text), [coded(c)]]);
+      break;
+    case 'matrix':
+      for (const r of rows) {
+        if (q.subtype === 'menu')
+          for (const { col, choices: cc } of q.cols.values())
+            out.push([
+              `r:${r.id}:k:${col.id}`,
+              `${rowText(r)} - ${plainText(col.text)}`,
+              [...cc.values()].map(coded),
+            ]);
+        else if (q.subtype === 'multi')
+          for (const c of q.choices.values())
+            out.push([`r:${r.id}:c:${c.id}`, `${rowText(r)} - ${plainText(c.text)}`, [coded(c)]]);
+        else out.push([`r:${r.id}`, rowText(r), choices]);
+      }
+      break;
+    case 'open_ended':
+      if (q.subtype === 'multi' || q.subtype === 'numerical')
+        for (const r of rows) out.push([`r:${r.id}`, rowText(r), undefined]);
+      else out.push(['', 'Open-Ended Response', undefined]);
+      break;
+    default:
+      for (const r of rows) out.push([`r:${r.id}`, rowText(r), undefined]);
+  }
+  if (q.other) out.push(['o', plainText(q.other.text) || 'Other (please specify)', undefined]);
+  return out;
+}
+
+export function buildLayout(index: DesignIndex, customVariables: string[]): Layout {
+  const columns: Column[] = RESPONDENT.map((question) => ({ question, detail: '' }));
+  for (const name of customVariables) columns.push({ question: name, detail: '' });
+  const questions = new Map<string, QuestionSlots>();
+  for (const page of index.pages)
+    for (const q of page.questions) {
+      const cols = questionColumns(q);
+      if (cols.length === 0) continue;
+      const slots = new Map<string, number>();
+      const values = new Map<string, Coded>();
+      for (const c of q.choices.values()) values.set(c.id, coded(c));
+      for (const { col, choices } of q.cols.values())
+        for (const c of choices.values()) values.set(`${col.id}:${c.id}`, coded(c));
+      cols.forEach(([key, detail, codes], i) => {
+        slots.set(key, columns.length);
+        columns.push({ question: i === 0 ? plainText(q.heading) : '', detail, questionId: q.id, codes });
+      });
+      questions.set(q.id, { q, slots, values });
+    }
+  return { columns, customVariables, questions };
+}
+
+const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * OWASP's rule against formula injection: a text cell starting with =, +, -, @, tab or carriage
+ * return gets a leading apostrophe, so a spreadsheet shows it as text. Plain numbers (-5, +3.2)
+ * cannot run anything and stay as they are.
+ */
+export function neutralise(s: string): string {
+  const c = s.charCodeAt(0);
+  // = + - @ \t \r
+  if (c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13)
+    return PLAIN_NUMBER.test(s) ? s : `'${s}`;
+  return s;
+}
+
+const spaced = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+
+/** One response as a row of cells (strings already neutralised). `dates` makes Date cells (XLSX). */
+export function responseCells(
+  layout: Layout,
+  row: ExportRow,
+  mode: ValuesMode,
+  dates: 'text' | 'date',
+): Cell[] {
+  const cells: Cell[] = new Array(layout.columns.length).fill(null);
+  const date = (iso: string) => (dates === 'date' ? new Date(iso) : spaced(iso));
+  cells[0] = row.id;
+  cells[1] = row.collector_id;
+  cells[2] = date(row.date_created);
+  cells[3] = date(row.date_modified);
+  cells[4] = neutralise(row.ip_address);
+  cells[5] = neutralise(row.email_address);
+  cells[6] = neutralise(row.first_name);
+  cells[7] = neutralise(row.last_name);
+  cells[8] = neutralise(row.custom_value);
+  if (layout.customVariables.length > 0) {
+    const vars = JSON.parse(row.custom_variables) as Record<string, string>;
+    layout.customVariables.forEach((name, i) => {
+      cells[9 + i] = neutralise(String(vars[name] ?? ''));
+    });
+  }
+  const pages = JSON.parse(row.pages) as StoredPage[];
+  for (const p of pages)
+    for (const qa of p.questions) {
+      const slots = layout.questions.get(qa.id);
+      if (!slots) continue; // a question since deleted from the design
+      for (const a of qa.answers) {
+        const at = slots.slots.get(slotKey(slots.q, a));
+        if (at === undefined) continue;
+        cells[at] = answerValue(slots, a, mode);
+      }
+    }
+  return cells;
+}
+
+function answerValue(slots: QuestionSlots, a: Answer, mode: ValuesMode): Cell {
+  if (a.other_id === undefined && a.choice_id !== undefined) {
+    const v = slots.values.get(a.col_id !== undefined ? `${a.col_id}:${a.choice_id}` : a.choice_id);
+    if (v) return mode === 'numeric' ? v.code : neutralise(v.text);
+  }
+  const text = a.text ?? a.download_url ?? '';
+  if (mode === 'numeric' && slots.q.subtype === 'numerical' && text.trim() !== '') {
+    const n = Number(text);
+    if (Number.isFinite(n)) return n;
+  }
+  return neutralise(text);
+}
