@@ -243,7 +243,13 @@ export async function reviewApp(
       )
       .execute();
     if (approved) await trx.updateTable('apps').set(approved).where('id', '=', app.id).execute();
-    if (revision) await trx.deleteFrom('app_revisions').where('app_id', '=', app.id).execute();
+    // Only the revision decided on: one the owner saved meanwhile stays pending.
+    if (revision)
+      await trx
+        .deleteFrom('app_revisions')
+        .where('app_id', '=', app.id)
+        .where('requested_at', '=', revision.requested_at)
+        .execute();
   });
   if (approved && !review.write_scopes_approved) await stripUnapprovedScopes(deps, app.id);
   return { app: { ...app, ...approved }, review };
