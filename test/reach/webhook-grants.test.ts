@@ -134,3 +134,18 @@ describe('webhooks of one app', () => {
       expect(postsTo(hook.url)).toHaveLength(1);
     });
 });
+
+describe('webhooks of a disabled app', () => {
+  it('get no delivery once the draft window has ended', async () => {
+    const a = await server.account();
+    const hook = await subscribe(a);
+    await responseCompleted(server.deps, a.user.id, hook.surveyId, hook.collectorId);
+    await worker.drain();
+    expect(postsTo(hook.url)).toHaveLength(1);
+    clock.advance(91 * 86_400_000);
+    expect((await server.client.get('/v3/users/me', { token: a.token })).status).toBe(401);
+    await responseCompleted(server.deps, a.user.id, hook.surveyId, hook.collectorId);
+    await worker.drain();
+    expect(postsTo(hook.url)).toHaveLength(1);
+  });
+});
