@@ -9,6 +9,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { runCliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { exchange } from '../oauth/flow.js';
 import { WebSession } from '../oauth/web.js';
 import { responseCompleted } from './helpers/events.js';
 import { surveyWithCollector } from './helpers/objects.js';
@@ -35,7 +36,7 @@ let n = 0;
 
 /** A response_completed webhook of `token` on a new survey of `a`. */
 async function subscribe(a: TestAccount, token = a.token) {
-  const { surveyId, collectorId } = await surveyWithCollector(server.client, a.token);
+  const { surveyId, collectorId } = await surveyWithCollector(server.client, token);
   const res = await server.client.post(
     '/v3/webhooks',
     {
@@ -133,6 +134,39 @@ describe('webhooks of one app', () => {
       await worker.drain();
       expect(postsTo(hook.url)).toHaveLength(1);
     });
+});
+
+describe('a replayed authorization code', () => {
+  it("revokes the token it issued and ends that grant's webhooks", async () => {
+    const a = await server.account();
+    const grant = async () => {
+      const code = await createCode(server.deps, {
+        app: a.app,
+        userId: a.user.id,
+        redirectUri: REDIRECT,
+        scopes: ['webhooks_read', 'webhooks_write', 'surveys_read', 'surveys_write', 'collectors_write'],
+        codeChallenge: null,
+      });
+      const fields = {
+        grant_type: 'authorization_code',
+        client_id: a.app.client_id,
+        client_secret: a.clientSecret,
+        code,
+        redirect_uri: REDIRECT,
+      };
+      const res = await exchange(server.url, fields);
+      expect(res.status).toBe(200);
+      return { token: res.body.access_token as string, fields };
+    };
+    const first = await grant();
+    const hook = await subscribe(a, first.token);
+    expect((await exchange(server.url, first.fields)).body.error).toBe('invalid_grant');
+    await responseCompleted(server.deps, a.user.id, hook.surveyId, hook.collectorId);
+    await worker.drain();
+    expect(postsTo(hook.url)).toHaveLength(0);
+    const second = await grant();
+    expect((await server.client.get('/v3/webhooks', { token: second.token })).body.total).toBe(0);
+  });
 });
 
 describe('webhooks of a disabled app', () => {
