@@ -2,7 +2,7 @@
 // (exponential backoff) or give up once the retry window has passed.
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../context.js';
-import { clientSecret } from '../domain/accounts/apps.js';
+import { clientSecret, isDisabled } from '../domain/accounts/apps.js';
 import { smSignature, standardSignature } from '../domain/webhooks/signing.js';
 import { backoffSeconds } from './claim.js';
 import { sendToTarget } from './http-target.js';
@@ -26,11 +26,34 @@ export async function deliverOne(deps: Deps, deliveryId: string, token: string, 
   const app = hook
     ? await k
         .selectFrom('apps')
-        .select(['client_id', 'secret_version'])
+        .select(['client_id', 'secret_version', 'status', 'draft_expires_at'])
         .where('id', '=', hook.app_id)
         .executeTakeFirst()
     : undefined;
   if (!hook || !app) return 'gone' as const;
+  // A webhook speaks for its app's grant: nothing is sent while the app is disabled or once the
+  // account no longer holds an active token for it (revoking deletes the webhook as well).
+  const granted = await k
+    .selectFrom('tokens')
+    .select('id')
+    .where('app_id', '=', hook.app_id)
+    .where('user_id', '=', hook.owner_id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!granted || isDisabled(app, now())) {
+    await k
+      .updateTable('webhook_deliveries')
+      .set({
+        status: 'failed',
+        claimed_until: null,
+        claim_token: null,
+        last_error: granted ? 'The app is disabled.' : "The app's access grant has ended.",
+      })
+      .where('id', '=', delivery.id)
+      .where('claim_token', '=', token)
+      .execute();
+    return 'failed' as const;
+  }
 
   const started = now();
   const timestamp = Math.floor(started.getTime() / 1000);

@@ -177,27 +177,38 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
           .execute();
         for (const r of rows) marked.add(r.event_id);
       }
+      // Webhooks deleted since they were read (their grant was revoked) get nothing. On PostgreSQL
+      // the rows are share-locked, so a revoke that deletes them waits for this commit and then
+      // deletes these deliveries with them.
+      const live = new Set<string>();
+      for (const chunk of chunks([...new Set(planned.flatMap((p) => p.matches.map((m) => m.h.id)))], 500)) {
+        let q = trx.selectFrom('webhooks').select('id').where('id', 'in', chunk);
+        if (deps.db.dialect === 'postgres') q = q.forShare();
+        for (const r of await q.execute()) live.add(r.id);
+      }
       let next = 0;
       const deliveries = planned
         .filter((p) => marked.has(p.e.id))
         .flatMap(({ e, facts, matches }) =>
-          matches.map((m) => ({
-            id: ids[next++],
-            owner_id: m.h.owner_id,
-            webhook_id: m.h.id,
-            event_id: e.id,
-            body: deliveryBody(m.h, e, facts, m.filterId),
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: nowIso,
-            retry_until: until,
-            claimed_until: null,
-            claim_token: null,
-            last_status_code: null,
-            last_error: null,
-            created_at: nowIso,
-            delivered_at: null,
-          })),
+          matches
+            .filter((m) => live.has(m.h.id))
+            .map((m) => ({
+              id: ids[next++],
+              owner_id: m.h.owner_id,
+              webhook_id: m.h.id,
+              event_id: e.id,
+              body: deliveryBody(m.h, e, facts, m.filterId),
+              status: 'pending',
+              attempts: 0,
+              next_attempt_at: nowIso,
+              retry_until: until,
+              claimed_until: null,
+              claim_token: null,
+              last_status_code: null,
+              last_error: null,
+              created_at: nowIso,
+              delivered_at: null,
+            })),
         );
       for (const chunk of chunks(deliveries, 200))
         await trx

@@ -337,3 +337,87 @@ describe('operator page', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('changes to a public app', () => {
+  it('wait for review: users see and grant the approved version until the operator approves', async () => {
+    const owner = await server.account();
+    const op = await server.account();
+    await setOperator(server.deps, op.user.id, true);
+    const opWeb = await signedIn(op);
+    const review = async (decision: 'approve' | 'reject') => {
+      const page = await opWeb.get('/operator/apps');
+      const fields = hiddenFields(page.text, `/operator/apps/${owner.app.id}/review`);
+      const res = await opWeb.post(`/operator/apps/${owner.app.id}/review`, { ...fields, decision });
+      expect(res.status).toBe(303);
+      return page;
+    };
+    await review('approve');
+    const dev = await signedIn(owner);
+    const change = async (name: string, redirect: string) => {
+      const page = await dev.get(`/developer/apps/${owner.app.id}`);
+      const { _csrf } = hiddenFields(page.text, `/developer/apps/${owner.app.id}`);
+      const res = await dev.post(`/developer/apps/${owner.app.id}`, {
+        _csrf,
+        name,
+        redirect_uris: redirect,
+        scope_users_read: 'required',
+      });
+      expect(res.status).toBe(303);
+    };
+    const user = await server.account({ plan: 'premier' });
+    const web = await signedIn(user);
+    const consent = (redirect: string) =>
+      web.get(authorizePath({ clientId: owner.app.client_id, redirectUri: redirect }));
+    const approvedVersionShown = async () => {
+      const page = await consent(REDIRECT);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(`<span id="app-name">${owner.app.name}</span>`);
+      expect(page.text).toContain('<strong>localhost:9</strong>');
+      expect(page.text).not.toContain('Required access');
+      expect((await consent('https://changed.example/cb')).status).toBe(400);
+      expect((await web.get('/apps')).text).not.toContain('Changed name');
+    };
+
+    // A change the operator rejects (app review --reject) never reaches users.
+    await change('Changed name', 'https://changed.example/cb');
+    await approvedVersionShown();
+    const pending = await dev.get(`/developer/apps/${owner.app.id}`);
+    expect(pending.text).toContain('id="pending-revision"');
+    expect((await dev.get(`/developer/apps/${owner.app.id}?saved=pending_review`)).text).toContain(
+      'Your changes are submitted for review',
+    );
+    expect(pending.text).toContain('value="Changed name"');
+    expect(runCliJson(['app', 'review', '--app-id', owner.app.id, '--reject'], env)).toMatchObject({
+      status: 'public',
+      review_status: 'rejected',
+    });
+    await approvedVersionShown();
+
+    // While a change waits, a grant gets the approved scopes (all optional, so contacts_read too).
+    await change('Changed name', 'https://changed.example/cb');
+    await approvedVersionShown();
+    const code = (
+      await authorize(web, { clientId: owner.app.client_id, redirectUri: REDIRECT })
+    ).searchParams.get('code')!;
+    const token = await exchange(server.url, {
+      grant_type: 'authorization_code',
+      client_id: owner.app.client_id,
+      client_secret: owner.clientSecret,
+      code,
+      redirect_uri: REDIRECT,
+    });
+    expect(token.status).toBe(200);
+    const me = await server.client.get('/v3/users/me', { token: token.body.access_token });
+    expect(String(me.headers['x-oauth-scopes-granted']).split(',')).toContain('contacts_read');
+
+    // The operator sees what changes and approves it: from now on users see the new version.
+    const opPage = await review('approve');
+    expect(opPage.text).toContain(`id="pending-${owner.app.id}"`);
+    expect(opPage.text).toContain('Changed name');
+    const now = await consent('https://changed.example/cb');
+    expect(now.status).toBe(200);
+    expect(now.text).toContain('<span id="app-name">Changed name</span>');
+    expect(now.text).toContain('Required access');
+    expect((await consent(REDIRECT)).status).toBe(400);
+  });
+});

@@ -10,6 +10,7 @@ import * as m0008 from './0008_shares.js';
 import * as m0009 from './0009_invitations.js';
 import * as m0010 from './0010_hot_lookups.js';
 import * as m0011 from './0011_exports.js';
+import * as m0012 from './0012_app_revisions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0009_invitations': m0009,
   '0010_hot_lookups': m0010,
   '0011_exports': m0011,
+  '0012_app_revisions': m0012,
 };

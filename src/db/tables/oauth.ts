@@ -48,6 +48,17 @@ export interface AppReviewsTable {
   note: string | null;
 }
 
+/** A public app's change of name, redirect URIs or scopes waiting for review (one per app). */
+export interface AppRevisionsTable {
+  app_id: string;
+  name: string;
+  /** JSON array, as apps.redirect_uris */
+  redirect_uris: string;
+  /** JSON object, as apps.scopes */
+  scopes: string;
+  requested_at: string;
+}
+
 export interface OperatorsTable {
   user_id: string;
   created_at: string;
@@ -58,5 +69,6 @@ export interface OauthTables {
   sign_in_failures: SignInFailuresTable;
   auth_codes: AuthCodesTable;
   app_reviews: AppReviewsTable;
+  app_revisions: AppRevisionsTable;
   operators: OperatorsTable;
 }

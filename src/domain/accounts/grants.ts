@@ -6,6 +6,7 @@ import type { Deps } from '../../context.js';
 import type { Scope } from '../../platform/scopes.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
 import { recordEvent } from '../events.js';
+import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
 import { type App, clientSecret } from './apps.js';
 
 export const CODE_TTL_MS = 5 * 60_000;
@@ -139,13 +140,18 @@ export async function exchangeCode(
   return { ok: true, token, userId: row.user_id };
 }
 
+/** Revokes a token; when it was the account's active grant for its app, the grant's webhooks end too. */
 async function revokeTokenById(deps: Deps, tokenId: string): Promise<void> {
-  await deps.db.kysely
-    .updateTable('tokens')
-    .set({ status: 'revoked', revoked_at: deps.clock.now().toISOString() })
-    .where('id', '=', tokenId)
-    .where('status', '=', 'active')
-    .execute();
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .updateTable('tokens')
+      .set({ status: 'revoked', revoked_at: deps.clock.now().toISOString() })
+      .where('id', '=', tokenId)
+      .where('status', '=', 'active')
+      .returning(['user_id', 'app_id'])
+      .executeTakeFirst();
+    if (revoked) await deleteGrantWebhooks(trx, revoked.user_id, revoked.app_id);
+  });
 }
 
 export interface LinkedApp {
@@ -175,7 +181,10 @@ export async function linkedApps(deps: Deps, userId: string): Promise<LinkedApp[
   return out;
 }
 
-/** Removes an app from the account's linked apps: its tokens answer the revoked body from now on. */
+/**
+ * Removes an app from the account's linked apps: its tokens answer the revoked body from now on and
+ * the webhooks it created for the account are deleted with their pending deliveries.
+ */
 export async function uninstallApp(
   deps: Deps,
   appId: string,
@@ -192,6 +201,7 @@ export async function uninstallApp(
       .where('user_id', '=', userId)
       .where('status', '=', 'active')
       .executeTakeFirst();
+    await deleteGrantWebhooks(trx, userId, appId);
     const n = Number(result.numUpdatedRows);
     if (n === 0) return 0;
     for (const [id, type] of [

@@ -1,9 +1,11 @@
 // The app lifecycle (spec "App lifecycle"): a draft becomes private when its owner deploys it
 // within the 90-day window, public after the operator reviews and approves it; an undeployed draft
 // is disabled after 90 days; the operator may extend a draft's window or deploy a disabled app.
-// Public apps use surveys_write and responses_write only once the operator approves them.
+// Public apps use surveys_write and responses_write only once the operator approves them. A public
+// app's change of name, redirect URIs or scopes is a revision (`app_revisions`) that waits for the
+// operator's review: until it is approved, users see and grant the approved version in `apps`.
 import type { Deps } from '../../context.js';
-import type { AppReviewsTable } from '../../db/tables/oauth.js';
+import type { AppReviewsTable, AppRevisionsTable } from '../../db/tables/oauth.js';
 import { ApiError } from '../../platform/errors.js';
 import { OPERATOR_APPROVED_SCOPES, SCOPE_NAMES, type Scope } from '../../platform/scopes.js';
 import {
@@ -16,6 +18,7 @@ import {
 } from './apps.js';
 
 export type AppReview = AppReviewsTable;
+export type AppRevision = AppRevisionsTable;
 
 /** The state people see: draft, disabled (a draft past its window), private or public. */
 export function effectiveStatus(app: App, now: Date): string {
@@ -65,15 +68,75 @@ export function validateSettings(input: AppSettings): void {
       throw new ApiError(1002, `Unknown scope setting ${scope}=${req}.`);
 }
 
-export async function updateSettings(deps: Deps, app: App, input: AppSettings): Promise<App> {
+export function findRevision(deps: Deps, appId: string): Promise<AppRevision | undefined> {
+  return deps.db.kysely
+    .selectFrom('app_revisions')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .executeTakeFirst();
+}
+
+/**
+ * Saves the owner's settings. A draft or private app changes at once; a public app's change is
+ * kept as its pending revision and sent to review ('pending_review'), unless it restores the
+ * approved settings, which withdraws the revision.
+ */
+export async function updateSettings(
+  deps: Deps,
+  app: App,
+  input: AppSettings,
+): Promise<'saved' | 'pending_review'> {
   validateSettings(input);
   const set = {
     name: input.name.trim(),
     redirect_uris: JSON.stringify(input.redirectUris),
     scopes: JSON.stringify(input.scopes),
   };
-  await deps.db.kysely.updateTable('apps').set(set).where('id', '=', app.id).execute();
-  return { ...app, ...set };
+  const k = deps.db.kysely;
+  const unchanged =
+    set.name === app.name &&
+    sameItems(input.redirectUris, JSON.parse(app.redirect_uris)) &&
+    sameScopes(input.scopes, scopeMap(app));
+  if (app.status !== 'public' || unchanged) {
+    await k.transaction().execute(async (trx) => {
+      if (!unchanged) await trx.updateTable('apps').set(set).where('id', '=', app.id).execute();
+      const withdrawn = await trx.deleteFrom('app_revisions').where('app_id', '=', app.id).executeTakeFirst();
+      // A public app whose revision is withdrawn is back to its approved state.
+      if (app.status === 'public' && Number(withdrawn.numDeletedRows) > 0)
+        await trx
+          .updateTable('app_reviews')
+          .set({ review_status: 'approved' })
+          .where('app_id', '=', app.id)
+          .where('review_status', '=', 'pending')
+          .execute();
+    });
+    return 'saved';
+  }
+  const now = deps.clock.now().toISOString();
+  await k.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('app_revisions')
+      .values({ app_id: app.id, ...set, requested_at: now })
+      .onConflict((oc) => oc.column('app_id').doUpdateSet({ ...set, requested_at: now }))
+      .execute();
+    await trx
+      .updateTable('app_reviews')
+      .set({ review_status: 'pending', requested_at: now, decided_at: null, decided_by: null, note: null })
+      .where('app_id', '=', app.id)
+      .execute();
+  });
+  return 'pending_review';
+}
+
+function sameItems(a: string[], b: string[]): boolean {
+  return a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+}
+
+function sameScopes(
+  a: Partial<Record<Scope, ScopeRequirement>>,
+  b: Partial<Record<Scope, ScopeRequirement>>,
+): boolean {
+  return SCOPE_NAMES.every((s) => (a[s] ?? 'not_required') === (b[s] ?? 'not_required'));
 }
 
 /** Regenerates the client secret (the old one stops working); returns the app with its new version. */
@@ -144,6 +207,7 @@ export async function reviewApp(
   decision: { approve: boolean; approveWriteScopes?: boolean; operatorId?: string | null; note?: string },
 ): Promise<{ app: App; review: AppReview }> {
   const app = await requireApp(deps, appId);
+  const revision = await findRevision(deps, app.id);
   const now = deps.clock.now().toISOString();
   const review: AppReview = {
     app_id: app.id,
@@ -154,26 +218,41 @@ export async function reviewApp(
     decided_by: decision.operatorId ?? null,
     note: decision.note ?? null,
   };
-  await deps.db.kysely
-    .insertInto('app_reviews')
-    .values(review)
-    .onConflict((oc) =>
-      oc.column('app_id').doUpdateSet({
-        review_status: review.review_status,
-        write_scopes_approved: review.write_scopes_approved,
-        decided_at: review.decided_at,
-        decided_by: review.decided_by,
-        note: review.note,
-      }),
-    )
-    .execute();
-  let status = app.status;
-  if (decision.approve) {
-    status = 'public';
-    await deps.db.kysely.updateTable('apps').set({ status }).where('id', '=', app.id).execute();
-    if (!review.write_scopes_approved) await stripUnapprovedScopes(deps, app.id);
-  }
-  return { app: { ...app, status }, review };
+  // Approving publishes the app with its pending revision; rejecting drops the revision and keeps
+  // what was approved before.
+  const approved = decision.approve
+    ? {
+        status: 'public',
+        ...(revision
+          ? { name: revision.name, redirect_uris: revision.redirect_uris, scopes: revision.scopes }
+          : {}),
+      }
+    : null;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('app_reviews')
+      .values(review)
+      .onConflict((oc) =>
+        oc.column('app_id').doUpdateSet({
+          review_status: review.review_status,
+          write_scopes_approved: review.write_scopes_approved,
+          decided_at: review.decided_at,
+          decided_by: review.decided_by,
+          note: review.note,
+        }),
+      )
+      .execute();
+    if (approved) await trx.updateTable('apps').set(approved).where('id', '=', app.id).execute();
+    // Only the revision decided on: one the owner saved meanwhile stays pending.
+    if (revision)
+      await trx
+        .deleteFrom('app_revisions')
+        .where('app_id', '=', app.id)
+        .where('requested_at', '=', revision.requested_at)
+        .execute();
+  });
+  if (approved && !review.write_scopes_approved) await stripUnapprovedScopes(deps, app.id);
+  return { app: { ...app, ...approved }, review };
 }
 
 /** The operator extends a draft's development window (re-enabling a disabled draft). */
@@ -236,8 +315,16 @@ export async function allAppsWithReviews(deps: Deps) {
     .selectFrom('apps as a')
     .innerJoin('users as u', 'u.id', 'a.owner_id')
     .leftJoin('app_reviews as r', 'r.app_id', 'a.id')
+    .leftJoin('app_revisions as v', 'v.app_id', 'a.id')
     .selectAll('a')
-    .select(['u.username as owner_username', 'r.review_status', 'r.write_scopes_approved'])
+    .select([
+      'u.username as owner_username',
+      'r.review_status',
+      'r.write_scopes_approved',
+      'v.name as pending_name',
+      'v.redirect_uris as pending_redirect_uris',
+      'v.scopes as pending_scopes',
+    ])
     .orderBy('a.created_at', 'desc')
     .orderBy('a.id', 'desc')
     .execute();

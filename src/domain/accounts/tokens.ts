@@ -3,6 +3,7 @@
 import type { Deps } from '../../context.js';
 import type { Scope } from '../../platform/scopes.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
+import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
 
 export async function issueToken(
   deps: Deps,
@@ -27,14 +28,17 @@ export async function issueToken(
   return token;
 }
 
-/** Revokes every active token the user holds for the app; returns how many. */
+/** Revokes every active token the user holds for the app, and its webhooks; returns how many tokens. */
 export async function revokeApp(deps: Deps, appId: string, userId: string): Promise<number> {
-  const result = await deps.db.kysely
-    .updateTable('tokens')
-    .set({ status: 'revoked', revoked_at: deps.clock.now().toISOString() })
-    .where('app_id', '=', appId)
-    .where('user_id', '=', userId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('tokens')
+      .set({ status: 'revoked', revoked_at: deps.clock.now().toISOString() })
+      .where('app_id', '=', appId)
+      .where('user_id', '=', userId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    await deleteGrantWebhooks(trx, userId, appId);
+    return Number(result.numUpdatedRows);
+  });
 }

@@ -1,7 +1,9 @@
 // Webhooks: subscriptions of an account to events (reference §13), their delivery log and
-// redelivery. No HTTP here except the HEAD check of a subscription URL.
+// redelivery. A webhook belongs to the account and the app whose token created it: other apps of
+// the same account neither see nor change it (404/1020), and it ends with that app's grant
+// (`grant-end.ts`). No HTTP here except the HEAD check of a subscription URL.
 import type { Deps } from '../../context.js';
-import { countAndPage, ownedPage, ownedRow } from '../../db/owned.js';
+import { countAndPage } from '../../db/owned.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/reach.js';
 import { sendToTarget, urlProblem } from '../../outbox/http-target.js';
 import { ApiError } from '../../platform/errors.js';
@@ -110,16 +112,28 @@ export async function createWebhook(deps: Deps, caller: Caller, input: WebhookIn
   return row;
 }
 
-export function getWebhook(deps: Deps, ownerId: string, id: string): Promise<Webhook> {
-  return ownedRow(deps.db.kysely, 'webhooks', ownerId, id, 'Webhook not found.');
+/** The caller's webhooks: the account's, created by the calling app. */
+function callersWebhooks(deps: Deps, caller: Caller) {
+  return deps.db.kysely
+    .selectFrom('webhooks')
+    .where('owner_id', '=', caller.userId)
+    .where('app_id', '=', caller.appId);
+}
+
+export async function getWebhook(deps: Deps, caller: Caller, id: string): Promise<Webhook> {
+  const row = await callersWebhooks(deps, caller).selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new ApiError(1020, 'Webhook not found.');
+  return row;
 }
 
 export function listWebhooks(
   deps: Deps,
-  ownerId: string,
+  caller: Caller,
   page: { offset: number; perPage: number },
 ): Promise<{ total: number; rows: Webhook[] }> {
-  return ownedPage(deps.db.kysely, 'webhooks', ownerId, { offset: page.offset, limit: page.perPage });
+  return countAndPage(callersWebhooks(deps, caller), { offset: page.offset, limit: page.perPage }, (q) =>
+    q.selectAll().orderBy('created_at').orderBy('id'),
+  );
 }
 
 /** PATCH (partial) or PUT (replace: the caller passes a full input). */
@@ -130,7 +144,7 @@ export async function updateWebhook(
   changes: Partial<WebhookInput>,
   replace: boolean,
 ): Promise<Webhook> {
-  const current = await getWebhook(deps, caller.userId, id);
+  const current = await getWebhook(deps, caller, id);
   const merged: WebhookInput = replace
     ? (changes as WebhookInput)
     : {
@@ -171,6 +185,7 @@ export async function updateWebhook(
       .set(values)
       .where('id', '=', id)
       .where('owner_id', '=', caller.userId)
+      .where('app_id', '=', caller.appId)
       .execute();
   } catch (err) {
     if (isUniqueViolation(err))
@@ -181,8 +196,8 @@ export async function updateWebhook(
 }
 
 /** Deletes the webhook with its pending deliveries and its log. */
-export async function deleteWebhook(deps: Deps, ownerId: string, id: string): Promise<Webhook> {
-  const current = await getWebhook(deps, ownerId, id);
+export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Promise<Webhook> {
+  const current = await getWebhook(deps, caller, id);
   await deps.db.kysely.transaction().execute(async (trx) => {
     const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id);
     await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
@@ -194,12 +209,12 @@ export async function deleteWebhook(deps: Deps, ownerId: string, id: string): Pr
 
 export async function listDeliveries(
   deps: Deps,
-  ownerId: string,
+  caller: Caller,
   webhookId: string,
   page: { offset: number; perPage: number },
   status?: string,
 ): Promise<{ total: number; rows: Array<Delivery & { event_type: string }> }> {
-  const webhook = await getWebhook(deps, ownerId, webhookId);
+  const webhook = await getWebhook(deps, caller, webhookId);
   let base = deps.db.kysely.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
   if (status) base = base.where('status', '=', status);
   const { total, rows } = await countAndPage(base, { offset: page.offset, limit: page.perPage }, (q) =>
@@ -210,11 +225,11 @@ export async function listDeliveries(
 
 export async function getDelivery(
   deps: Deps,
-  ownerId: string,
+  caller: Caller,
   webhookId: string,
   deliveryId: string,
 ): Promise<{ delivery: Delivery; attempts: Attempt[]; webhook: Webhook }> {
-  const webhook = await getWebhook(deps, ownerId, webhookId);
+  const webhook = await getWebhook(deps, caller, webhookId);
   const delivery = await deps.db.kysely
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -234,11 +249,11 @@ export async function getDelivery(
 /** Schedules a delivery again now, whatever its state; its attempts so far stay in the log. */
 export async function redeliver(
   deps: Deps,
-  ownerId: string,
+  caller: Caller,
   webhookId: string,
   deliveryId: string,
 ): Promise<{ delivery: Delivery; attempts: Attempt[]; webhook: Webhook }> {
-  await getDelivery(deps, ownerId, webhookId, deliveryId);
+  await getDelivery(deps, caller, webhookId, deliveryId);
   const now = deps.clock.now();
   await deps.db.kysely
     .updateTable('webhook_deliveries')
@@ -251,5 +266,5 @@ export async function redeliver(
     })
     .where('id', '=', deliveryId)
     .execute();
-  return getDelivery(deps, ownerId, webhookId, deliveryId);
+  return getDelivery(deps, caller, webhookId, deliveryId);
 }

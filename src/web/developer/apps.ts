@@ -14,6 +14,7 @@ import {
   appsOwnedBy,
   effectiveStatus,
   findReview,
+  findRevision,
   ownerDeploy,
   regenerateSecret,
   scopeMap,
@@ -182,14 +183,19 @@ ${credentials([
     const now = deps.clock.now();
     const status = effectiveStatus(target, now);
     const review = await findReview(deps, target.id);
+    const revision = await findRevision(deps, target.id);
     const csrf = await csrfToken(deps, reply);
+    // The form edits the pending revision when there is one; the approved version is shown beside it.
+    const shown = revision ?? target;
     const values: SettingsInput = {
-      name: target.name,
-      redirectUris: JSON.parse(target.redirect_uris),
-      scopes: scopeMap(target),
+      name: shown.name,
+      redirectUris: JSON.parse(shown.redirect_uris),
+      scopes: scopeMap(shown),
     };
     const notice = query.saved
-      ? 'Settings saved.'
+      ? query.saved === 'pending_review'
+        ? 'Your changes are submitted for review. Users keep seeing the approved version until the operator approves them.'
+        : 'Settings saved.'
       : query.deployed === 'private'
         ? 'The app is deployed as private.'
         : query.deployed === 'pending_review'
@@ -221,6 +227,13 @@ ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 </dl>
 ${deploy}
 <h2>Settings</h2>
+${
+  revision
+    ? html`<p class="notice" id="pending-revision">Changes submitted on ${revision.requested_at.slice(0, 10)} wait for the operator's review. Until they are approved, users see the approved version: <strong>${target.name}</strong>, redirect URIs ${(JSON.parse(target.redirect_uris) as string[]).join(', ') || 'none'}.</p>`
+    : status === 'public'
+      ? html`<p class="muted">This app is public: changes to its name, redirect URIs or scopes go to the operator for review first.</p>`
+      : ''
+}
 <form method="post" action="/developer/apps/${target.id}">
 <input type="hidden" name="_csrf" value="${csrf}">
 ${settingsFields(values)}
@@ -236,8 +249,9 @@ ${settingsFields(values)}
       const user = await requireSignedIn(deps, request, reply);
       if (!user) return reply;
       const target = await ownApp(user, (request.params as { appId: string }).appId);
+      let outcome: string;
       try {
-        await updateSettings(deps, target, parseSettings(request.body as Record<string, string>));
+        outcome = await updateSettings(deps, target, parseSettings(request.body as Record<string, string>));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return errorPage(
@@ -247,7 +261,7 @@ ${settingsFields(values)}
           html`${err.detail ?? err.message} <a href="/developer/apps/${target.id}">Back to the app</a>`,
         );
       }
-      return reply.redirect(`/developer/apps/${target.id}?saved=1`, 303);
+      return reply.redirect(`/developer/apps/${target.id}?saved=${outcome}`, 303);
     },
   );
 

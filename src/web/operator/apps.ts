@@ -9,13 +9,39 @@ import {
   extendDraft,
   operatorDeploy,
   reviewApp,
+  scopeMap,
 } from '../../domain/accounts/lifecycle.js';
 import { isOperator, type User } from '../../domain/accounts/users.js';
 import { errorPage, sendPage, userPage } from '../account/frame.js';
-import { html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { csrfToken, requireSignedIn } from '../session.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
+
+const scopeList = (json: string) =>
+  Object.entries(scopeMap({ scopes: json }))
+    .filter(([, req]) => req !== 'not_required')
+    .map(([scope, req]) => `${scope} (${req})`)
+    .join(', ') || 'none';
+const uriList = (json: string) => (JSON.parse(json) as string[]).join(', ') || 'none';
+
+/** The approved and the pending value of each setting a public app's revision changes. */
+function changeRows(
+  name: string,
+  newName: string,
+  uris: string,
+  newUris: string | null,
+  scopes: string,
+  newScopes: string | null,
+): Html[] {
+  return [
+    ['Name', name, newName],
+    ['Redirect URIs', uriList(uris), uriList(newUris ?? uris)],
+    ['Scopes', scopeList(scopes), scopeList(newScopes ?? scopes)],
+  ]
+    .filter(([, now, next]) => now !== next)
+    .map(([label, now, next]) => html`<dt>${label}</dt><dd>${now} → <strong>${next}</strong></dd>`);
+}
 
 export async function operatorPages(app: FastifyInstance, deps: Deps): Promise<void> {
   async function operator(request: FastifyRequest, reply: FastifyReply): Promise<User | null> {
@@ -41,7 +67,12 @@ export async function operatorPages(app: FastifyInstance, deps: Deps): Promise<v
       return html`<tr id="app-${a.id}">
 <th scope="row">${a.name}<br><span class="muted">id ${a.id}, owner ${a.owner_username}</span></th>
 <td>${status}${status === 'draft' || status === 'disabled' ? html`<br><span class="muted">window ends ${a.draft_expires_at.slice(0, 10)}</span>` : ''}</td>
-<td>${a.review_status ?? 'none'}${a.write_scopes_approved ? html`<br><span class="muted">write scopes approved</span>` : ''}</td>
+<td>${a.review_status ?? 'none'}${a.write_scopes_approved ? html`<br><span class="muted">write scopes approved</span>` : ''}${
+        a.pending_name !== null
+          ? html`<div class="pending-change" id="pending-${a.id}"><strong>Change to review</strong> (users see the approved version until you approve):
+<dl>${changeRows(a.name, a.pending_name, a.redirect_uris, a.pending_redirect_uris, a.scopes, a.pending_scopes)}</dl></div>`
+          : ''
+      }</td>
 <td>
 <form method="post" action="${base}/review">
 <input type="hidden" name="_csrf" value="${csrf}">

@@ -97,7 +97,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
     },
     async (request) => {
       const page = pageOf(request.query);
-      const { total, rows } = await listWebhooks(deps, request.auth.user.id, page);
+      const { total, rows } = await listWebhooks(deps, caller(request), page);
       const base = baseUrl(request);
       return envelope(
         request,
@@ -134,7 +134,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
       schema: { tags: TAGS, summary: 'A webhook', params: WebhookParams, response: { 200: WebhookResource } },
     },
     async (request) =>
-      present(baseUrl(request), await getWebhook(deps, request.auth.user.id, request.params.webhook_id)),
+      present(baseUrl(request), await getWebhook(deps, caller(request), request.params.webhook_id)),
   );
 
   for (const [replace, body, summary] of [
@@ -174,7 +174,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
       },
     },
     async (request) =>
-      present(baseUrl(request), await deleteWebhook(deps, request.auth.user.id, request.params.webhook_id)),
+      present(baseUrl(request), await deleteWebhook(deps, caller(request), request.params.webhook_id)),
   );
 
   app.get(
@@ -189,7 +189,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
       },
     },
     async (request) => {
-      const w = await getWebhook(deps, request.auth.user.id, request.params.webhook_id);
+      const w = await getWebhook(deps, caller(request), request.params.webhook_id);
       return { secret: standardSecret(deps, w.id) };
     },
   );
@@ -210,7 +210,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
       const page = pageOf(request.query);
       const { total, rows } = await listDeliveries(
         deps,
-        request.auth.user.id,
+        caller(request),
         request.params.webhook_id,
         page,
         request.query.status,
@@ -238,10 +238,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
     },
     async (request) => {
       const { webhook_id, delivery_id } = request.params;
-      return presentFull(
-        baseUrl(request),
-        await getDelivery(deps, request.auth.user.id, webhook_id, delivery_id),
-      );
+      return presentFull(baseUrl(request), await getDelivery(deps, caller(request), webhook_id, delivery_id));
     },
   );
 
@@ -258,10 +255,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
     },
     async (request) => {
       const { webhook_id, delivery_id } = request.params;
-      return presentFull(
-        baseUrl(request),
-        await redeliver(deps, request.auth.user.id, webhook_id, delivery_id),
-      );
+      return presentFull(baseUrl(request), await redeliver(deps, caller(request), webhook_id, delivery_id));
     },
   );
 };
