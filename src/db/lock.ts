@@ -12,7 +12,12 @@ type Owner = 'users' | 'collectors' | 'collector_messages' | 'surveys' | 'teams'
  * PostgreSQL: SELECT ... FOR UPDATE. SQLite needs nothing: a transaction holds the only
  * connection, so transactions run one at a time.
  */
-export async function lockRow(deps: Deps, trx: Transaction<Database>, table: Owner, id: string): Promise<void> {
+export async function lockRow(
+  deps: Deps,
+  trx: Transaction<Database>,
+  table: Owner,
+  id: string,
+): Promise<void> {
   if (deps.db.dialect !== 'postgres') return;
   await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(trx);
 }

@@ -35,8 +35,11 @@ async function loginForm(ip: string) {
   };
 }
 
-const tally = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) => {
+  const t: Record<number, number> = {};
+  for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+  return t;
+};
 
 async function failedEvents(username: string) {
   const rows = await server.deps.db.kysely
