@@ -50,6 +50,9 @@ export interface Config {
     /** MAIL_FROM: the sender of every email. */
     from: string;
   };
+  /** Respondent page submissions per minute, per collector and client address
+   * (RESPONSES_PER_MINUTE_PER_ADDRESS) and per collector (RESPONSES_PER_MINUTE_PER_COLLECTOR); 0 = no cap. */
+  respondentLimits: { perAddressMinute: number; perCollectorMinute: number };
   /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
   contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   /** Email invitations per plan: most recipients on one message (RECIPIENT_LIMIT_<PLAN>) and most
@@ -110,6 +113,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: env.SMTP_URL || undefined,
       dir: env.MAIL_DIR ?? './data/mail',
       from: env.MAIL_FROM ?? 'Survey Service <no-reply@localhost>',
+    },
+    respondentLimits: {
+      perAddressMinute: int(env, 'RESPONSES_PER_MINUTE_PER_ADDRESS', 60),
+      perCollectorMinute: int(env, 'RESPONSES_PER_MINUTE_PER_COLLECTOR', 6000),
     },
     contactLimits: {
       basic: int(env, 'CONTACT_LIMIT_BASIC', 1000),

@@ -9,6 +9,7 @@ import * as m0007 from './0007_reach.js';
 import * as m0008 from './0008_shares.js';
 import * as m0009 from './0009_invitations.js';
 import * as m0010 from './0010_hot_lookups.js';
+import * as m0011 from './0011_window_counters.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0008_shares': m0008,
   '0009_invitations': m0009,
   '0010_hot_lookups': m0010,
+  '0011_window_counters': m0011,
 };
