@@ -59,6 +59,9 @@ export interface Config {
    * (default 24), and exports of at most EXPORT_SYNC_MAX_RESPONSES (default 10000) made at once
    * rather than by the worker. */
   exports: { dir: string; retentionHours: number; syncMaxResponses: number };
+  /** Respondent page submissions per minute, per collector and client address
+   * (RESPONSES_PER_MINUTE_PER_ADDRESS) and per collector (RESPONSES_PER_MINUTE_PER_COLLECTOR); 0 = no cap. */
+  respondentLimits: { perAddressMinute: number; perCollectorMinute: number };
   /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
   contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   /** Email invitations per plan: most recipients on one message (RECIPIENT_LIMIT_<PLAN>) and most
@@ -158,6 +161,14 @@ export const ENV_SCHEMA = Type.Partial(
     SEND_LIMIT_ADVANTAGE: whole(20_000, 'invitation emails per account a day (0 = no cap)'),
     SEND_LIMIT_PREMIER: whole(100_000, 'invitation emails per account a day (0 = no cap)'),
     SEND_LIMIT_ENTERPRISE: whole(0, 'invitation emails per account a day (0 = no cap)'),
+    RESPONSES_PER_MINUTE_PER_ADDRESS: whole(
+      60,
+      'respondent page submissions per collector and address a minute (0 = no cap)',
+    ),
+    RESPONSES_PER_MINUTE_PER_COLLECTOR: whole(
+      6000,
+      'respondent page submissions per collector a minute (0 = no cap)',
+    ),
     EXPORT_DIR: text('./data/exports', 'where export files are written'),
     EXPORT_RETENTION_HOURS: whole(24, 'hours a finished export file is kept', 1),
     EXPORT_SYNC_MAX_RESPONSES: whole(10_000, 'exports of at most this many responses are made at once'),
@@ -267,6 +278,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: s('EXPORT_DIR'),
       retentionHours: n('EXPORT_RETENTION_HOURS'),
       syncMaxResponses: n('EXPORT_SYNC_MAX_RESPONSES'),
+    },
+    respondentLimits: {
+      perAddressMinute: n('RESPONSES_PER_MINUTE_PER_ADDRESS'),
+      perCollectorMinute: n('RESPONSES_PER_MINUTE_PER_COLLECTOR'),
     },
     contactLimits: {
       basic: n('CONTACT_LIMIT_BASIC'),

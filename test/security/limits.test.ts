@@ -137,3 +137,119 @@ describe('response_limit and closed collectors', () => {
     expect(await storedResponses(collectorId)).toEqual({ rows: 2, count: 2 });
   });
 });
+
+const tally = (statuses: number[]) => {
+  const t: Record<number, number> = {};
+  for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+  return t;
+};
+
+async function contactsOf(ownerId: string) {
+  const rows = await server.deps.db.kysely
+    .selectFrom('contacts')
+    .select('email')
+    .where('owner_id', '=', ownerId)
+    .execute();
+  return rows.map((r) => r.email);
+}
+
+describe('contact limit and unique emails under concurrency', () => {
+  it('10 concurrent bulk requests of 5 store exactly the plan limit of 20', async () => {
+    const a = await server.account({ plan: 'basic' });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, r) =>
+        server.client.post(
+          '/v3/contacts/bulk',
+          { contacts: Array.from({ length: 5 }, (_, i) => ({ email: `b${r}.${i}@example.org` })) },
+          { token: a.token },
+        ),
+      ),
+    );
+    expect(tally(results.map((r) => r.status))).toEqual({ 200: 4, 403: 6 });
+    for (const r of results.filter((x) => x.status === 403)) expect(r.body.error.id).toBe('1017');
+    expect(await contactsOf(a.user.id)).toHaveLength(20);
+  });
+
+  it('30 concurrent creates store exactly 20; 10 concurrent creates of one address store it once', async () => {
+    const a = await server.account({ plan: 'basic' });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        server.client.post('/v3/contacts', { email: `one${i}@example.org` }, { token: a.token }),
+      ),
+    );
+    expect(tally(results.map((r) => r.status))).toEqual({ 201: 20, 403: 10 });
+    expect(await contactsOf(a.user.id)).toHaveLength(20);
+
+    const b = await server.account();
+    const same = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        server.client.post(
+          '/v3/contacts',
+          { email: i % 2 ? 'Same@Example.org' : 'same@example.org' },
+          { token: b.token },
+        ),
+      ),
+    );
+    expect(tally(same.map((r) => r.status))).toEqual({ 201: 1, 409: 9 });
+    expect(await contactsOf(b.user.id)).toHaveLength(1);
+  });
+});
+
+/** An email collector of `token`'s account with an invite message holding `emails`. */
+async function inviteMessage(token: string, emails: string[]) {
+  const t = { token };
+  const s = await server.client.post(
+    '/v3/surveys',
+    {
+      title: 'Invite',
+      pages: [
+        { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Ideas?' }] }] },
+      ],
+    },
+    t,
+  );
+  const c = await server.client.post(`/v3/surveys/${s.body.id}/collectors`, { type: 'email' }, t);
+  const msg = await server.client.post(`/v3/collectors/${c.body.id}/messages`, { type: 'invite' }, t);
+  expect(msg.status, msg.text).toBe(201);
+  const m = `/v3/collectors/${c.body.id}/messages/${msg.body.id}`;
+  for (const email of emails)
+    expect((await server.client.post(`${m}/recipients`, { email }, t)).status).toBe(201);
+  return { m, messageId: msg.body.id as string };
+}
+
+describe('invitation limits under concurrency', () => {
+  it('10 concurrent sends of one recipient each queue exactly the daily limit of 5 emails', async () => {
+    const a = await server.account({ plan: 'standard' });
+    const messages = [];
+    for (let i = 0; i < 10; i++) messages.push(await inviteMessage(a.token, [`d${i}@example.org`]));
+    const results = await Promise.all(
+      messages.map(({ m }) => server.client.post(`${m}/send`, {}, { token: a.token })),
+    );
+    expect(tally(results.map((r) => r.status))).toEqual({ 200: 5, 403: 5 });
+    for (const r of results.filter((x) => x.status === 403)) expect(r.body.error.id).toBe('1017');
+    const emails = await server.deps.db.kysely
+      .selectFrom('emails')
+      .select('id')
+      .where('owner_id', '=', a.user.id)
+      .execute();
+    expect(emails).toHaveLength(5);
+  });
+
+  it('20 concurrent recipients on one message store exactly the per-message limit of 6', async () => {
+    const a = await server.account({ plan: 'standard' });
+    const { m, messageId } = await inviteMessage(a.token, []);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        server.client.post(`${m}/recipients`, { email: `p${i}@example.org` }, { token: a.token }),
+      ),
+    );
+    expect(tally(results.map((r) => r.status))).toEqual({ 201: 6, 400: 14 });
+    for (const r of results.filter((x) => x.status === 400)) expect(r.body.error.id).toBe('1056');
+    const rows = await server.deps.db.kysely
+      .selectFrom('message_recipients')
+      .select('recipient_id')
+      .where('message_id', '=', messageId)
+      .execute();
+    expect(rows).toHaveLength(6);
+  });
+});

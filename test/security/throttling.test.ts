@@ -11,7 +11,14 @@ let ipCounter = 0;
 const nextIp = () => `198.51.100.${++ipCounter}`;
 
 beforeAll(async () => {
-  server = await startServer({ clock, env: { TRUST_PROXY: 'true' } });
+  server = await startServer({
+    clock,
+    env: {
+      TRUST_PROXY: 'true',
+      RESPONSES_PER_MINUTE_PER_ADDRESS: '5',
+      RESPONSES_PER_MINUTE_PER_COLLECTOR: '8',
+    },
+  });
 });
 afterAll(() => server.close());
 
@@ -35,8 +42,11 @@ async function loginForm(ip: string) {
   };
 }
 
-const tally = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) => {
+  const t: Record<number, number> = {};
+  for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+  return t;
+};
 
 async function failedEvents(username: string) {
   const rows = await server.deps.db.kysely
@@ -80,8 +90,8 @@ describe('sign-in throttling under concurrency', () => {
   });
 });
 
-/** A weblink collector with a password, on a one-question survey. */
-async function protectedCollector(password: string) {
+/** A weblink collector (with a password if given), on a one-question survey. */
+async function protectedCollector(password?: string) {
   const a = await server.account();
   const s = await server.client.post(
     '/v3/surveys',
@@ -93,7 +103,7 @@ async function protectedCollector(password: string) {
   );
   const c = await server.client.post(
     `/v3/surveys/${s.body.id}/collectors`,
-    { type: 'weblink', password },
+    { type: 'weblink', ...(password && { password }), allow_multiple_responses: true },
     { token: a.token },
   );
   expect(c.status, c.text).toBe(201);
@@ -143,5 +153,64 @@ describe('collector password throttling', () => {
     // locked for 15 minutes from the 20th guess (a minute ago)
     expect(Number(locked.retryAfter)).toBe(15 * 60 - 61);
     clock.advance(15 * 60_000);
+  });
+});
+
+/** A respondent from `ip` who opened the survey at `link`; `submit` answers its one page. */
+async function respondent(link: string, ip: string) {
+  const page = await fetch(link, { headers: { 'x-forwarded-for': ip } });
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+  const text = await page.text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(text)?.[1] ?? '';
+  const question = /name="(q_[0-9]+)"/.exec(text)![1];
+  return async () => {
+    const res = await fetch(link, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': ip, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        csrf: field('csrf'),
+        p: field('p'),
+        nav: 'next',
+        [question]: 'hi',
+      }).toString(),
+      redirect: 'manual',
+    });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() };
+  };
+}
+
+describe('respondents cannot flood a collector', () => {
+  it('one address gets its per-minute allowance, the collector its total; the rest a try-again page', async () => {
+    const link = await protectedCollector();
+    const token = new URL(link).pathname.split('/').pop()!;
+    const stored = async () => {
+      const c = await server.deps.db.kysely
+        .selectFrom('collectors')
+        .select('response_count')
+        .where('url_token', '=', token)
+        .executeTakeFirstOrThrow();
+      return Number(c.response_count);
+    };
+    const a = nextIp();
+    const flood = await Promise.all(Array.from({ length: 30 }, () => respondent(link, a)));
+    const results = await Promise.all(flood.map((submit) => submit()));
+    expect(tally(results.map((r) => r.status))).toEqual({ 200: 5, 429: 25 });
+    const refused = results.find((r) => r.status === 429)!;
+    expect(refused.text).toContain('class="try-again"');
+    expect(refused.text).toContain('Please wait');
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+    expect(await stored()).toBe(5);
+
+    // other addresses share what is left of the collector's 8 a minute
+    const others = await Promise.all(Array.from({ length: 6 }, () => respondent(link, nextIp())));
+    const second = await Promise.all(others.map((submit) => submit()));
+    expect(tally(second.map((r) => r.status))).toEqual({ 200: 3, 429: 3 });
+    expect(await stored()).toBe(8);
+
+    // the next minute, the first address may answer again
+    clock.advance(60_000);
+    expect((await (await respondent(link, a))()).status).toBe(200);
+    expect(await stored()).toBe(9);
   });
 });

@@ -11,6 +11,7 @@ import * as m0009 from './0009_invitations.js';
 import * as m0010 from './0010_hot_lookups.js';
 import * as m0011 from './0011_exports.js';
 import * as m0012 from './0012_app_revisions.js';
+import * as m0013 from './0013_window_counters.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0010_hot_lookups': m0010,
   '0011_exports': m0011,
   '0012_app_revisions': m0012,
+  '0013_window_counters': m0013,
 };

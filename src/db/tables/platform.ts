@@ -68,6 +68,14 @@ export interface RateViolationsTable {
   created_at: string;
 }
 
+/** A fixed-window counter per key (respondent submissions): bumped by one upsert. */
+export interface WindowCountersTable {
+  key: string;
+  /** the window's number: epoch ms / window length */
+  window_start: number;
+  count: number;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -99,6 +107,7 @@ export interface PlatformTables {
   tokens: TokensTable;
   rate_counters: RateCountersTable;
   rate_violations: RateViolationsTable;
+  window_counters: WindowCountersTable;
   settings: SettingsTable;
   id_blocks: IdBlocksTable;
   events: EventsTable;

@@ -1,8 +1,10 @@
 // Bulk contact creation with per-item results (reference §12.3): each submitted contact ends up in
 // `succeeded` (created, or updated when update_existing is true), `existing` (already in the
 // address book, left alone) or `invalids` (with the reason).
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { lockRow } from '../../db/lock.js';
+import type { Database } from '../../db/schema.js';
 import type { Plan } from '../../platform/plans.js';
 import {
   type Contact,
@@ -23,7 +25,7 @@ const CHUNK = 100;
 
 /** The account's contacts matching any email (case-insensitive) or phone number of the batch. */
 async function existingByKey(
-  deps: Deps,
+  k: Kysely<Database>,
   ownerId: string,
   contacts: ContactInput[],
 ): Promise<Map<string, Contact>> {
@@ -32,7 +34,6 @@ async function existingByKey(
   ];
   const phones = [...new Set(contacts.map((c) => c.phone_number?.trim()).filter((p): p is string => !!p))];
   const found = new Map<string, Contact>();
-  const k = deps.db.kysely;
   for (let i = 0; i < emails.length; i += CHUNK) {
     const rows = await k
       .selectFrom('contacts')
@@ -63,56 +64,64 @@ export async function bulkCreateContacts(
   listId?: string,
 ): Promise<BulkResult> {
   const result: BulkResult = { succeeded: [], invalids: [], existing: [] };
-  const toCreate: ContactInput[] = [];
-  const toUpdate: Array<{ current: Contact; input: ContactInput }> = [];
-  const seen = new Map<string, 'new' | Contact>();
-  const keysOf = (c: ContactInput) =>
-    [c.email?.trim().toLowerCase(), c.phone_number?.trim()].filter((k): k is string => !!k);
-  const known = await existingByKey(deps, ownerId, contacts);
-  for (const c of contacts) {
-    const problem = contactProblem(c);
-    if (problem) {
-      result.invalids.push({ ...c, error: problem });
-      continue;
-    }
-    const keys = keysOf(c);
-    const earlier = keys.map((k) => seen.get(k)).find((v) => v !== undefined);
-    if (earlier === 'new') {
-      result.invalids.push({
-        ...c,
-        error: 'The same email or phone number appears earlier in this request.',
-      });
-      continue;
-    }
-    const current = earlier ?? keys.map((k) => known.get(k)).find((v) => v !== undefined);
-    if (current) {
-      if (updateExisting) toUpdate.push({ current, input: c });
-      else result.existing.push(current);
-      for (const k of keys) seen.set(k, current);
-      continue;
-    }
-    toCreate.push(c);
-    for (const k of keys) seen.set(k, 'new');
-  }
-  await checkContactLimit(deps, ownerId, plan, toCreate.length);
-  const ids = await deps.ids.take(toCreate.length);
-  const created = toCreate.map((c, i) => newContactRow(deps, ids[i], ownerId, c));
+  // Ids before the transaction (SQLite: the transaction holds the only connection).
+  const ids = await deps.ids.take(contacts.length);
   const now = deps.clock.now().toISOString();
-  const updated = toUpdate.map(({ current, input }) => ({
-    ...current,
-    first_name: input.first_name ?? current.first_name,
-    last_name: input.last_name ?? current.last_name,
-    email: input.email?.trim() || current.email,
-    phone_number: input.phone_number?.trim() || current.phone_number,
-    ...Object.fromEntries(
-      Object.entries({ ...customFieldsOf(current), ...input.custom_fields }).map(([k, v]) => [
-        `custom_${k}`,
-        v,
-      ]),
-    ),
-    updated_at: now,
-  })) as Contact[];
+  const created: Contact[] = [];
+  const updated: Contact[] = [];
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // The account's row serialises concurrent requests: sorting into new/existing and the
+    // contact limit both stay true until this transaction commits.
+    await lockRow(deps, trx, 'users', ownerId);
+    const toCreate: ContactInput[] = [];
+    const toUpdate: Array<{ current: Contact; input: ContactInput }> = [];
+    const seen = new Map<string, 'new' | Contact>();
+    const keysOf = (c: ContactInput) =>
+      [c.email?.trim().toLowerCase(), c.phone_number?.trim()].filter((k): k is string => !!k);
+    const known = await existingByKey(trx, ownerId, contacts);
+    for (const c of contacts) {
+      const problem = contactProblem(c);
+      if (problem) {
+        result.invalids.push({ ...c, error: problem });
+        continue;
+      }
+      const keys = keysOf(c);
+      const earlier = keys.map((k) => seen.get(k)).find((v) => v !== undefined);
+      if (earlier === 'new') {
+        result.invalids.push({
+          ...c,
+          error: 'The same email or phone number appears earlier in this request.',
+        });
+        continue;
+      }
+      const current = earlier ?? keys.map((k) => known.get(k)).find((v) => v !== undefined);
+      if (current) {
+        if (updateExisting) toUpdate.push({ current, input: c });
+        else result.existing.push(current);
+        for (const k of keys) seen.set(k, current);
+        continue;
+      }
+      toCreate.push(c);
+      for (const k of keys) seen.set(k, 'new');
+    }
+    await checkContactLimit(trx, deps, ownerId, plan, toCreate.length);
+    created.push(...toCreate.map((c, i) => newContactRow(deps, ids[i], ownerId, c)));
+    updated.push(
+      ...(toUpdate.map(({ current, input }) => ({
+        ...current,
+        first_name: input.first_name ?? current.first_name,
+        last_name: input.last_name ?? current.last_name,
+        email: input.email?.trim() || current.email,
+        phone_number: input.phone_number?.trim() || current.phone_number,
+        ...Object.fromEntries(
+          Object.entries({ ...customFieldsOf(current), ...input.custom_fields }).map(([k, v]) => [
+            `custom_${k}`,
+            v,
+          ]),
+        ),
+        updated_at: now,
+      })) as Contact[]),
+    );
     for (let i = 0; i < created.length; i += CHUNK)
       await trx
         .insertInto('contacts')

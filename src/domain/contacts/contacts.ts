@@ -1,13 +1,17 @@
 // Contacts: the account's address book (reference §12). Emails are matched case-insensitively and
 // are unique per account, as are phone numbers; custom fields are the six slots "1".."6".
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { lockRow } from '../../db/lock.js';
 import { countAndPage, ownedRow } from '../../db/owned.js';
+import type { Database } from '../../db/schema.js';
 import type { ContactsTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 
 export type Contact = ContactsTable;
+/** The database or an open transaction. */
+type Db = Kysely<Database>;
 export const CUSTOM_SLOTS = ['1', '2', '3', '4', '5', '6'] as const;
 export type CustomSlot = (typeof CUSTOM_SLOTS)[number];
 export const CONTACT_STATUSES = ['active', 'optout', 'bounced'] as const;
@@ -54,11 +58,15 @@ function customColumns(fields: Partial<Record<CustomSlot, string>> | undefined, 
   return out as Pick<Contact, 'custom_1' | 'custom_2' | 'custom_3' | 'custom_4' | 'custom_5' | 'custom_6'>;
 }
 
-/** Refuses when `adding` more contacts would pass the plan's limit (403/1017). */
-export async function checkContactLimit(deps: Deps, ownerId: string, plan: Plan, adding: number) {
+/**
+ * Refuses when `adding` more contacts would pass the plan's limit (403/1017). Call it inside the
+ * inserting transaction after `lockRow(deps, trx, 'users', ownerId)`, so the count stays true
+ * until the insert commits.
+ */
+export async function checkContactLimit(db: Db, deps: Deps, ownerId: string, plan: Plan, adding: number) {
   const limit = deps.config.contactLimits[plan] ?? 0;
   if (limit === 0 || adding === 0) return;
-  const { n } = await deps.db.kysely
+  const { n } = await db
     .selectFrom('contacts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('owner_id', '=', ownerId)
@@ -71,14 +79,10 @@ export async function checkContactLimit(deps: Deps, ownerId: string, plan: Plan,
 }
 
 /** The account's contact with this email or phone number, if any. */
-export async function findExisting(
-  deps: Deps,
-  ownerId: string,
-  c: ContactInput,
-): Promise<Contact | undefined> {
+export async function findExisting(db: Db, ownerId: string, c: ContactInput): Promise<Contact | undefined> {
   const email = c.email?.trim().toLowerCase() || null;
   const phone = c.phone_number?.trim() || null;
-  let q = deps.db.kysely.selectFrom('contacts').selectAll().where('owner_id', '=', ownerId);
+  let q = db.selectFrom('contacts').selectAll().where('owner_id', '=', ownerId);
   q = q.where((eb) => {
     const ors = [];
     if (email) ors.push(eb(sql`lower(email)`, '=', email));
@@ -114,11 +118,13 @@ export async function createContact(
 ): Promise<Contact> {
   const problem = contactProblem(input);
   if (problem) throw new ApiError(1002, problem);
-  if (await findExisting(deps, ownerId, input))
-    throw new ApiError(1026, 'A contact with this email or phone number already exists.');
-  await checkContactLimit(deps, ownerId, plan, 1);
   const row = newContactRow(deps, await deps.ids.one(), ownerId, input);
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // The account's row serialises concurrent creates: the duplicate check and the limit hold.
+    await lockRow(deps, trx, 'users', ownerId);
+    if (await findExisting(trx, ownerId, input))
+      throw new ApiError(1026, 'A contact with this email or phone number already exists.');
+    await checkContactLimit(trx, deps, ownerId, plan, 1);
     await trx.insertInto('contacts').values(row).execute();
     if (listId)
       await trx
@@ -153,7 +159,7 @@ export async function updateContact(
       };
   const problem = contactProblem(next);
   if (problem) throw new ApiError(1002, problem);
-  const clash = await findExisting(deps, ownerId, next);
+  const clash = await findExisting(deps.db.kysely, ownerId, next);
   if (clash && clash.id !== id)
     throw new ApiError(1026, 'Another contact already has this email or phone number.');
   const values = {

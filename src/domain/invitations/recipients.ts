@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { lockRow } from '../../db/lock.js';
 import { countAndPage, ownedRow } from '../../db/owned.js';
 import type { CollectorRecipientsTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
@@ -161,67 +162,78 @@ export async function addRecipients(
     seen.add(key);
     candidates.push({ ...w, email });
   }
-  const emails = candidates.map((c) => c.email.toLowerCase());
-  const contacts = new Map<string, Contact>();
-  const inMessage = new Set<string>();
-  const inCollector = new Map<string, RecipientRow>();
-  for (let i = 0; i < emails.length; i += 500) {
-    const chunk = emails.slice(i, i + 500);
-    for (const c of await k
-      .selectFrom('contacts')
-      .selectAll()
-      .where('owner_id', '=', owner)
-      .where(sql`lower(email)`, 'in', chunk)
-      .execute())
-      contacts.set((c.email ?? '').toLowerCase(), c);
-    for (const r of await k
-      .selectFrom('collector_recipients')
-      .selectAll()
-      .where('collector_id', '=', collector.id)
-      .where(sql`lower(email)`, 'in', chunk)
-      .execute())
-      inCollector.set(r.email.toLowerCase(), r);
-    for (const r of await k
-      .selectFrom('message_recipients as mr')
-      .innerJoin('collector_recipients as r', 'r.id', 'mr.recipient_id')
-      .select('r.email')
-      .where('mr.message_id', '=', message.id)
-      .where(sql`lower(r.email)`, 'in', chunk)
-      .execute())
-      inMessage.add(r.email.toLowerCase());
-  }
-  const accepted: typeof candidates = [];
-  for (const c of candidates) {
-    const key = c.email.toLowerCase();
-    const contact = c.contact ?? contacts.get(key);
-    if (contact?.status === 'optout') out.opted_out.push(c.email);
-    else if (contact?.status === 'bounced') out.bounced.push(c.email);
-    else if (inMessage.has(key)) out.existing.push(c.email);
-    else if (duplicates === 'add_if_not_in_collector' && inCollector.has(key)) out.existing.push(c.email);
-    else accepted.push(c);
-  }
-  if (accepted.length === 0) return out;
-
-  const limit = deps.config.invitationLimits.recipients[plan] ?? 0;
-  if (limit > 0) {
-    const { n } = await k
-      .selectFrom('message_recipients')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('message_id', '=', message.id)
-      .executeTakeFirstOrThrow();
-    if (Number(n) + accepted.length > limit)
-      throw new ApiError(
-        1056,
-        `The ${plan} plan allows at most ${limit} recipients on one message; it has ${Number(n)} and the request adds ${accepted.length}.`,
-      );
-  }
-  const newContacts = accepted.filter((c) => !(c.contact ?? contacts.get(c.email.toLowerCase())));
-  await checkContactLimit(deps, owner, plan, newContacts.length);
-  const newRecipients = accepted.filter((c) => !inCollector.has(c.email.toLowerCase()));
-  const ids = await deps.ids.take(newContacts.length + newRecipients.length);
+  if (candidates.length === 0) return out;
+  // Ids and the link token first (SQLite: the transaction holds the only connection).
+  const ids = await deps.ids.take(2 * candidates.length);
   await ensureLinkToken(deps, collector);
   const now = deps.clock.now().toISOString();
-  await k.transaction().execute(async (trx) => {
+  await deps.db.kysely.transaction().execute(async (k) => {
+    // The account's row serialises concurrent additions and sends: the buckets, the recipient
+    // limit and the contact limit stay true until this transaction commits.
+    await lockRow(deps, k, 'users', owner);
+    const current = await k
+      .selectFrom('collector_messages')
+      .select('status')
+      .where('id', '=', message.id)
+      .executeTakeFirst();
+    if (current?.status !== 'not_sent')
+      throw new ApiError(1025, `Message ${message.id} has been sent; recipients cannot be added.`);
+    const emails = candidates.map((c) => c.email.toLowerCase());
+    const contacts = new Map<string, Contact>();
+    const inMessage = new Set<string>();
+    const inCollector = new Map<string, RecipientRow>();
+    for (let i = 0; i < emails.length; i += 500) {
+      const chunk = emails.slice(i, i + 500);
+      for (const c of await k
+        .selectFrom('contacts')
+        .selectAll()
+        .where('owner_id', '=', owner)
+        .where(sql`lower(email)`, 'in', chunk)
+        .execute())
+        contacts.set((c.email ?? '').toLowerCase(), c);
+      for (const r of await k
+        .selectFrom('collector_recipients')
+        .selectAll()
+        .where('collector_id', '=', collector.id)
+        .where(sql`lower(email)`, 'in', chunk)
+        .execute())
+        inCollector.set(r.email.toLowerCase(), r);
+      for (const r of await k
+        .selectFrom('message_recipients as mr')
+        .innerJoin('collector_recipients as r', 'r.id', 'mr.recipient_id')
+        .select('r.email')
+        .where('mr.message_id', '=', message.id)
+        .where(sql`lower(r.email)`, 'in', chunk)
+        .execute())
+        inMessage.add(r.email.toLowerCase());
+    }
+    const accepted: typeof candidates = [];
+    for (const c of candidates) {
+      const key = c.email.toLowerCase();
+      const contact = c.contact ?? contacts.get(key);
+      if (contact?.status === 'optout') out.opted_out.push(c.email);
+      else if (contact?.status === 'bounced') out.bounced.push(c.email);
+      else if (inMessage.has(key)) out.existing.push(c.email);
+      else if (duplicates === 'add_if_not_in_collector' && inCollector.has(key)) out.existing.push(c.email);
+      else accepted.push(c);
+    }
+    if (accepted.length === 0) return;
+
+    const limit = deps.config.invitationLimits.recipients[plan] ?? 0;
+    if (limit > 0) {
+      const { n } = await k
+        .selectFrom('message_recipients')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('message_id', '=', message.id)
+        .executeTakeFirstOrThrow();
+      if (Number(n) + accepted.length > limit)
+        throw new ApiError(
+          1056,
+          `The ${plan} plan allows at most ${limit} recipients on one message; it has ${Number(n)} and the request adds ${accepted.length}.`,
+        );
+    }
+    const newContacts = accepted.filter((c) => !(c.contact ?? contacts.get(c.email.toLowerCase())));
+    await checkContactLimit(k, deps, owner, plan, newContacts.length);
     let next = 0;
     for (const c of newContacts) {
       const row = newContactRow(deps, ids[next++], owner, {
@@ -230,7 +242,7 @@ export async function addRecipients(
         last_name: c.last_name,
         custom_fields: c.custom_fields,
       });
-      await trx.insertInto('contacts').values(row).execute();
+      await k.insertInto('contacts').values(row).execute();
       contacts.set(c.email.toLowerCase(), row);
     }
     for (const c of accepted) {
@@ -252,9 +264,9 @@ export async function addRecipients(
           token: token(),
           date_created: now,
         };
-        await trx.insertInto('collector_recipients').values(r).execute();
+        await k.insertInto('collector_recipients').values(r).execute();
       }
-      await trx
+      await k
         .insertInto('message_recipients')
         .values({
           message_id: message.id,

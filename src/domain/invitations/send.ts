@@ -5,6 +5,7 @@
 // Opted-out and bounced contacts are skipped, whenever they opted out.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { lockRow } from '../../db/lock.js';
 import { queueEmail } from '../../outbox/emails.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -136,21 +137,6 @@ export async function sendMessage(
     throw new ApiError(1059, `Message ${message.id} has no recipients to send to.`);
   const daily = deps.config.invitationLimits.dailySends[sender.plan] ?? 0;
   const now = deps.clock.now();
-  if (daily > 0) {
-    const since = new Date(now.getTime() - 86_400_000).toISOString();
-    const { n } = await deps.db.kysely
-      .selectFrom('emails')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('owner_id', '=', collector.owner_id)
-      .where('purpose', 'in', ['invite', 'reminder', 'thank_you'])
-      .where('created_at', '>=', since)
-      .executeTakeFirstOrThrow();
-    if (Number(n) + recipients.length > daily)
-      throw new ApiError(
-        1017,
-        `The ${sender.plan} plan sends at most ${daily} invitation emails a day; ${Number(n)} were sent in the last 24 hours and this message would add ${recipients.length}.`,
-      );
-  }
   const linkToken = await ensureLinkToken(deps, collector);
   const base = accessUrl(deps.config, sender.user.region);
   const emailIds = await deps.ids.take(recipients.length);
@@ -164,6 +150,23 @@ export async function sendMessage(
     date_modified: now.toISOString(),
   };
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // The account's row serialises concurrent sends: the day's count stays true until commit.
+    await lockRow(deps, trx, 'users', collector.owner_id);
+    if (daily > 0) {
+      const since = new Date(now.getTime() - 86_400_000).toISOString();
+      const { n } = await trx
+        .selectFrom('emails')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_id', '=', collector.owner_id)
+        .where('purpose', 'in', ['invite', 'reminder', 'thank_you'])
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      if (Number(n) + recipients.length > daily)
+        throw new ApiError(
+          1017,
+          `The ${sender.plan} plan sends at most ${daily} invitation emails a day; ${Number(n)} were sent in the last 24 hours and this message would add ${recipients.length}.`,
+        );
+    }
     const claimed = await trx
       .updateTable('collector_messages')
       .set({ status: 'sent', scheduled_date: at, date_modified: sent.date_modified })

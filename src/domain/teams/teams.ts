@@ -1,6 +1,7 @@
 // Teams (groups): creation, invitations, joining, member types, removal and renaming. Every change
 // records its event (and so its group activity) in the change's transaction.
 import type { Deps } from '../../context.js';
+import { lockRow } from '../../db/lock.js';
 import type { TeamsTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
 import { findUserById, findUserByUsername, type User } from '../accounts/users.js';
@@ -141,6 +142,8 @@ export async function addMember(
     date_created: now,
   };
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // The team's row serialises concurrent additions, so max_invites holds.
+    await lockRow(deps, trx, 'teams', team.id);
     const count = await trx
       .selectFrom('team_members')
       .select((eb) => eb.fn.countAll<number>().as('n'))

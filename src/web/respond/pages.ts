@@ -28,6 +28,7 @@ import {
   storedPages,
   updateResponse,
 } from '../../domain/responses/responses.js';
+import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { sha256 } from '../../platform/secrets.js';
@@ -467,6 +468,10 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             html`<h1>${ctx.survey.title}</h1><div role="status"><p>You left the survey. The answers you gave on the pages you completed are saved.</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
             ctx.survey.language,
           );
+
+        // Every page that is saved counts against the submission limits (one client cannot flood).
+        const flood = await admitSubmission(deps, ctx.collector.id, request.ip);
+        if (flood) return tryAgain(reply, ctx, flood.retryAfterSeconds);
 
         const page = pages[at];
         const errors = new Map<string, string>();

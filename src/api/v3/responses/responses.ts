@@ -15,7 +15,6 @@ import {
   type ResponseActor,
   type ResponseFilters,
   type ResponseInput,
-  type ResponseRow,
   rowsBeforeLimit,
   unfiltered,
   updateResponse,

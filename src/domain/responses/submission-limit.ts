@@ -1,0 +1,56 @@
+// How fast respondents may submit survey pages: per collector and client address (a person
+// answering needs a few posts a minute; one client flooding a collector is refused), and per
+// collector in total. Fixed one-minute windows, each counted by one atomic upsert, so the ceiling
+// is exact under concurrency and shared by every process. The API's POST .../responses is not
+// counted here: its callers are authenticated apps, held by the app rate limits.
+import { sql } from 'kysely';
+import type { Deps } from '../../context.js';
+
+const MINUTE = 60_000;
+let calls = 0;
+
+/** Counts one in `key`'s current window and returns the count so far (this one included). */
+async function bump(deps: Deps, key: string, window: number): Promise<number> {
+  const k = deps.db.kysely;
+  const row = await k
+    .insertInto('window_counters')
+    .values({ key, window_start: window, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.count + 1 ELSE 1 END`,
+        window_start: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.window_start ELSE excluded.window_start END`,
+      }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  // Now and then, forget windows that have passed (one row per address that ever answered).
+  if (++calls % 1000 === 0)
+    await k
+      .deleteFrom('window_counters')
+      .where('window_start', '<', window - 1)
+      .execute();
+  return Number(row.count);
+}
+
+/**
+ * Admits one page submission from `ip` to a collector, or says how many seconds to wait. A
+ * submission refused for its address does not count against the collector.
+ */
+export async function admitSubmission(
+  deps: Deps,
+  collectorId: string,
+  ip: string,
+): Promise<{ retryAfterSeconds: number } | null> {
+  const { perAddressMinute, perCollectorMinute } = deps.config.respondentLimits;
+  const now = deps.clock.now().getTime();
+  const window = Math.floor(now / MINUTE);
+  const wait = { retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * MINUTE - now) / 1000)) };
+  if (
+    perAddressMinute > 0 &&
+    (await bump(deps, `respond:${collectorId}:ip:${ip}`, window)) > perAddressMinute
+  )
+    return wait;
+  if (perCollectorMinute > 0 && (await bump(deps, `respond:${collectorId}`, window)) > perCollectorMinute)
+    return wait;
+  return null;
+}
