@@ -1,6 +1,7 @@
 // The specification as real clients read it: what OPTIONS and 405 list, paging on the basic plan,
 // the types of users/me, and PUT with the body a GET returned (items 13-16 of issue #12).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiResponse } from '../helpers/client.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -97,7 +98,7 @@ describe('the basic plan: links never lead to a page that answers 402/1005', () 
       let read = 0;
       let pages = 0;
       while (url) {
-        const res = await server.client.get(url.replace(server.url, ''), t);
+        const res: ApiResponse = await server.client.get(url.replace(server.url, ''), t);
         expect(res.status, `${url}: ${res.text.slice(0, 200)}`).toBe(200);
         if (res.body.links.last) {
           const last = await server.client.get(res.body.links.last.replace(server.url, ''), t);
