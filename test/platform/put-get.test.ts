@@ -10,6 +10,7 @@ let server: TestServer;
 let owner: TestAccount;
 let ids: OwnedResources;
 let puts: string[];
+let patches: string[];
 
 beforeAll(async () => {
   server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -18,6 +19,9 @@ beforeAll(async () => {
   const doc = (await server.client.get('/v3/openapi.json')).body;
   puts = Object.entries<Record<string, unknown>>(doc.paths)
     .filter(([, item]) => item.put && item.get)
+    .map(([path]) => path);
+  patches = Object.entries<Record<string, unknown>>(doc.paths)
+    .filter(([, item]) => item.patch && item.get)
     .map(([path]) => path);
 });
 afterAll(() => server.close());
@@ -42,6 +46,17 @@ describe('PUT with the body of a GET', () => {
       expect(res.status, `PUT ${template}: ${res.text.slice(0, 300)}`).toBe(200);
       const after = await server.client.get(path, t);
       expect(stable(after.body), template).toEqual(stable(before.body));
+    }
+  });
+
+  it('PATCH with the body of a GET is accepted too', async () => {
+    const t = { token: owner.token };
+    for (const template of patches) {
+      const path = fill(template);
+      const before = await server.client.get(path, t);
+      if (before.status !== 200) continue; // a PATCH-only resource (no GET of its own)
+      const res = await server.client.patch(path, before.body, t);
+      expect(res.status, `PATCH ${template}: ${res.text.slice(0, 300)}`).toBe(200);
     }
   });
 
