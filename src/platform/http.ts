@@ -2,6 +2,7 @@
 // route's TypeBox schemas, the error envelope, 404/405, HEAD/OPTIONS/CORS and authentication.
 // Route files only declare `config.scope`; everything else happens here, once.
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,9 +10,9 @@ import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import type { Deps } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database.js';
-import { createAuthenticator, REVOKED_BODY, RevokedTokenError } from './auth.js';
+import { type AuthContext, createAuthenticator, REVOKED_BODY, RevokedTokenError } from './auth.js';
 import { ApiError, errorBody } from './errors.js';
-import { lenientValue } from './lenient.js';
+import { lenientValue, type Schema } from './lenient.js';
 import type { Scope } from './scopes.js';
 
 declare module 'fastify' {
@@ -179,6 +180,17 @@ function shadows(a: string, b: string): boolean {
   return x.every((s, i) => s === y[i] || y[i].startsWith(':') || s.startsWith(':')) && moreSpecific(a, b);
 }
 
+/** The header naming an internal read (its value is a one-time random key, see readOnlyEcho). */
+const INTERNAL_READ = 'x-survey-service-internal-read';
+/** Headers an internal read keeps, so hrefs are built on the host the client called. */
+const FORWARDED_HEADERS = ['host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for'];
+
+function pick(headers: Record<string, unknown>, names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) if (typeof headers[n] === 'string') out[n] = headers[n] as string;
+  return out;
+}
+
 export function installHttpConventions(
   app: FastifyInstance,
   deps: Deps,
@@ -217,6 +229,7 @@ export function installHttpConventions(
 
   // Which methods each path has, for 405s and OPTIONS (Fastify's own router only answers 404).
   // The same path rules as the app's router (app.ts routerOptions), so OPTIONS and 405 agree with it.
+  const internalReads = new Map<string, AuthContext>();
   const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   const authenticate = createAuthenticator(deps);
   app.addHook('onRoute', (route) => {
@@ -228,20 +241,28 @@ export function installHttpConventions(
       const own = route.onRequest ? [route.onRequest].flat() : [];
       route.onRequest = [
         ...own,
-        (request: FastifyRequest, reply: FastifyReply) => authenticate(request, reply, scope),
+        async (request: FastifyRequest, reply: FastifyReply) => {
+          // The stored representation read for a PUT/PATCH (below) runs as that request's caller.
+          const key = request.headers[INTERNAL_READ];
+          const auth = typeof key === 'string' ? internalReads.get(key) : undefined;
+          if (auth) request.auth = auth;
+          else await authenticate(request, reply, scope);
+        },
       ];
     }
-    // What real clients send for booleans and ids (platform/lenient.ts), rewritten before validation.
+    // What real clients send for booleans and ids (platform/lenient.ts), rewritten before validation;
+    // on PUT and PATCH, the read-only fields of the resource's own representation (readOnlyEcho).
     const query = route.schema?.querystring as object | undefined;
-    const body = route.schema?.body as object | undefined;
+    const body = route.schema?.body as Schema | undefined;
     if (route.url.startsWith(API_PREFIX) && (query || body)) {
       const own = route.preValidation ? [route.preValidation].flat() : [];
+      const rewrite = route.method === 'PUT' || route.method === 'PATCH';
       route.preValidation = [
         ...own,
-        (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+        async (request: FastifyRequest) => {
           if (query) lenientValue(request.query, query);
           if (body) request.body = lenientValue(request.body, body);
-          done();
+          if (rewrite && body?.properties) await dropReadOnlyEcho(request, body.properties);
         },
       ];
     }
@@ -267,6 +288,41 @@ export function installHttpConventions(
     for (const { pattern } of found) if (pattern && (!best || moreSpecific(pattern, best))) best = pattern;
     return best;
   };
+  /** Clients GET a resource, change a field and send it all back: the fields the body schema does
+   * not take are the server's own (id, href, dates, counts, type). Each is dropped when it equals
+   * the stored representation (read with a GET of the same URL as the same caller), and refused
+   * (400/1002, naming it) when it differs; a field the GET does not show is left to validation. */
+  const dropReadOnlyEcho = async (request: FastifyRequest, accepted: Record<string, unknown>) => {
+    const sent = request.body;
+    if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return;
+    const extra = Object.keys(sent).filter((k) => !(k in accepted));
+    if (extra.length === 0) return;
+    const key = randomUUID();
+    internalReads.set(key, request.auth);
+    let stored: Record<string, unknown>;
+    try {
+      const res = await app.inject({
+        method: 'GET',
+        url: request.url,
+        headers: { ...pick(request.headers, FORWARDED_HEADERS), [INTERNAL_READ]: key },
+      });
+      if (res.statusCode !== 200) return;
+      stored = res.json();
+    } finally {
+      internalReads.delete(key);
+    }
+    const record = sent as Record<string, unknown>;
+    for (const k of extra) {
+      if (!(k in stored)) continue;
+      if (!isDeepStrictEqual(record[k], stored[k]))
+        throw new ApiError(
+          1002,
+          `'${k}' is read-only; send it unchanged (${JSON.stringify(stored[k])}) or leave it out.`,
+        );
+      delete record[k];
+    }
+  };
+
   const allowedMethods = (url: string) => {
     const found = matches(url.split('?')[0]);
     const own = ownPattern(found);

@@ -3,7 +3,7 @@
 // query strings or as strings in bodies, and ids as JSON numbers. Values are rewritten in place
 // before validation, guided by the route's schema; anything else is left for validation to judge.
 
-type Schema = {
+export type Schema = {
   type?: string | string[];
   properties?: Record<string, Schema>;
   items?: Schema;

@@ -201,6 +201,11 @@ describe('email invitations over SMTP', () => {
     });
     await worker.drain();
     expect(mailTo(to)).toHaveLength(0);
+    // Until its time comes the message reads scheduled, alone and in the list.
+    const waiting = await server.client.get(`${c}/messages/${msg.body.id}`, t);
+    expect(waiting.body).toMatchObject({ status: 'scheduled', is_scheduled: true });
+    const listed = await server.client.get(`${c}/messages`, t);
+    expect(listed.body.data.find((m: any) => m.id === msg.body.id).status).toBe('scheduled');
     clock.advance(3_600_000);
     await worker.drain();
     expect(mailTo(to)).toHaveLength(1);

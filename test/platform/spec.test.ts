@@ -1,6 +1,8 @@
 // The specification as real clients read it: what OPTIONS and 405 list, paging on the basic plan,
 // the types of users/me, and PUT with the body a GET returned (items 13-16 of issue #12).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTeam } from '../../src/domain/teams/teams.js';
+import type { ApiResponse } from '../helpers/client.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -65,6 +67,22 @@ describe('GET /v3/users/me types its fields as the spec does', () => {
     expect(me.date_last_login.slice(0, 19)).toBe(me.date_created.slice(0, 19));
   });
 
+  it('group members\' first_name and last_name are "" when unknown, as the spec types them', async () => {
+    const owner = await server.account();
+    await server.deps.db.kysely
+      .updateTable('users')
+      .set({ first_name: null, last_name: null })
+      .where('id', '=', owner.user.id)
+      .execute();
+    const team = await createTeam(server.deps, owner.user, { name: 'Nameless' });
+    const t = { token: owner.token };
+    const list = await server.client.get(`/v3/groups/${team.id}/members?include=first_name,last_name`, t);
+    expect(list.status).toBe(200);
+    expect(list.body.data[0]).toMatchObject({ first_name: '', last_name: '' });
+    const one = await server.client.get(list.body.data[0].href.replace(server.url, ''), t);
+    expect(one.body).toMatchObject({ first_name: '', last_name: '' });
+  });
+
   it("a survey's theme_id answers as the integer it was sent as", async () => {
     const survey = await server.client.post('/v3/surveys', { title: 'Themed', theme_id: 4510354 }, { token });
     expect(survey.body.theme_id).toBe(4510354);
@@ -97,7 +115,7 @@ describe('the basic plan: links never lead to a page that answers 402/1005', () 
       let read = 0;
       let pages = 0;
       while (url) {
-        const res = await server.client.get(url.replace(server.url, ''), t);
+        const res: ApiResponse = await server.client.get(url.replace(server.url, ''), t);
         expect(res.status, `${url}: ${res.text.slice(0, 200)}`).toBe(200);
         if (res.body.links.last) {
           const last = await server.client.get(res.body.links.last.replace(server.url, ''), t);

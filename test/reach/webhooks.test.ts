@@ -128,7 +128,7 @@ describe('POST /v3/webhooks', () => {
         name: 'x',
         event_type: 'survey_updated',
         object_type: 'survey',
-        object_ids: [123],
+        object_ids: [1.5],
         subscription_url: 'http://x.test/',
       },
       'object_ids',

@@ -86,7 +86,7 @@ describe('POST /workgroups/{id}/shares', () => {
       { resource_id: other.id },
       { resource_type: 'collector', resource_id: other.id },
       { resource_type: 'survey', resource_id: 'abc' },
-      { resource_type: 'survey', resource_id: 5 },
+      { resource_type: 'survey', resource_id: 1.5 },
       { resource_type: 'survey', resource_id: other.id, role_id: 'Viewer' },
       { resource_type: 'survey', resource_id: other.id, role_id: MISSING },
       { resource_type: 'survey', resource_id: other.id, colour: 'red' },

@@ -84,7 +84,7 @@ describe('POST /workgroups', () => {
       { name: 'x' },
       { name: '', is_visible: true },
       { name: '   ', is_visible: true },
-      { name: 'x', is_visible: 'true' },
+      { name: 'x', is_visible: 'often' },
       { name: 'x', is_visible: true, metadata: [] },
       { name: 'x', is_visible: true, description: 5 },
       { name: 'x', is_visible: true, colour: 'red' },
@@ -293,7 +293,7 @@ describe('workgroup members', () => {
     for (const body of [
       {},
       { user_id: t.owner.user.id },
-      { user_id: 5, is_workgroup_owner: false },
+      { user_id: 1.5, is_workgroup_owner: false },
       { user_id: 'abc', is_workgroup_owner: false },
       { user_id: t.owner.user.id, is_workgroup_owner: false, extra: 1 },
     ]) {

@@ -164,14 +164,14 @@ describe('collect page', () => {
     const [c] = await collectors();
     let res = await post(web, `collectors/${c.id}/settings`, {
       close_date: '2038-01-01T09:30',
-      response_limit: '0',
+      response_limit: '-1',
     });
     expect(res.status).toBe(400);
     expect(res.text).toContain(
-      `<p role="alert" class="error" id="c-${c.id}-error">&#39;response_limit&#39; must be at least 1.</p>`,
+      `<p role="alert" class="error" id="c-${c.id}-error">&#39;response_limit&#39; must be at least 0.</p>`,
     );
     expect(res.text).toContain(`<details open><summary>Close date and response limit of collector 1`);
-    expect(res.text).toMatch(/name="response_limit" type="number"[^>]*value="0"/);
+    expect(res.text).toMatch(/name="response_limit" type="number"[^>]*value="-1"/);
     expect(res.text).toMatch(/name="close_date" type="datetime-local" value="2038-01-01T09:30"/);
     expect(res.text).toContain('aria-invalid="true"');
 

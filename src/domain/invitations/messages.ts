@@ -37,8 +37,9 @@ export interface MessageInput {
   type?: MessageType;
   recipient_status?: string | null;
   subject?: string;
-  body_text?: string;
-  body_html?: string;
+  /** null (as a message reads when it has none): the same as leaving it out. */
+  body_text?: string | null;
+  body_html?: string | null;
   is_branding_enabled?: boolean;
   embed_first_question?: boolean;
 }
@@ -49,7 +50,7 @@ const notFound = () => new ApiError(1020, 'Message not found.');
 function checkBodies(input: Pick<MessageInput, 'body_text' | 'body_html'>): void {
   for (const key of ['body_text', 'body_html'] as const) {
     const body = input[key];
-    if (body === undefined) continue;
+    if (body === undefined || body === null) continue;
     const missing = REQUIRED_PLACEHOLDERS.filter((p) => !body.includes(p));
     if (missing.length > 0)
       throw new ApiError(1002, `'${key}' must contain the placeholders ${missing.join(' and ')}.`);
@@ -83,7 +84,7 @@ export async function createMessage(
   checkBodies(input);
   const recipientStatus = checkRecipientStatus(input.type, input.recipient_status);
   const now = deps.clock.now().toISOString();
-  const noBody = input.body_text === undefined && input.body_html === undefined;
+  const noBody = (input.body_text ?? input.body_html ?? null) === null;
   const row: MessageRow = {
     id: await deps.ids.one(),
     collector_id: collector.id,
@@ -150,6 +151,14 @@ export async function copyMessage(
   return row;
 }
 
+/** A message reads `scheduled` from a scheduled send until its time comes (the worker sends its
+ * emails then); `not_sent` before any send, `sent` after. */
+export function messageStatus(m: Pick<MessageRow, 'status' | 'scheduled_date'>, now: Date): string {
+  if (m.status === 'sent' && m.scheduled_date !== null && m.scheduled_date > now.toISOString())
+    return 'scheduled';
+  return m.status;
+}
+
 export async function getMessage(deps: Deps, collector: Collector, messageId: string): Promise<MessageRow> {
   const row = await deps.db.kysely
     .selectFrom('collector_messages')
@@ -194,7 +203,7 @@ export async function updateMessage(
   checkBodies(input);
   const type = current.type as MessageType;
   const put = mode === 'put';
-  const bodyGiven = input.body_text !== undefined || input.body_html !== undefined;
+  const bodyGiven = (input.body_text ?? input.body_html ?? null) !== null;
   const next: MessageRow = {
     ...current,
     subject: input.subject ?? (put ? DEFAULT_SUBJECT : current.subject),

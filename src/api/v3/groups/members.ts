@@ -14,7 +14,7 @@ import { withOffset } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
 import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
 import type { Api } from '../../../platform/types.js';
-import { GroupParams, MEMBER_TYPES_DOC, MemberParams, MemberSchema, Nullable } from './schemas.js';
+import { GroupParams, MEMBER_TYPES_DOC, MemberParams, MemberSchema } from './schemas.js';
 
 const INCLUDABLE = ['first_name', 'last_name', 'user_id', 'email', 'type', 'language', 'status'] as const;
 type Includable = (typeof INCLUDABLE)[number];
@@ -23,8 +23,8 @@ const MemberItem = Type.Object({
   id: Type.String(),
   username: Type.String(),
   href: Type.String(),
-  first_name: Type.Optional(Nullable(Type.String())),
-  last_name: Type.Optional(Nullable(Type.String())),
+  first_name: Type.Optional(Type.String({ description: '"" when unknown' })),
+  last_name: Type.Optional(Type.String({ description: '"" when unknown' })),
   user_id: Type.Optional(Type.String()),
   email: Type.Optional(Type.String()),
   type: Type.Optional(Type.String({ description: MEMBER_TYPES_DOC })),
@@ -51,8 +51,8 @@ function fullMember(request: FastifyRequest, m: MemberRow) {
     id: m.id,
     user_id: m.user_id,
     username: m.username,
-    first_name: m.first_name,
-    last_name: m.last_name,
+    first_name: m.first_name ?? '',
+    last_name: m.last_name ?? '',
     email: m.email,
     language: m.language,
     type: m.type,
@@ -105,7 +105,7 @@ export function groupMembersRoutes(app: Api, deps: Deps): void {
           username: m.username,
           href: memberHref(request, m),
         };
-        for (const name of include as Includable[]) item[name] = m[name];
+        for (const name of include as Includable[]) item[name] = m[name] ?? '';
         return item;
       });
       return envelope(request, page, total, data);

@@ -8,6 +8,7 @@ import {
   getMessage,
   listMessages,
   type MessageRow,
+  messageStatus,
   updateMessage,
 } from '../../../domain/invitations/messages.js';
 import { invitationStats, sendMessage } from '../../../domain/invitations/send.js';
@@ -31,12 +32,12 @@ import {
 
 const tags = ['Collector messages'];
 
-export function presentMessage(base: string, m: MessageRow): Static<typeof Message> {
+export function presentMessage(base: string, m: MessageRow, now: Date): Static<typeof Message> {
   return {
     id: m.id,
     href: `${base}/v3/collectors/${m.collector_id}/messages/${m.id}`,
     type: m.type,
-    status: m.status,
+    status: messageStatus(m, now),
     recipient_status: m.recipient_status,
     subject: m.subject,
     body: m.body_html ?? m.body_text ?? '',
@@ -68,6 +69,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
       const page = pageOf(request.query);
       const [total, rows] = await listMessages(deps, collector, page.offset, page.perPage);
       const base = baseUrl(request);
+      const now = deps.clock.now();
       return envelope(
         request,
         page,
@@ -76,7 +78,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
           id: m.id,
           href: `${base}/v3/collectors/${m.collector_id}/messages/${m.id}`,
           type: m.type,
-          status: m.status,
+          status: messageStatus(m, now),
           subject: m.subject,
         })),
       );
@@ -100,7 +102,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
       const body = request.body;
       if (!('from_message_id' in body)) {
         const m = await createMessage(deps, collector, body);
-        return reply.code(201).send(presentMessage(baseUrl(request), m));
+        return reply.code(201).send(presentMessage(baseUrl(request), m, deps.clock.now()));
       }
       const source = await emailCollector(deps, request, body.from_collector_id, 'read');
       const from = await getMessage(deps, source, body.from_message_id);
@@ -112,7 +114,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
         from,
         body.include_recipients === true,
       );
-      return reply.code(201).send(presentMessage(baseUrl(request), m));
+      return reply.code(201).send(presentMessage(baseUrl(request), m, deps.clock.now()));
     },
   );
 
@@ -124,7 +126,11 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
     },
     async (request) => {
       const collector = await emailCollector(deps, request, request.params.collector_id, 'read');
-      return presentMessage(baseUrl(request), await getMessage(deps, collector, request.params.message_id));
+      return presentMessage(
+        baseUrl(request),
+        await getMessage(deps, collector, request.params.message_id),
+        deps.clock.now(),
+      );
     },
   );
 
@@ -153,7 +159,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
           request.body as Static<typeof MessageUpdateBody>,
           mode,
         );
-        return presentMessage(baseUrl(request), next);
+        return presentMessage(baseUrl(request), next, deps.clock.now());
       },
     });
 
@@ -167,7 +173,7 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
       const collector = await emailCollector(deps, request, request.params.collector_id, 'write');
       const current = await getMessage(deps, collector, request.params.message_id);
       await deleteMessage(deps, current);
-      return presentMessage(baseUrl(request), current);
+      return presentMessage(baseUrl(request), current, deps.clock.now());
     },
   );
 

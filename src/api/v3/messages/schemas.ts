@@ -34,8 +34,9 @@ export const MessageUpdateBody = Type.Object(
   {
     recipient_status: Type.Optional(Nullable(Type.Enum([...RECIPIENT_STATUS]))),
     subject: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-    body_text: Type.Optional(Body()),
-    body_html: Type.Optional(Body()),
+    // null, as a message without one reads: the same as leaving it out.
+    body_text: Type.Optional(Nullable(Body())),
+    body_html: Type.Optional(Nullable(Body())),
     is_branding_enabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
