@@ -10,8 +10,8 @@ import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/context.js';
 import { checkExportAllowed, writeExportTo } from '../src/domain/exports/exports.js';
 import type { ExportFormat } from '../src/domain/exports/writers.js';
-import { createAccount } from '../test/helpers/accounts.js';
 import { everyFamilyPages, prng, randomAnswers } from '../test/collect/fixtures.js';
+import { createAccount } from '../test/helpers/accounts.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,7 +44,9 @@ if (fresh) {
       pages: randomAnswers(details, r, n),
       custom_value: `c${n}`,
     });
-  const cols = (raw.prepare('PRAGMA table_info(responses)').all() as Array<{ name: string }>).map((c) => c.name);
+  const cols = (raw.prepare('PRAGMA table_info(responses)').all() as Array<{ name: string }>).map(
+    (c) => c.name,
+  );
   const pick = cols.map((c) =>
     c === 'id'
       ? `CAST(9000000000 + n.i AS TEXT)`

@@ -12,9 +12,11 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { ExportsTable } from '../../db/tables/exports.js';
 import { ApiError } from '../../platform/errors.js';
+import { isPaid, type Plan } from '../../platform/plans.js';
+import { requireUser } from '../accounts/users.js';
 import { designIndex } from '../responses/design-index.js';
 import { checkDetailLimit, countMatching, type ResponseFilters } from '../responses/responses.js';
-import type { SurveyRow } from '../surveys/access.js';
+import { requireSurvey, type SurveyRow } from '../surveys/access.js';
 import { buildLayout, type ValuesMode } from './layout.js';
 import {
   type ExportFormat,
@@ -121,6 +123,32 @@ export async function writeExportTo(
   out: Writable,
 ): Promise<void> {
   await writeExport(deps, survey, spec, upTo, out);
+}
+
+/**
+ * The survey an operator's command-line export names, and whether the acting user's plan is paid:
+ * `username` must have analyze access to it; without one, its owner acts.
+ */
+export async function surveyForCli(
+  deps: Deps,
+  surveyId: string,
+  username?: string,
+): Promise<{ survey: SurveyRow; paid: boolean }> {
+  if (username) {
+    const user = await requireUser(deps, username);
+    const survey = await requireSurvey(deps, { user }, surveyId, 'analyze', 'read');
+    return { survey, paid: isPaid(user.account_type as Plan) };
+  }
+  const row = await deps.db.kysely
+    .selectFrom('surveys')
+    .innerJoin('users', 'users.id', 'surveys.owner_id')
+    .selectAll('surveys')
+    .select('users.account_type')
+    .where('surveys.id', '=', surveyId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError(1020, 'Survey not found.');
+  const { account_type, ...survey } = row;
+  return { survey, paid: isPaid(account_type as Plan) };
 }
 
 const fileOf = (deps: Deps, id: string, format: string) =>
