@@ -4,7 +4,7 @@
 // next), writes under EXPORT_DIR and keeps for EXPORT_RETENTION_HOURS. The basic plan's limit is
 // the response-detail rule (responses.checkDetailLimit), applied to the responses selected.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -290,10 +290,12 @@ export function exportStatus(row: ExportRow, now: Date): ExportStatus {
   return row.status as ExportStatus;
 }
 
-/** The finished file of a job, or 409/1025 while it is not ready (404/1020 once pruned). */
+/** The finished file of a job, or 409/1025 while it is not ready (404/1020 once gone). */
 export function exportFile(row: ExportRow): { stream: Readable; mime: string; size: number } {
   if (row.status !== 'completed' || !row.file_name)
     throw new ApiError(1025, `The export is ${row.status}; fetch its file once its status is completed.`);
+  // a file removed from EXPORT_DIR by hand is as gone as a pruned one
+  if (!existsSync(row.file_name)) throw new ApiError(1020, 'The export file is no longer kept.');
   const stream = createReadStream(row.file_name);
   return { stream, mime: FILE_TYPES[row.format as ExportFormat].mime, size: row.size ?? 0 };
 }
