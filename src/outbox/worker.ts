@@ -26,8 +26,6 @@ export interface RoundResult {
   events: number;
   deliveries: number;
   emails: number;
-  /** Export jobs started this round. */
-  exports: number;
 }
 
 export class OutboxWorker {
@@ -71,11 +69,10 @@ export class OutboxWorker {
       const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
       if (outcome !== 'gone') deps.metrics.emails.inc({ outcome });
     }
-    let exports = 0;
+    // An export job runs beside the rounds (see exportsSettled), one at a time per worker.
     if (!this.exporting) {
       const job = await claimDue(deps, 'exports', 1, now());
       if (job.ids.length > 0) {
-        exports = 1;
         this.exporting = runExport(deps, job.ids[0], job.token, now)
           .catch(this.onError)
           .finally(() => {
@@ -84,19 +81,18 @@ export class OutboxWorker {
       }
     }
     await pruneExports(deps, now());
-    return { events, deliveries: hooks.ids.length, emails, exports };
+    return { events, deliveries: hooks.ids.length, emails };
   }
 
   /** Runs rounds until one finds nothing to do (tests and the CLI's one-shot use). */
   async drain(maxRounds = 100): Promise<RoundResult> {
-    const total: RoundResult = { events: 0, deliveries: 0, emails: 0, exports: 0 };
+    const total: RoundResult = { events: 0, deliveries: 0, emails: 0 };
     for (let i = 0; i < maxRounds && !this.stopping; i++) {
       const r = await this.runOnce();
       total.events += r.events;
       total.deliveries += r.deliveries;
       total.emails += r.emails;
-      total.exports += r.exports;
-      if (r.events + r.deliveries + r.emails + r.exports === 0) break;
+      if (r.events + r.deliveries + r.emails === 0) break;
     }
     return total;
   }

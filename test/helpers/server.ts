@@ -1,5 +1,8 @@
 // Starts the real server on a loopback port over a fresh database, for tests that speak HTTP.
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/context.js';
@@ -44,6 +47,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     PUBLIC_URL_CA: `http://${CA_HOST}`,
     LOG_LEVEL: 'silent',
     SECRET_KEY: 'test-secret-key',
+    // export files of a test server go to a temporary directory, not the checkout's ./data
+    EXPORT_DIR: mkdtempSync(join(tmpdir(), 'survey-exports-')),
     ...options.env,
   });
   // TEST_SCALE_OUT=1: two app instances, each with its own pool and caches (as two processes

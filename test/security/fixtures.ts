@@ -22,6 +22,7 @@ export interface OwnedResources {
   messageId: string;
   recipientId: string;
   responseId: string;
+  exportId: string;
   contactId: string;
   contactListId: string;
   webhookId: string;
@@ -151,6 +152,7 @@ export async function createEveryResource(
     ),
     'response',
   );
+  const exported = created(await c.post(`/v3/surveys/${survey.id}/exports`, {}, t), 'export');
   const worker = new OutboxWorker(server.deps, { pollMs: 5 });
   await worker.drain();
   await worker.stop();
@@ -199,6 +201,7 @@ export async function createEveryResource(
     messageId: message.id,
     recipientId: recipient.id,
     responseId: response.id,
+    exportId: exported.id,
     contactId: contact.id,
     contactListId: list.id,
     webhookId: webhook.id,
@@ -226,6 +229,7 @@ export function ownedIdFor(ids: OwnedResources, param: string, path: string): st
     message_id: ids.messageId,
     recipient_id: ids.recipientId,
     response_id: ids.responseId,
+    export_id: ids.exportId,
     contact_id: ids.contactId,
     contact_list_id: ids.contactListId,
     webhook_id: ids.webhookId,

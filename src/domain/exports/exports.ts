@@ -4,7 +4,7 @@
 // next), writes under EXPORT_DIR and keeps for EXPORT_RETENTION_HOURS. The basic plan's limit is
 // the response-detail rule (responses.checkDetailLimit), applied to the responses selected.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -12,9 +12,11 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { ExportsTable } from '../../db/tables/exports.js';
 import { ApiError } from '../../platform/errors.js';
+import { isPaid, type Plan } from '../../platform/plans.js';
+import { requireUser } from '../accounts/users.js';
 import { designIndex } from '../responses/design-index.js';
 import { checkDetailLimit, countMatching, type ResponseFilters } from '../responses/responses.js';
-import type { SurveyRow } from '../surveys/access.js';
+import { requireSurvey, type SurveyRow } from '../surveys/access.js';
 import { buildLayout, type ValuesMode } from './layout.js';
 import {
   type ExportFormat,
@@ -121,6 +123,32 @@ export async function writeExportTo(
   out: Writable,
 ): Promise<void> {
   await writeExport(deps, survey, spec, upTo, out);
+}
+
+/**
+ * The survey an operator's command-line export names, and whether the acting user's plan is paid:
+ * `username` must have analyze access to it; without one, its owner acts.
+ */
+export async function surveyForCli(
+  deps: Deps,
+  surveyId: string,
+  username?: string,
+): Promise<{ survey: SurveyRow; paid: boolean }> {
+  if (username) {
+    const user = await requireUser(deps, username);
+    const survey = await requireSurvey(deps, { user }, surveyId, 'analyze', 'read');
+    return { survey, paid: isPaid(user.account_type as Plan) };
+  }
+  const row = await deps.db.kysely
+    .selectFrom('surveys')
+    .innerJoin('users', 'users.id', 'surveys.owner_id')
+    .selectAll('surveys')
+    .select('users.account_type')
+    .where('surveys.id', '=', surveyId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError(1020, 'Survey not found.');
+  const { account_type, ...survey } = row;
+  return { survey, paid: isPaid(account_type as Plan) };
 }
 
 const fileOf = (deps: Deps, id: string, format: string) =>
@@ -262,10 +290,12 @@ export function exportStatus(row: ExportRow, now: Date): ExportStatus {
   return row.status as ExportStatus;
 }
 
-/** The finished file of a job, or 409/1025 while it is not ready (404/1020 once pruned). */
+/** The finished file of a job, or 409/1025 while it is not ready (404/1020 once gone). */
 export function exportFile(row: ExportRow): { stream: Readable; mime: string; size: number } {
   if (row.status !== 'completed' || !row.file_name)
     throw new ApiError(1025, `The export is ${row.status}; fetch its file once its status is completed.`);
+  // a file removed from EXPORT_DIR by hand is as gone as a pruned one
+  if (!existsSync(row.file_name)) throw new ApiError(1020, 'The export file is no longer kept.');
   const stream = createReadStream(row.file_name);
   return { stream, mime: FILE_TYPES[row.format as ExportFormat].mime, size: row.size ?? 0 };
 }

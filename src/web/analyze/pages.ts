@@ -1,17 +1,27 @@
 // The analyze page (the survey's analyze_url), one response (a response's analyze_url) and the
 // summary page (summary_url). The manage token in the URL names the survey; the signed-in user's
 // access to analyze it (owner, or a share with analyze access) decides. Filters are a plain GET
-// form: dates and collector.
+// form: dates and collector. The download form (/analyze/<token>/export) streams an export with
+// the page's filters through the exports domain.
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import { headline, recentTexts } from '../../domain/analysis/overview.js';
 import { rollups } from '../../domain/analysis/rollups.js';
+import {
+  checkExportAllowed,
+  downloadName,
+  type ExportSpec,
+  writeExportTo,
+} from '../../domain/exports/exports.js';
+import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { ResponseFilters } from '../../domain/responses/responses.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
+import { isPaid, type Plan } from '../../platform/plans.js';
 import { type Html, html, inlineStyle, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { requireSignedIn } from '../session.js';
@@ -27,6 +37,7 @@ const STYLE = inlineStyle(`
 form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin: 1rem 0; }
 form.filters label { margin: 0; }
 form.filters input, form.filters select { width: auto; }
+form.filters fieldset { border: 0; margin: 0; padding: 0; display: flex; gap: .5rem; align-items: center; }
 svg.chart text { font: 13px system-ui, sans-serif; fill: #1b1f24; }
 ul.texts { max-height: 18rem; overflow: auto; padding-left: 1.2rem; }
 `);
@@ -176,14 +187,73 @@ export function analyzePages(deps: Deps) {
             html`<option value="${c.id}"${c.id === collectorId ? raw(' selected') : ''}>${c.name}</option>`,
         )}</select></div>
 <div><button type="submit">Filter</button></div></form>`;
+        const download = html`<form class="filters" method="get" action="/analyze/${request.params.token}/export" aria-label="Download responses">
+<input type="hidden" name="start" value="${q.start ?? ''}"><input type="hidden" name="end" value="${q.end ?? ''}"><input type="hidden" name="collector" value="${collectorId ?? ''}">
+<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV)</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
+<fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
+<div><label><input type="checkbox" name="bom" value="1"> Byte order mark (Excel)</label></div>
+<div><button type="submit">Download</button></div></form>`;
         const body = html`<h1>${survey.title}: results</h1>
 <p><a href="/summary/${request.params.token}">Summary</a></p>
 ${form}
+${download}
 <p role="status" id="total"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}</p>
 ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
         return send(reply, 200, `${survey.title}: results`, body);
       },
     );
+
+    app.get<{
+      Params: { token: string };
+      Querystring: {
+        start?: string;
+        end?: string;
+        collector?: string;
+        format?: string;
+        values?: string;
+        bom?: string;
+      };
+    }>('/analyze/:token/export', { schema: { hide: true } }, async (request, reply) => {
+      const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
+      if (!survey) return reply;
+      const user = await requireSignedIn(deps, request, reply);
+      if (!user) return reply;
+      const q = request.query;
+      const format = (EXPORT_FORMATS as readonly string[]).includes(q.format ?? '')
+        ? (q.format as ExportFormat)
+        : 'csv';
+      const spec: ExportSpec = {
+        format,
+        values: q.values === 'numeric' ? 'numeric' : 'text',
+        bom: q.bom === '1',
+        collectorIds: q.collector && /^\d{1,20}$/.test(q.collector) ? [q.collector] : undefined,
+        startCreated: dateFilter(q.start, false),
+        endCreated: dateFilter(q.end, true),
+      };
+      let upTo: number;
+      try {
+        upTo = await checkExportAllowed(deps, isPaid(user.account_type as Plan), survey, spec);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return send(
+          reply,
+          402,
+          'Upgrade to download',
+          html`<h1>Upgrade to download these responses</h1><p>${err.message}</p><p><a href="/analyze/${request.params.token}">Back to the results</a></p>`,
+        );
+      }
+      const body = new PassThrough();
+      writeExportTo(deps, survey, spec, upTo, body).catch((err) => {
+        request.log.error({ err }, 'export download failed');
+        body.destroy(err as Error);
+      });
+      return reply
+        .type(FILE_TYPES[format].mime)
+        .header('content-disposition', `attachment; filename="${downloadName(survey, format)}"`)
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .send(body);
+    });
 
     app.get<{ Params: { token: string }; Querystring: { respondent_id?: string } }>(
       '/analyze/browse/:token',
