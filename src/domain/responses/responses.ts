@@ -361,6 +361,8 @@ export interface ResponseFilters {
   custom?: string;
   totalTimeMin?: number;
   totalTimeMax?: number;
+  /** Only responses up to this ordinal (the plan's limit: plan-limit.ts). */
+  maxOrdinal?: number;
   sortBy?: 'date_modified';
   sortOrder?: 'ASC' | 'DESC';
 }
@@ -387,6 +389,7 @@ function filtered(deps: Deps, f: ResponseFilters) {
     q = f.totalTimeMin > INT_MAX ? q.where(sql<SqlBool>`1 = 0`) : q.where('total_time', '>=', f.totalTimeMin);
   if (f.totalTimeMax !== undefined && f.totalTimeMax < INT_MAX)
     q = q.where('total_time', '<=', f.totalTimeMax);
+  if (f.maxOrdinal !== undefined) q = q.where('ordinal', '<=', f.maxOrdinal);
   return q;
 }
 

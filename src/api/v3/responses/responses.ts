@@ -5,6 +5,7 @@ import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { type Collector, requireCollector } from '../../../domain/collectors/collectors.js';
 import { designIndex } from '../../../domain/responses/design-index.js';
+import { assertResponsesReadable } from '../../../domain/responses/plan-limit.js';
 import {
   allResponses,
   createResponse,
@@ -14,7 +15,6 @@ import {
   type ResponseActor,
   type ResponseFilters,
   type ResponseInput,
-  type ResponseRow,
   unfiltered,
   updateResponse,
 } from '../../../domain/responses/responses.js';
@@ -22,7 +22,6 @@ import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js
 import { parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { baseUrl, envelope, listEnvelopeSchema, pageOf } from '../../../platform/paging.js';
-import { FREE_RESPONSE_DETAIL_LIMIT } from '../../../platform/plans.js';
 import type { Routes } from '../../../platform/types.js';
 import { presentResponse } from './present.js';
 import {
@@ -122,16 +121,6 @@ function knownTotal(scope: Scope, f: ResponseFilters): number | undefined {
   return scope.collector ? scope.collector.response_count : scope.survey.response_count;
 }
 
-/** The basic plan reads the first 25 responses of a survey on response-detail endpoints. */
-function checkDetailLimit(request: FastifyRequest, rows: Pick<ResponseRow, 'ordinal'>[]): void {
-  if (request.auth.paid) return;
-  if (rows.some((r) => r.ordinal > FREE_RESPONSE_DETAIL_LIMIT))
-    throw new ApiError(
-      1005,
-      `The basic plan reads the first ${FREE_RESPONSE_DETAIL_LIMIT} responses of a survey on response-detail endpoints.`,
-    );
-}
-
 function bodyInput(body: Static<typeof ResponseBody>): { input: ResponseInput; created?: string } {
   const { date_created, recipient_id, ...rest } = body;
   let created: string | undefined;
@@ -229,7 +218,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           'all',
           knownTotal(scope, filters),
         );
-        checkDetailLimit(request, rows);
+        assertResponsesReadable(request.auth.paid, rows);
         const base = baseUrl(request);
         const index = q.simple ? await designIndex(deps, scope.survey) : undefined;
         const options = {
@@ -297,7 +286,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
       },
       async (request) => {
         const { scope, row } = await one(request, 'read');
-        checkDetailLimit(request, [row]);
+        assertResponsesReadable(request.auth.paid, [row]);
         const q = request.query;
         return presentResponse(row, {
           base: baseUrl(request),
