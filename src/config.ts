@@ -40,6 +40,9 @@ export interface Config {
     /** Time limit of one webhook request. */
     httpTimeoutMs: number;
   };
+  /** scrypt's cost for new password hashes (N = 2^logN; SCRYPT_LOG_N, default 17 as OWASP advises).
+   * Stored hashes of a lower cost are re-hashed at the next sign-in. */
+  passwordCost: { logN: number; r: number; p: number };
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: allow webhook URLs on loopback, private and link-local addresses. */
   webhookAllowPrivateTargets: boolean;
   mail: {
@@ -65,6 +68,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return n;
+}
+
+function scryptLogN(env: NodeJS.ProcessEnv): number {
+  const n = int(env, 'SCRYPT_LOG_N', 17);
+  if (n < 10 || n > 20) throw new Error(`SCRYPT_LOG_N must be between 10 and 20, got ${n}`);
   return n;
 }
 
@@ -106,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       httpTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     },
     webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    passwordCost: { logN: scryptLogN(env), r: 8, p: 1 },
     mail: {
       smtpUrl: env.SMTP_URL || undefined,
       dir: env.MAIL_DIR ?? './data/mail',

@@ -44,6 +44,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     PUBLIC_URL_CA: `http://${CA_HOST}`,
     LOG_LEVEL: 'silent',
     SECRET_KEY: 'test-secret-key',
+    SCRYPT_LOG_N: process.env.SCRYPT_LOG_N ?? '10',
     ...options.env,
   });
   // TEST_SCALE_OUT=1: two app instances, each with its own pool and caches (as two processes

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { hashPassword, verifyPassword } from '../../platform/secrets.js';
 import { recordEvent } from '../events.js';
-import { findUserByUsername, type User } from './users.js';
+import { findUserByUsername, type User, verifyUserPassword } from './users.js';
 
 interface Policy {
   /** failures allowed before the slowdown starts */
@@ -105,9 +105,9 @@ export async function signIn(
   const refused = await wait(deps, keys);
   if (refused) return refused;
   const user = await findUserByUsername(deps, username);
-  dummyHash ??= hashPassword('not the password of anyone');
+  dummyHash ??= hashPassword('not the password of anyone', deps.config.passwordCost);
   const ok = user
-    ? await verifyPassword(password, user.password_hash)
+    ? await verifyUserPassword(deps, user, password)
     : (await verifyPassword(password, await dummyHash)) && false;
   if (ok && user && user.status === 'active') {
     await deps.db.kysely.deleteFrom('sign_in_failures').where('key', '=', keys[0][0]).execute();
