@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default'],
+    // Password hashes at scrypt N=2^10 rather than production's 2^17 (128 MiB, ~0.3 s each): tests
+    // create hundreds of users. Hashes record their cost, so nothing else changes.
+    env: { SCRYPT_LOG_N: '10' },
   },
 });

@@ -45,6 +45,9 @@ export interface Config {
     /** Time limit of one webhook request. */
     httpTimeoutMs: number;
   };
+  /** scrypt's cost for new password hashes (N = 2^logN; SCRYPT_LOG_N, default 17 as OWASP advises).
+   * Stored hashes of a lower cost are re-hashed at the next sign-in. */
+  passwordCost: { logN: number; r: number; p: number };
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: allow webhook URLs on loopback, private and link-local addresses. */
   webhookAllowPrivateTargets: boolean;
   mail: {
@@ -119,6 +122,7 @@ export const ENV_SCHEMA = Type.Partial(
     PUBLIC_URL_CA: httpUrl('public base URL of the Canada datacenter'),
     TRUST_PROXY: flag(false, 'trust X-Forwarded-* from a reverse proxy'),
     SECRET_KEY: Type.String({ minLength: 1, description: 'server key', ...secret }),
+    SCRYPT_LOG_N: whole(17, "scrypt's cost for new password hashes (N = 2^value)", 10, 20),
     BODY_LIMIT_BYTES: whole(10 * 1024 * 1024, 'largest request body', 1),
     SQLITE_BUSY_TIMEOUT_MS: whole(5000, "SQLite's wait for another process's write lock"),
     LOG_LEVEL: Type.Union(
@@ -273,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       httpTimeoutMs: n('WEBHOOK_TIMEOUT_MS'),
     },
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS as boolean,
+    passwordCost: { logN: n('SCRYPT_LOG_N'), r: 8, p: 1 },
     mail: { smtpUrl: s('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
     exports: {
       dir: s('EXPORT_DIR'),

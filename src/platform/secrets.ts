@@ -1,12 +1,85 @@
-// Secrets at rest. Passwords: scrypt. Access tokens and session ids: SHA-256 of a high-entropy
+// Secrets at rest. Passwords: scrypt, its cost recorded in the hash (PHC string format). Access tokens and session ids: SHA-256 of a high-entropy
 // random value (a fast hash is right for random tokens). Client secrets are never stored: each is
 // an HMAC of the app's client id under the server key, so webhook signatures can be computed
 // while the database holds nothing that reveals a secret.
-import { createHmac, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Db } from '../db/database.js';
 
-const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  pw: string,
+  salt: Buffer,
+  len: number,
+  options: ScryptOptions,
+) => Promise<Buffer>;
+
+/** scrypt's cost: N = 2^logN, block size r, parallelism p. */
+export interface ScryptCost {
+  logN: number;
+  r: number;
+  p: number;
+}
+
+/** OWASP's advice (2025): N = 2^17, r = 8, p = 1, about 128 MiB per hash. */
+export const ADVISED_SCRYPT_COST: ScryptCost = { logN: 17, r: 8, p: 1 };
+/** Hashes written before costs were recorded (`scrypt$salt$key`) used Node's defaults. */
+const LEGACY_COST: ScryptCost = { logN: 14, r: 8, p: 1 };
+
+function scryptOptions(c: ScryptCost): ScryptOptions {
+  // Node refuses more than 32 MiB by default; scrypt needs 128 * N * r * p bytes.
+  return { N: 2 ** c.logN, r: c.r, p: c.p, maxmem: 256 * 2 ** c.logN * c.r * c.p };
+}
+
+interface StoredHash {
+  /** False for the legacy format, which does not record its cost. */
+  recorded: boolean;
+  cost: ScryptCost;
+  salt: Buffer;
+  key: Buffer;
+}
+
+/** Reads `$scrypt$ln=17,r=8,p=1$<salt>$<key>` (PHC string format) or the legacy `scrypt$<salt>$<key>`. */
+function parseHash(stored: string): StoredHash | null {
+  const legacy = /^scrypt\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/.exec(stored);
+  if (legacy)
+    return {
+      recorded: false,
+      cost: LEGACY_COST,
+      salt: Buffer.from(legacy[1], 'base64'),
+      key: Buffer.from(legacy[2], 'base64'),
+    };
+  const m = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(
+    stored,
+  );
+  if (!m) return null;
+  const cost = { logN: Number(m[1]), r: Number(m[2]), p: Number(m[3]) };
+  // Refuse parameters no hash of ours has, rather than spend gigabytes on a tampered row.
+  if (cost.logN < 1 || cost.logN > 22 || cost.r < 1 || cost.r > 32 || cost.p < 1 || cost.p > 16) return null;
+  return { recorded: true, cost, salt: Buffer.from(m[4], 'base64'), key: Buffer.from(m[5], 'base64') };
+}
+
+const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
+
+/** A password hash that records its algorithm and cost, at `cost` (config: SCRYPT_LOG_N). */
+export async function hashPassword(password: string, cost: ScryptCost): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, 32, scryptOptions(cost));
+  return `$scrypt$ln=${cost.logN},r=${cost.r},p=${cost.p}$${b64(salt)}$${b64(key)}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const h = parseHash(stored);
+  if (!h || h.key.length === 0) return false;
+  const actual = await scryptAsync(password, h.salt, h.key.length, scryptOptions(h.cost));
+  return timingSafeEqual(h.key, actual);
+}
+
+/** Whether a stored hash is weaker than `cost` or does not record its cost: re-hash it on the next sign-in. */
+export function needsRehash(stored: string, cost: ScryptCost): boolean {
+  const h = parseHash(stored);
+  if (!h?.recorded) return true;
+  return h.cost.logN < cost.logN || h.cost.r < cost.r || h.cost.p < cost.p;
+}
 
 export function randomToken(bytes = 48): string {
   return randomBytes(bytes).toString('base64url');
@@ -14,20 +87,6 @@ export function randomToken(bytes = 48): string {
 
 export function sha256(value: string): string {
   return hash('sha256', value, 'hex');
-}
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, 32);
-  return `scrypt$${salt.toString('base64')}$${key.toString('base64')}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, salt, key] = stored.split('$');
-  if (kind !== 'scrypt' || !salt || !key) return false;
-  const expected = Buffer.from(key, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length);
-  return timingSafeEqual(expected, actual);
 }
 
 export class ServerSecrets {

@@ -49,6 +49,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     SECRET_KEY: 'test-secret-key',
     // export files of a test server go to a temporary directory, not the checkout's ./data
     EXPORT_DIR: mkdtempSync(join(tmpdir(), 'survey-exports-')),
+    SCRYPT_LOG_N: process.env.SCRYPT_LOG_N ?? '10',
     ...options.env,
   });
   // TEST_SCALE_OUT=1: two app instances, each with its own pool and caches (as two processes

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateUser } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { WebSession } from '../oauth/web.js';
 import { emailCollector } from './helpers.js';
 
 let server: TestServer;
@@ -318,11 +319,9 @@ describe('invitation rules', () => {
     expect(contacts.body.data).toHaveLength(1);
     expect((await server.client.delete(`/v3/contacts/${contacts.body.data[0].id}`, t)).status).toBe(200);
     const sm = new URL(r.body.remove_link).searchParams.get('sm')!;
-    const opted = await fetch(`${server.url}/optout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ sm }).toString(),
-    });
+    const web = new WebSession(server.url);
+    const _csrf = await web.csrf(`/optout?sm=${sm}`);
+    const opted = await web.post('/optout', { sm, _csrf });
     expect(opted.status).toBe(200);
     const g = await fixture();
     const bulk = await server.client.post(

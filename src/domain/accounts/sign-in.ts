@@ -6,7 +6,7 @@ import type { Deps } from '../../context.js';
 import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../../platform/attempts.js';
 import { hashPassword, verifyPassword } from '../../platform/secrets.js';
 import { recordEvent } from '../events.js';
-import { findUserByUsername, type User } from './users.js';
+import { findUserByUsername, type User, verifyUserPassword } from './users.js';
 
 export const ACCOUNT_POLICY: Policy = { slowAfter: 3, lockAt: 10 };
 export const IP_POLICY: Policy = { slowAfter: 10, lockAt: 30 };
@@ -38,9 +38,9 @@ export async function signIn(
   const refused = await reserveAttempt(deps, keys);
   if (refused) return { ok: false, ...refused };
   const user = await findUserByUsername(deps, username);
-  dummyHash ??= hashPassword('not the password of anyone');
+  dummyHash ??= hashPassword('not the password of anyone', deps.config.passwordCost);
   const ok = user
-    ? await verifyPassword(password, user.password_hash)
+    ? await verifyUserPassword(deps, user, password)
     : (await verifyPassword(password, await dummyHash)) && false;
   if (ok && user && user.status === 'active') {
     await attemptSucceeded(deps, [keys[0][0]], keys.slice(1));

@@ -4,7 +4,7 @@ import type { Deps } from '../../context.js';
 import type { UsersTable } from '../../db/tables/platform.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, type Plan } from '../../platform/plans.js';
-import { hashPassword } from '../../platform/secrets.js';
+import { hashPassword, needsRehash, verifyPassword } from '../../platform/secrets.js';
 
 export type User = UsersTable;
 /** An account as a request sees it: the user without its password hash. */
@@ -44,7 +44,7 @@ export async function createUser(deps: Deps, input: NewUser): Promise<User> {
     username: input.username,
     email: input.email,
     email_verified: 1,
-    password_hash: await hashPassword(input.password),
+    password_hash: await hashPassword(input.password, deps.config.passwordCost),
     first_name: input.firstName ?? null,
     last_name: input.lastName ?? null,
     language: input.language ?? 'en',
@@ -97,6 +97,24 @@ export async function updateUser(
   if (Object.keys(set).length > 0)
     await deps.db.kysely.updateTable('users').set(set).where('id', '=', user.id).execute();
   return { ...user, ...set };
+}
+
+/**
+ * Whether `password` is the user's. A right password whose stored hash is weaker than the configured
+ * cost is re-hashed at that cost (only if the row still holds the hash just checked).
+ */
+export async function verifyUserPassword(deps: Deps, user: User, password: string): Promise<boolean> {
+  if (!(await verifyPassword(password, user.password_hash))) return false;
+  if (needsRehash(user.password_hash, deps.config.passwordCost)) {
+    const upgraded = await hashPassword(password, deps.config.passwordCost);
+    await deps.db.kysely
+      .updateTable('users')
+      .set({ password_hash: upgraded })
+      .where('id', '=', user.id)
+      .where('password_hash', '=', user.password_hash)
+      .execute();
+  }
+  return true;
 }
 
 export async function recordLogin(deps: Deps, userId: string): Promise<void> {

@@ -3,7 +3,9 @@
 // access with requireSurvey(..., 'analyze', 'read').
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { isPaid, type Plan } from '../../platform/plans.js';
 import type { StoredPage } from '../responses/answers.js';
+import { readableUpTo } from '../responses/plan-limit.js';
 import { listResponses, type ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 
@@ -18,23 +20,26 @@ export interface Headline {
   perDay: Array<{ day: string; count: number }>;
 }
 
-export async function headline(deps: Deps, survey: SurveyRow, now: Date): Promise<Headline> {
+/** Headline figures of the responses `plan` may read (plan-limit.ts). */
+export async function headline(deps: Deps, survey: SurveyRow, plan: Plan, now: Date): Promise<Headline> {
   const k = deps.db.kysely;
-  const [statuses, times, collectors, days] = await Promise.all([
+  const upTo = readableUpTo(isPaid(plan));
+  const responses = () =>
     k
       .selectFrom('responses')
-      .select(['response_status', (eb) => eb.fn.countAll<number>().as('n')])
       .where('survey_id', '=', survey.id)
+      .$if(upTo !== undefined, (q) => q.where('ordinal', '<=', upTo!));
+  const [statuses, times, collectors, days] = await Promise.all([
+    responses()
+      .select(['response_status', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('response_status')
       .execute(),
-    k
-      .selectFrom('responses')
+    responses()
       .select((eb) => [
         eb.fn.avg<number>('total_time').as('avg'),
         eb.fn.min<string>('date_created').as('first'),
         eb.fn.max<string>('date_created').as('last'),
       ])
-      .where('survey_id', '=', survey.id)
       .where('response_status', '=', 'completed')
       .executeTakeFirstOrThrow(),
     k
@@ -43,10 +48,8 @@ export async function headline(deps: Deps, survey: SurveyRow, now: Date): Promis
       .where('survey_id', '=', survey.id)
       .groupBy('status')
       .execute(),
-    k
-      .selectFrom('responses')
+    responses()
       .select([sql<string>`substr(date_created, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('survey_id', '=', survey.id)
       .where('date_created', '>=', new Date(now.getTime() - 13 * 86_400_000).toISOString().slice(0, 10))
       .groupBy(sql`substr(date_created, 1, 10)`)
       .execute(),

@@ -139,7 +139,7 @@ export async function createCollector(
     checkPlan(actor.plan, type, input);
     checkDates(input);
     options = applyOptions(type, defaultOptions(type), input);
-    if (input.password) passwordHash = await hashPassword(input.password);
+    if (input.password) passwordHash = await hashPassword(input.password, deps.config.passwordCost);
     if (input.status !== undefined) status = input.status;
   }
   if (!status) status = type === 'email' || type === 'sms' ? 'new' : 'open';
@@ -205,7 +205,7 @@ export async function updateCollector(
     password_hash:
       input.password !== undefined
         ? input.password
-          ? await hashPassword(input.password)
+          ? await hashPassword(input.password, deps.config.passwordCost)
           : null
         : mode === 'put'
           ? null

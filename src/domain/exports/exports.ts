@@ -2,7 +2,7 @@
 // (at most EXPORT_SYNC_MAX_RESPONSES matching responses) is written at once; a larger one is a row
 // in `exports` that the outbox worker claims with a lease (so a worker that dies hands it to the
 // next), writes under EXPORT_DIR and keeps for EXPORT_RETENTION_HOURS. The basic plan's limit is
-// the response-detail rule (responses.checkDetailLimit), applied to the responses selected.
+// the response-detail rule (responses/plan-limit.ts), applied to the responses selected.
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -15,7 +15,8 @@ import { ApiError } from '../../platform/errors.js';
 import { isPaid, type Plan } from '../../platform/plans.js';
 import { requireUser } from '../accounts/users.js';
 import { designIndex } from '../responses/design-index.js';
-import { checkDetailLimit, countMatching, type ResponseFilters } from '../responses/responses.js';
+import { assertResponsesReadable } from '../responses/plan-limit.js';
+import { countMatching, type ResponseFilters } from '../responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../surveys/access.js';
 import { buildLayout, type ValuesMode } from './layout.js';
 import {
@@ -63,7 +64,7 @@ function filtersOf(surveyId: string, spec: ExportSpec): ResponseFilters {
 /** The responses `spec` selects, refused with 402/1005 when the basic plan may not read them all. */
 async function selection(deps: Deps, paid: boolean, survey: SurveyRow, spec: ExportSpec) {
   const { total, maxOrdinal } = await countMatching(deps, filtersOf(survey.id, spec));
-  checkDetailLimit(paid, [{ ordinal: maxOrdinal }]);
+  assertResponsesReadable(paid, [{ ordinal: maxOrdinal }]);
   return { total, upTo: maxOrdinal };
 }
 

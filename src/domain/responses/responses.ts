@@ -7,7 +7,6 @@ import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import type { ResponsesTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
-import { FREE_RESPONSE_DETAIL_LIMIT } from '../../platform/plans.js';
 import { type Collector, CollectorNotOpen, closedReason, collectorById } from '../collectors/collectors.js';
 import { type EventType, type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
@@ -393,6 +392,8 @@ export interface ResponseFilters {
   custom?: string;
   totalTimeMin?: number;
   totalTimeMax?: number;
+  /** Only responses up to this ordinal (the plan's limit: plan-limit.ts). */
+  maxOrdinal?: number;
   sortBy?: 'date_modified';
   sortOrder?: 'ASC' | 'DESC';
 }
@@ -419,6 +420,7 @@ function filtered(deps: Deps, f: ResponseFilters) {
     q = f.totalTimeMin > INT_MAX ? q.where(sql<SqlBool>`1 = 0`) : q.where('total_time', '>=', f.totalTimeMin);
   if (f.totalTimeMax !== undefined && f.totalTimeMax < INT_MAX)
     q = q.where('total_time', '<=', f.totalTimeMax);
+  if (f.maxOrdinal !== undefined) q = q.where('ordinal', '<=', f.maxOrdinal);
   return q;
 }
 
@@ -445,31 +447,6 @@ export async function listResponses(
       : base.orderBy('ordinal', order);
   const rows = await sorted.limit(limit).offset(offset).execute();
   return [Number(total), rows as ResponseRow[]];
-}
-
-/** How many rows of the list `f` (in its order) come before the first response whose ordinal is
- * above `limit` (the basic plan's detail limit), or null when there is none. Only `limit` rows
- * can be within it, so the answer is among the first `limit + 1`. */
-export async function rowsBeforeLimit(
-  deps: Deps,
-  f: ResponseFilters,
-  limit: number,
-  total: number,
-): Promise<number | null> {
-  const [, rows] = await listResponses(deps, f, 0, limit + 1, 'ids', total);
-  const at = rows.findIndex((r) => r.ordinal > limit);
-  return at === -1 ? null : at;
-}
-
-/** The basic plan reads the first 25 responses of a survey (by ordinal) on response-detail
- * endpoints and exports: any row above that is 402/1005. */
-export function checkDetailLimit(paid: boolean, rows: Pick<ResponseRow, 'ordinal'>[]): void {
-  if (paid) return;
-  if (rows.some((r) => r.ordinal > FREE_RESPONSE_DETAIL_LIMIT))
-    throw new ApiError(
-      1005,
-      `The basic plan reads the first ${FREE_RESPONSE_DETAIL_LIMIT} responses of a survey on response-detail endpoints.`,
-    );
 }
 
 /** True when `f` selects a whole survey or collector (no filter narrows it). */

@@ -17,11 +17,12 @@ import {
 import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
-import type { ResponseFilters } from '../../domain/responses/responses.js';
+import { assertResponsesReadable, hiddenByPlan, readableFilters } from '../../domain/responses/plan-limit.js';
+import { getResponse } from '../../domain/responses/responses.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
-import { isPaid, type Plan } from '../../platform/plans.js';
+import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
 import { type Html, html, inlineStyle, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { requireSignedIn } from '../session.js';
@@ -59,23 +60,34 @@ const notFound = (reply: FastifyReply) =>
     html`<h1>Not found</h1><p>This link is not valid. Ask the survey’s owner for a new one.</p>`,
   );
 
-/** The survey a manage token names, if the signed-in user may analyze it; otherwise the reply is
- * sent (sign-in redirect or not-found page) and the result is null. */
+/** The survey a manage token names, if the signed-in user may analyze it, and the user's plan
+ * (which responses it may read); otherwise the reply is sent (sign-in redirect or not-found page)
+ * and the result is null. */
 async function surveyToAnalyze(
   deps: Deps,
   request: FastifyRequest,
   reply: FastifyReply,
   token: string,
-): Promise<SurveyRow | null> {
+): Promise<{ survey: SurveyRow; plan: Plan } | null> {
   const user = await requireSignedIn(deps, request, reply);
   if (!user) return null;
   try {
-    return await managedSurvey(deps, { user }, token, 'analyze', 'read');
+    return {
+      survey: await managedSurvey(deps, { user }, token, 'analyze', 'read'),
+      plan: user.account_type as Plan,
+    };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     notFound(reply);
     return null;
   }
+}
+
+/** On a plan that cannot read every response, which ones the page shows. */
+function planNotice(plan: Plan, survey: SurveyRow): Html | string {
+  const hidden = hiddenByPlan(plan, survey);
+  if (hidden === 0) return '';
+  return html`<p class="notice" role="status">Your ${plan} plan shows the first ${FREE_RESPONSE_DETAIL_LIMIT} responses of this survey; ${hidden} more ${hidden === 1 ? 'is' : 'are'} not shown or counted. Upgrade to see them all.</p>`;
 }
 
 const plain = (text: string) => text.replace(/<[^>]*>/g, '');
@@ -154,8 +166,9 @@ export function analyzePages(deps: Deps) {
       '/analyze/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
-        if (!survey) return reply;
+        const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+        if (!found) return reply;
+        const { survey, plan } = found;
         const q = request.query;
         const collectors = await deps.db.kysely
           .selectFrom('collectors')
@@ -164,12 +177,12 @@ export function analyzePages(deps: Deps) {
           .orderBy('date_created')
           .execute();
         const collectorId = collectors.some((c) => c.id === q.collector) ? q.collector : undefined;
-        const filters: ResponseFilters = {
+        const filters = readableFilters(plan, {
           surveyId: survey.id,
           collectorIds: collectorId ? [collectorId] : undefined,
           startCreated: dateFilter(q.start, false),
           endCreated: dateFilter(q.end, true),
-        };
+        });
         const index = await designIndex(deps, survey);
         const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
         const { total, items } = await rollups(deps, index, filters, questions);
@@ -197,6 +210,7 @@ export function analyzePages(deps: Deps) {
 <p><a href="/summary/${request.params.token}">Summary</a></p>
 ${form}
 ${download}
+${planNotice(plan, survey)}
 <p role="status" id="total"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}</p>
 ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
         return send(reply, 200, `${survey.title}: results`, body);
@@ -214,10 +228,9 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
         bom?: string;
       };
     }>('/analyze/:token/export', { schema: { hide: true } }, async (request, reply) => {
-      const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
-      if (!survey) return reply;
-      const user = await requireSignedIn(deps, request, reply);
-      if (!user) return reply;
+      const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+      if (!found) return reply;
+      const { survey, plan } = found;
       const q = request.query;
       const format = (EXPORT_FORMATS as readonly string[]).includes(q.format ?? '')
         ? (q.format as ExportFormat)
@@ -232,7 +245,7 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       };
       let upTo: number;
       try {
-        upTo = await checkExportAllowed(deps, isPaid(user.account_type as Plan), survey, spec);
+        upTo = await checkExportAllowed(deps, isPaid(plan), survey, spec);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return send(
@@ -259,18 +272,25 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       '/analyze/browse/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
-        if (!survey) return reply;
+        const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+        if (!found) return reply;
+        const { survey, plan } = found;
         const id = String(request.query.respondent_id ?? '');
         const row = /^\d{1,20}$/.test(id)
-          ? await deps.db.kysely
-              .selectFrom('responses')
-              .selectAll()
-              .where('id', '=', id)
-              .where('survey_id', '=', survey.id)
-              .executeTakeFirst()
+          ? await getResponse(deps, { surveyId: survey.id }, id).catch(() => undefined)
           : undefined;
         if (!row) return notFound(reply);
+        try {
+          assertResponsesReadable(isPaid(plan), [row]);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          return send(
+            reply,
+            err.status,
+            'Upgrade to see this response',
+            html`<h1>Upgrade to see this response</h1><p role="alert">${err.detail ?? err.message}</p><p><a href="/analyze/${request.params.token}">All results</a></p>`,
+          );
+        }
         const index = await designIndex(deps, survey);
         const answers = (JSON.parse(row.pages) as StoredPage[]).flatMap((p) =>
           p.questions.map((qa) => {
@@ -309,9 +329,10 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       '/summary/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const survey = await surveyToAnalyze(deps, request, reply, request.params.token);
-        if (!survey) return reply;
-        const h = await headline(deps, survey, deps.clock.now());
+        const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+        if (!found) return reply;
+        const { survey, plan } = found;
+        const h = await headline(deps, survey, plan, deps.clock.now());
         const rate = h.total > 0 ? Math.round((h.byStatus.completed / h.total) * 100) : 0;
         const avg =
           h.averageSeconds === null
@@ -322,6 +343,7 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
         const figure = (label: string, value: string | number, id: string) =>
           html`<div class="figure" id="${id}"><span class="n">${value}</span>${label}</div>`;
         const body = html`<h1>${survey.title}: summary</h1>
+${planNotice(plan, survey)}
 <div class="figures">
 ${figure('Total responses', h.total, 'f-total')}
 ${figure('Completed', h.byStatus.completed, 'f-completed')}

@@ -5,9 +5,9 @@ import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { type Collector, requireCollector } from '../../../domain/collectors/collectors.js';
 import { designIndex } from '../../../domain/responses/design-index.js';
+import { assertResponsesReadable, readableRowsBefore } from '../../../domain/responses/plan-limit.js';
 import {
   allResponses,
-  checkDetailLimit,
   createResponse,
   deleteResponses,
   getResponse,
@@ -15,7 +15,6 @@ import {
   type ResponseActor,
   type ResponseFilters,
   type ResponseInput,
-  rowsBeforeLimit,
   unfiltered,
   updateResponse,
 } from '../../../domain/responses/responses.js';
@@ -23,7 +22,6 @@ import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js
 import { parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { baseUrl, envelope, listEnvelopeSchema, pageOf } from '../../../platform/paging.js';
-import { FREE_RESPONSE_DETAIL_LIMIT } from '../../../platform/plans.js';
 import type { Routes } from '../../../platform/types.js';
 import { presentResponse } from './present.js';
 import {
@@ -220,11 +218,9 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           'all',
           knownTotal(scope, filters),
         );
-        checkDetailLimit(request.auth.paid, rows);
+        assertResponsesReadable(request.auth.paid, rows);
         // The basic plan: links never lead to a page that would answer 402/1005.
-        const before = request.auth.paid
-          ? null
-          : await rowsBeforeLimit(deps, filters, FREE_RESPONSE_DETAIL_LIMIT, total);
+        const before = await readableRowsBefore(deps, request.auth.paid, filters, total);
         const lastPage = before === null ? undefined : Math.floor(before / page.perPage);
         const base = baseUrl(request);
         const index = q.simple ? await designIndex(deps, scope.survey) : undefined;
@@ -294,7 +290,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
       },
       async (request) => {
         const { scope, row } = await one(request, 'read');
-        checkDetailLimit(request.auth.paid, [row]);
+        assertResponsesReadable(request.auth.paid, [row]);
         const q = request.query;
         return presentResponse(row, {
           base: baseUrl(request),

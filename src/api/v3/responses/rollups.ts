@@ -10,12 +10,12 @@ import {
   trends,
 } from '../../../domain/analysis/rollups.js';
 import { designIndex, type IndexedQuestion } from '../../../domain/responses/design-index.js';
+import { assertAllResponsesReadable } from '../../../domain/responses/plan-limit.js';
 import { RESPONSE_STATUSES, type ResponseFilters } from '../../../domain/responses/responses.js';
-import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
+import { requireSurvey } from '../../../domain/surveys/access.js';
 import { parseApiDate, withOffset } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import { FREE_RESPONSE_DETAIL_LIMIT } from '../../../platform/plans.js';
 import type { Routes } from '../../../platform/types.js';
 import { Id } from './schemas.js';
 
@@ -149,14 +149,6 @@ function questionHref(base: string, surveyId: string, q: IndexedQuestion, what: 
   return `${base}/v3/surveys/${surveyId}/pages/${q.pageId}/questions/${q.id}/${what}`;
 }
 
-function checkPlan(request: FastifyRequest, survey: SurveyRow): void {
-  if (!request.auth.paid && survey.response_count > FREE_RESPONSE_DETAIL_LIMIT)
-    throw new ApiError(
-      1005,
-      `The basic plan reads the first ${FREE_RESPONSE_DETAIL_LIMIT} responses of a survey; this survey has more.`,
-    );
-}
-
 function trendPeriod(s: QuestionSummary) {
   const out: Record<string, unknown> = {};
   if (s.choices) out.choices = s.choices;
@@ -187,7 +179,7 @@ export const rollupsRoutes: Routes = (app, deps: Deps) => {
   async function target(request: FastifyRequest, kind: Target) {
     const p = request.params as Record<string, string>;
     const survey = await requireSurvey(deps, request.auth, p.survey_id, 'analyze', 'read');
-    checkPlan(request, survey);
+    assertAllResponsesReadable(request.auth.paid, survey);
     const index = await designIndex(deps, survey);
     let questions: IndexedQuestion[];
     if (kind === 'survey') questions = index.pages.flatMap((pg) => pg.questions);
