@@ -2,8 +2,11 @@
 // the same attempts one at a time would (sign-in and collector passwords); respondents cannot
 // flood a collector.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptUrl } from '../../src/domain/teams/invitations.js';
+import { addMember } from '../../src/domain/teams/teams.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { makeTeam } from '../teams/fixtures.js';
 
 let server: TestServer;
 const clock = new TestClock('2026-06-01T12:00:00Z');
@@ -125,6 +128,38 @@ async function passwordForm(link: string, ip: string) {
     return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() };
   };
 }
+
+describe('team invitation password throttling', () => {
+  it('20 concurrent wrong passwords on the accept page check exactly 3, then the right one waits', async () => {
+    const t = await makeTeam(server, {}, 'Throttled');
+    const guest = await server.account();
+    const inv = await addMember(
+      server.deps,
+      t.team.id,
+      { username: guest.user.username, type: 'regular', pending: true },
+      { userId: t.owner.user.id },
+    );
+    const url = new URL(acceptUrl(server.deps, inv, 'us'));
+    const token = url.searchParams.get('token')!;
+    const ip = nextIp();
+    const post = async (password: string) => {
+      const res = await fetch(`${server.url}${url.pathname}`, {
+        method: 'POST',
+        headers: { 'x-forwarded-for': ip, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, password }).toString(),
+      });
+      await res.text();
+      return res.status;
+    };
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => post('wrong')));
+    expect(tally(statuses)).toEqual({ 401: 3, 429: 17 });
+    expect(await failedEvents(guest.user.username)).toBe(3);
+    // The slowdown holds for the right password too, until its wait is over.
+    expect(await post(guest.password)).toBe(429);
+    clock.advance(5 * 60_000);
+    expect(await post(guest.password)).toBe(200);
+  });
+});
 
 describe('collector password throttling', () => {
   it('50 concurrent guesses from one address check exactly 5; others still get in', async () => {

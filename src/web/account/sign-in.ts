@@ -24,7 +24,8 @@ const LoginBody = Type.Object({
   _csrf: Type.String(),
 });
 
-function wait(seconds: number): string {
+/** How long a throttled person must wait, in words. */
+export function waitText(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minutes`;
@@ -75,9 +76,9 @@ ${error ? html`<p role="alert" class="error" id="login-error">${error}</p>` : ''
       if (!result.ok) {
         const message =
           result.reason === 'locked'
-            ? `Too many failed sign-ins. Sign-in is locked for ${wait(result.retryAfterSeconds)}.`
+            ? `Too many failed sign-ins. Sign-in is locked for ${waitText(result.retryAfterSeconds)}.`
             : result.reason === 'slow'
-              ? `Too many failed sign-ins. Wait ${wait(result.retryAfterSeconds)} before trying again.`
+              ? `Too many failed sign-ins. Wait ${waitText(result.retryAfterSeconds)} before trying again.`
               : 'The username or password is not correct.';
         if (result.reason !== 'invalid') reply.header('retry-after', String(result.retryAfterSeconds));
         const status = result.reason === 'invalid' ? 401 : 429;

@@ -5,13 +5,13 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../context.js';
+import { signIn } from '../../domain/accounts/sign-in.js';
 import { findUserById } from '../../domain/accounts/users.js';
-import { recordEvent } from '../../domain/events.js';
 import { ACCEPT_PATH, invitationByToken } from '../../domain/teams/invitations.js';
 import type { TeamMember } from '../../domain/teams/membership.js';
 import { findTeam, joinTeam } from '../../domain/teams/teams.js';
 import { ApiError } from '../../platform/errors.js';
-import { verifyPassword } from '../../platform/secrets.js';
+import { waitText } from '../account/sign-in.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
 
@@ -30,29 +30,12 @@ const INVALID = html`<h1>Invitation not found</h1>
 <p>This invitation link is not valid. It may have expired, been replaced by a newer invitation, or
 already been accepted. Ask a team admin to send you a new one.</p>`;
 
-/** Failed password checks per account before the page stops trying, and over how long. */
-const MAX_FAILURES = 10;
-const FAILURE_WINDOW_MS = 15 * 60_000;
-
-async function recentFailures(deps: Deps, userId: string): Promise<number> {
-  const since = new Date(deps.clock.now().getTime() - FAILURE_WINDOW_MS).toISOString();
-  const row = await deps.db.kysely
-    .selectFrom('events')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('type', '=', 'authentication_failed')
-    .where('actor_id', '=', userId)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 async function describe(deps: Deps, member: TeamMember) {
   const team = await findTeam(deps, member.team_id);
   const user = await findUserById(deps, member.user_id);
   return {
     teamName: team?.name ?? '',
     username: user?.username ?? '',
-    hash: user?.password_hash ?? '',
     active: user?.status === 'active',
   };
 }
@@ -97,34 +80,25 @@ export async function teamPages(app: FastifyInstance, options: { deps: Deps }): 
       const password = typeof body.password === 'string' ? body.password : '';
       const member = await invitationByToken(deps, token);
       if (!member) return send(reply, 404, 'Invitation not found', INVALID);
-      const { teamName, username, hash, active } = await describe(deps, member);
+      const { teamName, username, active } = await describe(deps, member);
       if (!active) return send(reply, 404, 'Invitation not found', INVALID);
-      if ((await recentFailures(deps, member.user_id)) >= MAX_FAILURES)
+      // The same reserve-then-verify throttle as /login (per account and per address), so
+      // concurrent guesses check no more passwords than sequential ones would.
+      const checked = await signIn(deps, username, password, request.ip);
+      if (!checked.ok && checked.reason !== 'invalid')
         return send(
-          reply,
+          reply.header('retry-after', String(checked.retryAfterSeconds)),
           429,
           'Too many attempts',
-          html`<h1>Too many attempts</h1><p>The password was wrong too many times. Try again in 15 minutes.</p>`,
+          html`<h1>Too many attempts</h1><p>The password was wrong too many times. Try again in ${waitText(checked.retryAfterSeconds)}.</p>`,
         );
-      if (!password || !(await verifyPassword(password, hash))) {
-        // A failed password check is a failed authentication of that account (an event; not yet
-        // team activity, since the invitee has not joined).
-        await recordEvent(deps, deps.db.kysely, await deps.ids.one(), {
-          type: 'authentication_failed',
-          ownerId: member.user_id,
-          actorId: member.user_id,
-          ip: request.ip,
-          resourceType: 'user',
-          resourceId: member.user_id,
-          data: { via: 'team_invitation' },
-        });
+      if (!checked.ok)
         return send(
           reply,
           401,
           `Join ${teamName}`,
           form(token, teamName, username, member.type, 'That password is not right. Try again.'),
         );
-      }
       try {
         await joinTeam(deps, member, request.ip);
       } catch (err) {
