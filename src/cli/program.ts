@@ -4,12 +4,20 @@
 import { Command } from 'commander';
 import { accountCommands } from './accounts.js';
 import type { Commands } from './common.js';
+import { opsCommands } from './ops.js';
 import { outboxCommands } from './outbox.js';
 import { serverCommands } from './server.js';
 import { teamCommands } from './teams.js';
 import { templateCommands } from './templates.js';
 
-const areas: Commands[] = [serverCommands, accountCommands, teamCommands, templateCommands, outboxCommands];
+const areas: Commands[] = [
+  serverCommands,
+  accountCommands,
+  teamCommands,
+  templateCommands,
+  outboxCommands,
+  opsCommands,
+];
 
 export function buildProgram(): Command {
   const program = new Command('survey-service')
