@@ -1,7 +1,9 @@
-// Operating the service: backup and restore.
+// Operating the service: backup, restore and erasure on request.
 import { loadConfig } from '../config.js';
+import { requireUser } from '../domain/accounts/users.js';
+import { erasePerson } from '../domain/privacy/erase.js';
 import { backup, restore } from '../ops/backup.js';
-import { type Commands, print } from './common.js';
+import { type Commands, print, withDeps } from './common.js';
 
 export const opsCommands: Commands = (program) => {
   program
@@ -36,4 +38,23 @@ export const opsCommands: Commands = (program) => {
           : `pg_restore is not installed here; run:\n  ${r.command}`,
       );
     });
+  program
+    .command('erase')
+    .description(
+      "erase a person: contacts, recipients, responses and emails of ADDRESS (one owner's, or everyone's)",
+    )
+    .requiredOption('--email <address>')
+    .option('--owner <username>', "only this account's records")
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { email: string; owner?: string; json?: boolean }) =>
+      withDeps(async (deps) => {
+        const owner = opts.owner ? await requireUser(deps, opts.owner) : undefined;
+        const r = await erasePerson(deps, opts.email, owner?.id);
+        print(
+          !!opts.json,
+          { ...r },
+          `erased ${r.email}: ${r.contacts} contact(s), ${r.recipients} recipient(s), ${r.responses} response(s) in ${r.surveys} survey(s), ${r.emails} email(s)`,
+        );
+      }),
+    );
 };
