@@ -97,3 +97,49 @@ it('a permanent SMTP refusal marks the contact bounced', async () => {
   const after = await server.client.get(`/v3/contacts/${contact.body.id}`, { token });
   expect(after.body.status).toBe('bounced');
 });
+
+it('erase --email --owner removes the contact and the responses given under the address, keeping counts', async () => {
+  const { token, user } = await server.account({ plan: 'premier' });
+  const t = { token };
+  const contact = await server.client.post('/v3/contacts', { email: 'erase.me@example.org' }, t);
+  expect(contact.status).toBe(201);
+  const survey = await server.client.post('/v3/surveys', { title: 'Erase' }, t);
+  const collector = await server.client.post(
+    `/v3/surveys/${survey.body.id}/collectors`,
+    { type: 'weblink' },
+    t,
+  );
+  // A response through an email invitation carries the recipient's address; set it directly here.
+  const post = async (address: string) => {
+    const r = await server.client.post(`/v3/collectors/${collector.body.id}/responses`, {}, t);
+    expect(r.status).toBe(201);
+    await server.deps.db.kysely
+      .updateTable('responses')
+      .set({ email_address: address })
+      .where('id', '=', r.body.id)
+      .execute();
+    return r;
+  };
+  const mine = await post('Erase.Me@example.org');
+  const other = await post('keep@example.org');
+
+  const report = runCliJson(['erase', '--email', 'erase.me@example.org', '--owner', user.username], {
+    DATABASE_URL: server.config.databaseUrl,
+  });
+  expect(report).toEqual({
+    email: 'erase.me@example.org',
+    contacts: 1,
+    recipients: 0,
+    responses: 1,
+    surveys: 1,
+    emails: 0,
+  });
+  expect((await server.client.get(`/v3/contacts/${contact.body.id}`, t)).status).toBe(404);
+  expect((await server.client.get(`/v3/surveys/${survey.body.id}/responses/${mine.body.id}`, t)).status).toBe(
+    404,
+  );
+  expect(
+    (await server.client.get(`/v3/surveys/${survey.body.id}/responses/${other.body.id}`, t)).status,
+  ).toBe(200);
+  expect((await server.client.get(`/v3/surveys/${survey.body.id}`, t)).body.response_count).toBe(1);
+});
