@@ -9,6 +9,19 @@ import { ROOT } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
 
+/** A command run without blocking this process (a minutes-long spawnSync starves vitest's RPC). */
+function runAsync(cmd: string, args: string[], cwd: string) {
+  return new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(cmd, args, { cwd });
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    child.stdout.resume();
+    child.on('exit', (status) => resolve({ status, stderr }));
+  });
+}
+
 let dir: string;
 let db: TestDatabase;
 beforeAll(async () => {
@@ -21,7 +34,7 @@ afterAll(async () => {
 });
 
 it('npm pack + npm install -g gives a survey-service that serves, creates users and apps', async () => {
-  const pack = spawnSync('npm', ['pack', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+  const pack = await runAsync('npm', ['pack', '--pack-destination', dir], ROOT);
   expect(pack.status, pack.stderr).toBe(0);
   const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
   const prefix = join(dir, 'prefix');
