@@ -84,7 +84,8 @@ export interface Config {
 }
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
-export const RETAINED_KINDS = ['deliveries', 'emails', 'sign_in_failures', 'exports', 'sessions'] as const;
+// Finished exports expire by EXPORT_RETENTION_HOURS (their own expires_at), pruned with their files.
+export const RETAINED_KINDS = ['deliveries', 'emails', 'sign_in_failures', 'sessions'] as const;
 export type RetainedKind = (typeof RETAINED_KINDS)[number];
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -183,7 +184,6 @@ export const ENV_SCHEMA = Type.Partial(
     RETAIN_DELIVERIES_DAYS: whole(30, 'days finished webhook deliveries are kept (0 = forever)'),
     RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
     RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
-    RETAIN_EXPORTS_DAYS: whole(7, 'days finished exports are kept (0 = forever)'),
     RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
   }),
 );
@@ -318,7 +318,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveries: n('RETAIN_DELIVERIES_DAYS'),
       emails: n('RETAIN_EMAILS_DAYS'),
       sign_in_failures: n('RETAIN_SIGN_IN_FAILURES_DAYS'),
-      exports: n('RETAIN_EXPORTS_DAYS'),
       sessions: n('RETAIN_SESSIONS_DAYS'),
     },
   };

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../config.js';
 import { createDeps } from '../context.js';
 import { startMetricsServer } from '../ops/metrics.js';
+import { pruneOnce } from '../ops/retention.js';
 import { exitGracefully } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';
 import { type Commands, print } from './common.js';
@@ -12,7 +13,7 @@ export const outboxCommands: Commands = (program) => {
   program
     .command('worker')
     .description('run the outbox worker alone (webhook deliveries and emails), for scale-out')
-    .option('--once', 'deliver what is due now, then exit')
+    .option('--once', 'deliver what is due now and prune past retention, then exit')
     .option('--json', 'with --once: print one JSON object')
     .action(async (opts: { once?: boolean; json?: boolean }) => {
       const deps = await createDeps(loadConfig());
@@ -20,10 +21,11 @@ export const outboxCommands: Commands = (program) => {
       if (opts.once) {
         try {
           const done = await worker.drain();
+          const pruned = await pruneOnce(deps);
           print(
             !!opts.json,
-            { ...done },
-            `fanned out ${done.events} event(s), attempted ${done.deliveries} delivery(ies), ${done.emails} email(s)`,
+            { ...done, pruned },
+            `fanned out ${done.events} event(s), attempted ${done.deliveries} delivery(ies), ${done.emails} email(s); pruned ${JSON.stringify(pruned)}`,
           );
         } finally {
           await worker.stop();

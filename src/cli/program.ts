@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { accountCommands } from './accounts.js';
 import type { Commands } from './common.js';
 import { exportCommands } from './exports.js';
+import { opsCommands } from './ops.js';
 import { outboxCommands } from './outbox.js';
 import { serverCommands } from './server.js';
 import { teamCommands } from './teams.js';
@@ -17,6 +18,7 @@ const areas: Commands[] = [
   templateCommands,
   outboxCommands,
   exportCommands,
+  opsCommands,
 ];
 
 export function buildProgram(): Command {

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { setContactStatus } from '../domain/contacts/contacts.js';
 import { backoffSeconds } from './claim.js';
 import { isPermanentMailError, type MailTransport } from './mail-transport.js';
 
@@ -132,6 +133,12 @@ export async function sendOne(
       .where('claim_token', '=', token)
       .execute();
   });
+  // The server refused the address for good (SMTP 5xx): the contact is bounced, so later sends
+  // skip it like an opt-out.
+  if (permanent && email.owner_id) {
+    const address = /<([^>]+)>\s*$/.exec(email.to_address)?.[1] ?? email.to_address;
+    await setContactStatus(deps, email.owner_id, address, 'bounced');
+  }
   return outcome;
 }
 

@@ -4,6 +4,7 @@
 // `survey-service worker`) share the work without doing any of it twice at once.
 import type { Deps } from '../context.js';
 import { pruneExports, runExport } from '../domain/exports/exports.js';
+import { pruneOnce } from '../ops/retention.js';
 import type { Clock } from '../platform/clock.js';
 import { claimDue } from './claim.js';
 import { deliverOne } from './deliver-webhook.js';
@@ -40,6 +41,7 @@ export class OutboxWorker {
   private stopped = true;
   /** Set by stop(): the round in progress finishes its current item and goes no further. */
   private stopping = false;
+  private lastPrune = 0;
 
   constructor(
     private readonly deps: Deps,
@@ -107,12 +109,24 @@ export class OutboxWorker {
     this.stopped = false;
     const tick = async () => {
       if (this.stopped) return;
-      this.running = this.drain(10).catch(this.onError);
+      this.running = this.drain(10)
+        .then(() => this.pruneDue())
+        .catch(this.onError);
       await this.running;
       this.running = null;
       if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
     };
     this.timer = setTimeout(tick, 0);
+  }
+
+  /** Retention pruning, at most once a minute per worker (each batch is a short statement). */
+  private async pruneDue(): Promise<void> {
+    const now = this.clock.now().getTime();
+    if (now - this.lastPrune < 60_000 || this.stopping) return;
+    this.lastPrune = now;
+    const pruned = await pruneOnce(this.deps);
+    if (Object.values(pruned).some((n) => n > 0))
+      this.deps.log.info({ pruned }, 'retention: pruned old rows');
   }
 
   /** Stops polling and waits for the round in progress; claims it did not finish simply expire. */

@@ -1,7 +1,9 @@
 // Operating the service: health and readiness probes, Prometheus metrics on their own port, and
 // one JSON log line per request, all from a real `serve` process as operators run it.
+import { sql } from 'kysely';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
 import { runCliJson, startServeProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -60,6 +62,65 @@ describe('health', () => {
       status: 'ready',
       checks: { database: { ok: true }, migrations: { ok: true }, outbox: { ok: true } },
     });
+  });
+
+  it('GET /readyz answers 503 naming a pending migration or a stuck outbox', async () => {
+    const direct = openDatabase(db.url);
+    try {
+      const row = await sql<{ name: string; timestamp: string }>`
+        SELECT name, timestamp FROM kysely_migration WHERE name = '0010_hot_lookups'`.execute(direct.kysely);
+      await sql`DELETE FROM kysely_migration WHERE name = '0010_hot_lookups'`.execute(direct.kysely);
+      const pending = await fetch(`${url}/readyz`);
+      expect(pending.status).toBe(503);
+      expect(((await pending.json()) as any).checks.migrations).toEqual({
+        ok: false,
+        pending: ['0010_hot_lookups'],
+      });
+      const { name, timestamp } = row.rows[0];
+      await sql`INSERT INTO kysely_migration (name, timestamp) VALUES (${name}, ${timestamp})`.execute(
+        direct.kysely,
+      );
+
+      // An email due since long ago that no worker sends (OUTBOX_IN_SERVE=false here).
+      await direct.kysely
+        .insertInto('emails')
+        .values({
+          id: '990000001',
+          owner_id: null,
+          to_address: 'x@example.com',
+          from_address: 'y@example.com',
+          subject: 's',
+          text_body: 't',
+          html_body: null,
+          headers: '{}',
+          purpose: null,
+          ref_id: null,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: '2000-01-01T00:00:00.000Z',
+          retry_until: '2000-01-02T00:00:00.000Z',
+          claimed_until: null,
+          claim_token: null,
+          last_error: null,
+          transport_id: null,
+          created_at: '2000-01-01T00:00:00.000Z',
+          sent_at: null,
+        })
+        .execute();
+      const stuck = await fetch(`${url}/readyz`);
+      expect(stuck.status).toBe(503);
+      const body = (await stuck.json()) as any;
+      expect(body.status).toBe('not_ready');
+      expect(body.checks.migrations).toEqual({ ok: true });
+      expect(body.checks.outbox).toMatchObject({ ok: false, limit_seconds: 900 });
+      expect(body.checks.outbox.oldest_due_seconds).toBeGreaterThan(800_000_000);
+      const metric = await scrape();
+      expect(metric('survey_outbox_pending').find((m) => m.labels?.kind === 'emails')?.value).toBe('1');
+      await direct.kysely.deleteFrom('emails').execute();
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    } finally {
+      await direct.close();
+    }
   });
 });
 

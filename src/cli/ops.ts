@@ -1,0 +1,60 @@
+// Operating the service: backup, restore and erasure on request.
+import { loadConfig } from '../config.js';
+import { requireUser } from '../domain/accounts/users.js';
+import { erasePerson } from '../domain/privacy/erase.js';
+import { backup, restore } from '../ops/backup.js';
+import { type Commands, print, withDeps } from './common.js';
+
+export const opsCommands: Commands = (program) => {
+  program
+    .command('backup')
+    .description(
+      'copy the database to FILE while the service runs (SQLite: VACUUM INTO; PostgreSQL: pg_dump)',
+    )
+    .requiredOption('--to <file>', 'the new backup file')
+    .option('--json', 'print one JSON object')
+    .action((opts: { to: string; json?: boolean }) => {
+      const r = backup(loadConfig().databaseUrl, opts.to);
+      print(
+        !!opts.json,
+        { ...r },
+        r.ran
+          ? `backed up to ${r.file} (${r.bytes} bytes)`
+          : `pg_dump is not installed here; run:\n  ${r.command}`,
+      );
+    });
+  program
+    .command('restore')
+    .description('restore a backup FILE into the configured database, which must be empty')
+    .requiredOption('--from <file>', 'a file made by backup')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { from: string; json?: boolean }) => {
+      const r = await restore(loadConfig().databaseUrl, opts.from);
+      print(
+        !!opts.json,
+        { ...r },
+        r.ran
+          ? `restored ${r.file}; start the service (it applies any newer migrations)`
+          : `pg_restore is not installed here; run:\n  ${r.command}`,
+      );
+    });
+  program
+    .command('erase')
+    .description(
+      "erase a person: contacts, recipients, responses and emails of ADDRESS (one owner's, or everyone's)",
+    )
+    .requiredOption('--email <address>')
+    .option('--owner <username>', "only this account's records")
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { email: string; owner?: string; json?: boolean }) =>
+      withDeps(async (deps) => {
+        const owner = opts.owner ? await requireUser(deps, opts.owner) : undefined;
+        const r = await erasePerson(deps, opts.email, owner?.id);
+        print(
+          !!opts.json,
+          { ...r },
+          `erased ${r.email}: ${r.contacts} contact(s), ${r.recipients} recipient(s), ${r.responses} response(s) in ${r.surveys} survey(s), ${r.emails} email(s)`,
+        );
+      }),
+    );
+};

@@ -1,0 +1,73 @@
+// Erasure on request: everything an address left in one owner's account (or every account):
+// contacts, invitation recipients (with what messages reached them), responses given under that
+// address or through those recipients' links, and queued or sent emails to it. Responses go through
+// deleteResponses, so survey and collector counts and rollup counts stay consistent and webhooks
+// hear response_deleted.
+import { sql } from 'kysely';
+import type { Deps } from '../../context.js';
+import { deleteResponses, type ResponseRow } from '../responses/responses.js';
+
+export interface ErasureReport {
+  email: string;
+  contacts: number;
+  recipients: number;
+  responses: number;
+  surveys: number;
+  emails: number;
+}
+
+export async function erasePerson(deps: Deps, email: string, ownerId?: string): Promise<ErasureReport> {
+  const k = deps.db.kysely;
+  const address = email.trim().toLowerCase();
+  // biome-ignore lint/suspicious/noExplicitAny: the select, delete and update builders' where differ
+  const owned = <T extends { where: (...a: any[]) => T }>(q: T, column: string): T =>
+    ownerId ? q.where(column, '=', ownerId) : q;
+
+  const recipients = await owned(
+    k.selectFrom('collector_recipients').select('id').where(sql`lower(email)`, '=', address),
+    'owner_id',
+  ).execute();
+  const recipientIds = recipients.map((r) => r.id);
+  const responses = (await owned(
+    k
+      .selectFrom('responses')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb(sql`lower(email_address)`, '=', address),
+          ...(recipientIds.length ? [eb('recipient_id', 'in', recipientIds)] : []),
+        ]),
+      ),
+    'owner_id',
+  ).execute()) as ResponseRow[];
+  const bySurvey = new Map<string, ResponseRow[]>();
+  for (const r of responses) bySurvey.set(r.survey_id, [...(bySurvey.get(r.survey_id) ?? []), r]);
+  for (const rows of bySurvey.values()) await deleteResponses(deps, { userId: null, ip: null }, rows);
+
+  const gone = await k.transaction().execute(async (trx) => {
+    const r = recipientIds.length
+      ? await trx.deleteFrom('collector_recipients').where('id', 'in', recipientIds).executeTakeFirst()
+      : { numDeletedRows: 0n };
+    const c = await owned(
+      trx.deleteFrom('contacts').where(sql`lower(email)`, '=', address),
+      'owner_id',
+    ).executeTakeFirst();
+    const e = await owned(
+      trx
+        .deleteFrom('emails')
+        .where((eb) =>
+          eb.or([
+            eb(sql`lower(to_address)`, '=', address),
+            eb(sql`lower(to_address)`, 'like', `%<${address.replace(/[%_\\]/g, '')}>`),
+          ]),
+        ),
+      'owner_id',
+    ).executeTakeFirst();
+    return {
+      recipients: Number(r.numDeletedRows),
+      contacts: Number(c.numDeletedRows),
+      emails: Number(e.numDeletedRows),
+    };
+  });
+  return { email: address, ...gone, responses: responses.length, surveys: bySurvey.size };
+}

@@ -1,0 +1,59 @@
+// Data retention: the worker prunes rows past their RETAIN_<KIND>_DAYS in small batches (one
+// short statement each, so a prune never holds SQLite's writer or PostgreSQL row locks for long).
+// (Finished exports carry their own expiry and are pruned with their files by the worker:
+// domain/exports pruneExports.)
+import { sql } from 'kysely';
+import type { RetainedKind } from '../config.js';
+import type { Deps } from '../context.js';
+
+/** Deletes up to `limit` rows of one kind older than `cutoff` (ISO); returns how many. */
+type Pruner = (deps: Deps, cutoff: string, limit: number) => Promise<number>;
+
+/** Deletes up to `limit` rows of `table` matching `where`, oldest first by primary key choice. */
+async function deleteSome(
+  deps: Deps,
+  table: string,
+  key: string,
+  where: ReturnType<typeof sql>,
+  limit: number,
+) {
+  const r = await sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(key)} IN (
+      SELECT ${sql.ref(key)} FROM ${sql.table(table)} WHERE ${where} LIMIT ${limit})`.execute(deps.db.kysely);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
+  // Finished deliveries and emails (their attempts cascade); pending ones are never pruned.
+  deliveries: (deps, cutoff, limit) =>
+    deleteSome(deps, 'webhook_deliveries', 'id', sql`status <> 'pending' AND created_at < ${cutoff}`, limit),
+  emails: (deps, cutoff, limit) =>
+    deleteSome(deps, 'emails', 'id', sql`status <> 'pending' AND created_at < ${cutoff}`, limit),
+  sign_in_failures: (deps, cutoff, limit) =>
+    deleteSome(deps, 'sign_in_failures', 'key', sql`last_failure_at < ${cutoff}`, limit),
+  // Sessions count from their expiry: a live session is never pruned.
+  sessions: (deps, cutoff, limit) =>
+    deleteSome(deps, 'sessions', 'session_hash', sql`expires_at < ${cutoff}`, limit),
+};
+
+/** One pass: for each kind with a retention, up to `batches` batches of `batchSize` rows. */
+export async function pruneOnce(
+  deps: Deps,
+  options: { batchSize?: number; batches?: number } = {},
+): Promise<Partial<Record<RetainedKind, number>>> {
+  const { batchSize = 500, batches = 10 } = options;
+  const now = deps.clock.now().getTime();
+  const pruned: Partial<Record<RetainedKind, number>> = {};
+  for (const [kind, prune] of Object.entries(PRUNERS) as Array<[RetainedKind, Pruner]>) {
+    const days = deps.config.retention[kind];
+    if (!days) continue;
+    const cutoff = new Date(now - days * 86_400_000).toISOString();
+    let total = 0;
+    for (let i = 0; i < batches; i++) {
+      const n = await prune(deps, cutoff, batchSize);
+      total += n;
+      if (n < batchSize) break;
+    }
+    pruned[kind] = total;
+  }
+  return pruned;
+}

@@ -1,0 +1,84 @@
+// Graceful life: on SIGTERM `serve` stops accepting connections, finishes the request in flight
+// (its body still arriving) and exits 0; a second signal exits at once.
+import { request } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCliJson, startServeProcess } from '../helpers/cli.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { freePort } from '../helpers/ports.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  runCliJson(['migrate'], { DATABASE_URL: db.url });
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+async function serving() {
+  const port = await freePort();
+  const serve = startServeProcess({ DATABASE_URL: db.url, PORT: String(port), SECRET_KEY: 'k' });
+  await serve.ready;
+  const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
+  return { serve, port, exited };
+}
+
+/** A token request whose body is sent in two halves: the first now, the second on `finish()`. */
+function slowRequest(port: number) {
+  const body = 'grant_type=authorization_code&client_id=nobody&client_secret=x&code=y&redirect_uri=http://a/';
+  const req = request({
+    port,
+    host: '127.0.0.1',
+    method: 'POST',
+    path: '/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length },
+  });
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, 20));
+  return { answered, finish: () => req.end(body.slice(20)) };
+}
+
+async function accepted(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/healthz`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+it('SIGTERM: stops accepting, answers the request in flight, exits 0', async () => {
+  const { serve, port, exited } = await serving();
+  const slow = slowRequest(port);
+  await new Promise((r) => setTimeout(r, 200)); // the first half has arrived
+  serve.child.kill('SIGTERM');
+  for (let i = 0; i < 100 && (await accepted(port)); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(await accepted(port)).toBe(false);
+  expect(serve.child.exitCode).toBeNull(); // still finishing the request in flight
+  slow.finish();
+  const answer = await slow.answered;
+  expect(answer.status).toBe(401); // the unknown client's answer: the request was served in full
+  expect(JSON.parse(answer.body).error).toBe('invalid_client');
+  expect(await exited).toBe(0);
+});
+
+it('a second signal exits at once, without waiting for the request in flight', async () => {
+  const { serve, port, exited } = await serving();
+  const slow = slowRequest(port);
+  slow.answered.catch(() => {}); // the connection is cut
+  await new Promise((r) => setTimeout(r, 200));
+  serve.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  expect(serve.child.exitCode).toBeNull();
+  serve.child.kill('SIGTERM');
+  expect(await exited).toBe(1);
+});
