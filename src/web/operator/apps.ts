@@ -1,5 +1,6 @@
 // GET /operator/apps: the operator's page, with the same actions as the `app review`,
-// `app extend` and `app deploy` command verbs. Only users flagged as operators may use it.
+// `app extend` and `app deploy` command verbs; /operator/erase does what `erase` does. Only users
+// flagged as operators may use them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
@@ -11,7 +12,8 @@ import {
   reviewApp,
   scopeMap,
 } from '../../domain/accounts/lifecycle.js';
-import { isOperator, type User } from '../../domain/accounts/users.js';
+import { findUserByUsername, isOperator, type User } from '../../domain/accounts/users.js';
+import { type ErasureReport, erasePerson } from '../../domain/privacy/erase.js';
 import { errorPage, sendPage, userPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
 import { csrfToken, requireSignedIn } from '../session.js';
@@ -41,6 +43,46 @@ function changeRows(
   ]
     .filter(([, now, next]) => now !== next)
     .map(([label, now, next]) => html`<dt>${label}</dt><dd>${now} → <strong>${next}</strong></dd>`);
+}
+
+const OPERATOR_NAV = html`<p><a href="/operator/apps">Apps</a> · <a href="/operator/erase">Erase a person's data</a></p>`;
+
+const EraseBody = Type.Object({
+  _csrf: Type.String(),
+  email: Type.String({ maxLength: 320 }),
+  owner: Type.Optional(Type.String({ maxLength: 200 })),
+  confirm: Type.Optional(Type.Literal('1')),
+});
+
+function eraseForm(csrf: string, values: { email?: string; owner?: string }, error?: string): Html {
+  return html`<h1>Erase a person's data</h1>
+${OPERATOR_NAV}
+<p>When someone asks for their data to be deleted: their contact records, invitation recipients,
+responses and emails under this address are deleted for good, and response counts and results are
+kept consistent. The same as <code>survey-service erase</code>.</p>
+${error ? html`<p class="error" role="alert" id="erase-error">${error}</p>` : ''}
+<form method="post" action="/operator/erase">
+<input type="hidden" name="_csrf" value="${csrf}">
+<label for="email">Email address</label>
+<input id="email" name="email" type="email" required value="${values.email ?? ''}"${error ? html` aria-describedby="erase-error"` : ''}>
+<label for="owner">Only in this account (username; empty: every account)</label>
+<input id="owner" name="owner" value="${values.owner ?? ''}" autocomplete="off">
+<div class="check"><input type="checkbox" id="confirm" name="confirm" value="1" required> <label for="confirm">I understand that this person's contacts, recipients, responses and emails are deleted and cannot be restored</label></div>
+<p><button type="submit">Erase</button></p>
+</form>`;
+}
+
+function eraseReport(r: ErasureReport): Html {
+  return html`<h1>Erased</h1>
+${OPERATOR_NAV}
+<p role="status">Erased <strong>${r.email}</strong>:</p>
+<ul id="erase-report">
+<li>${r.contacts} contact record(s)</li>
+<li>${r.recipients} invitation recipient(s)</li>
+<li>${r.responses} response(s) in ${r.surveys} survey(s)</li>
+<li>${r.emails} email(s)</li>
+</ul>
+<p><a href="/operator/erase">Erase another</a></p>`;
 }
 
 export async function operatorPages(app: FastifyInstance, deps: Deps): Promise<void> {
@@ -97,6 +139,7 @@ ${
 </td></tr>`;
     });
     const body = html`<h1>Operator: apps</h1>
+${OPERATOR_NAV}
 ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
 <table><thead><tr><th scope="col">App</th><th scope="col">Status</th><th scope="col">Review</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
@@ -178,6 +221,48 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
       return reply.redirect(
         `/operator/apps?done=${encodeURIComponent(`deploy ${deployed.id} ${target}`)}`,
         303,
+      );
+    },
+  );
+
+  app.get('/operator/erase', { schema: { hide: true } }, async (request, reply) => {
+    const user = await operator(request, reply);
+    if (!user) return reply;
+    const body = eraseForm(await csrfToken(deps, reply), {});
+    return sendPage(reply, await userPage(deps, reply, user, 'Erase a person', body, { operator: true }));
+  });
+
+  app.post(
+    '/operator/erase',
+    { schema: { hide: true, body: EraseBody }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const user = await operator(request, reply);
+      if (!user) return reply;
+      const form = request.body as { email: string; owner?: string; confirm?: string };
+      const values = { email: form.email.trim(), owner: form.owner?.trim() ?? '' };
+      const again = async (error: string) =>
+        sendPage(
+          reply,
+          await userPage(
+            deps,
+            reply,
+            user,
+            'Erase a person',
+            eraseForm(await csrfToken(deps, reply), values, error),
+            {
+              operator: true,
+            },
+          ),
+          400,
+        );
+      if (!/^[^\s@]+@[^\s@]+$/.test(values.email)) return again('Enter the email address to erase.');
+      if (form.confirm !== '1') return again('Tick the box to confirm that the data is deleted for good.');
+      const owner = values.owner ? await findUserByUsername(deps, values.owner) : undefined;
+      if (values.owner && !owner) return again(`There is no account named ${values.owner}.`);
+      const report = await erasePerson(deps, values.email, owner?.id);
+      return sendPage(
+        reply,
+        await userPage(deps, reply, user, 'Erased', eraseReport(report), { operator: true }),
       );
     },
   );
