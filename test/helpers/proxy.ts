@@ -1,6 +1,8 @@
 // A small round-robin HTTP reverse proxy, as a load balancer in front of several server processes.
 // It forwards the Host header unchanged (so links, regions and cookies behave as without it) and
 // records which upstream served each request, so a test can prove every process took traffic.
+// With `healthPath` (the service's /readyz) it polls every upstream, as a load balancer's health
+// check does, and sends traffic only to those that answered 200 last time.
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,6 +12,8 @@ export interface TestProxy {
   served: number[];
   /** How many requests each upstream served. */
   counts(): number[];
+  /** Which upstreams are in rotation (all, without health checks). */
+  healthy(): boolean[];
   close(): Promise<void>;
 }
 
@@ -28,16 +32,58 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
 }
 
-export async function startProxy(upstreams: string[], port = 0): Promise<TestProxy> {
+export interface ProxyOptions {
+  port?: number;
+  /** Poll this path on every upstream; only those answering 200 take traffic. */
+  healthPath?: string;
+  healthIntervalMs?: number;
+}
+
+export async function startProxy(upstreams: string[], options: ProxyOptions = {}): Promise<TestProxy> {
+  const { port = 0, healthPath, healthIntervalMs = 200 } = options;
   const targets = upstreams.map((u) => ({
     url: new URL(u),
     agent: new Agent({ keepAlive: true, timeout: 60_000 }),
+    healthy: true,
   }));
   const served: number[] = [];
   let next = 0;
-  const server = createServer((req, res) => {
+  /** The next upstream in rotation (the next one at all when none is healthy). */
+  const pick = () => {
+    for (let tried = 0; tried < targets.length; tried++) {
+      const index = (next + tried) % targets.length;
+      if (targets[index].healthy) {
+        next = (index + 1) % targets.length;
+        return index;
+      }
+    }
     const index = next;
     next = (next + 1) % targets.length;
+    return index;
+  };
+  const check = async () => {
+    await Promise.all(
+      targets.map(async (t) => {
+        try {
+          const res = await fetch(new URL(healthPath!, t.url), { signal: AbortSignal.timeout(2000) });
+          await res.arrayBuffer();
+          t.healthy = res.status === 200;
+        } catch {
+          t.healthy = false;
+        }
+      }),
+    );
+  };
+  let timer: NodeJS.Timeout | undefined;
+  if (healthPath) {
+    await check();
+    const loop = () => {
+      timer = setTimeout(() => void check().finally(() => timer && loop()), healthIntervalMs);
+    };
+    loop();
+  }
+  const server = createServer((req, res) => {
+    const index = pick();
     served.push(index);
     const { url, agent } = targets[index];
     const upstream = httpRequest(
@@ -69,7 +115,10 @@ export async function startProxy(upstreams: string[], port = 0): Promise<TestPro
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     served,
     counts: () => targets.map((_, i) => served.filter((s) => s === i).length),
+    healthy: () => targets.map((t) => t.healthy),
     close: async () => {
+      clearTimeout(timer);
+      timer = undefined;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const t of targets) t.agent.destroy();

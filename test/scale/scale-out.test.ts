@@ -71,7 +71,10 @@ describe.skipIf(!usingPostgres)(
       const worker = startWorkerProcess(env);
       processes.push(...serves, worker);
       await Promise.all([...serves, worker].map((p) => p.ready));
-      proxy = await startProxy(ports.map((port) => `http://127.0.0.1:${port}`));
+      proxy = await startProxy(
+        ports.map((port) => `http://127.0.0.1:${port}`),
+        { healthPath: '/readyz', healthIntervalMs: 100 },
+      );
       client = new ApiClient(proxy.url);
     }, 60_000);
     afterAll(async () => {
@@ -267,6 +270,25 @@ describe.skipIf(!usingPostgres)(
         expect(r.status).toBe(429);
         expect(r.body.error).toMatchObject({ id: '1040', http_status_code: 429 });
       }
+    });
+
+    // Last: it stops one of the two serve processes.
+    it('takes a serve process out of rotation when its /readyz stops answering, so no request fails', async () => {
+      createUser('ready');
+      const app = runCliJson(
+        ['app', 'create', '--owner', 'ready', '--name', 'Ready', '--day-limit', '0'],
+        env,
+      );
+      expect(proxy.healthy()).toEqual([true, true]);
+      await processes[0].stop();
+      for (let i = 0; i < 100 && proxy.healthy()[0]; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(proxy.healthy()).toEqual([false, true]);
+      const from = proxy.served.length;
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => client.get('/v3/users/me', { token: app.access_token })),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(servedSince(from)).toEqual([0, 10]);
     });
   },
 );
