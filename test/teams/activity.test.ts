@@ -474,7 +474,7 @@ describe('invitations', () => {
     ).rejects.toMatchObject({ code: 1017 });
   });
 
-  it('stops after ten wrong passwords in 15 minutes, and refuses an account that is not active', async () => {
+  it('follows the sign-in throttle: locked after ten wrong passwords; refuses an account that is not active', async () => {
     const t6 = await makeTeam(server, {}, 'Guarded');
     const target = await server.account();
     const inv = await addMember(
@@ -484,7 +484,12 @@ describe('invitations', () => {
       { userId: t6.owner.user.id },
     );
     const token = invitationToken(server.deps, inv);
-    for (let i = 0; i < 10; i++) expect((await acceptByForm(token, `guess ${i}`)).status).toBe(401);
+    // Past the third failure each guess must wait (429 until then), as on /login.
+    for (let i = 0; i < 10; i++) {
+      expect((await acceptByForm(token, `guess ${i}`)).status).toBe(401);
+      if (i >= 2) expect((await acceptByForm(token, target.password)).status).toBe(429);
+      clock.advance(61_000);
+    }
     const locked = await acceptByForm(token, target.password);
     expect(locked.status).toBe(429);
     expect((await memberRow(target.user.id)).status).toBe('pending');
