@@ -1,10 +1,11 @@
 // Data retention: the worker prunes rows past their RETAIN_<KIND>_DAYS in small batches (one
 // short statement each, so a prune never holds SQLite's writer or PostgreSQL row locks for long).
-// (Finished exports carry their own expiry and are pruned with their files by the worker:
-// domain/exports pruneExports.)
+// Finished exports carry their own expiry (EXPORT_RETENTION_HOURS) and go in the same pass, with
+// their files (domain/exports pruneExports).
 import { sql } from 'kysely';
 import type { RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
+import { pruneExports } from '../domain/exports/exports.js';
 
 /** Deletes up to `limit` rows of one kind older than `cutoff` (ISO); returns how many. */
 type Pruner = (deps: Deps, cutoff: string, limit: number) => Promise<number>;
@@ -39,10 +40,10 @@ export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
 export async function pruneOnce(
   deps: Deps,
   options: { batchSize?: number; batches?: number } = {},
-): Promise<Partial<Record<RetainedKind, number>>> {
+): Promise<Partial<Record<RetainedKind | 'exports', number>>> {
   const { batchSize = 500, batches = 10 } = options;
   const now = deps.clock.now().getTime();
-  const pruned: Partial<Record<RetainedKind, number>> = {};
+  const pruned: Partial<Record<RetainedKind | 'exports', number>> = {};
   for (const [kind, prune] of Object.entries(PRUNERS) as Array<[RetainedKind, Pruner]>) {
     const days = deps.config.retention[kind];
     if (!days) continue;
@@ -55,5 +56,6 @@ export async function pruneOnce(
     }
     pruned[kind] = total;
   }
+  pruned.exports = await pruneExports(deps, deps.clock.now(), batchSize);
   return pruned;
 }

@@ -1,9 +1,9 @@
-// The outbox worker: fans events out to webhook deliveries, then delivers the due deliveries and
-// sends the due emails, runs export jobs (one at a time, beside the rounds) and prunes expired
-// exports, each claimed from the database so several workers (serve processes or
-// `survey-service worker`) share the work without doing any of it twice at once.
+// The outbox worker: fans events out to webhook deliveries, then delivers the due deliveries, sends
+// the due emails and runs export jobs (one at a time, beside the rounds), each claimed from the
+// database so several workers (serve processes or `survey-service worker`) share the work without
+// doing any of it twice at once. Once a minute it prunes past retention (ops/retention.ts).
 import type { Deps } from '../context.js';
-import { pruneExports, runExport } from '../domain/exports/exports.js';
+import { runExport } from '../domain/exports/exports.js';
 import { pruneOnce } from '../ops/retention.js';
 import type { Clock } from '../platform/clock.js';
 import { claimDue } from './claim.js';
@@ -82,7 +82,6 @@ export class OutboxWorker {
           });
       }
     }
-    await pruneExports(deps, now());
     return { events, deliveries: hooks.ids.length, emails };
   }
 

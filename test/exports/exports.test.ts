@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneOnce } from '../../src/ops/retention.js';
 import { claimDue } from '../../src/outbox/claim.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { createEveryFamilySurvey, prng, randomAnswers } from '../collect/fixtures.js';
@@ -268,7 +269,8 @@ describe('exports', () => {
     expect(strictCsv((await download(job.body.download_url)).body)).toEqual(await expectedSheet(false));
     expect(readdirSync(dir)).toContain(`${res.body.id}.csv`);
     clock.advance(server.config.exports.retentionHours * 3_600_000 + 1000);
-    await runWorker();
+    // The worker's retention pass (once a minute, and `worker --once`).
+    await pruneOnce(server.deps);
     const gone = await server.client.get(path, { token });
     expect(gone.status).toBe(404);
     expect(readdirSync(dir)).not.toContain(`${res.body.id}.csv`);
