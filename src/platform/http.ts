@@ -233,6 +233,23 @@ export function installHttpConventions(
   const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   const authenticate = createAuthenticator(deps);
   app.addHook('onRoute', (route) => {
+    // A parameter route (…/:id) may be shadowed by a more specific one (…/bulk) for the methods
+    // only it has: such a request is a 405, answered before authentication. Only parameter routes
+    // carry the check, bound to their own pattern (no per-request read of the route's options).
+    if (route.url.includes('/:')) {
+      const pattern = route.url;
+      const own = route.onRequest ? [route.onRequest].flat() : [];
+      route.onRequest = [
+        ...own,
+        (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+          if (shadowedPatterns().has(pattern) && ownPattern(matches(request.url.split('?')[0])) !== pattern) {
+            methodNotAllowed(reply, allowedMethods(request.url));
+            return;
+          }
+          done();
+        },
+      ];
+    }
     // Each /v3 route authenticates in its own onRequest hook, bound to its scope here once, so a
     // request pays no lookup of its route's config. (A new array: Fastify copies GET options for
     // the HEAD route before this hook runs, and HEAD gets its own pass.)
@@ -241,12 +258,13 @@ export function installHttpConventions(
       const own = route.onRequest ? [route.onRequest].flat() : [];
       route.onRequest = [
         ...own,
-        async (request: FastifyRequest, reply: FastifyReply) => {
+        (request: FastifyRequest, reply: FastifyReply) => {
           // The stored representation read for a PUT/PATCH (below) runs as that request's caller.
           const key = request.headers[INTERNAL_READ];
           const auth = typeof key === 'string' ? internalReads.get(key) : undefined;
-          if (auth) request.auth = auth;
-          else await authenticate(request, reply, scope);
+          if (!auth) return authenticate(request, reply, scope);
+          request.auth = auth;
+          return Promise.resolve();
         },
       ];
     }
@@ -329,7 +347,7 @@ export function installHttpConventions(
     return found.filter((f) => f.pattern !== undefined && f.pattern === own).map((f) => f.method);
   };
   // Patterns a more specific one can shadow (…/:id beside …/bulk), computed once the routes are
-  // known: only requests routed to one of these pay the check below.
+  // known: only requests routed to one of these pay the check (the parameter routes' hook above).
   let shadowed: Set<string> | null = null;
   const shadowedPatterns = () => {
     shadowed ??= new Set([...patterns].filter((p) => [...patterns].some((q) => shadows(q, p))));
@@ -339,14 +357,6 @@ export function installHttpConventions(
     reply.header('sm-request-id', request.id);
     reply.header('x-request-id', request.id);
     if (request.url.startsWith(API_PREFIX)) reply.headers(API_HEADERS);
-    done();
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    const pattern = request.routeOptions.url;
-    if (pattern && shadowedPatterns().has(pattern)) {
-      const own = ownPattern(matches(request.url.split('?')[0]));
-      if (own !== pattern) return methodNotAllowed(reply, allowedMethods(request.url));
-    }
     done();
   });
   const methodNotAllowed = (reply: FastifyReply, allowed: string[]) => {
