@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { type Collector, requireCollector } from '../../../domain/collectors/collectors.js';
+import { quizContext } from '../../../domain/quiz/score.js';
 import { designIndex } from '../../../domain/responses/design-index.js';
 import { assertResponsesReadable, readableRowsBefore } from '../../../domain/responses/plan-limit.js';
 import {
@@ -228,6 +229,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base,
           form: 'survey' as const,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: true,
           simple: index,
           pageIds: idSet(q.page_ids),
@@ -271,6 +273,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: false,
         }) as never;
       },
@@ -296,6 +299,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: true,
           details: true,
           simple: q.simple ? await designIndex(deps, scope.survey) : undefined,
@@ -328,6 +332,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
             base: baseUrl(request),
             form,
             survey: scope.survey,
+            quiz: await quizContext(deps, scope.survey),
             pages: true,
             details: true,
           }) as never;
@@ -348,6 +353,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: false,
         }) as never;
       },
@@ -382,6 +388,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form: 'collector',
           survey,
+          quiz: await quizContext(deps, survey),
           pages: true,
           details: true,
         }) as never,
