@@ -36,6 +36,7 @@ import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
+import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
 
 const STYLE = inlineStyle(`
@@ -210,14 +211,19 @@ function valuesOf(ctx: Ctx, r: ResponseRow | undefined, page: IndexedPage): Valu
   return out;
 }
 
-function thankYou(reply: FastifyReply, ctx: Ctx, closeHint: boolean): FastifyReply {
+function thankYou(
+  reply: FastifyReply,
+  ctx: Ctx,
+  closeHint: boolean,
+  quizResults: Html | string = '',
+): FastifyReply {
   const o = ctx.collector.options;
   const message = o.thank_you_page.is_enabled ? o.thank_you_page.message : o.thank_you_message;
   return send(
     reply,
     200,
     `${ctx.survey.title}: thank you`,
-    html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>`,
+    html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>${quizResults}`,
     ctx.survey.language,
   );
 }
@@ -501,6 +507,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const now = deps.clock.now();
         const actor = { userId: null, ip: request.ip };
         const ip = ctx.collector.options.anonymous_type === 'fully_anonymous' ? '' : request.ip;
+        let finished: ResponseRow;
         if (!response) {
           const startedAt = Date.parse(started);
           const created =
@@ -515,7 +522,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             if (v !== null) customVariables[name] = v;
           }
           try {
-            await createResponse(
+            finished = await createResponse(
               deps,
               actor,
               ctx.survey,
@@ -553,7 +560,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           const nextPage = last ? '0' : pages[at + 1].id;
           const keepCurrent =
             response.response_status === 'partial' && progressIndex(ctx.index, response) > at + 1;
-          await updateResponse(
+          finished = await updateResponse(
             deps,
             actor,
             response,
@@ -578,7 +585,12 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
         if (o.redirect_type === 'loop' && o.allow_multiple_responses) return reply.redirect(ctx.path, 303);
         if (o.redirect_type === 'url' && o.redirect_url) return reply.redirect(o.redirect_url, 303);
-        return thankYou(reply, ctx, o.redirect_type === 'close');
+        return thankYou(
+          reply,
+          ctx,
+          o.redirect_type === 'close',
+          quizResultsSection(ctx.survey, ctx.index, finished),
+        );
       },
     );
   };
