@@ -6,17 +6,13 @@ import { quizOptions, scoreResponse } from '../quiz/score.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { allResponses, type ResponseFilters, storedPages } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
+import { isNpsQuestion } from '../surveys/nps.js';
 import type { QuestionSummary } from './rollups.js';
 
 const rated = (q: IndexedQuestion) => q.family === 'matrix' && q.subtype === 'rating';
 const visibleRows = (q: IndexedQuestion) => [...q.rows.values()].filter((r) => r.visible);
 
-/** A 0–10 "how likely are you to recommend" question: a one-row rating with weights 0..10. */
-export function isNps(q: IndexedQuestion): boolean {
-  if (!rated(q) || visibleRows(q).length !== 1) return false;
-  const weights = [...q.choices.values()].map((c) => c.weight).sort((a, b) => (a ?? -1) - (b ?? -1));
-  return weights.length === 11 && weights.every((w, i) => w === i);
-}
+export const isNps = (q: IndexedQuestion): boolean => isNpsQuestion(q);
 
 export interface Nps {
   /** % promoters − % detractors, rounded: −100..100. */
