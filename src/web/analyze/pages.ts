@@ -31,28 +31,11 @@ import type { Choice } from '../../domain/surveys/question-schema.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
-import { type Html, html, inlineStyle, raw } from '../html.js';
+import { type Html, html, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart } from './charts.js';
-
-const STYLE = inlineStyle(`
-.q-result { border-top: 1px solid var(--line); padding: 1rem 0; }
-.q-result h3 { margin: 0 0 .25rem; font-size: 1.05rem; }
-.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin: 1rem 0; }
-.figure { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; }
-.figure .n { font-size: 1.8rem; font-weight: 700; display: block; }
-form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin: 1rem 0; }
-form.filters label { margin: 0; }
-form.filters input, form.filters select { width: auto; }
-form.filters fieldset { border: 0; margin: 0; padding: 0; display: flex; gap: .5rem; align-items: center; }
-svg.chart text { font: 13px system-ui, sans-serif; fill: #1b1f24; }
-svg.chart .mark { fill: #0b5cad; }
-svg.chart text.on-mark { fill: #fff; }
-.chart-scroll { overflow-x: auto; max-width: 100%; }
-ul.texts { max-height: 18rem; overflow: auto; padding-left: 1.2rem; }
-`);
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
   return reply
@@ -60,7 +43,7 @@ function send(reply: FastifyReply, status: number, title: string, body: Html): F
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex, nofollow')
     .type('text/html; charset=utf-8')
-    .send(layout(title, html`${STYLE}${body}`));
+    .send(layout(title, body));
 }
 
 const notFound = (reply: FastifyReply) =>

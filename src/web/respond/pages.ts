@@ -34,7 +34,7 @@ import { settingsOf } from '../../domain/surveys/surveys.js';
 import { sha256 } from '../../platform/secrets.js';
 import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
 import { page as layout } from '../layout.js';
-import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
+import { renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
@@ -45,7 +45,6 @@ nav.survey-nav { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.5rem
 .error-summary { border: 2px solid #a4000f; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
 .matrix { display: block; overflow-x: auto; }
 footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
-${QUESTION_STYLE.value}
 `);
 
 // Required answers checked in the browser before posting (the server checks them again).

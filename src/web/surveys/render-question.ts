@@ -420,28 +420,3 @@ export function renderQuestion(q: RenderableQuestion, o: RenderOptions = {}): Ht
   const render = RENDERERS[q.family];
   return render ? render(q, o) : html``;
 }
-
-/** Styles the rendered questions need (include once per page). */
-export const QUESTION_STYLE = raw(`
-.question { border: 0; margin: 0 0 1.75rem; padding: 0; }
-.question legend, .question .qtitle { font-weight: 600; font-size: 1.1rem; margin-bottom: .5rem; padding: 0; }
-.qdesc { color: var(--muted); margin: 0 0 .5rem; }
-.qimg, .choice-img { max-width: 100%; height: auto; }
-.choice-img { max-height: 8rem; display: block; }
-.choices .choice, .rank, .row { display: flex; gap: .5rem; align-items: center; margin: .3rem 0; }
-.choices .choice input, .matrix input, .stars input { width: auto; }
-.choices.horiz { display: flex; flex-wrap: wrap; gap: 1rem; }
-.choices.cols-two_col { display: grid; grid-template-columns: repeat(2, 1fr); }
-.choices.cols-three_col { display: grid; grid-template-columns: repeat(3, 1fr); }
-.choice label, .rank label { display: inline; font-weight: normal; margin: 0; }
-.row label { min-width: 10rem; font-weight: normal; margin: 0; }
-.matrix td, .matrix th { text-align: center; }
-.matrix th[scope=row] { text-align: left; font-weight: normal; }
-.stars { display: flex; gap: .25rem; font-size: 1.8rem; }
-.stars label { margin: 0; cursor: pointer; }
-.stars svg.symbol { width: 1em; height: 1em; vertical-align: middle; }
-.scale-labels, .slider { display: flex; justify-content: space-between; gap: 1rem; align-items: center; }
-.slider input { flex: 1; }
-.required { color: #a4000f; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-`);
