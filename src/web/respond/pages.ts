@@ -43,7 +43,6 @@ const STYLE = inlineStyle(`
 nav.survey-nav { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.5rem; }
 .progress { color: var(--muted); }
 .error-summary { border: 2px solid #a4000f; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
-.matrix { display: block; overflow-x: auto; }
 footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
 `);
 

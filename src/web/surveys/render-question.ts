@@ -96,7 +96,10 @@ export function sortedOptions<T extends { text: string }>(
 function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asGroup = true): Html {
   const h = q.doc.headings[0] ?? { heading: '' };
   const showNumber = q.doc.display_options?.show_display_number !== false && o.number !== undefined;
-  const required = q.doc.required ? html`<span class="required" aria-hidden="true"> *</span>` : '';
+  // A fieldset (role group) takes no aria-required: the legend says it in words for screen readers.
+  const required = q.doc.required
+    ? html`<span class="required" aria-hidden="true"> *</span><span class="visually-hidden"> (required)</span>`
+    : '';
   const id = `q${q.id}`;
   const title = html`${showNumber ? html`<span class="qnum">${o.number}.</span> ` : ''}${richText(h.heading)}${required}`;
   const description = h.description
@@ -109,7 +112,7 @@ function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asG
     .join(' ');
   if (!asGroup)
     return html`<div class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"><div class="qtitle" id="${id}-title">${title}</div>${description}${image}${error}${body}</div>`;
-  return html`<fieldset class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"${describedBy ? raw(` aria-describedby="${describedBy}"`) : ''}${q.doc.required ? raw(' aria-required="true"') : ''}><legend class="qtitle">${title}</legend>${description}${image}${error}${body}</fieldset>`;
+  return html`<fieldset class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"${describedBy ? raw(` aria-describedby="${describedBy}"`) : ''}><legend class="qtitle">${title}</legend>${description}${image}${error}${body}</fieldset>`;
 }
 
 function otherBox(
