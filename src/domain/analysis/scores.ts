@@ -68,7 +68,7 @@ export function ratingsOf(q: IndexedQuestion, summary: QuestionSummary): RowRati
 export interface QuizDistribution {
   totalScore: number;
   /** Responses per score band covering the lowest score seen (or 0) to total_score: one score per
-   * band up to 25 scores, wider bands beyond (at most 25 bands). */
+   * band up to 12 scores, wider bands beyond (at most 12 bands, so the chart stays short). */
   bands: Array<{ from: number; to: number; count: number }>;
   average: number | null;
   responses: number;
@@ -97,7 +97,7 @@ export async function quizDistribution(
   if (n === 0) totalScore = scoreResponse(index, options, []).results.total_score;
   const low = Math.min(0, ...counts.keys());
   const high = Math.max(totalScore, ...counts.keys());
-  const width = Math.ceil((high - low + 1) / 25);
+  const width = Math.ceil((high - low + 1) / 12);
   const bands = [];
   for (let from = low; from <= high; from += width) {
     const to = Math.min(high, from + width - 1);

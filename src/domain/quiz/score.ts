@@ -42,7 +42,8 @@ export interface QuestionScore {
   verdict: Verdict;
   score: number;
   best: number;
-  /** The choices that score above 0 (what a right answer picks). */
+  /** What a right answer picks: single choice, the best-scoring choice(s); multiple choice, every
+   * choice that scores above 0. */
   correctChoices: Choice[];
   /** The question's own feedback text for the verdict, else the survey's default (or ''). */
   feedback: string;
@@ -125,7 +126,9 @@ export function scoreResponse(index: DesignIndex, options: QuizOptions, pages: S
       verdict,
       score,
       best,
-      correctChoices: [...q.choices.values()].filter((c) => choiceScore(c) > 0),
+      correctChoices: [...q.choices.values()].filter(
+        (c) => choiceScore(c) > 0 && (q.family === 'multiple_choice' || choiceScore(c) === best),
+      ),
       feedback: feedbackText(q, options, verdict),
     });
   }

@@ -193,7 +193,7 @@ function npsResult(q: IndexedQuestion, summary: QuestionSummary, title: string):
     })),
     n.answered,
   );
-  return html`<div class="figures"><div class="figure nps" id="nps${q.id}"><span class="n">${n.answered > 0 ? (n.score > 0 ? `+${n.score}` : n.score) : '—'}</span>Net Promoter Score (−100 to 100)</div></div>
+  return html`<div class="figures"><div class="figure nps-score" id="nps${q.id}"><span class="n">${n.answered > 0 ? (n.score > 0 ? `+${n.score}` : n.score) : '—'}</span>Net Promoter Score (−100 to 100)</div></div>
 ${groups}<details><summary>Every answer, 0 to 10</summary>${each}</details>`;
 }
 
@@ -203,7 +203,7 @@ function ratingResult(q: IndexedQuestion, summary: QuestionSummary, title: strin
   if (!r) return '';
   const top = Math.max(0, ...r.distribution.map((d) => d.weight));
   const average = r.average === null ? '—' : round2(r.average);
-  return html`<div class="figures"><div class="figure rating" id="avg${q.id}"><span class="n">${average}</span>Average rating (of ${top})</div></div>
+  return html`<div class="figures"><div class="figure rating-average" id="avg${q.id}"><span class="n">${average}</span>Average rating (of ${top})</div></div>
 ${barChart(
   `${title}: distribution`,
   [...r.distribution].reverse().map((d) => ({
