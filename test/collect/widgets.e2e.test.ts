@@ -72,10 +72,13 @@ async function survey(pages: unknown[], title = 'Widgets') {
 }
 
 /** The fill of each symbol of a star question, as the browser paints it. */
+type Styles = { getComputedStyle(e: unknown): { fill: string } };
 const fills = (page: Page, qid: string): Promise<boolean[]> =>
   page
     .locator(`#q${qid} .star path`)
-    .evaluateAll("(paths) => paths.map((p) => getComputedStyle(p).fill !== 'none')");
+    .evaluateAll((paths) =>
+      paths.map((p) => (globalThis as unknown as Styles).getComputedStyle(p).fill !== 'none'),
+    );
 
 const responses = async (a: { token: string }, sid: string) =>
   (await server.client.get(`/v3/surveys/${sid}/responses/bulk`, { token: a.token })).body.data;
