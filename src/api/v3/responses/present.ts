@@ -1,6 +1,7 @@
 // Shaping stored responses into the API's response objects (reference §10.3–10.6).
 import type { StoredPage } from '../../../domain/responses/answers.js';
 import type { DesignIndex } from '../../../domain/responses/design-index.js';
+import { answerText } from '../../../domain/responses/readable.js';
 import type { ResponseRow } from '../../../domain/responses/responses.js';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import { withOffset } from '../../../platform/dates.js';
@@ -14,21 +15,6 @@ export interface PresentOptions {
   simple?: DesignIndex;
   pageIds?: Set<string>;
   questionIds?: Set<string>;
-}
-
-function simpleText(index: DesignIndex, qid: string, a: Record<string, unknown>): string {
-  const q = index.questions.get(qid);
-  if (!q) return String(a.text ?? '');
-  if (a.other_id !== undefined) return String(a.text ?? '');
-  const parts: string[] = [];
-  if (a.row_id !== undefined) parts.push(q.rows.get(a.row_id as string)?.text ?? '');
-  if (a.col_id !== undefined) {
-    const col = q.cols.get(a.col_id as string);
-    parts.push(col?.col.text ?? '');
-    if (a.choice_id !== undefined) parts.push(col?.choices.get(a.choice_id as string)?.text ?? '');
-  } else if (a.choice_id !== undefined) parts.push(q.choices.get(a.choice_id as string)?.text ?? '');
-  if (a.text !== undefined) parts.push(String(a.text));
-  return parts.filter((p) => p !== '').join(' | ');
 }
 
 function shapePages(stored: StoredPage[], o: PresentOptions) {
@@ -53,7 +39,7 @@ function shapePages(stored: StoredPage[], o: PresentOptions) {
           const weight = a.choice_id !== undefined ? iq?.choices.get(a.choice_id)?.weight : undefined;
           return {
             ...a,
-            simple_text: simpleText(index, q.id, a as Record<string, unknown>),
+            simple_text: answerText(index, q.id, a as Record<string, unknown>),
             ...(weight !== undefined ? { choice_metadata: { weight: String(weight) } } : {}),
           };
         }),
