@@ -173,7 +173,15 @@ function surveyDestruction(s: {
 function folderDestruction(f: Folder): Destruction {
   return {
     title: `Delete the folder “${f.title}”?`,
-    lost: [`The folder “${f.title}”. Its ${plural(f.num_surveys, 'survey')} are kept, in no folder.`],
+    lost: [
+      `The folder “${f.title}”. ${
+        f.num_surveys === 0
+          ? 'It holds no survey.'
+          : f.num_surveys === 1
+            ? 'Its survey is kept, in no folder.'
+            : `Its ${f.num_surveys} surveys are kept, in no folder.`
+      }`,
+    ],
     button: 'Delete folder',
   };
 }
