@@ -196,7 +196,7 @@ function surveyRow(s: WorkspaceSurvey, user: User, folders: Folder[], csrf: stri
   return html`<tr>
 <th scope="row"><a class="survey-title" href="${paths.edit}">${name}</a>
 ${own ? '' : html` <span class="badge accent">Shared with you</span>`}${folder ? html` <span class="badge">${folder.title}</span>` : ''}
-<ul class="links small" aria-label="Pages of ${name}"><li><a href="${paths.collect}">Collect</a></li><li><a href="${paths.analyze}">Analyze</a></li><li><a href="${paths.responses}">Responses</a></li></ul></th>
+<ul class="links small" aria-label="Pages of ${name}"><li><a href="${paths.preview}">Preview</a></li><li><a href="${paths.collect}">Collect</a></li><li><a href="${paths.analyze}">Analyze</a></li><li><a href="${paths.responses}">Responses</a></li></ul></th>
 <td data-label="Responses" class="num">${s.response_count}</td>
 <td data-label="Collectors">${collectorStatus(s.collectors)}</td>
 <td data-label="Modified">${when(s.date_modified)}</td>
