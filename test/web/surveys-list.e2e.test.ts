@@ -93,6 +93,8 @@ describe('the survey list', () => {
     expect(new URL(page.url()).pathname).toBe('/');
     await expect(page.getByRole('heading', { name: 'Create your first survey' }).count()).resolves.toBe(1);
     await expect(page.getByRole('link', { name: 'Create your first survey' }).count()).resolves.toBe(1);
+    // Folders come once there is something to file.
+    await expect(page.getByRole('heading', { name: 'Folders' }).count()).resolves.toBe(0);
     await checkPage(page, 'surveys-list-empty');
   });
 

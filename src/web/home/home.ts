@@ -256,7 +256,7 @@ ${form.error ? html`<p role="alert" class="error" id="new-error">${form.error}</
 <input id="new-title" name="title" type="text" maxlength="250" value="${form.title ?? ''}" aria-describedby="new-title-help${form.error ? ' new-error' : ''}">
 <label for="new-template">Start from</label>
 <select id="new-template" name="template">${templateOptions(form.template)}</select>
-<div class="actions"><button type="submit">${first ? 'Create your first survey' : 'Create survey'}</button></div>
+<div class="actions"><button type="submit">Create survey</button></div>
 </form>
 </section>`;
 }
@@ -366,7 +366,7 @@ ${list}
 </section>
 <div class="workspace-panels">
 ${newSurveyForm(csrf, first, form)}
-${foldersSection(folders, state, csrf, back)}
+${first && folders.length === 0 ? '' : foldersSection(folders, state, csrf, back)}
 </div>`;
   return userPage(deps, reply, user, 'Your surveys', body, { section: 'surveys' });
 }
