@@ -45,6 +45,7 @@ import { homeAndDesignPages } from './web/home/plugin.js';
 import { optOutPages } from './web/invitations/optout.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { respondPages } from './web/respond/pages.js';
+import { responsesPages } from './web/responses/responses.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
 
@@ -160,6 +161,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(respondPages(deps));
   await app.register(optOutPages(deps));
   await app.register(analyzePages(deps));
+  await app.register(responsesPages(deps));
   await app.register(homeAndDesignPages(deps));
   return app;
 }

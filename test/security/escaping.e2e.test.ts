@@ -207,7 +207,7 @@ describe('pages show script payloads as text', () => {
     await context.close();
   });
 
-  it('the home, edit, collect, analyze, browse and summary pages', async () => {
+  it('the home, edit, collect, analyze, browse, summary and responses pages', async () => {
     const { context, page, dialogs } = await visitor(true);
     const local = (u: string) => u.replace(/^https?:\/\/[^/]+/, server.url);
     await page.goto(`${server.url}/`);
@@ -223,6 +223,10 @@ describe('pages show script payloads as text', () => {
     await expectEscaped(page, dialogs, ['SurveyTitle', 'ApiOther', 'ApiAnswer']);
     await page.goto(local(survey.analyze_url).replace('/analyze/', '/summary/'));
     await expectEscaped(page, dialogs, ['SurveyTitle']);
+    await page.goto(`${local(survey.analyze_url)}/responses`);
+    await expectEscaped(page, dialogs, ['SurveyTitle', 'CollectorName']);
+    await page.goto(`${local(survey.analyze_url)}/responses/${responseId}`);
+    await expectEscaped(page, dialogs, ['SurveyTitle', 'CollectorName', 'ApiOther', 'ApiAnswer']);
     await context.close();
   });
 

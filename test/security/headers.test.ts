@@ -86,11 +86,13 @@ describe('security headers', () => {
   it('every inline script and style block of a page is allowed by the policy by its hash', async () => {
     const { path } = await weblink(plain);
     const { createHash } = await import('node:crypto');
+    // Pages of the shell have no inline blocks (their styles are in /assets/app.css); those left must be hashed.
+    let inline = 0;
     for (const p of ['/', '/login', path]) {
       const res = await plain.client.get(p);
       const csp = String(res.headers['content-security-policy']);
       const blocks = [...res.text.matchAll(/<(script|style)>([\s\S]*?)<\/\1>/g)];
-      expect(blocks.length, p).toBeGreaterThan(0);
+      inline += blocks.length;
       for (const [, kind, text] of blocks) {
         const hash = `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
         expect(
@@ -100,6 +102,7 @@ describe('security headers', () => {
       }
       expect(res.text, p).not.toMatch(/\sstyle="/);
     }
+    expect(inline).toBeGreaterThan(0);
   });
 
   it('sends HSTS only over https: X-Forwarded-Proto counts under TRUST_PROXY, not without it', async () => {

@@ -60,7 +60,7 @@ describe('home and edit pages without JavaScript', () => {
   it('signs in from the landing page and creates a survey from the home page', async () => {
     await page.goto(`${server.url}/`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Survey Service');
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
     await page.getByLabel('Username').fill(owner.user.username);
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -169,8 +169,13 @@ describe('home and edit pages without JavaScript', () => {
   it('lists the survey on the home page with its links, and a stranger’s browser gets a 404 page', async () => {
     await page.goto(`${server.url}/`);
     const row = page.getByRole('row', { name: /Renamed in the browser/ });
-    expect(await row.getByRole('cell').nth(1).textContent()).toBe('6');
-    for (const name of ['Preview', 'Edit', 'Collect', 'Analyze', 'Summary'])
+    // Responses, then the collectors' state (the title opens the edit page).
+    expect(await row.getByRole('cell').nth(0).textContent()).toBe('0');
+    expect(await row.getByRole('cell').nth(1).textContent()).toBe('No collector yet');
+    expect(await row.getByRole('link', { name: /Renamed in the browser/ }).getAttribute('href')).toMatch(
+      /^\/create\/\?sm=/,
+    );
+    for (const name of ['Preview', 'Collect', 'Analyze', 'Responses'])
       expect(await row.getByRole('link', { name, exact: true }).count()).toBe(1);
     await row.getByRole('link', { name: 'Preview', exact: true }).click();
     expect(new URL(page.url()).pathname).toBe('/r/Preview/');

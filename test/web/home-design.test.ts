@@ -47,6 +47,7 @@ describe('home page', () => {
     expect(res.text).toContain(`href="/login?next=%2F"`);
     expect(res.text).toContain('href="/docs"');
     expect(res.text).toContain('href="/apps"');
+    expect(res.text).toContain('href="/signup"');
     expect(res.text).not.toContain('New survey');
   });
 
@@ -68,9 +69,9 @@ describe('home page', () => {
     const res = await web.get('/');
     expect(res.status).toBe(200);
     const row = (title: string) => {
-      const m = new RegExp(`<tr>\\s*<th scope="row"><a href="[^"]*">${title}</a></th>([\\s\\S]*?)</tr>`).exec(
-        res.text,
-      );
+      const m = new RegExp(
+        `<tr>\\s*<th scope="row"><a class="survey-title" href="[^"]*">${title}</a>([\\s\\S]*?)</tr>`,
+      ).exec(res.text);
       return m?.[1];
     };
     const ownRow = row('Regular own survey');
@@ -79,14 +80,21 @@ describe('home page', () => {
     expect(sharedRow).toBeDefined();
     expect(row('Owner private survey')).toBeUndefined();
     expect(res.text).not.toContain(hidden.id);
-    expect(ownRow).toContain('Yours');
+    expect(ownRow).not.toContain('Shared with you');
     expect(sharedRow).toContain('Shared with you');
-    expect(sharedRow).toMatch(/<td class="num">1<\/td>\s*<td class="num">0<\/td>/);
+    expect(sharedRow).toContain('<td data-label="Responses" class="num">0</td>');
+    expect(sharedRow).toContain('<td data-label="Collectors">No collector yet</td>');
+    // Only the owner deletes: a shared survey offers no delete form.
+    expect(ownRow).toContain('action="/surveys/delete"');
+    expect(sharedRow).not.toContain('action="/surveys/delete"');
     const ownDetails = await details(t.regular.token, own.id);
-    for (const key of ['preview', 'edit_url', 'collect_url', 'analyze_url', 'summary_url'])
+    const path = (url: string) => new URL(url).pathname + new URL(url).search;
+    expect(res.text).toContain(`href="${path(ownDetails.edit_url)}">Regular own survey</a>`);
+    for (const key of ['collect_url', 'analyze_url'])
       expect(ownRow).toContain(
         `href="${new URL(ownDetails[key]).pathname}${new URL(ownDetails[key]).search}"`,
       );
+    expect(ownRow).toContain(`href="${new URL(ownDetails.analyze_url).pathname}/responses"`);
     expect(ownRow).toMatch(/<time datetime="\d{4}-\d\d-\d\dT/);
   });
 

@@ -336,7 +336,10 @@ export class CollectorNotOpen extends ApiError {
 }
 
 /** Why a collector takes no responses now, or null when it is accepting them. */
-export function closedReason(c: Collector, now: Date): ClosedReason | null {
+export function closedReason(
+  c: Pick<Collector, 'status' | 'close_date' | 'response_limit' | 'response_count'>,
+  now: Date,
+): ClosedReason | null {
   if (c.status === 'closed') return 'closed';
   if (c.close_date && new Date(c.close_date).getTime() <= now.getTime()) return 'expired';
   if (c.response_limit !== null && c.response_count >= c.response_limit) return 'full';
@@ -346,6 +349,32 @@ export function closedReason(c: Collector, now: Date): ClosedReason | null {
 /** The survey a collector collects for (the respondent page's view; not an access decision). */
 export async function surveyOfCollector(deps: Deps, c: Collector): Promise<SurveyRow | undefined> {
   return deps.db.kysely.selectFrom('surveys').selectAll().where('id', '=', c.survey_id).executeTakeFirst();
+}
+
+/** How many collectors of each survey take responses now and how many do not (closed, expired
+ * or full, as `closedReason` decides): the survey list's status column, one query for a page. */
+export async function collectorStates(
+  deps: Deps,
+  surveyIds: string[],
+  now: Date,
+): Promise<Map<string, { open: number; closed: number }>> {
+  const out = new Map<string, { open: number; closed: number }>();
+  if (surveyIds.length === 0) return out;
+  const rows = await deps.db.kysely
+    .selectFrom('collectors')
+    .select(['survey_id', 'status', 'close_date', 'response_limit', 'response_count'])
+    .where('survey_id', 'in', surveyIds)
+    .execute();
+  for (const r of rows) {
+    let s = out.get(r.survey_id);
+    if (!s) {
+      s = { open: 0, closed: 0 };
+      out.set(r.survey_id, s);
+    }
+    if (closedReason(r, now)) s.closed++;
+    else s.open++;
+  }
+  return out;
 }
 
 export interface CollectStats {

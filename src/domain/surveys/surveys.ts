@@ -4,6 +4,7 @@ import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
+import { collectorStates } from '../collectors/collectors.js';
 import { recordEvent } from '../events.js';
 import { activeTeamOf } from '../teams/membership.js';
 import {
@@ -212,10 +213,36 @@ export async function updateSurvey(
   return { ...survey, ...columns };
 }
 
-export async function deleteSurvey(deps: Deps, actor: Actor, surveyId: string): Promise<SurveyRow> {
+/** The survey if `actor` may delete it. Sharing grants work on a survey, not ownership of it: only
+ * the owner deletes. */
+async function deletableSurvey(deps: Deps, actor: Caller, surveyId: string): Promise<SurveyRow> {
   const survey = await requireSurvey(deps, actor, surveyId, 'design', 'write');
-  // Sharing grants work on a survey, not ownership of it: only the owner deletes.
   if (survey.owner_id !== actor.user.id) throw new ApiError(1016, "Only the survey's owner may delete it.");
+  return survey;
+}
+
+/** What deleting a survey would lose (the confirmation names it), if `actor` may delete it. */
+export async function surveyDeletion(
+  deps: Deps,
+  actor: Caller,
+  surveyId: string,
+): Promise<{ survey: SurveyRow; collectors: number }> {
+  const survey = await deletableSurvey(deps, actor, surveyId);
+  const states = (await collectorStates(deps, [survey.id], deps.clock.now())).get(survey.id);
+  return { survey, collectors: states ? states.open + states.closed : 0 };
+}
+
+/** A copy of a survey (POST /v3/surveys with from_survey_id) named "Copy of <title>". */
+export async function copySurvey(deps: Deps, actor: Actor, surveyId: string): Promise<SurveyRow> {
+  const source = await requireSurvey(deps, actor, surveyId, 'design', 'read');
+  return createSurvey(deps, actor, {
+    from_survey_id: source.id,
+    title: `Copy of ${source.title}`.slice(0, 250),
+  });
+}
+
+export async function deleteSurvey(deps: Deps, actor: Actor, surveyId: string): Promise<SurveyRow> {
+  const survey = await deletableSurvey(deps, actor, surveyId);
   const [eventId] = await deps.ids.take(1);
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('survey_translations').where('survey_id', '=', survey.id).execute();
@@ -248,7 +275,6 @@ export interface ListQuery {
   folderId?: string;
 }
 
-/** The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. */
 /** The columns a survey list item can show. */
 const LIST_COLUMNS = [
   'id',
@@ -262,12 +288,14 @@ const LIST_COLUMNS = [
   'preview_token',
   'manage_token',
 ] as const;
-export type ListColumn = (typeof LIST_COLUMNS)[number];
-export type SurveyListRow = Pick<SurveyRow, ListColumn>;
+/** The columns the workspace's survey list adds. */
+const WORKSPACE_COLUMNS = [...LIST_COLUMNS, 'owner_id', 'folder_id', 'page_count'] as const;
+export type ListColumn = (typeof WORKSPACE_COLUMNS)[number];
+export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
 
-/** Reads only `columns` (and the id) of each survey: a list shows few of them, and each column
- * read costs. */
-export async function listSurveys<C extends ListColumn = ListColumn>(
+/** The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. Reads only
+ * `columns` (and the id) of each survey: a list shows few of them, and each column read costs. */
+export async function listSurveys<C extends ListColumn = (typeof LIST_COLUMNS)[number]>(
   deps: Deps,
   userId: string,
   q: ListQuery,
@@ -312,6 +340,30 @@ export async function listSurveys<C extends ListColumn = ListColumn>(
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
   return [Number(total), page.slice(0, q.limit)];
+}
+
+export interface WorkspaceSurvey extends Pick<SurveyRow, ListColumn> {
+  /** Collectors taking responses now, and those closed (by hand, by date or full). */
+  collectors: { open: number; closed: number };
+}
+
+/**
+ * The survey list of the signed-in home page: listSurveys' page with the columns it shows, and
+ * the state of each survey's collectors in one more query (a constant number of queries per page;
+ * the API's GET /surveys keeps to listSurveys).
+ */
+export async function listWorkspaceSurveys(
+  deps: Deps,
+  userId: string,
+  q: ListQuery,
+): Promise<[number, WorkspaceSurvey[]]> {
+  const [total, rows] = await listSurveys(deps, userId, q, WORKSPACE_COLUMNS);
+  const states = await collectorStates(
+    deps,
+    rows.map((r) => r.id),
+    deps.clock.now(),
+  );
+  return [total, rows.map((r) => ({ ...r, collectors: states.get(r.id) ?? { open: 0, closed: 0 } }))];
 }
 
 export interface DesignPage {

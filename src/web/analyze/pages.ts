@@ -282,7 +282,7 @@ export function analyzePages(deps: Deps) {
 <div><label><input type="checkbox" name="bom" value="1"> Byte order mark (Excel)</label></div>
 <div><button type="submit">Download</button></div></form>`;
         const body = html`<h1>${survey.title}: results</h1>
-<p><a href="/summary/${request.params.token}">Summary</a></p>
+<p><a href="/summary/${request.params.token}">Summary</a> · <a href="/analyze/${request.params.token}/responses">Individual responses</a></p>
 ${form}
 ${download}
 ${planNotice(plan, survey)}

@@ -1,56 +1,141 @@
-// The home page `/`: signed out, a short landing page; signed in, the user's own surveys and those
-// shared with them (the same listSurveys / sharedSurveyIds that GET /v3/surveys uses) with links
-// to each survey's pages, and a "New survey" form that creates a survey through createSurvey
-// (the path POST /v3/surveys takes) and opens its edit page.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// The home page `/`: signed out, a short landing page; signed in, the owner's workspace: their
+// surveys and those shared with them (listWorkspaceSurveys: the listSurveys GET /v3/surveys uses,
+// with each survey's collector states), searched by title, sorted, filtered by folder and paged at
+// 50, with per-survey actions (copy through createSurvey's from_survey_id, move to a folder through
+// updateSurvey, delete through deleteSurvey after a confirmation), the owner's folders (the
+// domain of /v3/survey_folders) and the "New survey" form (createSurvey, then the edit page).
+// Every form works without script; a form answers with a 303 back to the list it came from.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import { sharedSurveyIds } from '../../domain/surveys/access.js';
-import { createSurvey, listSurveys, type SurveyListRow } from '../../domain/surveys/surveys.js';
+import {
+  createFolder,
+  deleteFolder,
+  type Folder,
+  getFolder,
+  listFolders,
+  renameFolder,
+} from '../../domain/surveys/folders.js';
+import {
+  copySurvey,
+  createSurvey,
+  deleteSurvey,
+  type ListQuery,
+  listWorkspaceSurveys,
+  surveyDeletion,
+  updateSurvey,
+  type WorkspaceSurvey,
+} from '../../domain/surveys/surveys.js';
 import { CATEGORIES, TEMPLATES } from '../../domain/surveys/templates/index.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
+import { confirmationPage, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { editUrl } from '../design/edit.js';
-import { type Html, html, inlineStyle, raw } from '../html.js';
-import { page } from '../layout.js';
-import { csrfToken, currentUser, loginUrl } from '../session.js';
-import { surveyLinks } from './links.js';
+import { type Html, html, raw } from '../html.js';
+import { page, surveyPaths } from '../layout.js';
+import { csrfToken, currentUser, loginUrl, safeNext } from '../session.js';
 
 const PER_PAGE = 50;
-const HomeQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 })) });
+/** Folders shown on the page (the API pages them; an owner with more finds them by the API). */
+const MAX_FOLDERS = 500;
+
+const SORTS = {
+  modified: { label: 'Recently modified', by: 'date_modified', order: 'DESC' },
+  modified_asc: { label: 'Least recently modified', by: 'date_modified', order: 'ASC' },
+  title: { label: 'Title A–Z', by: 'title', order: 'ASC' },
+  title_desc: { label: 'Title Z–A', by: 'title', order: 'DESC' },
+  responses: { label: 'Most responses', by: 'num_responses', order: 'DESC' },
+  responses_asc: { label: 'Fewest responses', by: 'num_responses', order: 'ASC' },
+} as const;
+type Sort = keyof typeof SORTS;
+
+const NOTICES: Record<string, string> = {
+  copied: 'The survey was copied. The copy is named “Copy of …”.',
+  moved: 'The survey was moved.',
+  deleted: 'The survey was deleted.',
+  'folder-created': 'The folder was created.',
+  'folder-renamed': 'The folder was renamed.',
+  'folder-deleted': 'The folder was deleted. Its surveys are kept, in no folder.',
+};
+
+const text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
+const HomeQuery = Type.Object({
+  page: text(10),
+  q: text(200),
+  folder: text(20),
+  sort: text(20),
+  done: text(40),
+});
 const NewSurveyBody = Type.Object(
-  {
-    _csrf: Type.String({ maxLength: 200 }),
-    title: Type.Optional(Type.String({ maxLength: 100_000 })),
-    template: Type.Optional(Type.String({ maxLength: 100 })),
-  },
+  { _csrf: Type.String({ maxLength: 200 }), title: text(100_000), template: text(100) },
   { additionalProperties: false },
 );
+const SurveyAction = (fields: Record<string, ReturnType<typeof text>>) =>
+  Type.Object(
+    {
+      _csrf: Type.String({ maxLength: 200 }),
+      survey: Type.String({ pattern: '^[0-9]{1,20}$' }),
+      back: text(1000),
+      ...fields,
+    },
+    { additionalProperties: false },
+  );
+const FolderTitle = Type.String({ maxLength: 250, pattern: '^[^\\u0000]*$' });
+const FolderBody = (fields: Record<string, unknown>) =>
+  Type.Object(
+    { _csrf: Type.String({ maxLength: 200 }), back: text(1000), ...fields },
+    { additionalProperties: false },
+  );
+const FolderId = Type.String({ pattern: '^[0-9]{1,20}$' });
 
-const STYLE = inlineStyle(`
-.survey-links { display: flex; flex-wrap: wrap; gap: .25rem .75rem; list-style: none; padding: 0; margin: 0; }
-.badge { display: inline-block; font-size: .8rem; padding: 0 .4rem; border-radius: 3px; border: 1px solid var(--muted); color: var(--fg); }
-.badge.shared { background: #e8f0fb; }
-nav.paging { display: flex; gap: 1rem; margin: 1rem 0; }
-td.num { text-align: right; }
-.landing ul { line-height: 2; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-`);
+/** The list's state, from its query string. */
+interface ListState {
+  q: string;
+  folder: string;
+  sort: Sort;
+  page: number;
+}
+
+function listState(query: Record<string, string | undefined>): ListState {
+  const n = Number.parseInt(query.page ?? '1', 10);
+  return {
+    q: (query.q ?? '').trim(),
+    folder: /^[0-9]{1,20}$/.test(query.folder ?? '') ? query.folder! : '',
+    sort: query.sort && query.sort in SORTS ? (query.sort as Sort) : 'modified',
+    page: Number.isFinite(n) && n >= 1 && n <= 100_000 ? n : 1,
+  };
+}
+
+/** The list's URL for a state (defaults left out). */
+function listUrl(s: ListState, change: Partial<ListState> = {}): string {
+  const next = { ...s, ...change };
+  const params = new URLSearchParams();
+  if (next.q) params.set('q', next.q);
+  if (next.folder) params.set('folder', next.folder);
+  if (next.sort !== 'modified') params.set('sort', next.sort);
+  if (next.page > 1) params.set('page', String(next.page));
+  const query = params.toString();
+  return query ? `/?${query}` : '/';
+}
+
+/** Where a form posted from the list returns: the list it came from (never another site), with a notice. */
+function backTo(back: string | undefined, done: string): string {
+  const url = new URL(safeNext(back, '/'), 'http://local.invalid');
+  url.searchParams.set('done', done);
+  return url.pathname + url.search;
+}
 
 function landing(): string {
   return page(
     'Welcome',
-    html`${STYLE}<div class="landing">
+    html`<section class="landing">
 <h1>Survey Service</h1>
-<p>Design surveys, collect responses and analyze the results. Everything can also be done through a REST API compatible with the SurveyMonkey API v3.</p>
-<ul>
-<li><a href="${loginUrl('/')}">Sign in</a> to see and create your surveys</li>
-<li><a href="/docs">API documentation</a></li>
-<li><a href="/apps">App directory</a></li>
-</ul>
-</div>`,
+<p class="lead">Design surveys, collect responses and analyze the results. Everything can also be done through a REST API compatible with the SurveyMonkey API v3.</p>
+<div class="actions"><a class="button" href="${loginUrl('/')}">Sign in</a><a class="button secondary" href="/signup">Create an account</a></div>
+<ul class="links"><li><a href="/docs">API documentation</a></li><li><a href="/apps">App directory</a></li></ul>
+</section>`,
   );
 }
 
@@ -58,22 +143,90 @@ function when(iso: string): Html {
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
-function surveyRow(s: SurveyListRow, shared: boolean): Html {
-  const links = surveyLinks(s);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function collectorStatus(c: WorkspaceSurvey['collectors']): string {
+  if (c.open + c.closed === 0) return 'No collector yet';
+  return [c.open ? `${c.open} open` : '', c.closed ? `${c.closed} closed` : ''].filter(Boolean).join(' · ');
+}
+
+/** What deleting a survey loses, in the dialog and on the confirmation page. */
+function surveyDestruction(s: {
+  title: string;
+  response_count: number;
+  page_count: number;
+  question_count: number;
+  collectors: number;
+}): Destruction {
   const name = s.title || 'Untitled survey';
+  return {
+    title: `Delete the survey “${name}”?`,
+    lost: [
+      `The survey “${name}” and its design: ${plural(s.page_count, 'page')} and ${plural(s.question_count, 'question')}.`,
+      `${plural(s.response_count, 'response')}.`,
+      `${plural(s.collectors, 'collector')}${s.collectors === 1 ? ': its link stops working' : s.collectors > 1 ? ': their links stop working' : ''}.`,
+    ],
+    button: 'Delete survey',
+  };
+}
+
+function folderDestruction(f: Folder): Destruction {
+  return {
+    title: `Delete the folder “${f.title}”?`,
+    lost: [
+      `The folder “${f.title}”. ${
+        f.num_surveys === 0
+          ? 'It holds no survey.'
+          : f.num_surveys === 1
+            ? 'Its survey is kept, in no folder.'
+            : `Its ${f.num_surveys} surveys are kept, in no folder.`
+      }`,
+    ],
+    button: 'Delete folder',
+  };
+}
+
+function surveyRow(s: WorkspaceSurvey, user: User, folders: Folder[], csrf: string, back: string): Html {
+  const paths = surveyPaths(s);
+  const name = s.title || 'Untitled survey';
+  const own = s.owner_id === user.id;
+  const folder = folders.find((f) => f.id === s.folder_id);
+  const fields = { survey: s.id, back };
+  const moveId = `move-${s.id}`;
   return html`<tr>
-<th scope="row"><a href="${links.edit_url}">${name}</a></th>
-<td>${shared ? html`<span class="badge shared">Shared with you</span>` : html`<span class="badge">Yours</span>`}</td>
-<td class="num">${s.question_count}</td>
-<td class="num">${s.response_count}</td>
-<td>${when(s.date_modified)}</td>
-<td><ul class="survey-links" aria-label="Pages of ${name}">
-<li><a href="${links.preview}">Preview</a></li>
-<li><a href="${links.edit_url}">Edit</a></li>
-<li><a href="${links.collect_url}">Collect</a></li>
-<li><a href="${links.analyze_url}">Analyze</a></li>
-<li><a href="${links.summary_url}">Summary</a></li>
-</ul></td>
+<th scope="row"><a class="survey-title" href="${paths.edit}">${name}</a>
+${own ? '' : html` <span class="badge accent">Shared with you</span>`}${folder ? html` <span class="badge">${folder.title}</span>` : ''}
+<ul class="links small" aria-label="Pages of ${name}"><li><a href="${paths.preview}">Preview</a></li><li><a href="${paths.collect}">Collect</a></li><li><a href="${paths.analyze}">Analyze</a></li><li><a href="${paths.responses}">Responses</a></li></ul></th>
+<td data-label="Responses" class="num">${s.response_count}</td>
+<td data-label="Collectors">${collectorStatus(s.collectors)}</td>
+<td data-label="Modified">${when(s.date_modified)}</td>
+<td class="survey-actions"><div class="row">
+<form method="post" action="/surveys/copy" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="survey" value="${s.id}"><input type="hidden" name="back" value="${back}"><button type="submit" class="secondary" aria-label="Copy ${name}">Copy</button></form>
+${
+  own
+    ? destructiveForm(
+        '/surveys/delete',
+        csrf,
+        surveyDestruction({ ...s, collectors: s.collectors.open + s.collectors.closed }),
+        { label: 'Delete', name: `Delete ${name}`, fields },
+      )
+    : ''
+}
+</div>
+${
+  own && folders.length > 0
+    ? html`<details class="move"><summary>Move<span class="visually-hidden"> ${name} to a folder</span></summary>
+<form method="post" action="/surveys/move" class="row">
+<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="survey" value="${s.id}"><input type="hidden" name="back" value="${back}">
+<label for="${moveId}" class="visually-hidden">Folder for ${name}</label>
+<select id="${moveId}" name="folder"><option value="0"${s.folder_id ? '' : raw(' selected')}>No folder</option>${folders.map(
+        (f) =>
+          html`<option value="${f.id}"${f.id === s.folder_id ? raw(' selected') : ''}>${f.title}</option>`,
+      )}</select>
+<button type="submit" class="secondary">Move</button>
+</form></details>`
+    : ''
+}</td>
 </tr>`;
 }
 
@@ -87,73 +240,164 @@ ${CATEGORIES.map((c) => {
 })}`;
 }
 
-async function home(
-  deps: Deps,
-  reply: FastifyReply,
-  user: User,
-  pageNumber: number,
-  form: { title?: string; template?: string; error?: string } = {},
-): Promise<string> {
-  const offset = (pageNumber - 1) * PER_PAGE;
-  const [[total, rows], shared] = await Promise.all([
-    listSurveys(deps, user.id, { offset, limit: PER_PAGE, filters: [] }),
-    sharedSurveyIds(deps, user.id),
-  ]);
-  const sharedSet = new Set(shared);
-  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
-  const csrf = await csrfToken(deps, reply);
-  const list = rows.length
-    ? html`<table>
-<caption class="muted">Your surveys and the surveys shared with you, most recently changed first${pages > 1 ? ` (page ${pageNumber} of ${pages})` : ''}.</caption>
-<thead><tr><th scope="col">Title</th><th scope="col">Access</th><th scope="col">Questions</th><th scope="col">Responses</th><th scope="col">Modified</th><th scope="col">Pages</th></tr></thead>
-<tbody>${rows.map((s) => surveyRow(s, sharedSet.has(s.id)))}</tbody>
-</table>
-${
-  pages > 1
-    ? html`<nav class="paging" aria-label="Survey list pages">
-${pageNumber > 1 ? html`<a href="/?page=${pageNumber - 1}" rel="prev">Previous page</a>` : ''}
-${pageNumber < pages ? html`<a href="/?page=${pageNumber + 1}" rel="next">Next page</a>` : ''}
-</nav>`
-    : ''
-}`
-    : html`<p>You have no surveys yet, and none are shared with you. Create one below.</p>`;
-  const body = html`${STYLE}
-<h1>Your surveys</h1>
-<section aria-labelledby="list-heading">
-<h2 id="list-heading" class="visually-hidden">Survey list</h2>
-${list}
-</section>
-<section aria-labelledby="new-heading">
-<h2 id="new-heading">New survey</h2>
+function newSurveyForm(
+  csrf: string,
+  first: boolean,
+  form: { title?: string; template?: string; error?: string },
+): Html {
+  const heading = first ? 'Create your first survey' : 'New survey';
+  return html`<section class="card new-survey" aria-labelledby="new-heading">
+<h2 id="new-heading">${heading}</h2>
 <form method="post" action="/surveys/new">
 <input type="hidden" name="_csrf" value="${csrf}">
 ${form.error ? html`<p role="alert" class="error" id="new-error">${form.error}</p>` : ''}
 <label for="new-title">Title</label>
-<p class="muted" id="new-title-help">Leave empty to use the template's title (or "New Survey").</p>
+<p class="hint" id="new-title-help">Leave empty to use the template's title (or "New Survey").</p>
 <input id="new-title" name="title" type="text" maxlength="250" value="${form.title ?? ''}" aria-describedby="new-title-help${form.error ? ' new-error' : ''}">
 <label for="new-template">Start from</label>
 <select id="new-template" name="template">${templateOptions(form.template)}</select>
-<p><button type="submit">Create survey</button></p>
+<div class="actions"><button type="submit">Create survey</button></div>
 </form>
 </section>`;
+}
+
+function foldersSection(folders: Folder[], state: ListState, csrf: string, back: string): Html {
+  const current = folders.find((f) => f.id === state.folder);
+  return html`<section class="card folders" aria-labelledby="folders-heading">
+<h2 id="folders-heading">Folders</h2>
+${
+  folders.length
+    ? html`<ul class="links folder-list">${folders.map(
+        (f) =>
+          html`<li><a href="${listUrl(state, { folder: f.id, page: 1 })}"${f.id === state.folder ? raw(' aria-current="page"') : ''}>${f.title} <span class="muted">(${f.num_surveys})</span></a></li>`,
+      )}</ul>`
+    : html`<p class="hint">Folders group your surveys. A survey moves into one with its “Move” action.</p>`
+}
+${
+  current
+    ? html`<form method="post" action="/folders/rename" class="folder-rename">
+<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="folder" value="${current.id}"><input type="hidden" name="back" value="${back}">
+<label for="rename-folder">Rename “${current.title}”</label>
+<div class="row"><input id="rename-folder" name="title" type="text" required maxlength="250" value="${current.title}"><button type="submit" class="secondary">Rename</button></div>
+</form>
+<div class="actions">${destructiveForm('/folders/delete', csrf, folderDestruction(current), {
+        label: 'Delete this folder',
+        fields: { folder: current.id, back: listUrl(state, { folder: '', page: 1 }) },
+      })}</div>`
+    : ''
+}
+<form method="post" action="/folders/new">
+<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="back" value="${back}">
+<label for="new-folder">New folder</label>
+<div class="row"><input id="new-folder" name="title" type="text" required maxlength="250"><button type="submit" class="secondary">Create folder</button></div>
+</form>
+</section>`;
+}
+
+function filterForm(state: ListState, folders: Folder[]): Html {
+  return html`<form method="get" action="/" class="survey-filters" role="search" aria-label="Find surveys">
+<div><label for="q">Search titles</label><input id="q" name="q" type="search" maxlength="200" value="${state.q}"></div>
+<div><label for="folder">Folder</label><select id="folder" name="folder"><option value="">All surveys</option>${folders.map(
+    (f) => html`<option value="${f.id}"${f.id === state.folder ? raw(' selected') : ''}>${f.title}</option>`,
+  )}</select></div>
+<div><label for="sort">Sort by</label><select id="sort" name="sort">${Object.entries(SORTS).map(
+    ([k, v]) => html`<option value="${k}"${k === state.sort ? raw(' selected') : ''}>${v.label}</option>`,
+  )}</select></div>
+<div><button type="submit">Show</button></div>
+</form>`;
+}
+
+async function home(
+  deps: Deps,
+  reply: FastifyReply,
+  user: User,
+  state: ListState,
+  notice?: string,
+  form: { title?: string; template?: string; error?: string } = {},
+): Promise<string> {
+  const sort = SORTS[state.sort];
+  const query: ListQuery = {
+    offset: (state.page - 1) * PER_PAGE,
+    limit: PER_PAGE,
+    filters: [],
+    title: state.q || undefined,
+    folderId: state.folder || undefined,
+    sortBy: sort.by,
+    sortOrder: sort.order,
+  };
+  const [[total, rows], [, folders]] = await Promise.all([
+    listWorkspaceSurveys(deps, user.id, query),
+    listFolders(deps, user.id, 0, MAX_FOLDERS),
+  ]);
+  const filtered = Boolean(state.q || state.folder);
+  const first = total === 0 && !filtered;
+  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
+  const csrf = await csrfToken(deps, reply);
+  const back = listUrl(state);
+  const list =
+    rows.length > 0
+      ? html`<table class="cards survey-list">
+<caption class="visually-hidden">Surveys (${SORTS[state.sort].label.toLowerCase()})</caption>
+<thead><tr><th scope="col">Survey</th><th scope="col" class="num">Responses</th><th scope="col">Collectors</th><th scope="col">Modified</th><th scope="col">Actions</th></tr></thead>
+<tbody>${rows.map((s) => surveyRow(s, user, folders, csrf, back))}</tbody>
+</table>
+${
+  pages > 1
+    ? html`<nav class="paging" aria-label="Survey list pages">
+${state.page > 1 ? html`<a href="${listUrl(state, { page: state.page - 1 })}" rel="prev">Previous page</a>` : ''}
+<span>Page ${state.page} of ${pages}</span>
+${state.page < pages ? html`<a href="${listUrl(state, { page: state.page + 1 })}" rel="next">Next page</a>` : ''}
+</nav>`
+    : ''
+}`
+      : first
+        ? html`<div class="empty"><p><strong>You have no surveys yet</strong>, and none are shared with you.</p><p><a class="button" href="#new-title">Create your first survey</a></p></div>`
+        : html`<div class="empty"><p>No surveys match${state.q ? html` “${state.q}”` : ''}${state.folder ? ' in this folder' : ''}${state.page > 1 ? ' on this page' : ''}.</p><p><a href="/">Show all surveys</a></p></div>`;
+  const summary = first
+    ? ''
+    : html`<p class="muted" role="status" id="survey-count">${plural(total, 'survey')}${filtered ? ' found' : ''}${pages > 1 ? `, page ${state.page} of ${pages}` : ''}.</p>`;
+  const body = html`<h1>Your surveys</h1>
+${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}
+${first ? '' : filterForm(state, folders)}
+<section aria-labelledby="list-heading">
+<h2 id="list-heading" class="visually-hidden">Survey list</h2>
+${summary}
+${list}
+</section>
+<div class="workspace-panels">
+${newSurveyForm(csrf, first, form)}
+${first && folders.length === 0 ? '' : foldersSection(folders, state, csrf, back)}
+</div>`;
   return userPage(deps, reply, user, 'Your surveys', body, { section: 'surveys' });
 }
 
+/** The signed-in user of a form post, as the domain's actor; a visitor is sent to sign in. */
+async function postingUser(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
+  const user = await currentUser(deps, request);
+  if (!user) {
+    reply.redirect(loginUrl('/'), 303);
+    return null;
+  }
+  return { user, plan: user.account_type as Plan, ip: request.ip ?? null };
+}
+
 export async function homePages(app: FastifyInstance, deps: Deps): Promise<void> {
+  const post = { schema: { hide: true }, preHandler: app.csrfProtection };
+
   app.get('/', { schema: { hide: true, querystring: HomeQuery } }, async (request, reply) => {
     const user = await currentUser(deps, request);
     if (!user) return sendPage(reply, landing());
-    const n = Number.parseInt((request.query as { page?: string }).page ?? '1', 10);
-    const pageNumber = Number.isFinite(n) && n >= 1 && n <= 100_000 ? n : 1;
-    return sendPage(reply, await home(deps, reply, user, pageNumber));
+    const query = request.query as Record<string, string | undefined>;
+    const notice = query.done ? NOTICES[query.done] : undefined;
+    return sendPage(reply, await home(deps, reply, user, listState(query), notice));
   });
 
   app.post(
     '/surveys/new',
     { schema: { hide: true, body: NewSurveyBody }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const user = await currentUser(deps, request);
-      if (!user) return reply.redirect(loginUrl('/'), 303);
+      const actor = await postingUser(deps, request, reply);
+      if (!actor) return reply;
       const form = request.body as { title?: string; template?: string };
       const title = (form.title ?? '').trim();
       const template = form.template || undefined;
@@ -163,20 +407,132 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
         if (title.length > 250) throw new ApiError(1002, 'The title is longer than 250 characters.');
         if (template && !TEMPLATES.some((t) => t.id === template))
           throw new ApiError(1002, 'Choose a template from the list.');
-        const survey = await createSurvey(
-          deps,
-          { user, plan: user.account_type as Plan, ip: request.ip ?? null },
-          { ...(title ? { title } : {}), ...(template ? { from_template_id: template } : {}) },
-        );
+        const survey = await createSurvey(deps, actor, {
+          ...(title ? { title } : {}),
+          ...(template ? { from_template_id: template } : {}),
+        });
         return reply.redirect(editUrl(survey.manage_token), 303);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return sendPage(
           reply,
-          await home(deps, reply, user, 1, { title, template, error: err.detail ?? err.message }),
+          await home(deps, reply, actor.user, listState({}), undefined, {
+            title,
+            template,
+            error: err.detail ?? err.message,
+          }),
           Math.min(err.status, 500),
         );
       }
+    },
+  );
+
+  app.post(
+    '/surveys/copy',
+    { ...post, schema: { hide: true, body: SurveyAction({}) } },
+    async (request, reply) => {
+      const actor = await postingUser(deps, request, reply);
+      if (!actor) return reply;
+      const body = request.body as { survey: string; back?: string };
+      await copySurvey(deps, actor, body.survey);
+      // The copy is the most recently modified survey: the first row of the default list.
+      return reply.redirect(backTo('/', 'copied'), 303);
+    },
+  );
+
+  app.post(
+    '/surveys/move',
+    { ...post, schema: { hide: true, body: SurveyAction({ folder: text(20) }) } },
+    async (request, reply) => {
+      const actor = await postingUser(deps, request, reply);
+      if (!actor) return reply;
+      const body = request.body as { survey: string; folder?: string; back?: string };
+      await updateSurvey(deps, actor, body.survey, { folder_id: body.folder || '0' }, 'patch');
+      return reply.redirect(backTo(body.back, 'moved'), 303);
+    },
+  );
+
+  app.post(
+    '/surveys/delete',
+    { ...post, schema: { hide: true, body: SurveyAction({ confirm: text(10) }) } },
+    async (request, reply) => {
+      const actor = await postingUser(deps, request, reply);
+      if (!actor) return reply;
+      const body = request.body as { survey: string; back?: string };
+      if (!confirmed(body)) {
+        const { survey, collectors } = await surveyDeletion(deps, actor, body.survey);
+        const back = safeNext(body.back, '/');
+        const markup = confirmationPage(
+          '/surveys/delete',
+          await csrfToken(deps, reply),
+          surveyDestruction({ ...survey, collectors }),
+          back,
+          { survey: survey.id, back },
+        );
+        return sendPage(
+          reply,
+          await userPage(deps, reply, actor.user, 'Delete survey', markup, {
+            section: 'surveys',
+            narrow: true,
+          }),
+        );
+      }
+      await deleteSurvey(deps, actor, body.survey);
+      return reply.redirect(backTo(body.back, 'deleted'), 303);
+    },
+  );
+
+  app.post(
+    '/folders/new',
+    { ...post, schema: { hide: true, body: FolderBody({ title: FolderTitle }) } },
+    async (request, reply) => {
+      const actor = await postingUser(deps, request, reply);
+      if (!actor) return reply;
+      const body = request.body as { title: string; back?: string };
+      await createFolder(deps, actor.user.id, body.title.trim() || undefined);
+      return reply.redirect(backTo(body.back, 'folder-created'), 303);
+    },
+  );
+
+  app.post(
+    '/folders/rename',
+    { ...post, schema: { hide: true, body: FolderBody({ folder: FolderId, title: FolderTitle }) } },
+    async (request, reply) => {
+      const actor = await postingUser(deps, request, reply);
+      if (!actor) return reply;
+      const body = request.body as { folder: string; title: string; back?: string };
+      await renameFolder(deps, actor.user.id, body.folder, body.title.trim() || undefined);
+      return reply.redirect(backTo(body.back, 'folder-renamed'), 303);
+    },
+  );
+
+  app.post(
+    '/folders/delete',
+    { ...post, schema: { hide: true, body: FolderBody({ folder: FolderId, confirm: text(10) }) } },
+    async (request, reply) => {
+      const actor = await postingUser(deps, request, reply);
+      if (!actor) return reply;
+      const body = request.body as { folder: string; back?: string };
+      if (!confirmed(body)) {
+        const folder = await getFolder(deps, actor.user.id, body.folder);
+        const back = safeNext(body.back, '/');
+        const markup = confirmationPage(
+          '/folders/delete',
+          await csrfToken(deps, reply),
+          folderDestruction(folder),
+          back,
+          { folder: folder.id, back },
+        );
+        return sendPage(
+          reply,
+          await userPage(deps, reply, actor.user, 'Delete folder', markup, {
+            section: 'surveys',
+            narrow: true,
+          }),
+        );
+      }
+      await deleteFolder(deps, actor.user.id, body.folder);
+      return reply.redirect(backTo(body.back, 'folder-deleted'), 303);
     },
   );
 }

@@ -15,7 +15,7 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
     (err instanceof ApiError && err.code === 1020) ||
     (err.validation && err.validationContext === 'params')
   )
-    return notFoundPage(reply, 'There is no such survey among yours or those shared with you.');
+    return notFoundPage(reply, 'There is no such survey or folder among yours or those shared with you.');
   return pageErrorHandler(err, request, reply);
 }
 

@@ -3,6 +3,7 @@
 import { answerMarks, type QuizContext, scoreResponse } from '../../../domain/quiz/score.js';
 import type { StoredPage } from '../../../domain/responses/answers.js';
 import type { DesignIndex } from '../../../domain/responses/design-index.js';
+import { answerText } from '../../../domain/responses/readable.js';
 import { type ResponseRow, storedPages } from '../../../domain/responses/responses.js';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import { withOffset } from '../../../platform/dates.js';
@@ -18,21 +19,6 @@ export interface PresentOptions {
   questionIds?: Set<string>;
   /** A quiz survey's scoring context (`quizContext`): adds quiz_results and per-answer marks. */
   quiz?: QuizContext;
-}
-
-function simpleText(index: DesignIndex, qid: string, a: Record<string, unknown>): string {
-  const q = index.questions.get(qid);
-  if (!q) return String(a.text ?? '');
-  if (a.other_id !== undefined) return String(a.text ?? '');
-  const parts: string[] = [];
-  if (a.row_id !== undefined) parts.push(q.rows.get(a.row_id as string)?.text ?? '');
-  if (a.col_id !== undefined) {
-    const col = q.cols.get(a.col_id as string);
-    parts.push(col?.col.text ?? '');
-    if (a.choice_id !== undefined) parts.push(col?.choices.get(a.choice_id as string)?.text ?? '');
-  } else if (a.choice_id !== undefined) parts.push(q.choices.get(a.choice_id as string)?.text ?? '');
-  if (a.text !== undefined) parts.push(String(a.text));
-  return parts.filter((p) => p !== '').join(' | ');
 }
 
 function shapePages(stored: StoredPage[], o: PresentOptions) {
@@ -61,7 +47,7 @@ function shapePages(stored: StoredPage[], o: PresentOptions) {
           const weight = a.choice_id !== undefined ? iq?.choices.get(a.choice_id)?.weight : undefined;
           return {
             ...a,
-            simple_text: simpleText(index, q.id, a as Record<string, unknown>),
+            simple_text: answerText(index, q.id, a as Record<string, unknown>),
             ...(weight !== undefined ? { choice_metadata: { weight: String(weight) } } : {}),
           };
         }),
