@@ -7,7 +7,7 @@ import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { type BulkRow, bulkCreateContacts } from './bulk.js';
-import { CUSTOM_SLOTS, type ContactInput, type CustomSlot } from './contacts.js';
+import { type ContactInput, CUSTOM_SLOTS, type CustomSlot } from './contacts.js';
 
 /** Where a column goes: a contact field, `custom_<slot>`, or '' (not imported). */
 export const IMPORT_TARGETS = [
@@ -46,7 +46,10 @@ export function readCsv(text: string): ParsedCsv {
   if (records.length < 2)
     throw new ApiError(1002, 'The file needs a header line naming the columns and at least one contact.');
   if (records.length - 1 > IMPORT_MAX_ROWS)
-    throw new ApiError(1002, `The file has ${records.length - 1} rows; one import takes at most ${IMPORT_MAX_ROWS}.`);
+    throw new ApiError(
+      1002,
+      `The file has ${records.length - 1} rows; one import takes at most ${IMPORT_MAX_ROWS}.`,
+    );
   return { header: records[0], rows: records.slice(1) };
 }
 
@@ -121,6 +124,13 @@ export async function importContacts(
   options: { updateExisting: boolean; listId?: string },
 ): Promise<ImportRow[]> {
   const contacts = csv.rows.map((r) => contactOf(r, mapping));
-  const result = await bulkCreateContacts(deps, ownerId, plan, contacts, options.updateExisting, options.listId);
+  const result = await bulkCreateContacts(
+    deps,
+    ownerId,
+    plan,
+    contacts,
+    options.updateExisting,
+    options.listId,
+  );
   return contacts.map((contact, i) => ({ line: i + 2, contact, result: result.rows[i] }));
 }
