@@ -38,6 +38,7 @@ export function readCsv(text: string): ParsedCsv {
     records = parse(text.replace(/^\uFEFF/, ''), {
       skip_empty_lines: true,
       relax_column_count: true,
+      relax_quotes: true,
       trim: true,
     }) as string[][];
   } catch (err) {
