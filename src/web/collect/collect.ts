@@ -334,12 +334,12 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
         (request.params as { collectorId: string }).collectorId,
       );
       if (!confirmed(request.body)) {
-        const body = html`${surveyHeader(survey, 'collect')}${confirmationPage(
+        const body = confirmationPage(
           `/collect/collectors/${c.id}/delete?sm=${encodeURIComponent(token)}`,
           await csrfToken(deps, reply),
           deletion(c),
           `${collectUrl(token)}#c-${c.id}`,
-        )}`;
+        );
         return sendPage(
           reply,
           await userPage(deps, reply, user, `Delete collector: ${survey.title}`, body, {

@@ -126,10 +126,9 @@ function when(iso: string): Html {
 }
 
 function statsList(s: Stats, id: string): Html {
-  const items: [string, number | string][] = [
+  const items: [string, number][] = [
     ['Recipients', s.recipients],
     ['Sent', s.mail_status.sent],
-    ['Opened', 'not tracked'],
     ['Responded', s.survey_response_status.completely_responded],
     ['Partially responded', s.survey_response_status.partially_responded],
     ['Not responded', s.survey_response_status.not_responded],
@@ -138,7 +137,8 @@ function statsList(s: Stats, id: string): Html {
   ];
   return html`<dl class="stats" id="${id}">${items.map(
     ([label, n]) => html`<div><dt>${label}</dt><dd data-stat="${label}">${n}</dd></div>`,
-  )}</dl>`;
+  )}</dl>
+<p class="hint">Opens are not tracked (no tracking pixel); a response shows that the link was followed.</p>`;
 }
 
 function errorBox(error: ApiError | undefined): Html {

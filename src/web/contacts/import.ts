@@ -134,7 +134,7 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
 <thead><tr><th scope="col" class="num">Line</th><th scope="col">Email or phone</th><th scope="col">Result</th><th scope="col">Reason</th></tr></thead>
 <tbody>${rows.map(
       (r) =>
-        html`<tr data-outcome="${r.result.outcome}"><td data-label="Line" class="num">${r.line}</td><td data-label="Email or phone" class="break">${r.contact.email ?? r.contact.phone_number ?? ''}</td><td data-label="Result">${OUTCOMES[r.result.outcome]}</td><td data-label="Reason">${'error' in r.result ? r.result.error : ''}</td></tr>`,
+        html`<tr data-outcome="${r.result.outcome}"><td data-label="Line" class="num">${r.line}</td><td data-label="Email or phone" class="break">${r.contact.email ?? r.contact.phone_number ?? ''}</td><td data-label="Result">${OUTCOMES[r.result.outcome]}</td><td data-label="Reason">${r.result.outcome === 'duplicate' ? 'The same email or phone number is on an earlier line.' : 'error' in r.result ? r.result.error : ''}</td></tr>`,
     )}</tbody></table>
 <p class="actions"><a class="button" href="/contacts">See the contacts</a><a class="button secondary" href="/contacts/import">Import another file</a></p>`;
   }
