@@ -129,7 +129,6 @@ ${
     const label = (c: { email: string | null; phone_number: string | null }) =>
       c.email ?? c.phone_number ?? '';
     const body = html`<p><a href="/contacts/lists">← All lists</a></p>
-<h2>${list.name}</h2>
 ${messages(done ? NOTICES[done] : undefined, error)}
 <p class="muted">${members.total} contact${members.total === 1 ? '' : 's'} in this list (active contacts).</p>
 ${
