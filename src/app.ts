@@ -39,6 +39,7 @@ import { installSecurityHeaders } from './platform/security-headers.js';
 import type { Api, Routes } from './platform/types.js';
 import { analyzePages } from './web/analyze/pages.js';
 import { assets } from './web/assets.js';
+import { contactPages } from './web/contacts/plugin.js';
 import { docsPages } from './web/docs.js';
 import { pageNotFound } from './web/home/not-found.js';
 import { homeAndDesignPages } from './web/home/plugin.js';
@@ -163,5 +164,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(analyzePages(deps));
   await app.register(responsesPages(deps));
   await app.register(homeAndDesignPages(deps));
+  await app.register(contactPages(deps));
   return app;
 }

@@ -5,6 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signIn } from '../helpers/browser.js';
+import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { api, ROLES } from '../sharing/fixtures.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
@@ -60,17 +61,15 @@ describe('collect page without JavaScript', () => {
     const page = await newPage();
     await signIn(page, server.url, t.owner, collectPath);
     expect(new URL(page.url()).pathname).toBe('/collect/list');
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
-      'Collect responses: Browser <i>poll</i>',
-    );
-    expect(await page.getByRole('link', { name: 'Edit survey' }).getAttribute('href')).toBe(
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Browser <i>poll</i>');
+    expect(await page.getByRole('link', { name: 'Design' }).getAttribute('href')).toBe(
       `${new URL(survey.edit_url).pathname}${new URL(survey.edit_url).search}`,
     );
-    expect(await page.getByRole('link', { name: 'Analyze results' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Analyze' }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Summary' }).count()).toBe(1);
 
     await page.getByLabel('Collector name (optional)').fill('Front <script>alert(1)</script> desk');
-    await page.getByRole('button', { name: 'Create web link collector' }).click();
+    await page.getByRole('button', { name: 'Create collector' }).click();
     expect(await page.getByRole('status').first().textContent()).toContain(
       'The web link collector was created.',
     );
@@ -129,6 +128,25 @@ describe('collect page without JavaScript', () => {
       40,
     ]);
   });
+
+  it('with script, deleting asks in a dialog naming the responses lost; the page passes the checks', async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await signIn(page, server.url, t.owner, collectPath);
+    await checkPage(page, 'collect-weblink');
+    await page.getByLabel('Collector name (optional)').fill('Temporary');
+    await page.getByRole('button', { name: 'Create collector' }).click();
+    await page.getByRole('button', { name: 'Delete collector 2 and its responses' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('The collector "Temporary" and its 0 responses.');
+    await checkPage(page, 'collect-delete-dialog');
+    expect((await collectors()).length).toBe(2);
+    await dialog.getByRole('button', { name: 'Delete collector and responses' }).click();
+    await page.waitForURL(/done=deleted/);
+    expect((await collectors()).map((c) => c.name)).toEqual(['Front <script>alert(1)</script> desk']);
+  }, 120_000);
 
   it('a Viewer sees it read-only; a stranger gets a 404 page; signed out goes to sign-in', async () => {
     const a = api(server);

@@ -76,7 +76,7 @@ describe('collect page', () => {
     const res = await web.get(path);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(res.text).toContain('<h1>Collect responses: Collect me</h1>');
+    expect(res.text).toContain('<h1>Collect me</h1>');
     expect(res.text).toContain('This survey has no collectors yet.');
     for (const url of [survey.edit_url, survey.analyze_url, survey.summary_url])
       expect(res.text).toContain(`href="${new URL(url).pathname}${new URL(url).search}"`);
@@ -99,7 +99,7 @@ describe('collect page', () => {
     const page = await web.get(res.location!);
     expect(page.text).toContain('The web link collector was created.');
     const section = (id: string) =>
-      new RegExp(`<section class="collector" id="c-${id}"[\\s\\S]*?</section>`).exec(page.text)![0];
+      new RegExp(`<section class="collector card" id="c-${id}"[\\s\\S]*?</section>`).exec(page.text)![0];
     const first = section(list[0].id);
     expect(first).toContain('<h2 id="c-');
     expect(first).toContain('Newsletter link</h2>');
@@ -212,16 +212,27 @@ describe('collect page', () => {
   it('deletes a collector', async () => {
     const list = await collectors();
     const last = list[list.length - 1];
-    const res = await post(web, `collectors/${last.id}/delete`, {});
+    // Without the dialog's confirm=yes, a page asks first, naming the responses lost.
+    const ask = await post(web, `collectors/${last.id}/delete`, {});
+    expect(ask.status).toBe(200);
+    expect(ask.text).toContain(
+      `Delete the collector &quot;${last.name
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')}&quot;?`,
+    );
+    expect(ask.text).toContain('and its 0 responses.');
+    expect(ask.text).toContain('name="confirm" value="yes"');
+    expect((await collectors()).length).toBe(list.length);
+    const res = await post(web, `collectors/${last.id}/delete`, { confirm: 'yes' });
     expect(res.status).toBe(303);
     expect(res.location).toContain('done=deleted');
     expect((await collectors()).map((c) => c.id)).toEqual(list.slice(0, -1).map((c) => c.id));
     expect((await server.client.get(`/v3/collectors/${last.id}`, { token: t.owner.token })).status).toBe(404);
-    // Deleting it again (a stale form): the collector is gone, said at the top of the page.
-    const again = await post(web, `collectors/${last.id}/delete`, {});
+    // Deleting it again (a stale form): the collector is gone.
+    const again = await post(web, `collectors/${last.id}/delete`, { confirm: 'yes' });
     expect(again.status).toBe(404);
-    expect(again.text).toContain('<p role="alert" class="error">Collector not found.</p>');
-    expect(again.text).toContain('<h1>Collect responses: Collect me</h1>');
+    expect(again.text).toContain('Page not found');
   });
 
   it('a collector of another survey is not found through this survey’s page', async () => {

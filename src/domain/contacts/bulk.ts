@@ -19,7 +19,13 @@ export interface BulkResult {
   succeeded: Contact[];
   invalids: Array<ContactInput & { error: string }>;
   existing: Contact[];
+  /** What became of each submitted contact, in order (the CSV import's per-row result). */
+  rows: BulkRow[];
 }
+
+export type BulkRow =
+  | { outcome: 'created' | 'updated' | 'existing'; contact: Contact }
+  | { outcome: 'invalid' | 'duplicate'; error: string };
 
 const CHUNK = 100;
 
@@ -63,18 +69,21 @@ export async function bulkCreateContacts(
   updateExisting: boolean,
   listId?: string,
 ): Promise<BulkResult> {
-  const result: BulkResult = { succeeded: [], invalids: [], existing: [] };
+  const result: BulkResult = { succeeded: [], invalids: [], existing: [], rows: [] };
   // Ids before the transaction (SQLite: the transaction holds the only connection).
   const ids = await deps.ids.take(contacts.length);
   const now = deps.clock.now().toISOString();
   const created: Contact[] = [];
   const updated: Contact[] = [];
+  // Per input: its row outcome, or the index into the created/updated contacts filled in below.
+  let pending: Array<BulkRow | { create: number } | { update: number }> = [];
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The account's row serialises concurrent requests: sorting into new/existing and the
     // contact limit both stay true until this transaction commits.
     await lockRow(deps, trx, 'users', ownerId);
     const toCreate: ContactInput[] = [];
     const toUpdate: Array<{ current: Contact; input: ContactInput }> = [];
+    pending = [];
     const seen = new Map<string, 'new' | Contact>();
     const keysOf = (c: ContactInput) =>
       [c.email?.trim().toLowerCase(), c.phone_number?.trim()].filter((k): k is string => !!k);
@@ -83,25 +92,28 @@ export async function bulkCreateContacts(
       const problem = contactProblem(c);
       if (problem) {
         result.invalids.push({ ...c, error: problem });
+        pending.push({ outcome: 'invalid', error: problem });
         continue;
       }
       const keys = keysOf(c);
       const earlier = keys.map((k) => seen.get(k)).find((v) => v !== undefined);
-      if (earlier === 'new') {
-        result.invalids.push({
-          ...c,
-          error: 'The same email or phone number appears earlier in this request.',
-        });
+      if (earlier !== undefined) {
+        const error = 'The same email or phone number appears earlier in this request.';
+        result.invalids.push({ ...c, error });
+        pending.push({ outcome: 'duplicate', error });
         continue;
       }
-      const current = earlier ?? keys.map((k) => known.get(k)).find((v) => v !== undefined);
+      const current = keys.map((k) => known.get(k)).find((v) => v !== undefined);
       if (current) {
-        if (updateExisting) toUpdate.push({ current, input: c });
-        else result.existing.push(current);
+        if (updateExisting) pending.push({ update: toUpdate.push({ current, input: c }) - 1 });
+        else {
+          result.existing.push(current);
+          pending.push({ outcome: 'existing', contact: current });
+        }
         for (const k of keys) seen.set(k, current);
         continue;
       }
-      toCreate.push(c);
+      pending.push({ create: toCreate.push(c) - 1 });
       for (const k of keys) seen.set(k, 'new');
     }
     await checkContactLimit(trx, deps, ownerId, plan, toCreate.length);
@@ -147,5 +159,12 @@ export async function bulkCreateContacts(
     }
   });
   result.succeeded = [...created, ...updated];
+  result.rows = pending.map((p) =>
+    'create' in p
+      ? { outcome: 'created' as const, contact: created[p.create] }
+      : 'update' in p
+        ? { outcome: 'updated' as const, contact: updated[p.update] }
+        : p,
+  );
   return result;
 }

@@ -90,3 +90,58 @@ export async function mergeList(
   await copyMembers(deps, ownerId, fromId, target.id);
   return target;
 }
+
+/** Adds the account's contacts `contactIds` to the list (those already in it stay once). */
+export async function addMembers(
+  deps: Deps,
+  ownerId: string,
+  listId: string,
+  contactIds: string[],
+): Promise<void> {
+  await getList(deps, ownerId, listId);
+  if (contactIds.length === 0) return;
+  const k = deps.db.kysely;
+  const owned = await k
+    .selectFrom('contacts')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('id', 'in', contactIds)
+    .execute();
+  if (owned.length === 0) return;
+  const now = deps.clock.now().toISOString();
+  await k
+    .insertInto('contact_list_members')
+    .values(owned.map((c) => ({ list_id: listId, contact_id: c.id, owner_id: ownerId, added_at: now })))
+    .onConflict((oc) => oc.columns(['list_id', 'contact_id']).doNothing())
+    .execute();
+}
+
+/** Takes the contact out of the list; it stays in the address book. */
+export async function removeMember(
+  deps: Deps,
+  ownerId: string,
+  listId: string,
+  contactId: string,
+): Promise<void> {
+  await getList(deps, ownerId, listId);
+  await deps.db.kysely
+    .deleteFrom('contact_list_members')
+    .where('list_id', '=', listId)
+    .where('contact_id', '=', contactId)
+    .where('owner_id', '=', ownerId)
+    .execute();
+}
+
+/** How many contacts each list has. */
+export async function memberCounts(deps: Deps, listIds: string[]): Promise<Map<string, number>> {
+  const out = new Map(listIds.map((id) => [id, 0]));
+  if (listIds.length === 0) return out;
+  const rows = await deps.db.kysely
+    .selectFrom('contact_list_members')
+    .select(['list_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('list_id', 'in', listIds)
+    .groupBy('list_id')
+    .execute();
+  for (const r of rows) out.set(r.list_id, Number(r.n));
+  return out;
+}

@@ -5,8 +5,8 @@ import type { Deps } from '../../context.js';
 import { countAndPage } from '../../db/owned.js';
 import type { CollectorMessagesTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Plan } from '../../platform/plans.js';
-import type { Collector } from '../collectors/collectors.js';
+import { isPaid, type Plan } from '../../platform/plans.js';
+import { type CollectActor, type Collector, requireCollector } from '../collectors/collectors.js';
 import { addRecipients } from './recipients.js';
 
 export type MessageRow = Selectable<CollectorMessagesTable>;
@@ -73,6 +73,23 @@ function checkRecipientStatus(type: MessageType, status: string | null | undefin
 export function requireEmailCollector(c: Collector): void {
   if (c.type !== 'email')
     throw new ApiError(1020, 'Collector not found: only email collectors have messages.');
+}
+
+/**
+ * The email collector `collectorId` if the actor may use it (404/1020 otherwise, also for other
+ * types). Writing needs a paid plan: email invitations are not part of the basic plan (403/1015).
+ */
+export async function emailCollectorFor(
+  deps: Deps,
+  actor: CollectActor,
+  collectorId: string,
+  level: 'read' | 'write',
+): Promise<Collector> {
+  if (level === 'write' && !isPaid(actor.plan))
+    throw new ApiError(1015, 'Email invitations need a paid plan; the basic plan has weblink collectors.');
+  const { collector } = await requireCollector(deps, actor, collectorId, 'collect', level);
+  requireEmailCollector(collector);
+  return collector;
 }
 
 export async function createMessage(

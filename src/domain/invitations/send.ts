@@ -49,7 +49,7 @@ export function personalize(
 }
 
 /** Plain text of an HTML body, for the text part. */
-function textOf(htmlBody: string): string {
+export function textOf(htmlBody: string): string {
   return htmlBody
     .replace(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/gi, '$2: $1')
     .replace(/<br\s*\/?>/gi, '\n')
@@ -132,11 +132,12 @@ export async function sendMessage(
         ? `The sender email ${senderEmail} is not verified; use the account's verified email address.`
         : "The account's email address must be verified before invitations are sent.",
     );
+  const now = deps.clock.now();
+  if (scheduledIso !== null && scheduledIso <= now.toISOString()) scheduledIso = null; // the past means now
   const recipients = await audience(deps, collector, message);
   if (recipients.length === 0)
     throw new ApiError(1059, `Message ${message.id} has no recipients to send to.`);
   const daily = deps.config.invitationLimits.dailySends[sender.plan] ?? 0;
-  const now = deps.clock.now();
   const linkToken = await ensureLinkToken(deps, collector);
   const base = accessUrl(deps.config, sender.user.region);
   const emailIds = await deps.ids.take(recipients.length);

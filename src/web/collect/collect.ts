@@ -18,11 +18,13 @@ import {
   requireCollector,
   updateCollector,
 } from '../../domain/collectors/collectors.js';
-import { mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
+import { managedSurvey, mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { baseUrl } from '../../platform/paging.js';
-import { userPage } from '../account/frame.js';
+import type { Plan } from '../../platform/plans.js';
+import { sendPage, userPage } from '../account/frame.js';
+import { confirmationPage, confirmed, destructiveForm } from '../confirm.js';
 import {
   errorFor,
   formText,
@@ -33,9 +35,10 @@ import {
   managedPage,
   pageMessages,
 } from '../forms.js';
-import { surveyLinks } from '../home/links.js';
-import { type Html, html, inlineStyle, raw } from '../html.js';
-import { csrfToken } from '../session.js';
+import { type Html, html, raw } from '../html.js';
+import { surveyHeader } from '../layout.js';
+import { csrfToken, currentUser, loginUrl } from '../session.js';
+import { emailCollectorPages, emailCollectorUrl } from './email.js';
 
 /** The most collectors the page lists (a survey with more says so and shows the first ones). */
 const LIST_LIMIT = 500;
@@ -43,6 +46,7 @@ const CollectorParams = Type.Object({ collectorId: Type.String({ pattern: '^[0-9
 
 const NOTICES: Record<string, string> = {
   created: 'The web link collector was created.',
+  created_email: 'The email collector was created: write its invitation.',
   opened: 'The collector was opened.',
   closed: 'The collector was closed.',
   settings: 'The close date and response limit were saved.',
@@ -58,21 +62,15 @@ const TYPE_LABELS: Record<string, string> = {
   embedded_survey: 'Embedded survey',
 };
 
-const STYLE = inlineStyle(`
-.collect-links { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0; list-style: none; }
-section.collector { border: 1px solid var(--line); border-radius: 6px; padding: 0 1rem 1rem; margin: 1.5rem 0; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .5rem 0; }
-dl.facts dt { font-weight: 600; }
-dl.facts dd { margin: 0; }
-.actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; }
-.actions form { margin: 0; }
-details { margin: .75rem 0; }
-summary { cursor: pointer; color: var(--accent); font-weight: 600; }
-button.danger { background: #fff; color: #a4000f; border-color: #a4000f; }
-.notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: .5rem 1rem; margin: 1rem 0; }
-.readonly { border-left-color: #8a6d00; }
-input.copy { font-family: monospace; }
-`);
+/** What deleting a collector loses, for its confirmation. */
+function deletion(c: Collector) {
+  const n = c.response_count;
+  return {
+    title: `Delete the collector "${c.name}"?`,
+    lost: [`The collector "${c.name}" and its ${n} response${n === 1 ? '' : 's'}.`],
+    button: 'Delete collector and responses',
+  };
+}
 
 function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
   return mayAccess(deps, { user }, survey.id, 'collect', 'write');
@@ -115,13 +113,12 @@ async function renderCollect(
   // An error whose form is gone (a collector deleted meanwhile) is shown at the top.
   if (state.errorAt && !targets.has(state.errorAt)) state = { ...state, errorAt: undefined };
   const act = (path: string) => `/collect/${path}?sm=${encodeURIComponent(token)}`;
-  const links = surveyLinks(survey);
   const base = baseUrl(request);
 
   const sections = collectors.map((c, i) => {
     const at = `c-${c.id}`;
     const label = `collector ${i + 1}`;
-    const url = c.url_token ? `${base}/r/${c.url_token}` : null;
+    const url = c.url_token && c.type === 'weblink' ? `${base}/r/${c.url_token}` : null;
     const mine = state.errorAt === at ? state.form : undefined;
     const closeValue = mine ? (mine.close_date ?? '') : c.close_date ? c.close_date.slice(0, 16) : '';
     const limitValue = mine
@@ -132,7 +129,10 @@ async function renderCollect(
     const forms = writable
       ? html`<div class="actions">
 <form method="post" action="${act(`collectors/${c.id}/status`)}">${hidden(csrf)}<input type="hidden" name="status" value="${c.status === 'open' ? 'closed' : 'open'}"><button type="submit" class="secondary">${c.status === 'open' ? 'Close' : 'Open'} <span class="visually-hidden">${label}</span></button></form>
-<form method="post" action="${act(`collectors/${c.id}/delete`)}">${hidden(csrf)}<button type="submit" class="danger">Delete <span class="visually-hidden">${label}</span> and its responses</button></form>
+${destructiveForm(act(`collectors/${c.id}/delete`), csrf, deletion(c), {
+  label: 'Delete',
+  name: `Delete ${label} and its responses`,
+})}
 </div>
 ${errorFor(state, at)}
 <details${state.errorAt === at ? raw(' open') : ''}><summary>Close date and response limit of ${label}</summary>
@@ -147,7 +147,7 @@ ${errorFor(state, at)}
 </form>
 </details>`
       : '';
-    return html`<section class="collector" id="${at}" aria-labelledby="${at}-heading">
+    return html`<section class="collector card" id="${at}" aria-labelledby="${at}-heading">
 <h2 id="${at}-heading">${c.name}</h2>
 <dl class="facts">
 <dt>Type</dt><dd>${TYPE_LABELS[c.type] ?? c.type}</dd>
@@ -157,38 +157,34 @@ ${errorFor(state, at)}
 <dt>Close date</dt><dd>${c.close_date ? when(c.close_date) : 'None'}</dd>
 ${url ? html`<dt>Respondent link</dt><dd><a href="${url}">${url}</a></dd>` : ''}
 </dl>
-${url ? html`<label for="${at}-url">Web link of ${c.name} to copy</label><input id="${at}-url" class="copy" type="text" readonly value="${url}">` : ''}
+${url && c.type === 'weblink' ? html`<label for="${at}-url">Web link of ${c.name} to copy</label><input id="${at}-url" class="copy" type="text" readonly value="${url}">` : ''}
+${c.type === 'email' ? html`<p><a class="button" href="${emailCollectorUrl(token, c.id)}">Messages, recipients and stats<span class="visually-hidden"> of ${c.name}</span></a></p>` : ''}
 ${forms}
 </section>`;
   });
 
   const createForm = writable
     ? html`<section aria-labelledby="create-heading">
-<h2 id="create-heading">Create a web link collector</h2>
-<form method="post" action="${act('collectors')}">${hidden(csrf)}
+<h2 id="create-heading">Create a collector</h2>
+<form method="post" action="${act('collectors')}" class="card">${hidden(csrf)}
 ${errorFor(state, 'create')}
-<label for="create-name">Collector name (optional)</label>
-<input id="create-name" name="name" type="text" maxlength="500" value="${state.errorAt === 'create' ? (state.form?.name ?? '') : ''}"${invalidIf(state, 'create')}>
-<p><button type="submit">Create web link collector</button></p>
+<fieldset><legend>Type</legend>
+<div class="check"><input type="radio" id="create-weblink" name="type" value="weblink"${(state.form?.type ?? 'weblink') === 'weblink' ? raw(' checked') : ''}><label for="create-weblink">Web link: one link to share anywhere</label></div>
+<div class="check"><input type="radio" id="create-email" name="type" value="email"${state.form?.type === 'email' ? raw(' checked') : ''}><label for="create-email">Email invitation: personal links emailed to your contacts</label></div>
+</fieldset>
+<div class="field"><label for="create-name">Collector name (optional)</label>
+<input id="create-name" name="name" type="text" maxlength="500" value="${state.errorAt === 'create' ? (state.form?.name ?? '') : ''}"${invalidIf(state, 'create')}></div>
+<p><button type="submit">Create collector</button></p>
 </form>
 </section>`
     : '';
 
-  const body = html`${STYLE}
-<p><a href="/">← Your surveys</a></p>
-<h1>Collect responses: ${survey.title}</h1>
-<ul class="collect-links" aria-label="This survey's pages">
-<li><a href="${links.edit_url}">Edit survey</a></li>
-<li><a href="${links.preview}">Preview</a></li>
-<li><a href="${links.analyze_url}">Analyze results</a></li>
-<li><a href="${links.summary_url}">Summary</a></li>
-</ul>
+  const body = html`${surveyHeader(survey, 'collect')}
 <p class="muted">${total} collector${total === 1 ? '' : 's'}, ${survey.response_count} response${survey.response_count === 1 ? '' : 's'}.</p>
 ${pageMessages(state, writable, 'collectors')}
 ${sections.length ? sections : html`<p class="muted">This survey has no collectors yet.</p>`}
 ${total > collectors.length ? html`<p class="muted">Showing the first ${collectors.length} of ${total} collectors.</p>` : ''}
-${createForm}
-<p class="muted"><a href="${collectUrl(token)}">Reload this page</a></p>`;
+${createForm}`;
   return userPage(deps, reply, user, `Collect: ${survey.title}`, body, { section: 'surveys' });
 }
 
@@ -257,20 +253,23 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
     });
   }
 
-  change('/collect/collectors', { name: formText(100_000) }, false, (request) => async (survey, actor) => {
-    const name = ((request.body as { name?: string }).name ?? '').trim();
-    if (name.includes('\u0000'))
-      throw new ApiError(1002, 'The name contains a character that is not allowed.');
-    if (name.length > 500) throw new ApiError(1002, 'The name is longer than 500 characters.');
-    const c = await createCollector(
-      deps,
-      actor,
-      survey,
-      { type: 'weblink', ...(name ? { name } : {}) },
-      null,
-    );
-    return { done: 'created', anchor: `c-${c.id}` };
-  });
+  change(
+    '/collect/collectors',
+    {
+      name: formText(100_000),
+      type: Type.Optional(Type.Union([Type.Literal('weblink'), Type.Literal('email')])),
+    },
+    false,
+    (request) => async (survey, actor) => {
+      const { type = 'weblink' } = request.body as { type?: 'weblink' | 'email' };
+      const name = ((request.body as { name?: string }).name ?? '').trim();
+      if (name.includes('\u0000'))
+        throw new ApiError(1002, 'The name contains a character that is not allowed.');
+      if (name.length > 500) throw new ApiError(1002, 'The name is longer than 500 characters.');
+      const c = await createCollector(deps, actor, survey, { type, ...(name ? { name } : {}) }, null);
+      return { done: type === 'email' ? 'created_email' : 'created', anchor: `c-${c.id}` };
+    },
+  );
 
   change(
     '/collect/collectors/:collectorId/status',
@@ -307,10 +306,50 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
     },
   );
 
-  change('/collect/collectors/:collectorId/delete', {}, true, (request) => async (survey, actor, user) => {
-    const { collectorId } = request.params as { collectorId: string };
-    const c = await collectorOf(deps, user, survey, collectorId);
-    await deleteCollector(deps, actor, c);
-    return { done: 'deleted' };
-  });
+  // Deleting loses the collector's responses: it asks first (confirm.ts), by a dialog with script or
+  // by a confirmation page without.
+  app.post(
+    '/collect/collectors/:collectorId/delete',
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({ sm: Type.Optional(Type.String({ maxLength: 100 })) }),
+        params: CollectorParams,
+        body: Type.Object(
+          { _csrf: Type.String({ maxLength: 200 }), confirm: formText(10) },
+          { additionalProperties: false },
+        ),
+      },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const token = (request.query as { sm?: string }).sm ?? '';
+      const user = await currentUser(deps, request);
+      if (!user) return reply.redirect(loginUrl(collectUrl(token)), 303);
+      const survey = await managedSurvey(deps, { user }, token, 'collect', 'write');
+      const c = await collectorOf(
+        deps,
+        user,
+        survey,
+        (request.params as { collectorId: string }).collectorId,
+      );
+      if (!confirmed(request.body)) {
+        const body = confirmationPage(
+          `/collect/collectors/${c.id}/delete?sm=${encodeURIComponent(token)}`,
+          await csrfToken(deps, reply),
+          deletion(c),
+          `${collectUrl(token)}#c-${c.id}`,
+        );
+        return sendPage(
+          reply,
+          await userPage(deps, reply, user, `Delete collector: ${survey.title}`, body, {
+            section: 'surveys',
+          }),
+        );
+      }
+      await deleteCollector(deps, { user, plan: user.account_type as Plan, ip: request.ip ?? null }, c);
+      return reply.redirect(`${collectUrl(token)}&done=deleted`, 303);
+    },
+  );
+  emailCollectorPages(app, deps);
 }
