@@ -5,10 +5,10 @@ import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { type Collector, requireCollector } from '../../../domain/collectors/collectors.js';
 import { designIndex } from '../../../domain/responses/design-index.js';
+import { reviseResponse, submitResponse } from '../../../domain/responses/flow.js';
 import { assertResponsesReadable, readableRowsBefore } from '../../../domain/responses/plan-limit.js';
 import {
   allResponses,
-  createResponse,
   deleteResponses,
   getResponse,
   listResponses,
@@ -16,7 +16,6 @@ import {
   type ResponseFilters,
   type ResponseInput,
   unfiltered,
-  updateResponse,
 } from '../../../domain/responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
 import { parseApiDate } from '../../../platform/dates.js';
@@ -323,7 +322,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           const { scope, row } = await one(request, 'write');
           const { input, created } = bodyInput((request.body ?? {}) as Static<typeof ResponseBody>);
           const index = await designIndex(deps, scope.survey);
-          const next = await updateResponse(deps, actorOf(request), row, index, input, created, mode);
+          const next = await reviseResponse(deps, actorOf(request), row, index, input, created, mode);
           return presentResponse(next, {
             base: baseUrl(request),
             form,
@@ -376,7 +375,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         'write',
       );
       const index = await designIndex(deps, survey);
-      const row = await createResponse(deps, actorOf(request), survey, collector!, index, input, created);
+      const row = await submitResponse(deps, actorOf(request), survey, collector!, index, input, created);
       return reply.code(201).send(
         presentResponse(row, {
           base: baseUrl(request),
