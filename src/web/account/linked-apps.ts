@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { linkedApps, uninstallApp } from '../../domain/accounts/grants.js';
-import { isOperator } from '../../domain/accounts/users.js';
 import { scopeInfo } from '../../platform/scopes.js';
 import { html } from '../html.js';
 import { csrfToken, requireSignedIn, signedInOnly } from '../session.js';
@@ -15,7 +14,6 @@ const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' })
 export async function accountPages(app: FastifyInstance, deps: Deps): Promise<void> {
   app.get('/account', { schema: { hide: true }, preHandler: signedInOnly(deps) }, async (request, reply) => {
     const user = request.sessionUser;
-    const operator = await isOperator(deps, user.id);
     const body = html`<h1>Your account</h1>
 <dl>
 <dt>Username</dt><dd>${user.username}</dd>
@@ -27,7 +25,7 @@ export async function accountPages(app: FastifyInstance, deps: Deps): Promise<vo
 <li><a href="/account/apps">Linked apps</a>: the apps you have allowed to use your account</li>
 <li><a href="/developer/apps">Developer apps</a>: apps you have registered</li>
 </ul>`;
-    return sendPage(reply, await userPage(deps, reply, user, 'Your account', body, { operator }));
+    return sendPage(reply, await userPage(deps, reply, user, 'Your account', body, { section: 'account' }));
   });
 
   app.get('/account/apps', { schema: { hide: true } }, async (request, reply) => {
@@ -53,10 +51,7 @@ ${
 <tbody>${rows}</tbody></table>`
     : html`<p>No apps are linked to your account.</p>`
 }`;
-    return sendPage(
-      reply,
-      await userPage(deps, reply, user, 'Linked apps', body, { operator: await isOperator(deps, user.id) }),
-    );
+    return sendPage(reply, await userPage(deps, reply, user, 'Linked apps', body, { section: 'account' }));
   });
 
   app.post(
