@@ -39,19 +39,14 @@ import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { sha256 } from '../../platform/secrets.js';
 import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
-import { page as layout } from '../layout.js';
+import { page as layout, respondentHeader } from '../layout.js';
 import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
+import { themeRoutes, themeStylesheet } from './theme.js';
 
-const STYLE = inlineStyle(`
-nav.survey-nav { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.5rem; }
-.progress { color: var(--muted); }
-.error-summary { border: 2px solid #a4000f; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
-.matrix { display: block; overflow-x: auto; }
-footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
-${QUESTION_STYLE.value}
-`);
+// The question renderer's own styles (its area); the respondent pages' are in public/app.css.
+const STYLE = inlineStyle(QUESTION_STYLE.value);
 
 // Required answers checked in the browser before posting (the server checks them again).
 const SCRIPT = inlineScript(`
@@ -104,13 +99,26 @@ function linkOf(ctx: Ctx, sub = ''): string {
   return `${ctx.path}${sub}${ctx.query ? `?${ctx.query}` : ''}`;
 }
 
-function send(reply: FastifyReply, status: number, title: string, body: Html, lang = 'en'): FastifyReply {
+/** A respondent page: the survey's header (title, logo; no links away) and colour, and its language. */
+function send(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: Html,
+  survey?: SurveyRow,
+): FastifyReply {
   return reply
     .code(status)
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex, nofollow')
     .type('text/html; charset=utf-8')
-    .send(layout(title, html`${STYLE}${body}`, { lang }));
+    .send(
+      layout(title, html`${STYLE}<div class="respond">${body}</div>`, {
+        lang: survey?.language ?? 'en',
+        header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: survey?.logo_url }),
+        styles: survey?.theme_color ? [themeStylesheet(survey.theme_color)] : [],
+      }),
+    );
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -134,7 +142,7 @@ function closedPage(reply: FastifyReply, ctx: Ctx, reason: keyof typeof CLOSED_T
     200,
     `${ctx.survey.title}: closed`,
     html`<h1>${ctx.survey.title}</h1><div role="status" class="closed" data-reason="${reason}"><p><strong>${CLOSED_TEXT[reason]}</strong></p><p>${ctx.collector.options.closed_page_message}</p></div>`,
-    ctx.survey.language,
+    ctx.survey,
   );
 }
 
@@ -221,7 +229,7 @@ function thankYou(reply: FastifyReply, ctx: Ctx, closeHint: boolean): FastifyRep
     200,
     `${ctx.survey.title}: thank you`,
     html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>`,
-    ctx.survey.language,
+    ctx.survey,
   );
 }
 
@@ -236,13 +244,14 @@ function disqualified(reply: FastifyReply, ctx: Ctx): FastifyReply {
     200,
     `${ctx.survey.title}: thank you`,
     html`<h1>${ctx.survey.title}</h1><div role="status" class="disqualified"><p>${o.disqualification_message}</p></div>`,
-    ctx.survey.language,
+    ctx.survey,
   );
 }
 
 export function respondPages(deps: Deps) {
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(formbody, { bodyLimit: 1024 * 1024 });
+    await themeRoutes(app);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
     async function load(request: FastifyRequest<{ Params: { token: string } }>): Promise<Ctx | null> {
@@ -289,7 +298,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
 <input type="password" id="password" name="password" autocomplete="current-password" required>
 <p><button type="submit">Continue</button></p>
 </form>`,
-        ctx.survey.language,
+        ctx.survey,
       );
     }
 
@@ -319,7 +328,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           200,
           `${ctx.survey.title}: already answered`,
           html`<h1>${ctx.survey.title}</h1><div role="status"><p>You have already completed this survey. Thank you!</p></div>`,
-          ctx.survey.language,
+          ctx.survey,
         );
       if (response?.response_status === 'disqualified') return disqualified(reply, ctx);
       if (ctx.index.pages.length === 0) return closedPage(reply, ctx, 'closed');
@@ -354,7 +363,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             new Map(),
             started,
           ),
-          ctx.survey.language,
+          ctx.survey,
         );
       },
     );
@@ -440,7 +449,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         429,
         `${ctx.survey.title}: please try again shortly`,
         html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>Too many attempts from your connection.</strong></p><p>Please wait ${wait} and try again.</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
-        ctx.survey.language,
+        ctx.survey,
       );
     }
 
@@ -450,7 +459,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         403,
         'Please try again',
         html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>`,
-        ctx.survey.language,
+        ctx.survey,
       );
     }
 
@@ -514,7 +523,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
                   ? html`<p>Your answers are saved. To continue later, open this survey's link again in this browser.</p>`
                   : html`<p>You left the survey. The answers on the page you left were not saved; the pages you completed before it are kept.</p>`
               }<p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
-              ctx.survey.language,
+              ctx.survey,
             );
           }
           if (errors.size > 0) {
@@ -534,7 +543,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
                 errors,
                 started ?? deps.clock.now().toISOString(),
               ),
-              ctx.survey.language,
+              ctx.survey,
             );
           }
           const outcome = await answerPage(deps, respondent, response, pageIn, started);
