@@ -273,3 +273,58 @@ describe('skip logic: responses through the API', () => {
     expect(patched.body.page_path).toEqual([b.pages[0], b.pages[2], b.pages[4]]);
   });
 });
+
+describe("the respondent's chrome", () => {
+  it('validates logo_url and theme_color, serves the colour darkened to AA, and shows the browser’s translation', async () => {
+    const b = await branchingSurvey(server.client, owner.token);
+    const patch = (body: unknown) =>
+      server.client.patch(`/v3/surveys/${b.surveyId}`, body, { token: owner.token });
+    expect1002(await patch({ theme_color: 'purple' }), 'theme_color');
+    expect1002(await patch({ logo_url: 'http://example.com/logo.png' }), 'logo_url');
+    const ok = await patch({ theme_color: '#FFEE00', logo_url: 'https://example.com/logo.png' });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ theme_color: '#ffee00', logo_url: 'https://example.com/logo.png' });
+    const css = await server.client.get('/r/theme/ffee00.css');
+    expect(css.status).toBe(200);
+    // yellow on white fails AA: it is darkened until it passes
+    const accent = /--accent: #([0-9a-f]{6})/.exec(css.text)![1];
+    expect(accent).not.toBe('ffee00');
+    expect((await server.client.get('/r/theme/nothex.css')).status).toBe(404);
+    const cleared = await patch({ theme_color: null });
+    expect(cleared.body).not.toHaveProperty('theme_color');
+
+    const fr = await server.client.post(
+      `/v3/surveys/${b.surveyId}/languages/fr`,
+      {
+        translations: [
+          { context: 'survey_title_html', resource_id: b.surveyId, translation: 'Embranchements' },
+          { context: 'question_heading', resource_id: b.questions[0], translation: 'Chemin ?' },
+          { context: 'survey_next', resource_id: b.surveyId, translation: 'Suivant' },
+          { context: 'question_option_text', resource_id: b.route.A, translation: 'Première' },
+        ],
+      },
+      { token: owner.token },
+    );
+    expect(fr.status, JSON.stringify(fr.body)).toBe(200);
+    const c = await server.client.post(
+      `/v3/surveys/${b.surveyId}/collectors`,
+      { type: 'weblink' },
+      {
+        token: owner.token,
+      },
+    );
+    const path = new URL(c.body.url).pathname;
+    const french = await server.client.get(path, {
+      headers: { 'accept-language': 'fr-CA,fr;q=0.9,en;q=0.5' },
+    });
+    expect(french.text).toContain('<html lang="fr">');
+    for (const t of ['Embranchements', 'Chemin ?', 'Suivant', 'Première']) expect(french.text).toContain(t);
+    // no links away from the survey, the logo in the header
+    expect(french.text).not.toMatch(/href="\/(docs|login|developer)/);
+    expect(french.text).toContain('src="https://example.com/logo.png"');
+    const english = await server.client.get(path, { headers: { 'accept-language': 'en-GB,fr;q=0.8' } });
+    expect(english.text).toContain('<html lang="en">');
+    expect(english.text).toContain('Route?');
+    expect(english.text).not.toContain('Suivant');
+  });
+});

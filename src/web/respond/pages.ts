@@ -37,11 +37,13 @@ import {
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
+import { respondentTranslation } from '../../domain/surveys/translations.js';
 import { sha256 } from '../../platform/secrets.js';
 import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
 import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
+import { localizeIndex, localizeSurvey } from './localize.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
 import { themeRoutes, themeStylesheet } from './theme.js';
 
@@ -266,14 +268,18 @@ export function respondPages(deps: Deps) {
           ? await recipientByToken(deps, collector.id, new URLSearchParams(query).get('rcp'))
           : undefined;
       if (collector.type === 'email' && !recipient) return null;
-      const survey = await surveyOfCollector(deps, collector);
-      if (!survey) return null;
+      const stored = await surveyOfCollector(deps, collector);
+      if (!stored) return null;
+      const index = await designIndex(deps, stored);
+      // The survey in the language the browser asks for, when it is translated into it.
+      const t = await respondentTranslation(deps, stored, request.headers['accept-language']);
+      const survey = t ? localizeSurvey(stored, t) : stored;
       return {
         recipient,
         token,
         collector,
         survey,
-        index: await designIndex(deps, survey),
+        index: t ? localizeIndex(index, t) : index,
         path: `/r/${token}`,
         query,
       };
