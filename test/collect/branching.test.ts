@@ -274,6 +274,57 @@ describe('skip logic: responses through the API', () => {
   });
 });
 
+describe('disqualification on the respondent page', () => {
+  it('redirects to the collector’s disqualification_url, stores disqualified and fires the webhook', async () => {
+    const b = await branchingSurvey(server.client, owner.token);
+    const c = await server.client.post(
+      `/v3/surveys/${b.surveyId}/collectors`,
+      { type: 'weblink', disqualification_url: 'https://example.com/not-eligible' },
+      { token: owner.token },
+    );
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    await server.client.post(
+      '/v3/webhooks',
+      {
+        name: 'Page DQ',
+        event_type: 'response_disqualified',
+        object_type: 'collector',
+        object_ids: [c.body.id],
+        subscription_url: `${receiver.url}/page-dq`,
+      },
+      { token: owner.token },
+    );
+    const path = new URL(c.body.url).pathname;
+    const first = await fetch(`${server.url}${path}`);
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
+    const page = await first.text();
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+    expect(field('p')).toBe(b.pages[0]);
+    const post = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        csrf: field('csrf'),
+        p: field('p'),
+        nav: 'next',
+        [`q_${b.questions[0]}`]: b.route.C,
+      }).toString(),
+      redirect: 'manual',
+    });
+    expect(post.status).toBe(303);
+    expect(post.headers.get('location')).toBe('https://example.com/not-eligible');
+    const list = await get(`/v3/collectors/${c.body.id}/responses/bulk`);
+    expect(list.data[0]).toMatchObject({ response_status: 'disqualified', page_path: [b.pages[0]] });
+    await worker.drain();
+    const got = receiver.posts().filter((p) => p.path === '/hook/page-dq');
+    expect(got).toHaveLength(1);
+    expect(got[0].json).toMatchObject({ event_type: 'response_disqualified', object_id: list.data[0].id });
+    // coming back shows the end again, not the survey
+    const again = await fetch(`${server.url}${path}`, { headers: { cookie }, redirect: 'manual' });
+    expect(again.status).toBe(303);
+  });
+});
+
 describe("the respondent's chrome", () => {
   it('validates logo_url and theme_color, serves the colour darkened to AA, and shows the browser’s translation', async () => {
     const b = await branchingSurvey(server.client, owner.token);

@@ -88,18 +88,18 @@ export async function reviseResponse(
   created: string | undefined,
   mode: 'patch' | 'put',
 ): Promise<ResponseRow> {
+  // A PATCH that leaves the answers alone keeps the path they took (and the status it is given).
+  if (mode === 'patch' && input.pages === undefined)
+    return updateResponse(deps, actor, current, index, input, created, mode);
   const status =
     input.response_status ?? (mode === 'put' ? 'completed' : (current.response_status as ResponseStatus));
   const r = replay(index, updatedPages(index, current, input, mode), status);
-  // A PATCH that leaves the answers alone keeps the status it had.
-  const next =
-    mode === 'patch' && input.pages === undefined && input.response_status === undefined ? status : r.status;
   return updateResponse(
     deps,
     actor,
     current,
     index,
-    { ...input, response_status: next },
+    { ...input, response_status: r.status },
     created,
     mode,
     r.extras,
