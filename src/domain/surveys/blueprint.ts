@@ -117,19 +117,17 @@ export async function checkSettings(
     throw new ApiError(1015, 'custom_variables need a paid plan.');
   const q = s.quiz_options;
   if (q) {
-    const ranges = [...q.feedback.ranges].sort((a, b) => a.min - b.min);
-    for (const [i, r] of ranges.entries()) {
-      if (r.min > r.max)
-        throw new ApiError(
-          1002,
-          `'quiz_options.feedback.ranges' has a range whose min ${r.min} is above its max ${r.max}.`,
-        );
+    const field = (i: number) => `'quiz_options.feedback.ranges.${i}'`;
+    const ranges = q.feedback.ranges.map((r, i) => ({ ...r, i })).sort((a, b) => a.min - b.min);
+    for (const [k, r] of ranges.entries()) {
+      if (r.min > r.max) throw new ApiError(1002, `${field(r.i)} has min ${r.min} above its max ${r.max}.`);
       if (q.feedback.ranges_type === 'percentage' && (r.min < 0 || r.max > 100))
-        throw new ApiError(1002, `'quiz_options.feedback.ranges' percentages must lie within 0..100.`);
-      if (i > 0 && r.min <= ranges[i - 1].max)
+        throw new ApiError(1002, `${field(r.i)}: percentages must lie within 0..100.`);
+      const prev = ranges[k - 1];
+      if (prev && r.min <= prev.max)
         throw new ApiError(
           1002,
-          `'quiz_options.feedback.ranges' overlap: ${ranges[i - 1].min}-${ranges[i - 1].max} and ${r.min}-${r.max} (ranges are inclusive).`,
+          `${field(r.i)} (${r.min}-${r.max}) overlaps ${field(prev.i)} (${prev.min}-${prev.max}); ranges are inclusive.`,
         );
     }
   }

@@ -78,7 +78,10 @@ export const Heading = Type.Object(
   { additionalProperties: false },
 );
 
-const ChoiceQuiz = Type.Object({ score: Type.Number() }, { additionalProperties: false });
+const ChoiceQuiz = Type.Object(
+  { score: Type.Integer({ minimum: -1000000, maximum: 1000000, description: 'Quiz points for picking it' }) },
+  { additionalProperties: false },
+);
 
 const Choice = Type.Object(
   {

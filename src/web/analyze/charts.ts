@@ -1,6 +1,11 @@
-// Server-rendered SVG charts: horizontal bars for choices, a shaded grid for matrices, columns for
-// counts per day. Every chart has a title and per-mark titles, and its numbers are also printed as
-// text, so it reads without colour or script.
+// Server-rendered SVG charts: horizontal bars for choices and distributions, a shaded grid for
+// matrices, columns for counts per day. Every chart has a title and per-mark titles, and its
+// numbers are also printed as text, so it reads without colour or script.
+//
+// Text is never scaled down with the chart (at 390 px a scaled 640-unit drawing would print 13 px
+// text at 7 px): bar charts have no viewBox and place their marks in percentages of the page's
+// width, with the label above each bar; the grid and column charts keep their pixel size and
+// scroll sideways inside their own box (`.chart-scroll`, app.css) when the screen is narrower.
 import { type Html, html } from '../html.js';
 
 const W = 640;
@@ -20,33 +25,32 @@ function clip(text: string, n = 34): string {
 }
 
 export function barChart(title: string, bars: Bar[], total: number): Html {
-  const rowH = 30;
-  const labelW = 230;
-  const barW = W - labelW - 110;
+  const rowH = 46;
   const max = Math.max(1, ...bars.map((b) => b.count));
-  const h = bars.length * rowH + 10;
+  const h = bars.length * rowH + 4;
   const marks = bars.map((b, i) => {
-    const y = 5 + i * rowH;
-    const w = Math.round((b.count / max) * barW);
+    const y = i * rowH;
+    // The bar takes at most 75% of the width, leaving room for its figure after it.
+    const w = Math.round((b.count / max) * 750) / 10;
     return html`<g class="bar"><title>${b.label}: ${b.count} (${pct(b.count, total)})</title>
-<text x="${labelW - 8}" y="${y + 19}" text-anchor="end">${clip(b.label)}</text>
-<rect x="${labelW}" y="${y + 4}" width="${Math.max(w, b.count > 0 ? 2 : 0)}" height="${rowH - 10}" rx="3" fill="#0b5cad"></rect>
-<text x="${labelW + w + 6}" y="${y + 19}">${b.count} (${pct(b.count, total)})</text></g>`;
+<text x="0" y="${y + 16}">${clip(b.label, 44)}</text>
+<rect x="0" y="${y + 23}" width="${b.count > 0 ? `${Math.max(w, 0.5)}%` : '0'}" height="16" rx="3" class="mark"></rect>
+<text x="${w + 1.5}%" y="${y + 37}">${b.count} (${pct(b.count, total)})</text></g>`;
   });
-  return html`<svg class="chart bars" role="img" viewBox="0 0 ${W} ${h}" width="100%" preserveAspectRatio="xMinYMin meet" aria-label="${title}"><title>${title}</title>${marks}</svg>`;
+  return html`<svg class="chart bars" role="img" width="100%" height="${h}" aria-label="${title}"><title>${title}</title>${marks}</svg>`;
 }
 
 export function gridChart(title: string, rows: string[], cols: string[], counts: number[][]): Html {
-  const labelW = 170;
+  const labelW = 150;
   const headH = 44;
-  const cellW = Math.max(40, Math.floor((W - labelW) / Math.max(1, cols.length)));
+  const cellW = Math.max(48, Math.floor((W - labelW) / Math.max(1, cols.length)));
   const cellH = 34;
   const max = Math.max(1, ...counts.flat());
   const width = labelW + cellW * cols.length;
   const h = headH + cellH * rows.length + 4;
   const head = cols.map(
     (c, j) =>
-      html`<text x="${labelW + j * cellW + cellW / 2}" y="${headH - 10}" text-anchor="middle">${clip(c, Math.max(6, Math.floor(cellW / 8)))}</text>`,
+      html`<text x="${labelW + j * cellW + cellW / 2}" y="${headH - 10}" text-anchor="middle">${clip(c, Math.max(4, Math.floor(cellW / 8)))}</text>`,
   );
   const body = rows.map((r, i) => {
     const y = headH + i * cellH;
@@ -54,20 +58,21 @@ export function gridChart(title: string, rows: string[], cols: string[], counts:
       const n = counts[i]?.[j] ?? 0;
       const opacity = n === 0 ? 0.04 : 0.15 + 0.85 * (n / max);
       const dark = opacity > 0.55;
-      return html`<g class="cell"><title>${r} / ${c}: ${n}</title><rect x="${labelW + j * cellW + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="#0b5cad" fill-opacity="${opacity.toFixed(2)}"></rect><text x="${labelW + j * cellW + cellW / 2}" y="${y + cellH / 2 + 5}" text-anchor="middle" fill="${dark ? '#fff' : '#1b1f24'}">${n}</text></g>`;
+      return html`<g class="cell"><title>${r} / ${c}: ${n}</title><rect x="${labelW + j * cellW + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" class="mark" fill-opacity="${opacity.toFixed(2)}"></rect><text x="${labelW + j * cellW + cellW / 2}" y="${y + cellH / 2 + 5}" text-anchor="middle" class="${dark ? 'on-mark' : ''}">${n}</text></g>`;
     });
-    return html`<text x="${labelW - 8}" y="${y + cellH / 2 + 5}" text-anchor="end">${clip(r, 22)}</text>${cells}`;
+    return html`<text x="${labelW - 8}" y="${y + cellH / 2 + 5}" text-anchor="end">${clip(r, 18)}</text>${cells}`;
   });
-  return html`<svg class="chart grid" role="img" viewBox="0 0 ${width} ${h}" width="100%" preserveAspectRatio="xMinYMin meet" aria-label="${title}"><title>${title}</title>${head}${body}</svg>`;
+  return html`<div class="chart-scroll" role="group" tabindex="0" aria-label="${title} (scrolls sideways)"><svg class="chart grid" role="img" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" aria-label="${title}"><title>${title}</title>${head}${body}</svg></div>`;
 }
 
 export function columnChart(title: string, points: Array<{ label: string; count: number }>): Html {
   const h = 160;
-  const colW = Math.floor(W / Math.max(1, points.length));
+  const colW = Math.max(44, Math.floor(W / Math.max(1, points.length)));
+  const width = colW * points.length;
   const max = Math.max(1, ...points.map((p) => p.count));
   const marks = points.map((p, i) => {
-    const bh = Math.round((p.count / max) * (h - 40));
-    return html`<g class="col"><title>${p.label}: ${p.count}</title><rect x="${i * colW + 4}" y="${h - 20 - bh}" width="${colW - 8}" height="${bh}" fill="#0b5cad"></rect><text x="${i * colW + colW / 2}" y="${h - 4}" text-anchor="middle" font-size="11">${p.label.slice(5)}</text>${p.count > 0 ? html`<text x="${i * colW + colW / 2}" y="${h - 24 - bh}" text-anchor="middle" font-size="11">${p.count}</text>` : ''}</g>`;
+    const bh = Math.round((p.count / max) * (h - 44));
+    return html`<g class="col"><title>${p.label}: ${p.count}</title><rect x="${i * colW + 4}" y="${h - 22 - bh}" width="${colW - 8}" height="${bh}" class="mark"></rect><text x="${i * colW + colW / 2}" y="${h - 4}" text-anchor="middle">${p.label.slice(5)}</text>${p.count > 0 ? html`<text x="${i * colW + colW / 2}" y="${h - 27 - bh}" text-anchor="middle">${p.count}</text>` : ''}</g>`;
   });
-  return html`<svg class="chart columns" role="img" viewBox="0 0 ${W} ${h}" width="100%" aria-label="${title}"><title>${title}</title>${marks}</svg>`;
+  return html`<div class="chart-scroll" role="group" tabindex="0" aria-label="${title} (scrolls sideways)"><svg class="chart columns" role="img" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" aria-label="${title}"><title>${title}</title>${marks}</svg></div>`;
 }

@@ -7,7 +7,14 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import { headline, recentTexts } from '../../domain/analysis/overview.js';
-import { rollups } from '../../domain/analysis/rollups.js';
+import { type QuestionSummary, rollups } from '../../domain/analysis/rollups.js';
+import {
+  isNps,
+  npsOf,
+  type QuizDistribution,
+  quizDistribution,
+  ratingsOf,
+} from '../../domain/analysis/scores.js';
 import {
   checkExportAllowed,
   downloadName,
@@ -20,28 +27,15 @@ import { designIndex, type IndexedQuestion } from '../../domain/responses/design
 import { assertResponsesReadable, hiddenByPlan, readableFilters } from '../../domain/responses/plan-limit.js';
 import { getResponse } from '../../domain/responses/responses.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
+import type { Choice } from '../../domain/surveys/question-schema.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
-import { type Html, html, inlineStyle, raw } from '../html.js';
+import { type Html, html, raw } from '../html.js';
 import { page as layout } from '../layout.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart } from './charts.js';
-
-const STYLE = inlineStyle(`
-.q-result { border-top: 1px solid var(--line); padding: 1rem 0; }
-.q-result h3 { margin: 0 0 .25rem; font-size: 1.05rem; }
-.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin: 1rem 0; }
-.figure { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; }
-.figure .n { font-size: 1.8rem; font-weight: 700; display: block; }
-form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin: 1rem 0; }
-form.filters label { margin: 0; }
-form.filters input, form.filters select { width: auto; }
-form.filters fieldset { border: 0; margin: 0; padding: 0; display: flex; gap: .5rem; align-items: center; }
-svg.chart text { font: 13px system-ui, sans-serif; fill: #1b1f24; }
-ul.texts { max-height: 18rem; overflow: auto; padding-left: 1.2rem; }
-`);
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
   return reply
@@ -49,7 +43,7 @@ function send(reply: FastifyReply, status: number, title: string, body: Html): F
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex, nofollow')
     .type('text/html; charset=utf-8')
-    .send(layout(title, html`${STYLE}${body}`));
+    .send(layout(title, body));
 }
 
 const notFound = (reply: FastifyReply) =>
@@ -94,7 +88,7 @@ const plain = (text: string) => text.replace(/<[^>]*>/g, '');
 
 function questionResult(
   q: IndexedQuestion,
-  summary: Awaited<ReturnType<typeof rollups>>['items'][number]['summary'],
+  summary: QuestionSummary,
   texts: string[] | undefined,
   total: number,
 ): Html {
@@ -107,7 +101,12 @@ function questionResult(
     }));
     if (q.other) bars.push({ label: q.other.text, count: summary.other_answered ?? 0 });
     chart = barChart(title, bars, summary.answered);
+  } else if (isNps(q)) {
+    chart = npsResult(q, summary, title);
+  } else if (q.family === 'matrix' && q.subtype === 'rating' && q.rows.size === 1) {
+    chart = ratingResult(q, summary, title);
   } else if (q.family === 'matrix' && q.subtype !== 'menu') {
+    const averages = ratingsOf(q, summary);
     const rows = [...q.rows.values()];
     const choices = [...q.choices.values()];
     chart = gridChart(
@@ -119,6 +118,11 @@ function questionResult(
         return choices.map((c) => rs?.choices?.find((x) => x.id === c.id)?.count ?? 0);
       }),
     );
+    if (averages)
+      chart = html`${chart}<ul class="averages">${averages.map(
+        (r) =>
+          html`<li>${plain(q.rows.get(r.rowId)?.text ?? '')}: average ${r.average === null ? '—' : round2(r.average)}</li>`,
+      )}</ul>`;
   } else if (q.family === 'matrix') {
     const rows = [...q.rows.values()];
     const cols = [...q.cols.values()];
@@ -152,6 +156,76 @@ function questionResult(
   return html`<section class="q-result" id="r${q.id}" data-family="${q.family}"><h3>${richText(q.heading)}</h3>
 <p class="muted">Answered: ${summary.answered} · Skipped: ${summary.skipped}${total > 0 ? ` · ${Math.round((summary.answered / total) * 100)}% answered` : ''}</p>
 ${chart}${statsLine}${list}</section>`;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function choiceLabel(q: IndexedQuestion, c: Choice): string {
+  if (c.text) return plain(c.text);
+  const w = c.weight ?? c.position;
+  return q.displayType === 'emoji' ? `${w} ${symbolNoun(q, w)}` : String(w);
+}
+
+function symbolNoun(q: IndexedQuestion, n: number): string {
+  const kind = q.doc.display_options?.display_subtype ?? 'star';
+  const noun = ['heart', 'thumb', 'smiley'].includes(kind) ? kind : 'star';
+  return n === 1 ? noun : `${noun}s`;
+}
+
+/** A 0–10 question: the score (promoters − detractors), the three groups, then every answer. */
+function npsResult(q: IndexedQuestion, summary: QuestionSummary, title: string): Html {
+  const n = npsOf(q, summary);
+  const groups = barChart(
+    `${title}: promoters, passives, detractors`,
+    [
+      { label: 'Promoters (9–10)', count: n.promoters },
+      { label: 'Passives (7–8)', count: n.passives },
+      { label: 'Detractors (0–6)', count: n.detractors },
+    ],
+    n.answered,
+  );
+  const counts = summary.rows?.[0]?.choices ?? [];
+  const each = barChart(
+    `${title}: answers 0 to 10`,
+    [...q.choices.values()].map((c) => ({
+      label: choiceLabel(q, c),
+      count: counts.find((x) => x.id === c.id)?.count ?? 0,
+    })),
+    n.answered,
+  );
+  return html`<div class="figures"><div class="figure nps-score" id="nps${q.id}"><span class="n">${n.answered > 0 ? (n.score > 0 ? `+${n.score}` : n.score) : '—'}</span>Net Promoter Score (−100 to 100)</div></div>
+${groups}<details><summary>Every answer, 0 to 10</summary>${each}</details>`;
+}
+
+/** A one-row rating (stars): the average and how many gave each weight. */
+function ratingResult(q: IndexedQuestion, summary: QuestionSummary, title: string): Html | string {
+  const [r] = ratingsOf(q, summary) ?? [];
+  if (!r) return '';
+  const top = Math.max(0, ...r.distribution.map((d) => d.weight));
+  const average = r.average === null ? '—' : round2(r.average);
+  return html`<div class="figures"><div class="figure rating-average" id="avg${q.id}"><span class="n">${average}</span>Average rating (of ${top})</div></div>
+${barChart(
+  `${title}: distribution`,
+  [...r.distribution].reverse().map((d) => ({
+    label: choiceLabel(q, q.choices.get(d.choiceId)!),
+    count: d.count,
+  })),
+  r.answered,
+)}`;
+}
+
+/** A quiz: how the responses scored (bands of points) and the average. */
+function quizResult(d: QuizDistribution): Html {
+  const label = (b: { from: number; to: number }) =>
+    b.from === b.to ? `${b.from} ${b.from === 1 ? 'point' : 'points'}` : `${b.from}–${b.to} points`;
+  return html`<section class="q-result" id="quiz-distribution"><h2>Quiz scores</h2>
+<div class="figures"><div class="figure" id="quiz-average"><span class="n">${d.average === null ? '—' : round2(d.average)}</span>Average score (of ${d.totalScore})</div>
+<div class="figure"><span class="n">${d.responses}</span>Scored responses</div></div>
+${barChart(
+  'Responses per quiz score',
+  d.bands.map((b) => ({ label: label(b), count: b.count })),
+  d.responses,
+)}</section>`;
 }
 
 function dateFilter(v: string | undefined, endOfDay: boolean): string | undefined {
@@ -192,6 +266,7 @@ export function analyzePages(deps: Deps) {
             .map((x) => x.id),
         );
         const texts = await recentTexts(deps, filters, textual);
+        const quiz = await quizDistribution(deps, survey, index, filters);
         const form = html`<form class="filters" method="get" action="/analyze/${request.params.token}" aria-label="Filter responses">
 <div><label for="start">From</label><input type="date" id="start" name="start" value="${q.start ?? ''}"></div>
 <div><label for="end">To</label><input type="date" id="end" name="end" value="${q.end ?? ''}"></div>
@@ -212,6 +287,7 @@ ${form}
 ${download}
 ${planNotice(plan, survey)}
 <p role="status" id="total"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}</p>
+${quiz ? quizResult(quiz) : ''}
 ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
         return send(reply, 200, `${survey.title}: results`, body);
       },
@@ -300,12 +376,15 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
                 const parts: string[] = [];
                 if (a.row_id && q) parts.push(q.rows.get(a.row_id)?.text ?? '');
                 if (a.col_id && q) parts.push(q.cols.get(a.col_id)?.col.text ?? '');
-                if (a.choice_id && q)
+                if (a.choice_id && q) {
+                  // Star and numbered ratings have choices without text: their weight names them.
+                  const choice = a.col_id ? undefined : q.choices.get(a.choice_id);
                   parts.push(
-                    (a.col_id
-                      ? q.cols.get(a.col_id)?.choices.get(a.choice_id)?.text
-                      : q.choices.get(a.choice_id)?.text) ?? '',
+                    choice
+                      ? choiceLabel(q, choice)
+                      : (q.cols.get(a.col_id ?? '')?.choices.get(a.choice_id)?.text ?? ''),
                   );
+                }
                 if (a.other_id && q?.other) parts.push(q.other.text);
                 if (a.text) parts.push(a.text);
                 return parts.filter(Boolean).join(': ');

@@ -34,7 +34,7 @@ import {
 import { surveyLinks } from '../home/links.js';
 import { html, inlineStyle, raw } from '../html.js';
 import { csrfToken } from '../session.js';
-import { QUESTION_STYLE, renderQuestion } from '../surveys/render-question.js';
+import { renderQuestion } from '../surveys/render-question.js';
 import { QUESTION_KINDS, type QuestionFields, questionFromForm } from './question-form.js';
 
 const PageParams = Type.Object({ pageId: Type.String({ pattern: '^[0-9]{1,20}$' }) });
@@ -54,7 +54,6 @@ const NOTICES: Record<string, string> = {
 };
 
 const STYLE = inlineStyle(`
-${QUESTION_STYLE.value}
 .editor-links { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0; list-style: none; }
 section.survey-page { border: 1px solid var(--line); border-radius: 6px; padding: 0 1rem 1rem; margin: 1.5rem 0; }
 ol.questions { list-style: none; padding: 0; }

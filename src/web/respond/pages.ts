@@ -39,16 +39,14 @@ import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
 import { sha256 } from '../../platform/secrets.js';
-import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
+import { type Html, html, inlineScript, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
-import { QUESTION_STYLE, renderQuestion, richText } from '../surveys/render-question.js';
+import { renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeIndex, localizeSurvey } from './localize.js';
+import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
 import { themeRoutes, themeStylesheet } from './theme.js';
-
-// The question renderer's own styles (its area); the respondent pages' are in public/app.css.
-const STYLE = inlineStyle(QUESTION_STYLE.value);
 
 // Required answers checked in the browser before posting (the server checks them again).
 const SCRIPT = inlineScript(`
@@ -115,7 +113,7 @@ function send(
     .header('x-robots-tag', 'noindex, nofollow')
     .type('text/html; charset=utf-8')
     .send(
-      layout(title, html`${STYLE}<div class="respond">${body}</div>`, {
+      layout(title, html`<div class="respond">${body}</div>`, {
         lang: survey?.language ?? 'en',
         header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: survey?.logo_url }),
         styles: survey?.theme_color ? [themeStylesheet(survey.theme_color)] : [],
@@ -223,14 +221,19 @@ function valuesOf(ctx: Ctx, r: ResponseRow | undefined, page: IndexedPage): Valu
   return out;
 }
 
-function thankYou(reply: FastifyReply, ctx: Ctx, closeHint: boolean): FastifyReply {
+function thankYou(
+  reply: FastifyReply,
+  ctx: Ctx,
+  closeHint: boolean,
+  quizResults: Html | string = '',
+): FastifyReply {
   const o = ctx.collector.options;
   const message = o.thank_you_page.is_enabled ? o.thank_you_page.message : o.thank_you_message;
   return send(
     reply,
     200,
     `${ctx.survey.title}: thank you`,
-    html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>`,
+    html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>${quizResults}`,
     ctx.survey,
   );
 }
@@ -517,6 +520,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           respondentKey,
           ip: request.ip,
         };
+        let finished: ResponseRow;
         try {
           if (nav === 'exit') {
             const saved = await exitPage(deps, respondent, response, pageIn, started);
@@ -559,6 +563,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
               setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
             return disqualified(reply, ctx);
           }
+          finished = outcome.response;
         } catch (err) {
           // Closed, expired or full since the page was shown (decided with the insert).
           if (err instanceof CollectorNotOpen) return closedPage(reply, ctx, err.reason);
@@ -570,7 +575,12 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
         if (o.redirect_type === 'loop' && o.allow_multiple_responses) return reply.redirect(ctx.path, 303);
         if (o.redirect_type === 'url' && o.redirect_url) return reply.redirect(o.redirect_url, 303);
-        return thankYou(reply, ctx, o.redirect_type === 'close');
+        return thankYou(
+          reply,
+          ctx,
+          o.redirect_type === 'close',
+          quizResultsSection(ctx.survey, ctx.index, finished),
+        );
       },
     );
   };

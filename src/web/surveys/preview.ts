@@ -12,7 +12,7 @@ import { sendPage } from '../account/frame.js';
 import { type Html, html, inlineStyle } from '../html.js';
 import { page as layout } from '../layout.js';
 import { pageArea } from '../page-area.js';
-import { QUESTION_STYLE, type RenderableQuestion, renderQuestion, richText } from './render-question.js';
+import { type RenderableQuestion, renderQuestion, richText } from './render-question.js';
 
 interface PreviewPage {
   title: string;
@@ -38,7 +38,6 @@ const STYLE = inlineStyle(`
 nav.survey-nav { display: flex; gap: .75rem; margin-top: 1.5rem; }
 .progress { color: var(--muted); }
 footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
-${QUESTION_STYLE.value}
 `);
 
 function send(reply: FastifyReply, status: number, body: string): FastifyReply {

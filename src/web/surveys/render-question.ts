@@ -7,6 +7,7 @@
 //                                demographic and datetime rows
 //   q_<qid>_<rowid>_<colid>      matrix menu cells (value = choice id)
 // `values` holds what was entered before (for redisplay) and `errors` a message per question.
+import { isNpsQuestion } from '../../domain/surveys/nps.js';
 import type { Choice, Col, Row, StoredQuestion } from '../../domain/surveys/question-schema.js';
 import { escapeHtml, type Html, html, raw } from '../html.js';
 
@@ -95,7 +96,10 @@ export function sortedOptions<T extends { text: string }>(
 function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asGroup = true): Html {
   const h = q.doc.headings[0] ?? { heading: '' };
   const showNumber = q.doc.display_options?.show_display_number !== false && o.number !== undefined;
-  const required = q.doc.required ? html`<span class="required" aria-hidden="true"> *</span>` : '';
+  // A fieldset (role group) takes no aria-required: the legend says it in words for screen readers.
+  const required = q.doc.required
+    ? html`<span class="required" aria-hidden="true"> *</span><span class="visually-hidden"> (required)</span>`
+    : '';
   const id = `q${q.id}`;
   const title = html`${showNumber ? html`<span class="qnum">${o.number}.</span> ` : ''}${richText(h.heading)}${required}`;
   const description = h.description
@@ -108,7 +112,7 @@ function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asG
     .join(' ');
   if (!asGroup)
     return html`<div class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"><div class="qtitle" id="${id}-title">${title}</div>${description}${image}${error}${body}</div>`;
-  return html`<fieldset class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"${describedBy ? raw(` aria-describedby="${describedBy}"`) : ''}${q.doc.required ? raw(' aria-required="true"') : ''}><legend class="qtitle">${title}</legend>${description}${image}${error}${body}</fieldset>`;
+  return html`<fieldset class="question" id="${id}" data-family="${q.family}" data-subtype="${q.subtype}"${describedBy ? raw(` aria-describedby="${describedBy}"`) : ''}><legend class="qtitle">${title}</legend>${description}${image}${error}${body}</fieldset>`;
 }
 
 function otherBox(
@@ -190,10 +194,64 @@ export function renderMultipleChoice(q: RenderableQuestion, o: RenderOptions = {
   );
 }
 
+/** A wide table scrolls sideways inside its own box on a narrow screen, never the page. */
+function scrollBox(table: Html): Html {
+  return html`<div class="matrix-scroll" role="group" tabindex="0" aria-label="Answer grid (scrolls sideways on narrow screens)">${table}</div>`;
+}
+
 function starLabel(weight: number, kind: string): string {
   const noun =
     kind === 'heart' ? 'heart' : kind === 'thumb' ? 'thumb' : kind === 'smiley' ? 'smiley' : 'star';
   return `${weight} ${noun}${weight === 1 ? '' : 's'}`;
+}
+
+// Star/emoji ratings and the 0–10 scale are radio buttons styled by app.css ("Question widgets"):
+// each radio stays in the page (visually hidden, focusable, arrow keys move between them) and its
+// label is the 44 px target; without the stylesheet they read as labelled radios.
+const SYMBOL_PATHS: Record<string, string> = {
+  star: 'M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z',
+  heart:
+    'M12 20.5l-1.3-1.2C5.6 14.7 2.5 11.9 2.5 8.4 2.5 5.6 4.7 3.5 7.4 3.5c1.8 0 3.5.8 4.6 2.1 1.1-1.3 2.8-2.1 4.6-2.1 2.7 0 4.9 2.1 4.9 4.9 0 3.5-3.1 6.3-8.2 10.9z',
+  smiley:
+    'M12 2.5a9.5 9.5 0 1 0 0 19 9.5 9.5 0 0 0 0-19zm-3.2 6.2a1.3 1.3 0 1 1 0 2.6 1.3 1.3 0 0 1 0-2.6zm6.4 0a1.3 1.3 0 1 1 0 2.6 1.3 1.3 0 0 1 0-2.6zM7.5 13.5h9a4.5 4.5 0 0 1-9 0z',
+  thumb:
+    'M2.5 10h4v10.5h-4zm6 10.5V10l4.5-7.5c1.4 0 2.3 1.2 2 2.5L14 9.5h5.6c1.2 0 2.1 1.1 1.9 2.3l-1.3 6.8c-.2 1.1-1.1 1.9-2.2 1.9z',
+};
+
+function renderSymbols(q: RenderableQuestion, o: RenderOptions, row: Row | undefined): Html {
+  const display = q.doc.display_options;
+  const kind =
+    display?.display_subtype && SYMBOL_PATHS[display.display_subtype] ? display.display_subtype : 'star';
+  const name = `q_${q.id}_${row?.id ?? ''}`;
+  const chosen = entered(o, name);
+  // The survey's colour is the SVG's color attribute (the page policy allows no style attribute);
+  // the stylesheet strokes and fills with currentColor.
+  const color = display?.custom_options?.color;
+  const items = visible(q.doc.answers?.choices).map((c) => {
+    const id = `c${q.id}_${c.id}`;
+    const label = starLabel(c.weight ?? c.position, kind);
+    return html`<span class="star"><input type="radio" class="visually-hidden" id="${id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="${id}"><svg aria-hidden="true" focusable="false" viewBox="0 0 24 24"${color ? raw(` color="${escapeHtml(color)}"`) : ''}><path d="${SYMBOL_PATHS[kind]}"></path></svg><span class="visually-hidden">${label}</span></label></span>`;
+  });
+  return frame(q, o, html`<div class="stars ${kind}">${items}</div>`);
+}
+
+function renderNps(q: RenderableQuestion, o: RenderOptions, row: Row | undefined): Html {
+  const display = q.doc.display_options;
+  const name = `q_${q.id}_${row?.id ?? ''}`;
+  const chosen = entered(o, name);
+  const choices = visible(q.doc.answers?.choices).sort((a, b) => (a.weight ?? 0) - (b.weight ?? 0));
+  const left = display?.left_label ?? '';
+  const right = display?.right_label ?? '';
+  const items = choices.map((c) => {
+    const id = `c${q.id}_${c.id}`;
+    const end = c.weight === 0 ? left : c.weight === 10 ? right : '';
+    return html`<span class="nps-option"><input type="radio" class="visually-hidden" id="${id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="${id}">${c.text || String(c.weight)}${end ? html`<span class="visually-hidden"> (${end})</span>` : ''}</label></span>`;
+  });
+  const ends =
+    left || right
+      ? html`<div class="nps-ends" aria-hidden="true"><span>${left}</span><span>${right}</span></div>`
+      : '';
+  return frame(q, o, html`<div class="nps">${items}</div>${ends}`);
 }
 
 export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html {
@@ -201,21 +259,8 @@ export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html
   const rows = sortedOptions(q, visible(a.rows), o);
   const choices = visible(a.choices);
   const display = q.doc.display_options;
-  // Star/emoji rating: one row of symbols.
-  if (display?.display_type === 'emoji') {
-    const row = rows[0];
-    const name = `q_${q.id}_${row?.id ?? ''}`;
-    const chosen = entered(o, name);
-    const symbol =
-      { star: '★', heart: '♥', thumb: '👍', smiley: '☺' }[display.display_subtype ?? 'star'] ?? '★';
-    // The survey's colour is an SVG fill, not a style attribute: the page policy allows none.
-    const fill = display.custom_options?.color || 'currentColor';
-    const items = choices.map(
-      (c) =>
-        html`<span class="star"><input type="radio" id="c${q.id}_${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${q.id}_${c.id}" title="${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}"><svg aria-hidden="true" class="symbol" viewBox="0 0 20 20"><text x="10" y="16" text-anchor="middle" font-size="17" fill="${fill}">${symbol}</text></svg><span class="visually-hidden">${starLabel(c.weight ?? c.position, display.display_subtype ?? 'star')}</span></label></span>`,
-    );
-    return frame(q, o, html`<div class="stars">${items}</div>`);
-  }
+  if (display?.display_type === 'emoji') return renderSymbols(q, o, rows[0]);
+  if (isNpsQuestion(q)) return renderNps(q, o, rows[0]);
   const multi = q.subtype === 'multi';
   if (q.subtype === 'menu') {
     const cols = visible(a.cols) as Col[];
@@ -236,7 +281,7 @@ export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html
     return frame(
       q,
       o,
-      html`<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>${otherBox(q, o, null)}`,
+      html`${scrollBox(html`<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>`)}${otherBox(q, o, null)}`,
     );
   }
   // Ranking: a rank (1..n) per row.
@@ -262,13 +307,13 @@ export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html
     const rowLabel = r.text || q.doc.headings[0]?.heading || '';
     return html`<tr><th scope="row" id="h${q.id}_${r.id}">${richText(r.text)}</th>${choices.map(
       (c) =>
-        html`<td><input type="${multi ? 'checkbox' : 'radio'}" name="${name}" value="${c.id}" id="c${r.id}_${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''} aria-label="${rowLabel}: ${c.text || String(c.weight ?? c.position)}"></td>`,
+        html`<td><label class="cell"><input type="${multi ? 'checkbox' : 'radio'}" name="${name}" value="${c.id}" id="c${r.id}_${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''} aria-label="${rowLabel}: ${c.text || String(c.weight ?? c.position)}"></label></td>`,
     )}</tr>`;
   });
   return frame(
     q,
     o,
-    html`${scaleLabels}<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>${otherBox(q, o, null)}`,
+    html`${scaleLabels}${scrollBox(html`<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>`)}${otherBox(q, o, null)}`,
   );
 }
 
@@ -378,28 +423,3 @@ export function renderQuestion(q: RenderableQuestion, o: RenderOptions = {}): Ht
   const render = RENDERERS[q.family];
   return render ? render(q, o) : html``;
 }
-
-/** Styles the rendered questions need (include once per page). */
-export const QUESTION_STYLE = raw(`
-.question { border: 0; margin: 0 0 1.75rem; padding: 0; }
-.question legend, .question .qtitle { font-weight: 600; font-size: 1.1rem; margin-bottom: .5rem; padding: 0; }
-.qdesc { color: var(--muted); margin: 0 0 .5rem; }
-.qimg, .choice-img { max-width: 100%; height: auto; }
-.choice-img { max-height: 8rem; display: block; }
-.choices .choice, .rank, .row { display: flex; gap: .5rem; align-items: center; margin: .3rem 0; }
-.choices .choice input, .matrix input, .stars input { width: auto; }
-.choices.horiz { display: flex; flex-wrap: wrap; gap: 1rem; }
-.choices.cols-two_col { display: grid; grid-template-columns: repeat(2, 1fr); }
-.choices.cols-three_col { display: grid; grid-template-columns: repeat(3, 1fr); }
-.choice label, .rank label { display: inline; font-weight: normal; margin: 0; }
-.row label { min-width: 10rem; font-weight: normal; margin: 0; }
-.matrix td, .matrix th { text-align: center; }
-.matrix th[scope=row] { text-align: left; font-weight: normal; }
-.stars { display: flex; gap: .25rem; font-size: 1.8rem; }
-.stars label { margin: 0; cursor: pointer; }
-.stars svg.symbol { width: 1em; height: 1em; vertical-align: middle; }
-.scale-labels, .slider { display: flex; justify-content: space-between; gap: 1rem; align-items: center; }
-.slider input { flex: 1; }
-.required { color: #a4000f; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-`);

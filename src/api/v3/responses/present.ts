@@ -1,7 +1,9 @@
 // Shaping stored responses into the API's response objects (reference §10.3–10.6).
+
+import { answerMarks, type QuizContext, scoreResponse } from '../../../domain/quiz/score.js';
 import type { StoredPage } from '../../../domain/responses/answers.js';
 import type { DesignIndex } from '../../../domain/responses/design-index.js';
-import type { ResponseRow } from '../../../domain/responses/responses.js';
+import { type ResponseRow, storedPages } from '../../../domain/responses/responses.js';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import { withOffset } from '../../../platform/dates.js';
 
@@ -14,6 +16,8 @@ export interface PresentOptions {
   simple?: DesignIndex;
   pageIds?: Set<string>;
   questionIds?: Set<string>;
+  /** A quiz survey's scoring context (`quizContext`): adds quiz_results and per-answer marks. */
+  quiz?: QuizContext;
 }
 
 function simpleText(index: DesignIndex, qid: string, a: Record<string, unknown>): string {
@@ -36,8 +40,12 @@ function shapePages(stored: StoredPage[], o: PresentOptions) {
   for (const p of stored) {
     if (o.pageIds && !o.pageIds.has(p.id)) continue;
     const questions = [];
-    for (const q of p.questions) {
+    for (let q of p.questions) {
       if (o.questionIds && !o.questionIds.has(q.id)) continue;
+      if (o.quiz) {
+        const iq = o.quiz.index.questions.get(q.id);
+        q = { ...q, answers: q.answers.map((a) => ({ ...a, ...answerMarks(iq, a) })) };
+      }
       if (!o.simple) {
         questions.push(q);
         continue;
@@ -85,6 +93,7 @@ export function presentResponse(r: ResponseRow, o: PresentOptions) {
     collector_id: r.collector_id,
     date_created: withOffset(r.date_created),
     survey_id: r.survey_id,
+    ...(o.quiz ? { quiz_results: scoreResponse(o.quiz.index, o.quiz.options, storedPages(r)).results } : {}),
     collection_mode: r.collection_mode,
     edit_url: `${o.base}/r/?sm=${r.edit_token}`,
     metadata: JSON.parse(r.metadata),
@@ -92,7 +101,7 @@ export function presentResponse(r: ResponseRow, o: PresentOptions) {
     last_name: r.last_name,
     email_address: r.email_address,
   };
-  if (o.pages) out.pages = shapePages(JSON.parse(r.pages) as StoredPage[], o);
+  if (o.pages) out.pages = shapePages(storedPages(r), o);
   if (o.details) out.current_page_id = r.current_page_id;
   return out;
 }

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { type Collector, requireCollector } from '../../../domain/collectors/collectors.js';
+import { quizContext } from '../../../domain/quiz/score.js';
 import { designIndex } from '../../../domain/responses/design-index.js';
 import { reviseResponse, submitResponse } from '../../../domain/responses/flow.js';
 import { assertResponsesReadable, readableRowsBefore } from '../../../domain/responses/plan-limit.js';
@@ -227,6 +228,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base,
           form: 'survey' as const,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: true,
           simple: index,
           pageIds: idSet(q.page_ids),
@@ -270,6 +272,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: false,
         }) as never;
       },
@@ -295,6 +298,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: true,
           details: true,
           simple: q.simple ? await designIndex(deps, scope.survey) : undefined,
@@ -327,6 +331,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
             base: baseUrl(request),
             form,
             survey: scope.survey,
+            quiz: await quizContext(deps, scope.survey),
             pages: true,
             details: true,
           }) as never;
@@ -347,6 +352,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form,
           survey: scope.survey,
+          quiz: await quizContext(deps, scope.survey),
           pages: false,
         }) as never;
       },
@@ -381,6 +387,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           base: baseUrl(request),
           form: 'collector',
           survey,
+          quiz: await quizContext(deps, survey),
           pages: true,
           details: true,
         }) as never,

@@ -61,6 +61,10 @@ const Answer = Type.Object({
   content_type: Type.Optional(Type.String()),
   choice_metadata: Type.Optional(Type.Object({ weight: Type.String() })),
   simple_text: Type.Optional(Type.String()),
+  is_correct: Type.Optional(
+    Type.Boolean({ description: 'Quiz surveys, choice answers of scored questions' }),
+  ),
+  score: Type.Optional(Type.Integer({ description: "Quiz surveys: the picked choice's points" })),
   tag_data: Type.Optional(Type.Array(Type.Object({}))),
 });
 const Question = Type.Object({
@@ -102,6 +106,19 @@ export const Response = Type.Object({
   collector_id: Type.String(),
   date_created: Type.String(),
   survey_id: Type.String(),
+  quiz_results: Type.Optional(
+    Type.Object(
+      {
+        correct: Type.Integer(),
+        incorrect: Type.Integer(),
+        partially_correct: Type.Integer(),
+        total_questions: Type.Integer(),
+        score: Type.Integer(),
+        total_score: Type.Integer(),
+      },
+      { description: 'Quiz surveys only (rules: src/domain/quiz/score.ts)' },
+    ),
+  ),
   collection_mode: Type.String(),
   edit_url: Type.String(),
   metadata: Type.Record(Type.String(), Type.Unknown()),
