@@ -20,6 +20,8 @@ export interface PageOptions {
   narrow?: boolean;
   /** Extra scripts from /assets (e.g. '/assets/vendor/sortable.min.js'), loaded deferred. */
   scripts?: string[];
+  /** Extra stylesheets after app.css (a survey's colour on respondent pages). */
+  styles?: string[];
 }
 
 const PUBLIC_HEADER = html`<header class="site"><a class="brand" href="/">Survey Service</a>
@@ -34,6 +36,7 @@ export function page(title: string, body: Html | Html[], options: PageOptions = 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Survey Service</title>
 <link rel="stylesheet" href="/assets/app.css">
+${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body>

@@ -74,7 +74,7 @@ describe('respondent page', () => {
       await page.fill(`input[name="q_${contact.id}_${nameRow.id}"]`, 'Ada Lovelace');
       await page.fill(`input[name="q_${contact.id}_${emailRow.id}"]`, 'ada@example.com');
       await page.click('button:has-text("Onward")');
-      await page.waitForURL(/p=2/);
+      await page.waitForURL(new RegExp(`p=${details.pages[1].id}`));
 
       // Page 2: matrices
       const [speed, price] = msingle.answers.rows;
@@ -95,11 +95,11 @@ describe('respondent page', () => {
       const meal = menu.answers.cols[0];
       await page.selectOption(`select[name="q_${menu.id}_${mon.id}_${meal.id}"]`, meal.choices[1].id);
       await page.click('button:has-text("Onward")');
-      await page.waitForURL(/p=3/);
+      await page.waitForURL(new RegExp(`p=${details.pages[2].id}`));
 
       // Back to page 2: what was saved is shown again
       await page.click('button:has-text("Back")');
-      await page.waitForURL(/p=2/);
+      await page.waitForURL(new RegExp(`p=${details.pages[1].id}`));
       expect(await page.isChecked(`input[name="q_${mmulti.id}_${weekend.id}"][value="${pm.id}"]`)).toBe(true);
       expect(await page.inputValue(`select[name="q_${menu.id}_${mon.id}_${meal.id}"]`)).toBe(
         meal.choices[1].id,
@@ -109,7 +109,7 @@ describe('respondent page', () => {
       expect(partial.body.data).toHaveLength(1);
       expect(partial.body.data[0].response_status).toBe('partial');
       await page.click('button:has-text("Onward")');
-      await page.waitForURL(/p=3/);
+      await page.waitForURL(new RegExp(`p=${details.pages[2].id}`));
 
       // Page 3: text, numbers, dates
       await page.fill(`input[name="q_${nick.id}"]`, 'Countess');
@@ -257,7 +257,7 @@ describe('respondent page', () => {
       expect(await page.locator('.error-summary').textContent()).toContain('valid email');
       await page.fill(`input[name="q_${numbers.id}_${numbers.answers.rows[1].id}"]`, 'bob@example.com');
       await page.click('button:has-text("Onward")');
-      await page.waitForURL(/p=2/);
+      await page.waitForURL(new RegExp(`p=${details.pages[1].id}`));
       const bulk = await server.client.get(`/v3/surveys/${details.id}/responses/bulk`, { token: a.token });
       expect(bulk.body.data[0]).toMatchObject({ response_status: 'partial', custom_value: '' });
       expect(bulk.body.data[0].pages[0].questions).toHaveLength(2);
@@ -265,7 +265,7 @@ describe('respondent page', () => {
       await context.close();
     }
     const forged = await server.client.request('POST', new URL(collector.url).pathname, {
-      rawBody: `p=1&nav=next&q_${q(details, 0, 1).id}=${q(details, 0, 1).answers.choices[0].id}`,
+      rawBody: `p=${details.pages[0].id}&nav=next&q_${q(details, 0, 1).id}=${q(details, 0, 1).answers.choices[0].id}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(forged.status).toBe(403);

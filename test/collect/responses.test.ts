@@ -63,7 +63,8 @@ describe('POST /collectors/{id}/responses and reading back', () => {
       recipient_id: '',
       collection_mode: 'default',
       logic_path: {},
-      page_path: [],
+      // the path the answers take (no skip logic here: every page)
+      page_path: details.pages.map((p: { id: string }) => p.id),
       date_created: '2026-06-01T11:58:00+00:00',
       date_modified: '2026-06-01T12:00:30+00:00',
       total_time: 150,

@@ -50,6 +50,8 @@ export interface ResponsesTable {
   pages: string;
   /** JSON array of page ids in the order visited */
   page_path: string;
+  /** JSON page id -> the skip-logic rule that fired after it (domain/responses/flow.ts) */
+  logic_path: string;
   /** JSON metadata object */
   metadata: string;
   /** the page the respondent is on ("0" when completed) */

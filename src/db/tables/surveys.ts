@@ -20,6 +20,10 @@ export interface SurveysTable {
   theme_id: string | null;
   /** JSON quiz options or null */
   quiz_options: string | null;
+  /** https URL of the logo on respondent pages, or null */
+  logo_url: string | null;
+  /** #rrggbb accent colour of respondent pages, or null */
+  theme_color: string | null;
   /** Kept in the transaction of every page/question change, so reading them is one row. */
   question_count: number;
   page_count: number;
@@ -40,6 +44,8 @@ export interface SurveyPagesTable {
   position: number;
   title: string;
   description: string;
+  /** JSON skip-logic rule {action, page_id?} applied after the page, or null */
+  logic: string | null;
 }
 
 export interface SurveyQuestionsTable {

@@ -3,6 +3,7 @@
 // design change moves the survey's date_modified, which is part of the cache key).
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../surveys/access.js';
+import type { Logic } from '../surveys/logic.js';
 import type { Choice, Col, Other, Row, StoredQuestion } from '../surveys/question-schema.js';
 import { loadDesign } from '../surveys/surveys.js';
 
@@ -26,6 +27,8 @@ export interface IndexedPage {
   position: number;
   title: string;
   description: string;
+  /** the page's skip-logic rule (choice rules are on the questions' choices) */
+  logic: Logic | null;
   questions: IndexedQuestion[];
 }
 

@@ -12,6 +12,7 @@ import { type EventType, type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
 import type { DesignIndex } from './design-index.js';
+import type { LogicPath } from './route.js';
 import { insertResponseSqlite } from './sqlite-write.js';
 
 /** The largest value of an INTEGER column on PostgreSQL. */
@@ -46,6 +47,7 @@ export interface CreateExtras {
   respondentKey?: string | null;
   currentPageId?: string;
   pagePath?: string[];
+  logicPath?: LogicPath;
   metadata?: Record<string, unknown>;
   totalTime?: number;
 }
@@ -175,6 +177,7 @@ export async function createResponse(
     date_modified: now,
     pages: JSON.stringify(pages),
     page_path: JSON.stringify(extras.pagePath ?? []),
+    logic_path: JSON.stringify(extras.logicPath ?? {}),
     metadata: JSON.stringify(extras.metadata ?? {}),
     current_page_id: extras.currentPageId ?? (status === 'partial' ? (pages.at(-1)?.id ?? '0') : '0'),
     edit_token: editToken(),
@@ -257,7 +260,22 @@ export function storedPages(row: Pick<ResponseRow, 'pages'>): StoredPage[] {
 export interface UpdateExtras {
   currentPageId?: string;
   pagePath?: string[];
+  logicPath?: LogicPath;
   totalTime?: number;
+  /** keep only these pages' answers (a finished respondent: the pages on the path taken) */
+  onlyPages?: ReadonlySet<string>;
+}
+
+/** The answers an update stores: PUT replaces them, PATCH merges the given questions in. */
+export function updatedPages(
+  index: DesignIndex,
+  current: ResponseRow,
+  input: ResponseInput,
+  mode: 'patch' | 'put',
+): StoredPage[] {
+  if (mode === 'put') return checkPages(index, input.pages ?? []);
+  if (input.pages === undefined) return storedPages(current);
+  return mergePages(index, storedPages(current), checkPages(index, input.pages), input.pages);
 }
 
 export async function updateResponse(
@@ -271,11 +289,8 @@ export async function updateResponse(
   extras: UpdateExtras = {},
 ): Promise<ResponseRow> {
   const before = storedPages(current);
-  let pages: StoredPage[];
-  if (mode === 'put') pages = checkPages(index, input.pages ?? []);
-  else if (input.pages !== undefined)
-    pages = mergePages(index, before, checkPages(index, input.pages), input.pages);
-  else pages = before;
+  let pages = updatedPages(index, current, input, mode);
+  if (extras.onlyPages) pages = pages.filter((p) => extras.onlyPages!.has(p.id));
   const keep = <T>(given: T | undefined, now: T, reset: T): T =>
     given !== undefined ? given : mode === 'put' ? reset : now;
   const status = keep(input.response_status, current.response_status, 'completed');
@@ -301,6 +316,7 @@ export async function updateResponse(
     date_modified: now,
     current_page_id: extras.currentPageId ?? (status === 'partial' ? current.current_page_id : '0'),
     page_path: extras.pagePath ? JSON.stringify(extras.pagePath) : current.page_path,
+    logic_path: extras.logicPath ? JSON.stringify(extras.logicPath) : current.logic_path,
     total_time: extras.totalTime ?? current.total_time,
   };
   const deltas = countDeltas(pages, 1, countDeltas(before, -1));

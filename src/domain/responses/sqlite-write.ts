@@ -44,6 +44,7 @@ const COLUMNS = [
   'date_modified',
   'pages',
   'page_path',
+  'logic_path',
   'metadata',
   'current_page_id',
   'edit_token',

@@ -9,6 +9,14 @@ import { ApiError } from '../../platform/errors.js';
 import { type Plan, questionTypes } from '../../platform/plans.js';
 import { type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from './access.js';
+import {
+  checkTargets,
+  type Logic,
+  type PlacedRule,
+  questionRules,
+  remapLogic,
+  remapQuestion,
+} from './logic.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
 import type { QuestionInput, StoredQuestion } from './question-schema.js';
 
@@ -42,11 +50,17 @@ export interface SurveySettings {
   footer: boolean;
   theme_id: string | null;
   quiz_options: QuizOptions | null;
+  /** respondent pages' logo (https URL) and accent colour (#rrggbb): extensions */
+  logo_url: string | null;
+  theme_color: string | null;
 }
 
 export interface BlueprintPage {
+  /** the source page's id (copies): rules that jump to it are remapped to its copy */
+  id?: string;
   title?: string;
   description?: string;
+  logic?: Logic | null;
   questions: QuestionInput[];
 }
 
@@ -73,6 +87,8 @@ export function defaultSettings(): SurveySettings {
     footer: true,
     theme_id: null,
     quiz_options: null,
+    logo_url: null,
+    theme_color: null,
   };
 }
 
@@ -137,6 +153,8 @@ export function settingsColumns(s: SurveySettings) {
     footer: s.footer ? 1 : 0,
     theme_id: s.theme_id,
     quiz_options: s.quiz_options ? JSON.stringify(s.quiz_options) : null,
+    logo_url: s.logo_url,
+    theme_color: s.theme_color,
   };
 }
 
@@ -195,6 +213,18 @@ export async function writeBlueprint(
   const eventIds = rest.slice(pages.length);
   const now = deps.clock.now().toISOString();
   const questionCount = prepared.reduce((n, p) => n + p.length, 0);
+  // A copy's rules jump to the copies of their pages; then every rule must jump forward.
+  const copied = new Map(pages.flatMap((p, i) => (p.id ? [[p.id, pageIds[i]] as const] : [])));
+  const pageLogic = pages.map((p) => (copied.size > 0 ? remapLogic(p.logic ?? undefined, copied) : p.logic));
+  const rules: PlacedRule[] = [];
+  prepared.forEach((qs, i) => {
+    pageLogic[i] && rules.push({ pageId: pageIds[i], field: `pages[${i}].logic`, logic: pageLogic[i]! });
+    qs.forEach((q, j) => {
+      if (copied.size > 0) q.doc = remapQuestion(q.doc, copied);
+      rules.push(...questionRules(pageIds[i], q.doc, `pages[${i}].questions[${j}]`));
+    });
+  });
+  checkTargets(pageIds, rules);
   const row: SurveyRow = {
     id: surveyId,
     owner_id: ownerId,
@@ -219,6 +249,7 @@ export async function writeBlueprint(
           position: i + 1,
           title: p.title ?? '',
           description: p.description ?? '',
+          logic: pageLogic[i] ? JSON.stringify(pageLogic[i]) : null,
         })),
       )
       .execute();

@@ -8,6 +8,14 @@ import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../events.js';
 import type { SurveyRow } from './access.js';
 import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
+import {
+  checkLogicShape,
+  checkTargets,
+  type Logic,
+  type PlacedRule,
+  parseLogic,
+  questionRules,
+} from './logic.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
 import type { QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
 import type { Actor } from './surveys.js';
@@ -20,6 +28,7 @@ export interface PageRow {
   position: number;
   title: string;
   description: string;
+  logic: Logic | null;
 }
 
 export interface PageWithCount extends PageRow {
@@ -90,10 +99,13 @@ export async function listPages(
 ): Promise<[number, PageWithCount[]]> {
   const base = deps.db.kysely.selectFrom('survey_pages').where('survey_id', '=', surveyId);
   const { total, rows: pages } = await countAndPage(base, { offset, limit }, (q) =>
-    q.select(['id', 'survey_id', 'position', 'title', 'description']).orderBy('position'),
+    q.select(['id', 'survey_id', 'position', 'title', 'description', 'logic']).orderBy('position'),
   );
   const counts = await questionCounts(deps, surveyId);
-  return [total, pages.map((p) => ({ ...p, question_count: counts.get(p.id) ?? 0 }))];
+  return [
+    total,
+    pages.map((p) => ({ ...p, logic: parseLogic(p.logic), question_count: counts.get(p.id) ?? 0 })),
+  ];
 }
 
 async function questionCounts(deps: Deps, surveyId: string): Promise<Map<string, number>> {
@@ -109,7 +121,7 @@ async function questionCounts(deps: Deps, surveyId: string): Promise<Map<string,
 export async function getPage(deps: Deps, surveyId: string, pageId: string): Promise<PageWithCount> {
   const page = await deps.db.kysely
     .selectFrom('survey_pages')
-    .select(['id', 'survey_id', 'position', 'title', 'description'])
+    .select(['id', 'survey_id', 'position', 'title', 'description', 'logic'])
     .where('id', '=', pageId)
     .where('survey_id', '=', surveyId)
     .executeTakeFirst();
@@ -119,13 +131,64 @@ export async function getPage(deps: Deps, surveyId: string, pageId: string): Pro
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('page_id', '=', pageId)
     .executeTakeFirstOrThrow();
-  return { ...page, question_count: Number(n) };
+  return { ...page, logic: parseLogic(page.logic), question_count: Number(n) };
 }
 
 export interface PageInput {
   title?: string;
   description?: string;
   position?: number;
+  /** skip logic after the page (logic.ts); null removes it */
+  logic?: Logic | null;
+}
+
+/**
+ * Checks every rule of a survey against its page order, inside the transaction of a change that
+ * moves or adds pages or rules (so the check sees the order the change leaves). 400/1002 names the
+ * first rule that no longer jumps forward to a page of the survey.
+ */
+async function checkSurveyRules(trx: Trx, surveyId: string): Promise<void> {
+  const pages = await trx
+    .selectFrom('survey_pages')
+    .select(['id', 'logic'])
+    .where('survey_id', '=', surveyId)
+    .orderBy('position')
+    .execute();
+  const questions = await trx
+    .selectFrom('survey_questions')
+    .select(['page_id', 'position', 'doc'])
+    .where('survey_id', '=', surveyId)
+    .where('doc', 'like', '%"logic":%')
+    .execute();
+  const index = new Map(pages.map((p, i) => [p.id, i]));
+  const rules: PlacedRule[] = [];
+  for (const q of questions)
+    rules.push(
+      ...questionRules(
+        q.page_id,
+        JSON.parse(q.doc) as StoredQuestion,
+        `pages[${index.get(q.page_id)}].questions[${q.position - 1}]`,
+      ),
+    );
+  pages.forEach((p, i) => {
+    const logic = parseLogic(p.logic);
+    if (logic) rules.push({ pageId: p.id, field: `pages[${i}].logic`, logic });
+  });
+  checkTargets(
+    pages.map((p) => p.id),
+    rules,
+  );
+}
+
+/** The survey's page ids in order (to check a question's rules). */
+async function pageOrder(deps: Deps, surveyId: string): Promise<string[]> {
+  const rows = await deps.db.kysely
+    .selectFrom('survey_pages')
+    .select('id')
+    .where('survey_id', '=', surveyId)
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function createPage(
@@ -134,6 +197,7 @@ export async function createPage(
   survey: SurveyRow,
   input: PageInput,
 ): Promise<PageWithCount> {
+  if (input.logic) checkLogicShape(input.logic, 'logic');
   const [pageId, eventId] = await deps.ids.take(2);
   let page!: PageRow;
   await deps.db.kysely.transaction().execute(async (trx) => {
@@ -150,11 +214,14 @@ export async function createPage(
       position,
       title: input.title ?? '',
       description: input.description ?? '',
+      logic: input.logic ?? null,
     };
     await trx
       .insertInto('survey_pages')
-      .values({ ...page, owner_id: survey.owner_id })
+      .values({ ...page, logic: page.logic && JSON.stringify(page.logic), owner_id: survey.owner_id })
       .execute();
+    // An insertion keeps the other pages' relative order: only the new page's own rule can be wrong.
+    if (page.logic) await checkSurveyRules(trx, survey.id);
     await touch(deps, trx, eventId, survey, actor, { change: 'page_created', page_id: pageId }, { pages: 1 });
   });
   return { ...page, question_count: 0 };
@@ -235,7 +302,9 @@ export async function updatePage(
   const next = {
     title: input.title ?? (mode === 'put' ? '' : current.title),
     description: input.description ?? (mode === 'put' ? '' : current.description),
+    logic: input.logic !== undefined ? input.logic : mode === 'put' ? null : current.logic,
   };
+  if (next.logic) checkLogicShape(next.logic, 'logic');
   let position = current.position;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
@@ -255,7 +324,13 @@ export async function updatePage(
         position,
       );
     }
-    await trx.updateTable('survey_pages').set(next).where('id', '=', pageId).execute();
+    await trx
+      .updateTable('survey_pages')
+      .set({ ...next, logic: next.logic && JSON.stringify(next.logic) })
+      .where('id', '=', pageId)
+      .execute();
+    // A move can turn any rule into a backward jump; a new rule must jump forward.
+    if (position !== current.position || next.logic) await checkSurveyRules(trx, survey.id);
     await touch(deps, trx, eventId, survey, actor, { change: 'page_updated', page_id: pageId });
   });
   return { ...current, ...next, position };
@@ -274,13 +349,14 @@ export async function deletePage(
     const removed = await trx.deleteFrom('survey_questions').where('page_id', '=', pageId).executeTakeFirst();
     await trx.deleteFrom('survey_pages').where('id', '=', pageId).execute();
     await closeGap(trx, 'survey_pages', { column: 'survey_id', value: survey.id }, page.position);
+    const cleared = await clearRulesTo(trx, survey.id, pageId);
     await touch(
       deps,
       trx,
       eventId,
       survey,
       actor,
-      { change: 'page_deleted', page_id: pageId },
+      { change: 'page_deleted', page_id: pageId, logic_cleared: cleared },
       {
         pages: -1,
         questions: -Number(removed.numDeletedRows),
@@ -288,6 +364,41 @@ export async function deletePage(
     );
   });
   return page;
+}
+
+/**
+ * Deleting a page clears the rules that jumped to it (their respondents then go on to the next
+ * page, as without a rule) and answers how many were cleared.
+ */
+async function clearRulesTo(trx: Trx, surveyId: string, pageId: string): Promise<number> {
+  const needle = `%"page_id":"${pageId}"%`;
+  const pages = await trx
+    .updateTable('survey_pages')
+    .set({ logic: null })
+    .where('survey_id', '=', surveyId)
+    .where('logic', 'like', needle)
+    .executeTakeFirst();
+  let cleared = Number(pages.numUpdatedRows);
+  const questions = await trx
+    .selectFrom('survey_questions')
+    .select(['id', 'doc'])
+    .where('survey_id', '=', surveyId)
+    .where('doc', 'like', needle)
+    .execute();
+  for (const q of questions) {
+    const doc = JSON.parse(q.doc) as StoredQuestion;
+    for (const c of doc.answers?.choices ?? [])
+      if (c.logic?.page_id === pageId) {
+        delete c.logic;
+        cleared++;
+      }
+    await trx
+      .updateTable('survey_questions')
+      .set({ doc: JSON.stringify(doc) })
+      .where('id', '=', q.id)
+      .execute();
+  }
+  return cleared;
 }
 
 // ---- questions ------------------------------------------------------------------------------
@@ -337,6 +448,8 @@ export async function createQuestion(
   const next = () => ids[k++];
   const id = next();
   const doc = normalizeQuestion(input, next);
+  const rules = questionRules(pageId, doc, '');
+  if (rules.length > 0) checkTargets(await pageOrder(deps, survey.id), rules);
   let row!: QuestionRow;
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The counter is bumped first and checked after: concurrent creates cannot both slip past 1000.
@@ -401,6 +514,8 @@ export async function updateQuestion(
   const eventId = ids.pop()!;
   let k = 0;
   const doc = normalizeQuestion(merged, () => ids[k++], answerIds(current.doc));
+  const rules = questionRules(pageId, doc, '');
+  if (rules.length > 0) checkTargets(await pageOrder(deps, survey.id), rules);
   let position = current.position;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);

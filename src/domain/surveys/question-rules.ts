@@ -3,6 +3,7 @@
 // of answer ids. Turns a validated QuestionInput into the StoredQuestion kept in the database.
 import { ApiError } from '../../platform/errors.js';
 import type { QuestionTypeFlag } from '../../platform/plans.js';
+import { checkLogicShape } from './logic.js';
 import {
   type Answers,
   type AnswersInput,
@@ -127,6 +128,7 @@ function choice(c: ChoiceIn, i: number, m: Minting): Choice {
   if (c.description !== undefined) out.description = c.description;
   if (c.quiz_options !== undefined) out.quiz_options = c.quiz_options;
   if (c.image !== undefined) out.image = c.image;
+  if (c.logic !== undefined) out.logic = c.logic;
   return out;
 }
 
@@ -346,6 +348,16 @@ export function normalizeQuestion(
       break;
     }
   }
+
+  // skip logic: on the choices of single_choice questions only (their targets are checked against
+  // the survey's pages by the caller: logic.ts checkTargets)
+  const ruled = [...(a?.choices ?? []), ...(a?.cols ?? []).flatMap((c) => c.choices ?? [])];
+  ruled.forEach((c, i) => {
+    if (!c.logic) return;
+    if (family !== 'single_choice')
+      throw bad(`'answers.choices[${i}].logic' is only allowed on single_choice questions.`);
+    checkLogicShape(c.logic, `answers.choices[${i}].logic`);
+  });
 
   // required
   let required: StoredQuestion['required'] = null;

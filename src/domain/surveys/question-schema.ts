@@ -3,6 +3,7 @@
 // output serialization and the OpenAPI document cannot drift apart. The rules the schema language
 // cannot say (which answers a family takes) live in question-rules.ts.
 import { type Static, type TSchema, Type } from 'typebox';
+import { Logic } from './logic.js';
 
 /**
  * T or null. Written as a type list (`type: ['object', 'null']`) rather than anyOf: the response
@@ -93,6 +94,7 @@ const Choice = Type.Object(
     description: Type.Optional(Str()),
     quiz_options: Type.Optional(ChoiceQuiz),
     image: Type.Optional(Image),
+    logic: Type.Optional(Logic),
   },
   { additionalProperties: false },
 );
@@ -108,6 +110,7 @@ const ChoiceInput = Type.Object(
     description: Type.Optional(Str()),
     quiz_options: Type.Optional(ChoiceQuiz),
     image: Type.Optional(Image),
+    logic: Type.Optional(Logic),
   },
   { additionalProperties: false },
 );

@@ -26,6 +26,7 @@ import {
   settingsColumns,
   writeBlueprint,
 } from './blueprint.js';
+import { type Logic, parseLogic } from './logic.js';
 import { storedAsInput } from './question-rules.js';
 import type { QuestionInput, StoredQuestion } from './question-schema.js';
 import { findTemplate } from './templates/index.js';
@@ -40,6 +41,8 @@ export interface SettingsInput {
   folder_id?: string | null;
   theme_id?: number | null;
   quiz_options?: QuizOptions | null;
+  logo_url?: string | null;
+  theme_color?: string | null;
 }
 
 export interface CreateInput extends SettingsInput {
@@ -66,6 +69,8 @@ export function applySettings(base: SurveySettings, input: SettingsInput): Surve
   if (input.folder_id !== undefined) out.folder_id = input.folder_id === '0' ? null : input.folder_id;
   if (input.theme_id !== undefined) out.theme_id = input.theme_id === null ? null : String(input.theme_id);
   if (input.quiz_options !== undefined) out.quiz_options = input.quiz_options;
+  if (input.logo_url !== undefined) out.logo_url = input.logo_url;
+  if (input.theme_color !== undefined) out.theme_color = input.theme_color?.toLowerCase() ?? null;
   return out;
 }
 
@@ -81,6 +86,8 @@ export function settingsOf(row: SurveyRow): SurveySettings {
     footer: row.footer === 1,
     theme_id: row.theme_id,
     quiz_options: row.quiz_options ? (JSON.parse(row.quiz_options) as QuizOptions) : null,
+    logo_url: row.logo_url,
+    theme_color: row.theme_color,
   };
 }
 
@@ -90,8 +97,10 @@ export async function blueprintOf(deps: Deps, survey: SurveyRow): Promise<Bluepr
   return {
     ...settingsOf(survey),
     pages: pages.map((p) => ({
+      id: p.id,
       title: p.title,
       description: p.description,
+      logic: p.logic,
       questions: (questions.get(p.id) ?? []).map((q) => storedAsInput(q.family, q.subtype, q.doc)),
     })),
   };
@@ -371,6 +380,7 @@ export interface DesignPage {
   position: number;
   title: string;
   description: string;
+  logic: Logic | null;
 }
 
 export interface DesignQuestion {
@@ -396,10 +406,10 @@ export async function loadDesignRaw(
   surveyId: string,
 ): Promise<{ pages: DesignPage[]; questions: Map<string, RawQuestion[]> }> {
   const k = deps.db.kysely;
-  const [pages, rows] = await Promise.all([
+  const [pageRows, rows] = await Promise.all([
     k
       .selectFrom('survey_pages')
-      .select(['id', 'position', 'title', 'description'])
+      .select(['id', 'position', 'title', 'description', 'logic'])
       .where('survey_id', '=', surveyId)
       .orderBy('position')
       .execute(),
@@ -420,7 +430,7 @@ export async function loadDesignRaw(
     }
     list.push(r);
   }
-  return { pages, questions };
+  return { pages: pageRows.map((p) => ({ ...p, logic: parseLogic(p.logic) })), questions };
 }
 
 /** A survey's pages and their questions, designs parsed. */

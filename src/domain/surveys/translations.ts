@@ -219,3 +219,65 @@ export async function deleteTranslation(
     .execute();
   return existing;
 }
+
+/** A respondent's translation: its language and translated text by context and resource id. */
+export interface RespondentTranslation {
+  language: string;
+  text: (context: string, resourceId: string, fallback: string) => string;
+}
+
+/** Accept-Language's tags, most wanted first (q=0 dropped). */
+function wanted(header: string): string[] {
+  return header
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((t) => t.tag && t.tag !== '*' && t.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map((t) => t.tag);
+}
+
+/**
+ * The enabled translation a respondent's browser asks for (Accept-Language), or null when it asks
+ * first for the survey's own language or for none the survey is translated into. Reads the
+ * database only when the browser prefers a language other than the survey's.
+ */
+export async function respondentTranslation(
+  deps: Deps,
+  survey: SurveyRow,
+  acceptLanguage: string | undefined,
+): Promise<RespondentTranslation | null> {
+  const tags = wanted(acceptLanguage ?? '');
+  const own = survey.language.toLowerCase();
+  const primary = (t: string) => t.split('-')[0];
+  const before = tags.findIndex((t) => t === own || primary(t) === primary(own));
+  const asked = before < 0 ? tags : tags.slice(0, before);
+  if (asked.length === 0) return null;
+  const rows = await deps.db.kysely
+    .selectFrom('survey_translations')
+    .select(['language', 'translations'])
+    .where('survey_id', '=', survey.id)
+    .where('enabled', '=', 1)
+    .execute();
+  for (const tag of asked) {
+    const row =
+      rows.find((r) => r.language.toLowerCase() === tag) ??
+      rows.find((r) => primary(r.language.toLowerCase()) === primary(tag));
+    if (!row) continue;
+    // A translation of text that has changed since is stale: the current text shows instead.
+    const byKey = new Map(
+      (JSON.parse(row.translations) as Translation[]).filter((t) => t.translation).map((t) => [key(t), t]),
+    );
+    return {
+      language: row.language,
+      text: (context, resourceId, fallback) => {
+        const t = byKey.get(key({ context, resource_id: resourceId }));
+        return t && t.default === fallback ? t.translation : fallback;
+      },
+    };
+  }
+  return null;
+}

@@ -20,31 +20,33 @@ import { type RecipientRow, recipientByToken } from '../../domain/invitations/re
 import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
 import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
 import {
+  answerPage,
+  exitPage,
+  mayResume,
+  type Place,
+  placeOf,
+  type Respondent,
+} from '../../domain/responses/flow.js';
+import {
   bindRespondent,
-  createResponse,
   type ResponseRow,
   responseByEditToken,
   responseOfRespondent,
   storedPages,
-  updateResponse,
 } from '../../domain/responses/responses.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
+import { respondentTranslation } from '../../domain/surveys/translations.js';
 import { sha256 } from '../../platform/secrets.js';
-import { type Html, html, inlineScript, inlineStyle, raw } from '../html.js';
-import { page as layout } from '../layout.js';
+import { type Html, html, inlineScript, raw } from '../html.js';
+import { page as layout, respondentHeader } from '../layout.js';
 import { renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
+import { localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
-
-const STYLE = inlineStyle(`
-nav.survey-nav { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.5rem; }
-.progress { color: var(--muted); }
-.error-summary { border: 2px solid #a4000f; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
-footer.powered { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
-`);
+import { themeRoutes, themeStylesheet } from './theme.js';
 
 // Required answers checked in the browser before posting (the server checks them again).
 const SCRIPT = inlineScript(`
@@ -97,13 +99,26 @@ function linkOf(ctx: Ctx, sub = ''): string {
   return `${ctx.path}${sub}${ctx.query ? `?${ctx.query}` : ''}`;
 }
 
-function send(reply: FastifyReply, status: number, title: string, body: Html, lang = 'en'): FastifyReply {
+/** A respondent page: the survey's header (title, logo; no links away) and colour, and its language. */
+function send(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: Html,
+  survey?: SurveyRow,
+): FastifyReply {
   return reply
     .code(status)
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex, nofollow')
     .type('text/html; charset=utf-8')
-    .send(layout(title, html`${STYLE}${body}`, { lang }));
+    .send(
+      layout(title, html`<div class="respond">${body}</div>`, {
+        lang: survey?.language ?? 'en',
+        header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: survey?.logo_url }),
+        styles: survey?.theme_color ? [themeStylesheet(survey.theme_color)] : [],
+      }),
+    );
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -127,7 +142,7 @@ function closedPage(reply: FastifyReply, ctx: Ctx, reason: keyof typeof CLOSED_T
     200,
     `${ctx.survey.title}: closed`,
     html`<h1>${ctx.survey.title}</h1><div role="status" class="closed" data-reason="${reason}"><p><strong>${CLOSED_TEXT[reason]}</strong></p><p>${ctx.collector.options.closed_page_message}</p></div>`,
-    ctx.survey.language,
+    ctx.survey,
   );
 }
 
@@ -137,24 +152,18 @@ function queryOf(request: FastifyRequest): string {
   return search.size > 0 ? search.toString() : '';
 }
 
-function progressIndex(index: DesignIndex, r: ResponseRow | undefined): number {
-  if (!r) return 0;
-  if (r.response_status === 'completed') return index.pages.length - 1;
-  const i = index.pages.findIndex((p) => p.id === r.current_page_id);
-  return i >= 0 ? i : Math.min(index.pages.length - 1, (JSON.parse(r.page_path) as string[]).length);
-}
-
 function renderSurveyPage(
   deps: Deps,
   ctx: Ctx,
   session: string,
-  pageIndex: number,
+  place: Place,
   values: Values,
   errors: Map<string, string>,
   started: string,
 ): Html {
   const s = settingsOf(ctx.survey);
   const pages = ctx.index.pages;
+  const pageIndex = pages.findIndex((x) => x.id === place.pageId);
   const p = pages[pageIndex];
   let number = pages
     .slice(0, pageIndex)
@@ -170,6 +179,7 @@ function renderSurveyPage(
   });
   const isLast = pageIndex === pages.length - 1;
   const action = linkOf(ctx);
+  const { done, total } = place.progress;
   const summary =
     errors.size > 0
       ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${errors.size === 1 ? 'One answer needs' : `${errors.size} answers need`} your attention.</strong></p><ul>${[...errors.keys()].map((id) => html`<li><a href="#q${id}">${ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? ''}: ${errors.get(id)}</a></li>`)}</ul></div>`
@@ -178,17 +188,19 @@ function renderSurveyPage(
 ${summary}
 <form method="post" action="${action}" novalidate data-respond>
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
-<input type="hidden" name="p" value="${pageIndex + 1}">
+<input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="started" value="${started}">
 ${p.title ? html`<h2 class="page-title">${richText(p.title)}</h2>` : ''}
 ${p.description ? html`<p>${richText(p.description)}</p>` : ''}
 ${questions}
 <nav class="survey-nav" aria-label="Survey pages">
-${pageIndex > 0 && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
+${place.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
 <button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
 ${s.buttons_text.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons_text.exit_button}</button>` : ''}
 </nav>
-<p class="progress">Page ${pageIndex + 1} of ${pages.length}</p>
+<div class="progress"><label for="progress">Page ${done + 1} of ${total === done + 1 || isLast ? done + 1 : `up to ${total}`}</label>
+<progress id="progress" value="${done}" max="${total}">${Math.round((done / total) * 100)}%</progress></div>
+${s.buttons_text.exit_button && !mayResume(ctx.collector) ? html`<p class="muted exit-note">${s.buttons_text.exit_button} leaves the survey: answers on this page are not saved.</p>` : ''}
 </form>
 ${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}
 ${SCRIPT}`;
@@ -222,13 +234,29 @@ function thankYou(
     200,
     `${ctx.survey.title}: thank you`,
     html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>${quizResults}`,
-    ctx.survey.language,
+    ctx.survey,
+  );
+}
+
+/** The end of a disqualified response: the collector's URL when it has one (and its type is not
+ * "message"), else its disqualification message. */
+function disqualified(reply: FastifyReply, ctx: Ctx): FastifyReply {
+  const o = ctx.collector.options;
+  if (o.disqualification_url && o.disqualification_type !== 'message')
+    return reply.redirect(o.disqualification_url, 303);
+  return send(
+    reply,
+    200,
+    `${ctx.survey.title}: thank you`,
+    html`<h1>${ctx.survey.title}</h1><div role="status" class="disqualified"><p>${o.disqualification_message}</p></div>`,
+    ctx.survey,
   );
 }
 
 export function respondPages(deps: Deps) {
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(formbody, { bodyLimit: 1024 * 1024 });
+    await themeRoutes(app);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
     async function load(request: FastifyRequest<{ Params: { token: string } }>): Promise<Ctx | null> {
@@ -243,14 +271,18 @@ export function respondPages(deps: Deps) {
           ? await recipientByToken(deps, collector.id, new URLSearchParams(query).get('rcp'))
           : undefined;
       if (collector.type === 'email' && !recipient) return null;
-      const survey = await surveyOfCollector(deps, collector);
-      if (!survey) return null;
+      const stored = await surveyOfCollector(deps, collector);
+      if (!stored) return null;
+      const index = await designIndex(deps, stored);
+      // The survey in the language the browser asks for, when it is translated into it.
+      const t = await respondentTranslation(deps, stored, request.headers['accept-language']);
+      const survey = t ? localizeSurvey(stored, t) : stored;
       return {
         recipient,
         token,
         collector,
         survey,
-        index: await designIndex(deps, survey),
+        index: t ? localizeIndex(index, t) : index,
         path: `/r/${token}`,
         query,
       };
@@ -275,7 +307,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
 <input type="password" id="password" name="password" autocomplete="current-password" required>
 <p><button type="submit">Continue</button></p>
 </form>`,
-        ctx.survey.language,
+        ctx.survey,
       );
     }
 
@@ -305,8 +337,9 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           200,
           `${ctx.survey.title}: already answered`,
           html`<h1>${ctx.survey.title}</h1><div role="status"><p>You have already completed this survey. Thank you!</p></div>`,
-          ctx.survey.language,
+          ctx.survey,
         );
+      if (response?.response_status === 'disqualified') return disqualified(reply, ctx);
       if (ctx.index.pages.length === 0) return closedPage(reply, ctx, 'closed');
       return null;
     }
@@ -324,9 +357,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const response = await responseOfRespondent(deps, ctx.collector.id, sha256(sess));
         const stop = gate(reply, ctx, response);
         if (stop) return stop;
-        const furthest = progressIndex(ctx.index, response);
-        const asked = Number.parseInt(String(request.query.p ?? ''), 10);
-        const at = Number.isFinite(asked) ? Math.max(0, Math.min(furthest, asked - 1)) : furthest;
+        const place = placeOf(ctx.index, response, request.query.p);
         const started = response?.date_created ?? deps.clock.now().toISOString();
         return send(
           reply,
@@ -336,12 +367,12 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             deps,
             ctx,
             sess,
-            at,
-            valuesOf(ctx, response, ctx.index.pages[at]),
+            place,
+            valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!),
             new Map(),
             started,
           ),
-          ctx.survey.language,
+          ctx.survey,
         );
       },
     );
@@ -427,7 +458,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         429,
         `${ctx.survey.title}: please try again shortly`,
         html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>Too many attempts from your connection.</strong></p><p>Please wait ${wait} and try again.</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
-        ctx.survey.language,
+        ctx.survey,
       );
     }
 
@@ -437,7 +468,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         403,
         'Please try again',
         html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>`,
-        ctx.survey.language,
+        ctx.survey,
       );
     }
 
@@ -457,126 +488,87 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const response = await responseOfRespondent(deps, ctx.collector.id, respondentKey);
         const stop = gate(reply, ctx, response);
         if (stop) return stop;
-        const pages = ctx.index.pages;
-        const furthest = progressIndex(ctx.index, response);
-        const at = Math.max(0, Math.min(furthest, (Number.parseInt(String(form.p ?? '1'), 10) || 1) - 1));
-        const here = (i: number) =>
-          `${ctx.path}?${new URLSearchParams([...new URLSearchParams(ctx.query), ['p', String(i + 1)]]).toString()}`;
+        const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
+        const here = (pageId: string) =>
+          `${ctx.path}?${new URLSearchParams([...new URLSearchParams(ctx.query), ['p', pageId]]).toString()}`;
         const nav = String(form.nav ?? 'next');
-        if (nav === 'prev') return reply.redirect(here(Math.max(0, at - 1)), 303);
-        if (nav === 'exit')
-          return send(
-            reply,
-            200,
-            ctx.survey.title,
-            html`<h1>${ctx.survey.title}</h1><div role="status"><p>You left the survey. The answers you gave on the pages you completed are saved.</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
-            ctx.survey.language,
-          );
+        if (nav === 'prev') return reply.redirect(here(place.back ?? place.pageId), 303);
 
         // Every page that is saved counts against the submission limits (one client cannot flood).
         const flood = await admitSubmission(deps, ctx.collector.id, request.ip);
         if (flood) return tryAgain(reply, ctx, flood.retryAfterSeconds);
 
-        const page = pages[at];
+        const page = ctx.index.pageById.get(place.pageId)!;
         const errors = new Map<string, string>();
         const pageIn: PageIn = { id: page.id, questions: [] };
         for (const q of page.questions) {
           if (q.family === 'presentation') continue;
           const answers = answersFromForm(q, form);
           const problem = checkAnswers(q, answers);
+          // Exit keeps what is valid and drops the rest; Next asks for it to be put right.
+          if (problem && nav === 'exit') continue;
           if (problem) errors.set(q.id, problem);
           pageIn.questions!.push({ id: q.id, answers });
         }
-        const started = typeof form.started === 'string' ? form.started : deps.clock.now().toISOString();
-        if (errors.size > 0) {
-          const values = Object.fromEntries(
-            Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
-          ) as Values;
-          return send(
-            reply,
-            422,
-            `${ctx.survey.title}: please check your answers`,
-            renderSurveyPage(deps, ctx, sess!, at, values, errors, started),
-            ctx.survey.language,
-          );
-        }
-
-        const last = at === pages.length - 1;
-        const now = deps.clock.now();
-        const actor = { userId: null, ip: request.ip };
-        const ip = ctx.collector.options.anonymous_type === 'fully_anonymous' ? '' : request.ip;
+        const started = typeof form.started === 'string' ? form.started : undefined;
+        const respondent: Respondent = {
+          survey: ctx.survey,
+          collector: ctx.collector,
+          index: ctx.index,
+          link: new URLSearchParams(ctx.query),
+          recipient: ctx.recipient,
+          respondentKey,
+          ip: request.ip,
+        };
         let finished: ResponseRow;
-        if (!response) {
-          const startedAt = Date.parse(started);
-          const created =
-            Number.isFinite(startedAt) && startedAt <= now.getTime() && now.getTime() - startedAt < 86_400_000
-              ? new Date(startedAt).toISOString()
-              : now.toISOString();
-          const link = new URLSearchParams(ctx.query);
-          const declared = settingsOf(ctx.survey).custom_variables;
-          const customVariables: Record<string, string> = {};
-          for (const name of Object.keys(declared)) {
-            const v = link.get(name);
-            if (v !== null) customVariables[name] = v;
-          }
-          try {
-            finished = await createResponse(
-              deps,
-              actor,
+        try {
+          if (nav === 'exit') {
+            const saved = await exitPage(deps, respondent, response, pageIn, started);
+            return send(
+              reply,
+              200,
+              ctx.survey.title,
+              html`<h1>${ctx.survey.title}</h1><div role="status" class="exited">${
+                saved
+                  ? html`<p>Your answers are saved. To continue later, open this survey's link again in this browser.</p>`
+                  : html`<p>You left the survey. The answers on the page you left were not saved; the pages you completed before it are kept.</p>`
+              }<p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
               ctx.survey,
-              ctx.collector,
-              ctx.index,
-              {
-                pages: [pageIn],
-                response_status: last ? 'completed' : 'partial',
-                custom_value: link.get('c') ?? '',
-                custom_variables: customVariables,
-                ip_address: ip,
-                ...(ctx.recipient && {
-                  recipient_id: ctx.recipient.id,
-                  email_address: ctx.recipient.email,
-                  first_name: ctx.recipient.first_name,
-                  last_name: ctx.recipient.last_name,
-                }),
-              },
-              created,
-              {
-                respondentKey,
-                currentPageId: last ? '0' : pages[at + 1].id,
-                pagePath: [page.id],
-                metadata: {},
-              },
             );
-          } catch (err) {
-            // Closed, expired or full since the page was shown (decided with the insert).
-            if (err instanceof CollectorNotOpen) return closedPage(reply, ctx, err.reason);
-            throw err;
           }
-        } else {
-          const path = JSON.parse(response.page_path) as string[];
-          if (path.at(-1) !== page.id) path.push(page.id);
-          const nextPage = last ? '0' : pages[at + 1].id;
-          const keepCurrent =
-            response.response_status === 'partial' && progressIndex(ctx.index, response) > at + 1;
-          finished = await updateResponse(
-            deps,
-            actor,
-            response,
-            ctx.index,
-            {
-              pages: [pageIn],
-              response_status: last ? 'completed' : (response.response_status as 'partial'),
-            },
-            undefined,
-            'patch',
-            {
-              currentPageId: keepCurrent ? response.current_page_id : nextPage,
-              pagePath: path,
-              totalTime: Math.max(0, Math.floor((now.getTime() - Date.parse(response.date_created)) / 1000)),
-            },
-          );
+          if (errors.size > 0) {
+            const values = Object.fromEntries(
+              Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
+            ) as Values;
+            return send(
+              reply,
+              422,
+              `${ctx.survey.title}: please check your answers`,
+              renderSurveyPage(
+                deps,
+                ctx,
+                sess!,
+                place,
+                values,
+                errors,
+                started ?? deps.clock.now().toISOString(),
+              ),
+              ctx.survey,
+            );
+          }
+          const outcome = await answerPage(deps, respondent, response, pageIn, started);
+          if (outcome.kind === 'next') return reply.redirect(here(outcome.pageId), 303);
+          if (outcome.status === 'disqualified') {
+            if (ctx.collector.options.allow_multiple_responses)
+              setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
+            return disqualified(reply, ctx);
+          }
+          finished = outcome.response;
+        } catch (err) {
+          // Closed, expired or full since the page was shown (decided with the insert).
+          if (err instanceof CollectorNotOpen) return closedPage(reply, ctx, err.reason);
+          throw err;
         }
-        if (!last) return reply.redirect(here(at + 1), 303);
 
         const o = ctx.collector.options;
         // Another response may follow in this browser: forget the finished one.

@@ -69,7 +69,7 @@ export function presentResponse(r: ResponseRow, o: PresentOptions) {
     custom_variables: JSON.parse(r.custom_variables),
     ip_address: r.ip_address,
     id: r.id,
-    logic_path: {},
+    logic_path: JSON.parse(r.logic_path),
     date_modified: withOffset(r.date_modified),
     response_status: r.response_status,
     custom_value: r.custom_value,

@@ -6,10 +6,10 @@ import type { Deps } from '../../../context.js';
 import { type Collector, requireCollector } from '../../../domain/collectors/collectors.js';
 import { quizContext } from '../../../domain/quiz/score.js';
 import { designIndex } from '../../../domain/responses/design-index.js';
+import { reviseResponse, submitResponse } from '../../../domain/responses/flow.js';
 import { assertResponsesReadable, readableRowsBefore } from '../../../domain/responses/plan-limit.js';
 import {
   allResponses,
-  createResponse,
   deleteResponses,
   getResponse,
   listResponses,
@@ -17,7 +17,6 @@ import {
   type ResponseFilters,
   type ResponseInput,
   unfiltered,
-  updateResponse,
 } from '../../../domain/responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
 import { parseApiDate } from '../../../platform/dates.js';
@@ -327,7 +326,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           const { scope, row } = await one(request, 'write');
           const { input, created } = bodyInput((request.body ?? {}) as Static<typeof ResponseBody>);
           const index = await designIndex(deps, scope.survey);
-          const next = await updateResponse(deps, actorOf(request), row, index, input, created, mode);
+          const next = await reviseResponse(deps, actorOf(request), row, index, input, created, mode);
           return presentResponse(next, {
             base: baseUrl(request),
             form,
@@ -382,7 +381,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         'write',
       );
       const index = await designIndex(deps, survey);
-      const row = await createResponse(deps, actorOf(request), survey, collector!, index, input, created);
+      const row = await submitResponse(deps, actorOf(request), survey, collector!, index, input, created);
       return reply.code(201).send(
         presentResponse(row, {
           base: baseUrl(request),

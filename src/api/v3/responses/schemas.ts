@@ -83,7 +83,19 @@ export const Response = Type.Object({
   custom_variables: Type.Record(Type.String(), Type.String()),
   ip_address: Type.String(),
   id: Type.String(),
-  logic_path: Type.Object({}),
+  logic_path: Type.Record(
+    Type.String(),
+    Type.Object({
+      question_id: Type.Optional(Type.String()),
+      choice_id: Type.Optional(Type.String()),
+      action: Type.String(),
+      page_id: Type.Optional(Type.String()),
+    }),
+    {
+      description:
+        'Extension: page id -> the skip-logic rule that fired after that page (question_id and choice_id for a choice rule; none for the page rule)',
+    },
+  ),
   date_modified: Type.String(),
   response_status: Type.String(),
   custom_value: Type.String(),

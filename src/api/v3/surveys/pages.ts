@@ -24,7 +24,7 @@ import {
 import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
 import { presentPage, presentQuestion, questionHeading } from './present.js';
-import { emptyBodyIsObject, Page, PageParams, QuestionParams, SurveyParams } from './schemas.js';
+import { emptyBodyIsObject, Logic, Page, PageParams, QuestionParams, SurveyParams } from './schemas.js';
 import { actorOf } from './surveys.js';
 
 const PageBody = Type.Object(
@@ -34,6 +34,7 @@ const PageBody = Type.Object(
     position: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Default: after the last page' }),
     ),
+    logic: Type.Optional(Type.Union([Logic, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -43,6 +44,7 @@ const PageListItem = Type.Object({
   title: Type.String(),
   description: Type.String(),
   position: Type.Integer(),
+  logic: Type.Optional(Logic),
   href: Type.String(),
 });
 

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
+import type { Logic } from '../../../domain/surveys/logic.js';
 import type { StoredQuestion } from '../../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
@@ -30,6 +31,8 @@ export function presentSurvey(request: FastifyRequest, s: SurveyRow) {
     ...(s.theme_id !== null ? { theme_id: Number(s.theme_id) } : {}),
     custom_variables: settings.custom_variables,
     ...(settings.quiz_options ? { quiz_options: settings.quiz_options } : {}),
+    ...(settings.logo_url ? { logo_url: settings.logo_url } : {}),
+    ...(settings.theme_color ? { theme_color: settings.theme_color } : {}),
     href: `${base}/v3/surveys/${s.id}`,
     ...surveyUrls(base, s),
   };
@@ -41,7 +44,10 @@ export function pageHref(base: string, surveyId: string, pageId: string): string
 
 export function presentPage(
   base: string,
-  p: Pick<PageWithCount, 'id' | 'survey_id' | 'title' | 'description' | 'position' | 'question_count'>,
+  p: Pick<
+    PageWithCount,
+    'id' | 'survey_id' | 'title' | 'description' | 'position' | 'question_count' | 'logic'
+  >,
 ) {
   return {
     id: p.id,
@@ -49,6 +55,7 @@ export function presentPage(
     description: p.description,
     position: p.position,
     question_count: p.question_count,
+    ...(p.logic ? { logic: p.logic } : {}),
     href: pageHref(base, p.survey_id, p.id),
   };
 }
@@ -81,7 +88,7 @@ export function questionHeading(q: Pick<QuestionRow, 'doc'>): string {
 export function detailsJson(
   request: FastifyRequest,
   survey: SurveyRow,
-  pages: Array<{ id: string; position: number; title: string; description: string }>,
+  pages: Array<{ id: string; position: number; title: string; description: string; logic: Logic | null }>,
   questions: Map<
     string,
     Array<{ id: string; page_id: string; position: number; family: string; subtype: string; doc: string }>

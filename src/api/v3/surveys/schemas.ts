@@ -1,7 +1,10 @@
 // TypeBox schemas of the survey resources (reference §4–6). Question schemas come from the one
 // question schema family in domain/surveys/question-schema.ts.
 import { type TSchema, Type } from 'typebox';
+import { Logic } from '../../../domain/surveys/logic.js';
 import { NO_NUL, Question, QuestionInput } from '../../../domain/surveys/question-schema.js';
+
+export { Logic };
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -84,6 +87,23 @@ const settingsFields = {
   folder_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
   theme_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
   quiz_options: Type.Optional(QuizOptions),
+  logo_url: Type.Optional(
+    Nullable(
+      Type.String({
+        pattern: '^https://[^\\s"<>]+$',
+        maxLength: 2000,
+        description: 'Extension: an https URL of the logo shown on respondent pages; null removes it',
+      }),
+    ),
+  ),
+  theme_color: Type.Optional(
+    Nullable(
+      Type.String({
+        pattern: '^#[0-9a-fA-F]{6}$',
+        description: 'Extension: the accent colour of respondent pages, "#rrggbb"; null removes it',
+      }),
+    ),
+  ),
 };
 
 export const SurveyCreateBody = Type.Object(
@@ -98,6 +118,7 @@ export const SurveyCreateBody = Type.Object(
           {
             title: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 2000 })),
             description: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 20000 })),
+            logic: Type.Optional(Logic),
             questions: Type.Array(QuestionInput),
           },
           { additionalProperties: false },
@@ -129,6 +150,8 @@ const surveyFields = {
   theme_id: Type.Optional(Type.Integer({ description: 'As sent on create' })),
   custom_variables: Type.Record(Type.String(), Type.String()),
   quiz_options: Type.Optional(QuizOptions),
+  logo_url: Type.Optional(Type.String({ description: 'Extension: respondent pages’ logo (when set)' })),
+  theme_color: Type.Optional(Type.String({ description: 'Extension: respondent pages’ colour (when set)' })),
   href: Type.String(),
   analyze_url: Type.String(),
   edit_url: Type.String(),
@@ -145,6 +168,7 @@ export const Page = Type.Object({
   description: Type.String(),
   position: Type.Integer(),
   question_count: Type.Integer(),
+  logic: Type.Optional(Logic),
   href: Type.String(),
 });
 

@@ -1,0 +1,72 @@
+// A survey shown in the respondent's language: the design index and survey row with the texts of
+// the translation the browser asked for (domain/surveys/translations.ts respondentTranslation).
+import type { DesignIndex, IndexedQuestion } from '../../domain/responses/design-index.js';
+import type { SurveyRow } from '../../domain/surveys/access.js';
+import type { StoredQuestion } from '../../domain/surveys/question-schema.js';
+import { settingsOf } from '../../domain/surveys/surveys.js';
+import type { RespondentTranslation } from '../../domain/surveys/translations.js';
+
+export function localizeSurvey(survey: SurveyRow, t: RespondentTranslation): SurveyRow {
+  const b = settingsOf(survey).buttons_text;
+  const tr = (context: string, text: string) => t.text(context, survey.id, text);
+  return {
+    ...survey,
+    language: t.language,
+    title: tr('survey_title_html', survey.title),
+    buttons_text: JSON.stringify({
+      next_button: tr('survey_next', b.next_button),
+      prev_button: tr('survey_prev', b.prev_button),
+      done_button: tr('survey_done', b.done_button),
+      exit_button: b.exit_button && tr('survey_exit', b.exit_button),
+    }),
+  };
+}
+
+function localizeDoc(q: IndexedQuestion, t: RespondentTranslation): StoredQuestion {
+  const opt = <T extends { id: string; text: string }>(o: T): T => ({
+    ...o,
+    text: t.text('question_option_text', o.id, o.text),
+  });
+  const doc = q.doc;
+  const a = doc.answers;
+  return {
+    ...doc,
+    headings: doc.headings.map((h, i) =>
+      i === 0 ? { ...h, heading: t.text('question_heading', q.id, h.heading) } : h,
+    ),
+    ...(a && {
+      answers: {
+        ...a,
+        ...(a.choices && { choices: a.choices.map(opt) }),
+        ...(a.rows && { rows: a.rows.map(opt) }),
+        ...(a.cols && { cols: a.cols.map((c) => ({ ...opt(c), choices: c.choices.map(opt) })) }),
+        ...(a.other && { other: opt(a.other) }),
+      },
+    }),
+  };
+}
+
+export function localizeIndex(index: DesignIndex, t: RespondentTranslation): DesignIndex {
+  const questions = new Map<string, IndexedQuestion>();
+  const pages = index.pages.map((p) => ({
+    ...p,
+    questions: p.questions.map((q) => {
+      const doc = localizeDoc(q, t);
+      const a = doc.answers;
+      const iq: IndexedQuestion = {
+        ...q,
+        doc,
+        heading: doc.headings[0]?.heading ?? '',
+        choices: new Map((a?.choices ?? []).map((c) => [c.id, c])),
+        rows: new Map((a?.rows ?? []).map((r) => [r.id, r])),
+        cols: new Map(
+          (a?.cols ?? []).map((c) => [c.id, { col: c, choices: new Map(c.choices.map((x) => [x.id, x])) }]),
+        ),
+        other: a?.other ?? null,
+      };
+      questions.set(q.id, iq);
+      return iq;
+    }),
+  }));
+  return { ...index, pages, pageById: new Map(pages.map((p) => [p.id, p])), questions };
+}
