@@ -5,9 +5,15 @@ import type { ContactListsTable } from '../../db/tables/reach.js';
 
 export type ContactList = ContactListsTable;
 
-export async function createList(deps: Deps, ownerId: string, name: string): Promise<ContactList> {
+/** `presetId`: an id reserved beforehand (the importer records it first, so a re-run never duplicates). */
+export async function createList(
+  deps: Deps,
+  ownerId: string,
+  name: string,
+  presetId?: string,
+): Promise<ContactList> {
   const row: ContactList = {
-    id: await deps.ids.one(),
+    id: presetId ?? (await deps.ids.one()),
     owner_id: ownerId,
     name,
     created_at: deps.clock.now().toISOString(),
@@ -89,4 +95,25 @@ export async function mergeList(
   await getList(deps, ownerId, fromId);
   await copyMembers(deps, ownerId, fromId, target.id);
   return target;
+}
+
+/** Adds existing contacts of the account to a list (those already in it stay as they are). */
+export async function addMembers(
+  deps: Deps,
+  ownerId: string,
+  listId: string,
+  contactIds: string[],
+): Promise<void> {
+  await getList(deps, ownerId, listId);
+  const now = deps.clock.now().toISOString();
+  for (let i = 0; i < contactIds.length; i += 200)
+    await deps.db.kysely
+      .insertInto('contact_list_members')
+      .values(
+        contactIds
+          .slice(i, i + 200)
+          .map((id) => ({ list_id: listId, contact_id: id, owner_id: ownerId, added_at: now })),
+      )
+      .onConflict((oc) => oc.columns(['list_id', 'contact_id']).doNothing())
+      .execute();
 }

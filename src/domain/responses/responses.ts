@@ -48,6 +48,10 @@ export interface CreateExtras {
   pagePath?: string[];
   metadata?: Record<string, unknown>;
   totalTime?: number;
+  /** An id reserved beforehand (the importer records it first, so a re-run never duplicates). */
+  id?: string;
+  /** Kept from elsewhere (an import) instead of now. */
+  dateModified?: string;
 }
 
 const editToken = () => randomBytes(18).toString('base64url');
@@ -152,7 +156,8 @@ export async function createResponse(
   const pages = checkPages(index, input.pages ?? []);
   const status = input.response_status ?? 'completed';
   const types: EventType[] = ['response_created', ...statusEvents(null, status)];
-  const [id, ...eventIds] = await deps.ids.take(1 + types.length);
+  const [minted, ...eventIds] = await deps.ids.take(1 + types.length);
+  const id = extras.id ?? minted;
   const now = deps.clock.now().toISOString();
   const created = createdIso ?? now;
   const row: ResponseRow = {
@@ -172,7 +177,7 @@ export async function createResponse(
     email_address: input.email_address ?? '',
     total_time: extras.totalTime ?? Math.max(0, Math.floor((Date.parse(now) - Date.parse(created)) / 1000)),
     date_created: created,
-    date_modified: now,
+    date_modified: extras.dateModified ?? now,
     pages: JSON.stringify(pages),
     page_path: JSON.stringify(extras.pagePath ?? []),
     metadata: JSON.stringify(extras.metadata ?? {}),
@@ -258,6 +263,8 @@ export interface UpdateExtras {
   currentPageId?: string;
   pagePath?: string[];
   totalTime?: number;
+  /** Kept from elsewhere (an import) instead of now. */
+  dateModified?: string;
 }
 
 export async function updateResponse(
@@ -298,7 +305,7 @@ export async function updateResponse(
     last_name: input.last_name ?? current.last_name,
     email_address: input.email_address ?? current.email_address,
     date_created: createdIso ?? current.date_created,
-    date_modified: now,
+    date_modified: extras.dateModified ?? now,
     current_page_id: extras.currentPageId ?? (status === 'partial' ? current.current_page_id : '0'),
     page_path: extras.pagePath ? JSON.stringify(extras.pagePath) : current.page_path,
     total_time: extras.totalTime ?? current.total_time,
