@@ -383,7 +383,7 @@ class Run {
         this.skip({
           kind: 'survey',
           name: details.title,
-          reason: 'design changes after the first copy are not re-copied',
+          reason: 'changed after the first copy: its settings were updated, design changes are not re-copied',
         });
       }
       await this.keepDates(
