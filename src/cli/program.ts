@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { accountCommands } from './accounts.js';
 import type { Commands } from './common.js';
 import { exportCommands } from './exports.js';
+import { importCommands } from './import.js';
 import { opsCommands } from './ops.js';
 import { outboxCommands } from './outbox.js';
 import { serverCommands } from './server.js';
@@ -18,6 +19,7 @@ const areas: Commands[] = [
   templateCommands,
   outboxCommands,
   exportCommands,
+  importCommands,
   opsCommands,
 ];
 

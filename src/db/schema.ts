@@ -1,6 +1,7 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
 import type { CollectTables } from './tables/collect.js';
 import type { ExportTables } from './tables/exports.js';
+import type { ImportTables } from './tables/imports.js';
 import type { InvitationTables } from './tables/invitations.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
@@ -18,4 +19,5 @@ export interface Database
     CollectTables,
     ReachTables,
     InvitationTables,
-    ExportTables {}
+    ExportTables,
+    ImportTables {}

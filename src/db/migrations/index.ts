@@ -13,6 +13,7 @@ import * as m0011 from './0011_exports.js';
 import * as m0012 from './0012_app_revisions.js';
 import * as m0013 from './0013_window_counters.js';
 import * as m0015 from './0015_respondent_flow.js';
+import * as m0020 from './0020_imports.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0012_app_revisions': m0012,
   '0013_window_counters': m0013,
   '0015_respondent_flow': m0015,
+  '0020_imports': m0020,
 };

@@ -103,6 +103,8 @@ export async function createCollector(
   survey: SurveyRow,
   input: CreateCollectorInput,
   closeDateIso: string | null | undefined,
+  /** An id reserved beforehand (the importer records it first, so a re-run never duplicates). */
+  presetId?: string,
 ): Promise<Collector> {
   let type: CollectorType;
   let options: CollectorOptions;
@@ -143,7 +145,8 @@ export async function createCollector(
     if (input.status !== undefined) status = input.status;
   }
   if (!status) status = type === 'email' || type === 'sms' ? 'new' : 'open';
-  const [id, eventId] = await deps.ids.take(2);
+  const [eventId] = await deps.ids.take(1);
+  const id = presetId ?? (await deps.ids.one());
   const now = deps.clock.now().toISOString();
   let row!: CollectorRow;
   await deps.db.kysely.transaction().execute(async (trx) => {

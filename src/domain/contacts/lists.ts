@@ -5,9 +5,15 @@ import type { ContactListsTable } from '../../db/tables/reach.js';
 
 export type ContactList = ContactListsTable;
 
-export async function createList(deps: Deps, ownerId: string, name: string): Promise<ContactList> {
+/** `presetId`: an id reserved beforehand (the importer records it first, so a re-run never duplicates). */
+export async function createList(
+  deps: Deps,
+  ownerId: string,
+  name: string,
+  presetId?: string,
+): Promise<ContactList> {
   const row: ContactList = {
-    id: await deps.ids.one(),
+    id: presetId ?? (await deps.ids.one()),
     owner_id: ownerId,
     name,
     created_at: deps.clock.now().toISOString(),
@@ -99,21 +105,23 @@ export async function addMembers(
   contactIds: string[],
 ): Promise<void> {
   await getList(deps, ownerId, listId);
-  if (contactIds.length === 0) return;
   const k = deps.db.kysely;
-  const owned = await k
-    .selectFrom('contacts')
-    .select('id')
-    .where('owner_id', '=', ownerId)
-    .where('id', 'in', contactIds)
-    .execute();
-  if (owned.length === 0) return;
   const now = deps.clock.now().toISOString();
-  await k
-    .insertInto('contact_list_members')
-    .values(owned.map((c) => ({ list_id: listId, contact_id: c.id, owner_id: ownerId, added_at: now })))
-    .onConflict((oc) => oc.columns(['list_id', 'contact_id']).doNothing())
-    .execute();
+  // In slices: an import adds thousands, beyond SQLite's limit of bound values per statement.
+  for (let i = 0; i < contactIds.length; i += 200) {
+    const owned = await k
+      .selectFrom('contacts')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .where('id', 'in', contactIds.slice(i, i + 200))
+      .execute();
+    if (owned.length === 0) continue;
+    await k
+      .insertInto('contact_list_members')
+      .values(owned.map((c) => ({ list_id: listId, contact_id: c.id, owner_id: ownerId, added_at: now })))
+      .onConflict((oc) => oc.columns(['list_id', 'contact_id']).doNothing())
+      .execute();
+  }
 }
 
 /** Takes the contact out of the list; it stays in the address book. */

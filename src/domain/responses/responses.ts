@@ -50,6 +50,10 @@ export interface CreateExtras {
   logicPath?: LogicPath;
   metadata?: Record<string, unknown>;
   totalTime?: number;
+  /** An id reserved beforehand (the importer records it first, so a re-run never duplicates). */
+  id?: string;
+  /** Kept from elsewhere (an import) instead of now. */
+  dateModified?: string;
 }
 
 const editToken = () => randomBytes(18).toString('base64url');
@@ -154,7 +158,8 @@ export async function createResponse(
   const pages = checkPages(index, input.pages ?? []);
   const status = input.response_status ?? 'completed';
   const types: EventType[] = ['response_created', ...statusEvents(null, status)];
-  const [id, ...eventIds] = await deps.ids.take(1 + types.length);
+  const [minted, ...eventIds] = await deps.ids.take(1 + types.length);
+  const id = extras.id ?? minted;
   const now = deps.clock.now().toISOString();
   const created = createdIso ?? now;
   const row: ResponseRow = {
@@ -174,7 +179,7 @@ export async function createResponse(
     email_address: input.email_address ?? '',
     total_time: extras.totalTime ?? Math.max(0, Math.floor((Date.parse(now) - Date.parse(created)) / 1000)),
     date_created: created,
-    date_modified: now,
+    date_modified: extras.dateModified ?? now,
     pages: JSON.stringify(pages),
     page_path: JSON.stringify(extras.pagePath ?? []),
     logic_path: JSON.stringify(extras.logicPath ?? {}),
@@ -262,6 +267,8 @@ export interface UpdateExtras {
   pagePath?: string[];
   logicPath?: LogicPath;
   totalTime?: number;
+  /** Kept from elsewhere (an import) instead of now. */
+  dateModified?: string;
   /** keep only these pages' answers (a finished respondent: the pages on the path taken) */
   onlyPages?: ReadonlySet<string>;
 }
@@ -313,7 +320,7 @@ export async function updateResponse(
     last_name: input.last_name ?? current.last_name,
     email_address: input.email_address ?? current.email_address,
     date_created: createdIso ?? current.date_created,
-    date_modified: now,
+    date_modified: extras.dateModified ?? now,
     current_page_id: extras.currentPageId ?? (status === 'partial' ? current.current_page_id : '0'),
     page_path: extras.pagePath ? JSON.stringify(extras.pagePath) : current.page_path,
     logic_path: extras.logicPath ? JSON.stringify(extras.logicPath) : current.logic_path,

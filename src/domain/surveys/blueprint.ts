@@ -204,11 +204,13 @@ export async function writeBlueprint(
   plan: Plan,
   blueprint: Blueprint,
   events: (surveyId: string) => NewEvent[],
+  presetId?: string,
 ): Promise<SurveyRow> {
   await checkSettings(deps, ownerId, plan, blueprint);
   const pages = blueprint.pages.length > 0 ? blueprint.pages : [{ questions: [] }];
   const prepared = await prepareQuestions(deps, plan, pages);
-  const [surveyId, ...rest] = await deps.ids.take(1 + pages.length + 1);
+  const [minted, ...rest] = await deps.ids.take(1 + pages.length + 1);
+  const surveyId = presetId ?? minted;
   const pageIds = rest.slice(0, pages.length);
   const eventIds = rest.slice(pages.length);
   const now = deps.clock.now().toISOString();

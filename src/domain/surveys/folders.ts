@@ -36,8 +36,14 @@ export async function getFolder(deps: Deps, ownerId: string, id: string): Promis
   return { id: row.id, title: row.title, num_surveys: Number(n) };
 }
 
-export async function createFolder(deps: Deps, ownerId: string, title: string | undefined): Promise<Folder> {
-  const id = await deps.ids.one();
+/** `presetId`: an id reserved beforehand (the importer records it first, so a re-run never duplicates). */
+export async function createFolder(
+  deps: Deps,
+  ownerId: string,
+  title: string | undefined,
+  presetId?: string,
+): Promise<Folder> {
+  const id = presetId ?? (await deps.ids.one());
   const row = {
     id,
     owner_id: ownerId,

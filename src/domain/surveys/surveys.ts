@@ -106,7 +106,13 @@ export async function blueprintOf(deps: Deps, survey: SurveyRow): Promise<Bluepr
   };
 }
 
-export async function createSurvey(deps: Deps, actor: Actor, input: CreateInput): Promise<SurveyRow> {
+/** `presetId`: an id reserved beforehand (the importer records it first, so a re-run never duplicates). */
+export async function createSurvey(
+  deps: Deps,
+  actor: Actor,
+  input: CreateInput,
+  presetId?: string,
+): Promise<SurveyRow> {
   const sources = [input.from_survey_id, input.from_template_id, input.from_team_template_id].filter(
     (x) => x !== undefined,
   );
@@ -163,7 +169,14 @@ export async function createSurvey(deps: Deps, actor: Actor, input: CreateInput)
     ]);
   }
   const blueprint: Blueprint = { ...applySettings(defaultSettings(), input), pages: input.pages ?? [] };
-  return writeBlueprint(deps, userId, actor.plan, blueprint, (id) => [event(id, { title: blueprint.title })]);
+  return writeBlueprint(
+    deps,
+    userId,
+    actor.plan,
+    blueprint,
+    (id) => [event(id, { title: blueprint.title })],
+    presetId,
+  );
 }
 
 async function findTeamTemplate(deps: Deps, userId: string, id: string) {

@@ -1,0 +1,868 @@
+// Moving in from SurveyMonkey (or another instance of this service): copies an account's contact
+// fields, contact lists, contacts, folders, surveys with their design, collectors and responses
+// through the source's public API into a local account. Every write goes through the same domain
+// functions the local API uses, so counts, rollups and events come out as if the data had been
+// entered here. A run stops cleanly when the day's request budget is spent (BudgetSpent); the
+// next run picks up from the cursor and the id map, and a run after a finished one copies only
+// what is new or changed.
+import type { Deps } from '../../context.js';
+import { parseApiDate } from '../../platform/dates.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Plan } from '../../platform/plans.js';
+import type { User } from '../accounts/users.js';
+import {
+  type Collector,
+  closedReason,
+  collectorById,
+  createCollector,
+  updateCollector,
+} from '../collectors/collectors.js';
+import type { CollectorInput } from '../collectors/options.js';
+import {
+  type Contact,
+  type ContactStatus,
+  createContact,
+  findExisting,
+  setContactStatus,
+} from '../contacts/contacts.js';
+import { setFieldLabel } from '../contacts/fields.js';
+import { addMembers, createList, renameList } from '../contacts/lists.js';
+import type { PageIn } from '../responses/answers.js';
+import { designIndex } from '../responses/design-index.js';
+import {
+  createResponse,
+  getResponse,
+  type ResponseInput,
+  type ResponseStatus,
+  updateResponse,
+} from '../responses/responses.js';
+import type { SurveyRow } from '../surveys/access.js';
+import { createFolder, renameFolder } from '../surveys/folders.js';
+import { createSurvey, loadDesign, updateSurvey } from '../surveys/surveys.js';
+import { blueprintPages, headingOf, pairDesign, type Skipped } from './design.js';
+import {
+  type Cursor,
+  emptyCursor,
+  type ImportJob,
+  jobBudget,
+  type Kind,
+  mapped,
+  nextUtcMidnight,
+  openJob,
+  record,
+  remainingToday,
+  reserve,
+  saveJob,
+  stamp,
+} from './jobs.js';
+import { BudgetSpent, normaliseSourceUrl, RemoteApi } from './remote.js';
+
+export { BudgetSpent, RemoteError } from './remote.js';
+
+export interface ImportOptions {
+  owner: User;
+  from: string;
+  token: string;
+  dailyBudget: number;
+  /** Waits on 429 and exhausted minutes (tests make them instant). */
+  sleep?: (ms: number) => Promise<void>;
+  onProgress?: (p: Progress) => void;
+}
+
+/** What the source holds and what this import has copied so far (over every run). */
+export interface Progress {
+  phase: string;
+  copied: Record<string, number>;
+  totals: { surveys: number; responses: number; contacts: number };
+  /** Responses of the source already here (copied in this or earlier runs). */
+  responsesHere: number;
+  requestsToday: number;
+  dailyBudget: number;
+  requestsTotal: number;
+  /** Requests the rest of the import needs (an estimate), and the time that takes at the budget. */
+  requestsLeft: number;
+  etaSeconds: number;
+}
+
+export interface ImportResult {
+  state: 'done' | 'paused';
+  resumeAt?: string;
+  jobId: string;
+  /** Created or updated by this run, per kind. */
+  copied: Record<string, number>;
+  /** The same over every run of the job. */
+  copiedTotal: Record<string, number>;
+  skipped: Skipped[];
+  requestsTotal: number;
+  responsesCopied: number;
+  /** requests_total / responses copied (over every run of the job). */
+  requestsPerResponse: number | null;
+  progress: Progress;
+}
+
+const PHASES = ['fields', 'lists', 'contacts', 'folders', 'surveys', 'responses'] as const;
+const CONTACT_STATUSES: ContactStatus[] = ['active', 'optout', 'bounced'];
+const BULK = 100;
+
+/** The source's dates (with or without offset) as this service's ISO instants. */
+const iso = (v: string | null | undefined): string | undefined =>
+  v ? (parseApiDate(v.replace(/ (\d{2}:?\d{2})$/, '+$1')) ?? undefined) : undefined;
+/** The start_modified_at format the source takes: no offset, UTC. */
+const noOffset = (isoInstant: string) => isoInstant.slice(0, 19);
+
+class Run {
+  readonly api: RemoteApi;
+  readonly cursor: Cursor;
+  /** Copied over every run of the job, and by this run. */
+  readonly copied: Record<string, number>;
+  readonly copiedNow: Record<string, number> = {};
+  readonly skipped: Skipped[];
+  readonly plan: Plan;
+  totals = { surveys: 0, responses: 0, contacts: 0 };
+  responsesHere = 0;
+  /** Requests still needed for what is listed but not yet read (refined as the run goes). */
+  pendingRequests = 0;
+  phase = 'starting';
+
+  constructor(
+    readonly deps: Deps,
+    readonly job: ImportJob,
+    readonly options: ImportOptions,
+    sourceUrl: string,
+  ) {
+    this.api = new RemoteApi(sourceUrl, options.token, {
+      budget: jobBudget(deps, job),
+      sleep: options.sleep,
+    });
+    this.cursor = { ...emptyCursor(), ...JSON.parse(job.cursor) };
+    this.copied = JSON.parse(job.counts);
+    this.skipped = JSON.parse(job.skipped);
+    this.plan = options.owner.account_type as Plan;
+  }
+
+  get owner() {
+    return this.options.owner;
+  }
+
+  count(kind: string, n = 1) {
+    this.copied[kind] = (this.copied[kind] ?? 0) + n;
+    this.copiedNow[kind] = (this.copiedNow[kind] ?? 0) + n;
+  }
+
+  skip(s: Skipped) {
+    if (!this.skipped.some((x) => x.kind === s.kind && x.name === s.name && x.reason === s.reason))
+      this.skipped.push(s);
+  }
+
+  async save(state: ImportJob['state'] = 'running') {
+    await saveJob(this.deps, this.job, {
+      state,
+      cursor: JSON.stringify(this.cursor),
+      counts: JSON.stringify(this.copied),
+      skipped: JSON.stringify(this.skipped),
+    });
+  }
+
+  progress(): Progress {
+    const now = this.deps.clock.now();
+    const left = Math.max(
+      0,
+      this.pendingRequests + Math.ceil((this.totals.responses - this.responsesHere) / BULK),
+    );
+    const remaining = remainingToday(this.job, now);
+    // Within today's budget at the pace so far is unknown; past it, whole days at the budget.
+    const etaSeconds =
+      left <= remaining
+        ? 0
+        : Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000) +
+          Math.floor((left - remaining - 1) / Math.max(1, this.job.daily_budget)) * 86_400;
+    return {
+      phase: this.phase,
+      copied: { ...this.copied },
+      totals: { ...this.totals },
+      responsesHere: this.responsesHere,
+      requestsToday: this.job.daily_budget - remaining,
+      dailyBudget: this.job.daily_budget,
+      requestsTotal: this.job.requests_total,
+      requestsLeft: left,
+      etaSeconds,
+    };
+  }
+
+  report() {
+    this.options.onProgress?.(this.progress());
+  }
+
+  async phaseDone(name: string) {
+    this.cursor.done.push(name);
+    await this.save();
+  }
+
+  // ---- contact fields, lists, contacts ----
+
+  async fields() {
+    const fields = await this.api.all<{ id: string; label: string }>('/contact_fields?per_page=1000');
+    for (const f of fields) {
+      await setFieldLabel(this.deps, this.owner.id, String(f.id), f.label).catch((err) => {
+        if (!(err instanceof ApiError)) throw err;
+        this.skip({ kind: 'contact_field', name: f.label, reason: err.message });
+      });
+    }
+  }
+
+  async lists() {
+    const lists = await this.api.all<{ id: string; name: string }>('/contact_lists?per_page=1000');
+    const known = await mapped(
+      this.deps,
+      this.job.id,
+      'list',
+      lists.map((l) => String(l.id)),
+    );
+    for (const l of lists) {
+      const local = await reserve(this.deps, this.job.id, 'list', String(l.id));
+      const exists = await this.deps.db.kysely
+        .selectFrom('contact_lists')
+        .select(['id', 'name'])
+        .where('id', '=', local)
+        .executeTakeFirst();
+      if (!exists) {
+        await createList(this.deps, this.owner.id, l.name, local);
+        this.count('contact_lists');
+      } else if (exists.name !== l.name && known.has(String(l.id))) {
+        await renameList(this.deps, this.owner.id, local, l.name);
+        this.count('contact_lists');
+      }
+    }
+  }
+
+  async contacts() {
+    for (const status of CONTACT_STATUSES) {
+      for await (const page of this.api.pages<any>(`/contacts?per_page=1000&status=${status}`)) {
+        if (status === 'active') this.totals.contacts += page.length;
+        const known = await mapped(
+          this.deps,
+          this.job.id,
+          'contact',
+          page.map((c) => String(c.id)),
+        );
+        this.pendingRequests += page.filter((c) => !known.has(String(c.id))).length;
+        for (const c of page) {
+          if (known.has(String(c.id))) continue;
+          // The list leaves out custom field values: one GET per new contact brings them.
+          const full = await this.api.get<any>(`/contacts/${c.id}`);
+          this.pendingRequests -= 1;
+          const input = {
+            first_name: full.first_name ?? '',
+            last_name: full.last_name ?? '',
+            email: full.email ?? null,
+            phone_number: full.phone_number ?? null,
+            custom_fields: full.custom_fields ?? {},
+          };
+          let local: Contact;
+          try {
+            // The address book is unique by email and phone number: a contact written by a run
+            // killed before recording it is found again here, never created twice.
+            local =
+              (await findExisting(this.deps.db.kysely, this.owner.id, input)) ??
+              (await createContact(this.deps, this.owner.id, this.plan, input));
+          } catch (err) {
+            if (!(err instanceof ApiError)) throw err;
+            this.skip({
+              kind: 'contact',
+              name: full.email ?? full.phone_number ?? String(c.id),
+              reason: err.message,
+            });
+            continue;
+          }
+          if (status !== 'active' && local.email)
+            await setContactStatus(this.deps, this.owner.id, local.email, status);
+          await record(this.deps, this.job.id, 'contact', [{ source: String(c.id), local: local.id }]);
+          this.count('contacts');
+          this.report();
+        }
+      }
+    }
+    // Membership: each list's contacts, added to the copied list.
+    const lists = await this.deps.db.kysely
+      .selectFrom('import_ids')
+      .select(['source_id', 'local_id'])
+      .where('job_id', '=', this.job.id)
+      .where('kind', '=', 'list')
+      .execute();
+    for (const l of lists) {
+      const members: string[] = [];
+      for (const status of CONTACT_STATUSES)
+        for await (const page of this.api.pages<any>(
+          `/contact_lists/${l.source_id}/contacts?per_page=1000&status=${status}`,
+        ))
+          members.push(...page.map((c) => String(c.id)));
+      const locals = await mapped(this.deps, this.job.id, 'contact', members);
+      await addMembers(
+        this.deps,
+        this.owner.id,
+        l.local_id,
+        [...locals.values()].map((m) => m.local_id),
+      );
+    }
+  }
+
+  // ---- folders, surveys, collectors ----
+
+  async folders() {
+    const folders = await this.api.all<{ id: string; title: string }>('/survey_folders?per_page=1000');
+    for (const f of folders) {
+      const local = await reserve(this.deps, this.job.id, 'folder', String(f.id));
+      const exists = await this.deps.db.kysely
+        .selectFrom('survey_folders')
+        .select(['id', 'title'])
+        .where('id', '=', local)
+        .executeTakeFirst();
+      if (!exists) {
+        await createFolder(this.deps, this.owner.id, f.title, local);
+        this.count('folders');
+      } else if (exists.title !== f.title) {
+        await renameFolder(this.deps, this.owner.id, local, f.title);
+        this.count('folders');
+      }
+    }
+  }
+
+  /** Every survey of the source account (owned), with the fields change detection needs. */
+  async sourceSurveys(): Promise<any[]> {
+    const surveys = await this.api.all<any>(
+      '/surveys?per_page=1000&include=owned,response_count,date_modified',
+    );
+    this.totals.surveys = surveys.length;
+    this.totals.responses = surveys.reduce((n, s) => n + Number(s.response_count ?? 0), 0);
+    return surveys;
+  }
+
+  async surveys(list: any[]) {
+    const known = await mapped(
+      this.deps,
+      this.job.id,
+      'survey',
+      list.map((s) => String(s.id)),
+    );
+    for (const s of list) {
+      const m = known.get(String(s.id));
+      const local = m && (await this.localSurvey(m.local_id));
+      // Unchanged since copied: nothing to read. An empty stamp is a copy a killed run left unfinished.
+      if (local && m.source_stamp === s.date_modified) continue;
+      const finished = local && m.source_stamp !== '';
+      const details = await this.api.get<any>(`/surveys/${s.id}/details`);
+      const folderId =
+        details.folder_id && details.folder_id !== '0'
+          ? (await mapped(this.deps, this.job.id, 'folder', [String(details.folder_id)])).get(
+              String(details.folder_id),
+            )?.local_id
+          : undefined;
+      const settings = {
+        title: details.title,
+        nickname: details.nickname ?? '',
+        language: details.language ?? 'en',
+        buttons_text: details.buttons_text,
+        custom_variables: details.custom_variables ?? {},
+        footer: details.footer ?? true,
+        folder_id: folderId ?? null,
+        ...(details.quiz_options ? { quiz_options: details.quiz_options } : {}),
+      };
+      const actor = { user: { id: this.owner.id }, plan: this.plan, ip: null };
+      if (!finished) {
+        const id = await reserve(this.deps, this.job.id, 'survey', String(s.id));
+        const pages = blueprintPages(details, this.skipped);
+        const row =
+          (await this.localSurvey(id)) ?? (await createSurvey(this.deps, actor, { ...settings, pages }, id));
+        await this.pairDesign(details, row);
+        this.count('surveys');
+      } else {
+        // A changed survey: its settings are brought up to date; its design stays as first
+        // copied (answers already here point at it).
+        await updateSurvey(this.deps, actor, local!.id, settings, 'patch');
+        this.count('surveys_updated');
+        this.skip({
+          kind: 'survey',
+          name: details.title,
+          reason: 'changed after the first copy: its settings were updated, design changes are not re-copied',
+        });
+      }
+      await this.keepDates(
+        'surveys',
+        (await this.localOf('survey', String(s.id)))!,
+        details.date_created,
+        details.date_modified,
+      );
+      await this.collectors(String(s.id));
+      await stamp(this.deps, this.job.id, 'survey', String(s.id), s.date_modified);
+      this.report();
+    }
+  }
+
+  async localSurvey(id: string): Promise<SurveyRow | undefined> {
+    return this.deps.db.kysely.selectFrom('surveys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async localOf(kind: Kind, sourceId: string): Promise<string | undefined> {
+    return (await mapped(this.deps, this.job.id, kind, [sourceId])).get(sourceId)?.local_id;
+  }
+
+  async pairDesign(details: any, row: SurveyRow) {
+    const pairs = pairDesign(details, await loadDesign(this.deps, row.id));
+    for (const kind of ['page', 'question', 'answer'] as const)
+      await record(
+        this.deps,
+        this.job.id,
+        kind,
+        pairs[kind].map(([source, local]) => ({ source, local })),
+      );
+    for (const p of details.pages ?? [])
+      for (const q of p.questions ?? [])
+        if (q.family === 'open_ended' && q.subtype === 'file_upload')
+          this.skip({
+            kind: 'question',
+            name: `${details.title} / ${headingOf(q)}`,
+            reason: 'file uploads are not copied',
+          });
+  }
+
+  /** The source's creation and modification dates on a copied row (a copy keeps its history). */
+  async keepDates(table: 'surveys' | 'collectors', id: string, created?: string, modified?: string) {
+    const c = iso(created);
+    const m = iso(modified);
+    if (!c && !m) return;
+    await this.deps.db.kysely
+      .updateTable(table)
+      .set({ ...(c ? { date_created: c } : {}), ...(m ? { date_modified: m } : {}) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async collectors(sourceSurveyId: string) {
+    const localSurveyId = (await this.localOf('survey', sourceSurveyId))!;
+    const survey = (await this.localSurvey(localSurveyId))!;
+    const list = await this.api.all<any>(
+      `/surveys/${sourceSurveyId}/collectors?per_page=1000&include=date_modified`,
+    );
+    const known = await mapped(
+      this.deps,
+      this.job.id,
+      'collector',
+      list.map((c) => String(c.id)),
+    );
+    const actor = { user: { id: this.owner.id }, plan: this.plan, ip: null };
+    for (const item of list) {
+      const m = known.get(String(item.id));
+      if (m && m.source_stamp === item.date_modified && (await collectorById(this.deps, m.local_id)))
+        continue;
+      const c = await this.api.get<any>(`/collectors/${item.id}`);
+      const input = collectorInput(c);
+      const closeDate = iso(c.close_date) ?? null;
+      const local = await reserve(this.deps, this.job.id, 'collector', String(item.id));
+      const existing = await collectorById(this.deps, local);
+      try {
+        if (!existing) {
+          await createCollector(this.deps, actor, survey, input, closeDate, local);
+          this.count('collectors');
+        } else {
+          const { type: _t, ...changes } = input;
+          await updateCollector(this.deps, actor, existing, changes, closeDate, 'patch');
+          this.count('collectors_updated');
+        }
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        this.skip({ kind: 'collector', name: `${survey.title} / ${c.name}`, reason: err.message });
+        continue;
+      }
+      if (c.password_enabled)
+        this.skip({
+          kind: 'collector',
+          name: `${survey.title} / ${c.name}`,
+          reason: 'its password is not readable; set a new one',
+        });
+      if (c.type === 'email' || c.type === 'sms')
+        this.skip({
+          kind: 'collector',
+          name: `${survey.title} / ${c.name}`,
+          reason: 'messages and recipients are not copied',
+        });
+      await this.keepDates('collectors', local, c.date_created, c.date_modified);
+      await stamp(this.deps, this.job.id, 'collector', String(item.id), item.date_modified ?? '');
+    }
+  }
+
+  // ---- responses ----
+
+  async responses(list: any[]) {
+    for (const s of list) {
+      const sourceId = String(s.id);
+      const localId = await this.localOf('survey', sourceId);
+      if (!localId) continue;
+      const survey = (await this.localSurvey(localId))!;
+      const since = this.cursor.responsesSince[sourceId];
+      let page = this.cursor.responsePage[sourceId] ?? 1;
+      if (page === 0) continue; // done in this pass
+      const filter = since ? `&start_modified_at=${encodeURIComponent(since)}` : '';
+      const [designMap, collectors] = await Promise.all([this.designMap(), this.collectorMap()]);
+      let newest = since ?? '';
+      for (;;) {
+        const body = await this.api.get<any>(
+          `/surveys/${sourceId}/responses/bulk?per_page=${BULK}&page=${page}&sort_by=date_modified&sort_order=ASC${filter}`,
+        );
+        const items: any[] = body.data ?? [];
+        for (const r of items) if ((iso(r.date_modified) ?? '') > newest) newest = iso(r.date_modified)!;
+        await this.copyResponses(survey, items, designMap, collectors);
+        this.responsesHere = await this.responsesCopied();
+        if (!body.links?.next) break;
+        page += 1;
+        this.cursor.responsePage[sourceId] = page;
+        await this.save();
+        this.report();
+      }
+      // The next pass reads from a second before the newest seen (the filter's unit is a second).
+      if (newest)
+        this.cursor.responsesSince[sourceId] = noOffset(new Date(Date.parse(newest) - 1000).toISOString());
+      this.cursor.responsePage[sourceId] = 0;
+      await this.restoreCollectors();
+      await this.save();
+      this.report();
+    }
+  }
+
+  async designMap(): Promise<Map<string, string>> {
+    const rows = await this.deps.db.kysely
+      .selectFrom('import_ids')
+      .select(['source_id', 'local_id'])
+      .where('job_id', '=', this.job.id)
+      .where('kind', 'in', ['page', 'question', 'answer'])
+      .execute();
+    return new Map(rows.map((r) => [r.source_id, r.local_id]));
+  }
+
+  async collectorMap(): Promise<Map<string, string>> {
+    const rows = await this.deps.db.kysely
+      .selectFrom('import_ids')
+      .select(['source_id', 'local_id'])
+      .where('job_id', '=', this.job.id)
+      .where('kind', '=', 'collector')
+      .execute();
+    return new Map(rows.map((r) => [r.source_id, r.local_id]));
+  }
+
+  async responsesCopied(): Promise<number> {
+    const row = await this.deps.db.kysely
+      .selectFrom('import_ids')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('job_id', '=', this.job.id)
+      .where('kind', '=', 'response')
+      .where('source_stamp', '<>', '')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async copyResponses(
+    survey: SurveyRow,
+    items: any[],
+    design: Map<string, string>,
+    collectors: Map<string, string>,
+  ) {
+    if (items.length === 0) return;
+    const ids = items.map((r) => String(r.id));
+    const known = await mapped(this.deps, this.job.id, 'response', ids);
+    const fresh = items.filter((r) => !known.has(String(r.id)));
+    // Reserve and record the local ids first: a run killed mid-page writes the same ids next time.
+    const minted = await this.deps.ids.take(fresh.length);
+    const locals = await record(
+      this.deps,
+      this.job.id,
+      'response',
+      fresh.map((r, i) => ({ source: String(r.id), local: minted[i] })),
+    );
+    for (const [s, m] of known) locals.set(s, m.local_id);
+    const existing = new Set(
+      (
+        await this.deps.db.kysely
+          .selectFrom('responses')
+          .select('id')
+          .where('id', 'in', [...locals.values()])
+          .execute()
+      ).map((r) => r.id),
+    );
+    const index = await designIndex(this.deps, survey);
+    for (const r of items) {
+      const sourceId = String(r.id);
+      const localId = locals.get(sourceId)!;
+      const m = known.get(sourceId);
+      if (existing.has(localId) && m && m.source_stamp === r.date_modified) continue;
+      const collectorId = collectors.get(String(r.collector_id));
+      const collector = collectorId ? await this.openForImport(collectorId) : undefined;
+      if (!collector) {
+        this.skip({
+          kind: 'response',
+          name: `${survey.title} / response ${sourceId}`,
+          reason: 'its collector was not copied',
+        });
+        continue;
+      }
+      const input: ResponseInput = {
+        pages: this.mapAnswers(survey, sourceId, r.pages ?? [], design),
+        custom_variables: r.custom_variables ?? {},
+        custom_value: r.custom_value ?? '',
+        response_status: r.response_status as ResponseStatus,
+        ip_address: r.ip_address ?? '',
+        first_name: r.first_name ?? '',
+        last_name: r.last_name ?? '',
+        email_address: r.email_address ?? '',
+      };
+      const extras = {
+        totalTime: Number(r.total_time ?? 0),
+        dateModified: iso(r.date_modified),
+        collectionMode: r.collection_mode ?? 'default',
+        metadata: r.metadata ?? {},
+        pagePath: (r.page_path ?? []).map((p: string) => design.get(String(p)) ?? String(p)),
+      };
+      const actor = { userId: this.owner.id, ip: null };
+      if (existing.has(localId)) {
+        const current = await getResponse(this.deps, { surveyId: survey.id }, localId);
+        await updateResponse(this.deps, actor, current, index, input, iso(r.date_created), 'put', extras);
+        this.count('responses_updated');
+      } else {
+        await createResponse(this.deps, actor, survey, collector, index, input, iso(r.date_created), {
+          ...extras,
+          id: localId,
+        });
+        this.count('responses');
+      }
+      await stamp(this.deps, this.job.id, 'response', sourceId, r.date_modified);
+    }
+  }
+
+  /** The answers with every page, question, choice, row, column and other id mapped to the copy's. */
+  mapAnswers(survey: SurveyRow, responseId: string, pages: any[], design: Map<string, string>): PageIn[] {
+    const map = (id: unknown) => (id === undefined || id === null ? undefined : design.get(String(id)));
+    return pages
+      .filter((p) => map(p.id))
+      .map((p) => ({
+        id: map(p.id)!,
+        questions: (p.questions ?? [])
+          .filter((q: any) => map(q.id))
+          .map((q: any) => ({
+            id: map(q.id)!,
+            answers: (q.answers ?? []).flatMap((a: any) => {
+              if (a.download_url) {
+                this.skip({
+                  kind: 'answer',
+                  name: `${survey.title} / response ${responseId}`,
+                  reason: 'file uploads are not copied',
+                });
+                return [];
+              }
+              const out: Record<string, string> = {};
+              for (const k of ['choice_id', 'row_id', 'col_id', 'other_id'] as const)
+                if (a[k] !== undefined && a[k] !== null) {
+                  const v = map(a[k]);
+                  if (!v) return [];
+                  out[k] = v;
+                }
+              if (a.text !== undefined) out.text = a.text;
+              return [out];
+            }),
+          }))
+          .filter((q: any) => q.answers.length > 0),
+      }));
+  }
+
+  /**
+   * The collector, open to take imported responses: a closed, expired or full one is opened for
+   * the import and put back as it was afterwards (its settings kept in the cursor meanwhile, so a
+   * killed run puts them back when it resumes).
+   */
+  async openForImport(collectorId: string): Promise<Collector | undefined> {
+    const c = await collectorById(this.deps, collectorId);
+    if (!c || !closedReason(c, this.deps.clock.now())) return c;
+    this.cursor.reopened[c.id] ??= {
+      status: c.status,
+      close_date: c.close_date,
+      response_limit: c.response_limit,
+      date_modified: c.date_modified,
+    };
+    await this.save();
+    const actor = { user: { id: this.owner.id }, plan: this.plan, ip: null };
+    return updateCollector(this.deps, actor, c, { status: 'open', response_limit: null }, null, 'patch');
+  }
+
+  async restoreCollectors() {
+    const actor = { user: { id: this.owner.id }, plan: this.plan, ip: null };
+    for (const [id, was] of Object.entries(this.cursor.reopened)) {
+      const c = await collectorById(this.deps, id);
+      if (c)
+        await updateCollector(
+          this.deps,
+          actor,
+          c,
+          { status: was.status === 'closed' ? 'closed' : 'open', response_limit: was.response_limit },
+          was.close_date,
+          'patch',
+        );
+      await this.keepDates('collectors', id, undefined, was.date_modified);
+      delete this.cursor.reopened[id];
+    }
+  }
+
+  // ---- the run ----
+
+  async run(): Promise<void> {
+    await this.restoreCollectors();
+    const list = await this.sourceSurveys();
+    this.responsesHere = await this.responsesCopied();
+    const todo = (p: string) => !this.cursor.done.includes(p);
+    for (const phase of PHASES) {
+      if (!todo(phase)) continue;
+      this.phase = phase;
+      this.report();
+      if (phase === 'fields') await this.fields();
+      else if (phase === 'lists') await this.lists();
+      else if (phase === 'contacts') await this.contacts();
+      else if (phase === 'folders') await this.folders();
+      else if (phase === 'surveys') await this.surveys(list);
+      else await this.responses(list);
+      await this.phaseDone(phase);
+    }
+  }
+}
+
+function collectorInput(c: any): CollectorInput {
+  const input: CollectorInput = {
+    type: c.type,
+    name: c.name,
+    thank_you_message: c.thank_you_message,
+    thank_you_page: c.thank_you_page,
+    disqualification_message: c.disqualification_message,
+    disqualification_url: c.disqualification_url,
+    disqualification_type: c.disqualification_type,
+    closed_page_message: c.closed_page_message,
+    redirect_url: c.redirect_url,
+    redirect_type: c.redirect_type,
+    display_survey_results: c.display_survey_results,
+    edit_response_type: c.edit_response_type,
+    anonymous_type: c.anonymous_type,
+    allow_multiple_responses: c.allow_multiple_responses,
+    sender_email: c.sender_email,
+    response_limit: c.response_limit,
+    respondent_authentication: c.respondent_authentication,
+  };
+  if (c.status === 'open' || c.status === 'closed') input.status = c.status;
+  for (const k of Object.keys(input) as Array<keyof CollectorInput>)
+    if (input[k] === undefined) delete input[k];
+  return input;
+}
+
+/** The source account behind a token (its id keys the job). */
+async function sourceAccount(api: RemoteApi): Promise<{ id: string; username: string }> {
+  const me = await api.get<any>('/users/me');
+  return { id: String(me.id), username: String(me.username) };
+}
+
+/** Imports (or resumes importing) the token's account into `owner`. */
+export async function runImport(deps: Deps, options: ImportOptions): Promise<ImportResult> {
+  const sourceUrl = normaliseSourceUrl(options.from);
+  // The first request (who is this?) is counted once the job is known; a free probe costs 1.
+  let spent = 0;
+  const probe = new RemoteApi(sourceUrl, options.token, {
+    budget: { spend: async () => void spent++ },
+    sleep: options.sleep,
+  });
+  const source = await sourceAccount(probe);
+  const job = await openJob(deps, options.owner.id, sourceUrl, source.id, options.dailyBudget);
+  const run = new Run(deps, job, options, sourceUrl);
+  try {
+    for (let i = 0; i < spent; i++) await jobBudget(deps, job).spend();
+    await run.run();
+  } catch (err) {
+    if (!(err instanceof BudgetSpent)) {
+      await run.save('failed');
+      throw err;
+    }
+    await run.save('paused');
+    return result(run, 'paused', err.resumeAt.toISOString());
+  }
+  // A finished pass: the next run starts a new one (reading only what changed since).
+  run.cursor.done = [];
+  run.cursor.responsePage = {};
+  run.responsesHere = await run.responsesCopied();
+  run.phase = 'done';
+  await run.save('done');
+  return result(run, 'done');
+}
+
+function result(run: Run, state: 'done' | 'paused', resumeAt?: string): ImportResult {
+  const responses = run.responsesHere;
+  return {
+    state,
+    resumeAt,
+    jobId: run.job.id,
+    copied: { ...run.copiedNow },
+    copiedTotal: { ...run.copied },
+    skipped: [...run.skipped],
+    requestsTotal: run.job.requests_total,
+    responsesCopied: responses,
+    requestsPerResponse: responses ? run.job.requests_total / responses : null,
+    progress: run.progress(),
+  };
+}
+
+export interface DryRun {
+  folders: number;
+  surveys: number;
+  responses: number;
+  contacts: number;
+  contactLists: number;
+  /** Requests a full copy needs (the listing requests of the dry run itself included). */
+  requests: number;
+  /** Requests the dry run made. */
+  requestsMade: number;
+}
+
+/**
+ * What an import would copy and the requests it needs, from the listings alone (six requests,
+ * outside any job's budget: a dry run starts no job).
+ */
+export async function planImport(options: Omit<ImportOptions, 'owner'>): Promise<DryRun> {
+  const sourceUrl = normaliseSourceUrl(options.from);
+  let made = 0;
+  const api = new RemoteApi(sourceUrl, options.token, {
+    budget: { spend: async () => void made++ },
+    sleep: options.sleep,
+  });
+  const [surveys, folders, lists, contacts] = await Promise.all([
+    api.get<any>('/surveys?per_page=1000&include=owned,response_count'),
+    api.get<any>('/survey_folders?per_page=1'),
+    api.get<any>('/contact_lists?per_page=1'),
+    Promise.all(CONTACT_STATUSES.map((s) => api.get<any>(`/contacts?per_page=1&status=${s}`))),
+  ]);
+  const surveyItems: any[] = surveys.data ?? [];
+  const pagesOf = (n: number, per: number) => Math.max(1, Math.ceil(n / per));
+  const contactCount = contacts.reduce((n, c) => n + Number(c.total ?? 0), 0);
+  const responses = surveyItems.reduce((n, s) => n + Number(s.response_count ?? 0), 0);
+  const listCount = Number(lists.total ?? 0);
+  // Per survey: details, the collectors list, one GET per collector (assumed one) and the bulk pages.
+  const perSurvey = surveyItems.reduce((n, s) => n + 3 + pagesOf(Number(s.response_count ?? 0), BULK), 0);
+  const requests =
+    1 + // users/me
+    1 + // contact fields
+    1 + // lists
+    CONTACT_STATUSES.length * pagesOf(contactCount, 1000) +
+    contactCount + // one GET per contact for its custom fields
+    listCount * CONTACT_STATUSES.length + // members
+    1 + // folders
+    pagesOf(Number(surveys.total ?? 0), 1000) +
+    perSurvey;
+  return {
+    folders: Number(folders.total ?? 0),
+    surveys: Number(surveys.total ?? 0),
+    responses,
+    contacts: contactCount,
+    contactLists: listCount,
+    requests,
+    requestsMade: made,
+  };
+}

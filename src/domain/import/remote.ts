@@ -1,0 +1,129 @@
+// The source account's API, read within its rate limits: every request is counted against the
+// job's daily budget first (kept in the database, so several runs in a day share it), the
+// X-Ratelimit-App-Global-* headers are obeyed, and a 429 is waited out. The token goes only into
+// the Authorization header: never into a message, a log line or the database.
+
+/** The day's budget (ours or the source's) is spent: the import pauses until `resumeAt`. */
+export class BudgetSpent extends Error {
+  constructor(readonly resumeAt: Date) {
+    super(`the daily request budget is spent until ${resumeAt.toISOString()}`);
+  }
+}
+
+/** The source refused a request for a reason waiting will not cure. */
+export class RemoteError extends Error {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`the source answered ${status} to GET ${path}: ${detail}`);
+  }
+}
+
+/** Counts one request against the budget, or throws BudgetSpent. */
+export interface RequestBudget {
+  spend(): Promise<void>;
+}
+
+export interface RemoteOptions {
+  budget: RequestBudget;
+  now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+  /** Longest single wait on a 429 or an exhausted minute (longer means: pause instead). */
+  maxWaitMs?: number;
+}
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const header = (res: Response, name: string) => {
+  const v = res.headers.get(name);
+  return v === null || v === '' ? undefined : Number(v);
+};
+
+/** The part of a source URL everything hangs off: scheme, host, optional path prefix, no /v3. */
+export function normaliseSourceUrl(url: string): string {
+  const u = new URL(url);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('--from must be an http(s) URL');
+  return `${u.origin}${u.pathname.replace(/\/+$/, '').replace(/\/v3$/, '')}`;
+}
+
+export class RemoteApi {
+  private readonly now: () => Date;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly maxWaitMs: number;
+  /** Set when the source said its day is used up; the next get throws BudgetSpent. */
+  private pausedUntil: Date | null = null;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+    private readonly options: RemoteOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.sleep = options.sleep ?? sleepFor;
+    this.maxWaitMs = options.maxWaitMs ?? 5 * 60_000;
+  }
+
+  /** GET a /v3 path (or an absolute links.next URL on the source) as JSON. */
+  async get<T = any>(pathOrUrl: string): Promise<T> {
+    const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}/v3${pathOrUrl}`;
+    const path = new URL(url).pathname;
+    for (;;) {
+      this.checkPaused();
+      await this.options.budget.spend();
+      const res = await fetch(url, {
+        headers: { authorization: `bearer ${this.token}`, accept: 'application/json' },
+      });
+      const dayRemaining = header(res, 'x-ratelimit-app-global-day-remaining');
+      const dayReset = header(res, 'x-ratelimit-app-global-day-reset') ?? 0;
+      const minuteRemaining = header(res, 'x-ratelimit-app-global-minute-remaining');
+      const minuteReset = header(res, 'x-ratelimit-app-global-minute-reset') ?? 60;
+      if (res.status === 429) {
+        await res.body?.cancel();
+        if (dayRemaining === 0) throw new BudgetSpent(new Date(this.now().getTime() + dayReset * 1000));
+        const retryAfter = header(res, 'retry-after');
+        await this.wait((retryAfter ?? minuteReset) * 1000);
+        continue;
+      }
+      const text = await res.text();
+      if (!res.ok) {
+        let detail = text.slice(0, 200);
+        try {
+          const body = JSON.parse(text);
+          detail = body?.error?.message ?? body?.errmsg ?? detail;
+        } catch {}
+        throw new RemoteError(res.status, path, detail);
+      }
+      // The source has no more for today (its own limit, which may be below our budget): stop
+      // before a request it would refuse. An exhausted minute is simply waited out.
+      if (dayRemaining === 0) this.pausedUntil = new Date(this.now().getTime() + dayReset * 1000);
+      else if (minuteRemaining === 0) await this.wait(minuteReset * 1000);
+      return JSON.parse(text) as T;
+    }
+  }
+
+  /** Every item of a list endpoint, following links.next (per_page as given in `path`). */
+  async *pages<T = any>(path: string): AsyncGenerator<T[]> {
+    let next: string | undefined = path;
+    while (next) {
+      const page: { data: T[]; links?: { next?: string } } = await this.get(next);
+      yield page.data;
+      next = page.links?.next;
+    }
+  }
+
+  async all<T = any>(path: string): Promise<T[]> {
+    const out: T[] = [];
+    for await (const page of this.pages<T>(path)) out.push(...page);
+    return out;
+  }
+
+  checkPaused(): void {
+    if (this.pausedUntil && this.pausedUntil > this.now()) throw new BudgetSpent(this.pausedUntil);
+  }
+
+  private async wait(ms: number): Promise<void> {
+    if (ms > this.maxWaitMs) throw new BudgetSpent(new Date(this.now().getTime() + ms));
+    await this.sleep(Math.max(ms, 250));
+  }
+}
