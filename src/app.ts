@@ -38,6 +38,7 @@ import { SCOPES } from './platform/scopes.js';
 import { installSecurityHeaders } from './platform/security-headers.js';
 import type { Api, Routes } from './platform/types.js';
 import { analyzePages } from './web/analyze/pages.js';
+import { assets } from './web/assets.js';
 import { docsPages } from './web/docs.js';
 import { pageNotFound } from './web/home/not-found.js';
 import { homeAndDesignPages } from './web/home/plugin.js';
@@ -150,6 +151,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     { prefix: API_PREFIX },
   );
 
+  await app.register(assets);
   await app.register(docsPages);
   await app.register(teamPages, { deps });
   await app.register(oauthPages(deps));

@@ -368,7 +368,10 @@ export function installHttpConventions(
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(request.url);
-    if (allowed.length > 0) return methodNotAllowed(reply, allowed);
+    // A route of this very method that called for "not found" itself (a static file that is not
+    // there) is a 404, not a 405.
+    if (allowed.length > 0 && !(allowed as string[]).includes(request.method))
+      return methodNotAllowed(reply, allowed);
     if (options.pageNotFound && !request.url.startsWith(API_PREFIX))
       return options.pageNotFound(request, reply);
     return reply

@@ -200,6 +200,25 @@ export async function isOperator(deps: Deps, userId: string): Promise<boolean> {
   return !!row;
 }
 
+/**
+ * Which optional areas of the workspace this user uses: operators review apps, developers own apps
+ * (one round trip; the header shows their links only to them).
+ */
+export async function workspaceRoles(
+  deps: Deps,
+  userId: string,
+): Promise<{ operator: boolean; developer: boolean }> {
+  const { db } = deps;
+  const row = await db.kysely
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('operators').select('user_id').where('user_id', '=', userId)).as('operator'),
+      eb.exists(eb.selectFrom('apps').select('id').where('owner_id', '=', userId)).as('developer'),
+    ])
+    .executeTakeFirstOrThrow();
+  // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean.
+  return { operator: Boolean(row.operator), developer: Boolean(row.developer) };
+}
+
 export async function setOperator(deps: Deps, userId: string, operator: boolean): Promise<void> {
   if (operator)
     await deps.db.kysely

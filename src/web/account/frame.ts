@@ -1,44 +1,34 @@
-// The frame of the signed-in pages (account, developer, operator, consent): a navigation bar with
-// a sign-out form, and the error pages of these areas.
+// The frame of the signed-in pages and the error pages of every page scope.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { ApiError } from '../../platform/errors.js';
-import { type Html, html, inlineStyle } from '../html.js';
-import { page } from '../layout.js';
-import { csrfToken } from '../session.js';
+import { type Html, html } from '../html.js';
+import { page, type Section, workspacePage } from '../layout.js';
 
-const FRAME_STYLE = inlineStyle(
-  'ul.nav{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0;margin:0 0 1rem;align-items:center}form.inline{display:inline;margin:0}.notice{border:1px solid var(--line);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0}.secret{font-family:monospace;word-break:break-all;background:#f1f3f5;padding:.25rem .5rem}fieldset{border:1px solid var(--line);margin:1rem 0}input[type=checkbox]{width:auto;margin:0 .5rem 0 0;transform:scale(1.2)}.check{display:flex;align-items:center;margin:.35rem 0}.check label{margin:0;font-weight:normal}',
-);
-
+/**
+ * A page of the signed-in areas: the workspace header for a user, the public header for a visitor
+ * (sign-in, sign-out and consent pages are seen signed out).
+ */
 export async function userPage(
   deps: Deps,
   reply: FastifyReply,
   user: User | null,
   title: string,
   body: Html,
-  options: { operator?: boolean } = {},
+  options: { section?: Section; narrow?: boolean; scripts?: string[] } = {},
 ): Promise<string> {
-  const nav = user
-    ? html`<nav aria-label="Account"><ul class="nav">
-<li><a href="/account">Account</a></li>
-<li><a href="/account/apps">Linked apps</a></li>
-<li><a href="/developer/apps">Developer apps</a></li>
-<li><a href="/apps">App directory</a></li>
-${options.operator ? html`<li><a href="/operator/apps">Operator</a></li>` : ''}
-<li><form method="post" action="/logout" class="inline"><input type="hidden" name="_csrf" value="${await csrfToken(deps, reply)}"><button type="submit" class="secondary">Sign out ${user.username}</button></form></li>
-</ul></nav>`
-    : html`<nav aria-label="Account"><ul class="nav"><li><a href="/login">Sign in</a></li><li><a href="/apps">App directory</a></li></ul></nav>`;
-  return page(
-    title,
-    html`${FRAME_STYLE}
-${nav}
-${body}`,
-  );
+  return user ? workspacePage(deps, reply, user, title, body, options) : page(title, body, options);
 }
 
-export function sendPage(reply: FastifyReply, markup: string, status = 200): FastifyReply {
+/** Sends a page: no caching, and `noindex` for pages reached by secret links (surveys, opt-out). */
+export function sendPage(
+  reply: FastifyReply,
+  markup: string,
+  status = 200,
+  options: { noindex?: boolean } = {},
+): FastifyReply {
+  if (options.noindex) reply.header('x-robots-tag', 'noindex, nofollow');
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(markup);
 }
 

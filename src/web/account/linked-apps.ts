@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { linkedApps, uninstallApp } from '../../domain/accounts/grants.js';
-import { isOperator } from '../../domain/accounts/users.js';
 import { scopeInfo } from '../../platform/scopes.js';
 import { html } from '../html.js';
 import { csrfToken, requireSignedIn } from '../session.js';
@@ -35,10 +34,7 @@ ${
 <tbody>${rows}</tbody></table>`
     : html`<p>No apps are linked to your account.</p>`
 }`;
-    return sendPage(
-      reply,
-      await userPage(deps, reply, user, 'Linked apps', body, { operator: await isOperator(deps, user.id) }),
-    );
+    return sendPage(reply, await userPage(deps, reply, user, 'Linked apps', body, { section: 'account' }));
   });
 
   app.post(

@@ -34,7 +34,7 @@ one or already been used.</p>
 
 export async function passwordPages(app: FastifyInstance, deps: Deps): Promise<void> {
   async function show(reply: FastifyReply, status: number, title: string, body: Html) {
-    return sendPage(reply, await userPage(deps, reply, null, title, body), status);
+    return sendPage(reply, await userPage(deps, reply, null, title, body, { narrow: true }), status);
   }
 
   async function forgotForm(reply: FastifyReply, email: string, error?: string) {
@@ -45,7 +45,7 @@ ${error ? html`<p role="alert" class="error" id="forgot-error">${error}</p>` : '
 ${hidden(await csrfToken(deps, reply))}
 <label for="email">Email address</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${email}"${error ? html` aria-describedby="forgot-error" aria-invalid="true"` : ''}>
-<p><button type="submit">Send the link</button></p>
+<div class="actions"><button type="submit">Send the link</button></div>
 </form>
 <p><a href="/login">Back to sign-in</a></p>`;
   }
@@ -58,10 +58,10 @@ ${hidden(await csrfToken(deps, reply))}
 <input type="hidden" name="token" value="${token}">
 <label for="password">New password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-hint${error ? ' reset-error' : ''}">
-<p class="muted" id="password-hint">At least 8 characters. Saving it signs you out everywhere.</p>
+<p class="hint" id="password-hint">At least 8 characters. Saving it signs you out everywhere.</p>
 <label for="password2">Repeat the new password</label>
 <input id="password2" name="password2" type="password" autocomplete="new-password" required minlength="8">
-<p><button type="submit">Save the new password</button></p>
+<div class="actions"><button type="submit">Save the new password</button></div>
 </form>`;
   }
 
@@ -132,7 +132,7 @@ choose a new password. The link works for an hour.</p>
         'Password changed',
         html`<h1>Password changed</h1>
 <p role="status">Your new password is saved, and every session of your account is signed out.</p>
-<p><a href="/login">Sign in with your new password</a></p>`,
+<div class="actions"><a class="button" href="/login">Sign in with your new password</a></div>`,
       );
     },
   );

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { changeEmail, changePassword } from '../../domain/accounts/credentials.js';
-import { isOperator, type User } from '../../domain/accounts/users.js';
+import type { User } from '../../domain/accounts/users.js';
 import { resendVerification } from '../../domain/accounts/verification.js';
 import { waitText } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
@@ -44,10 +44,10 @@ export async function settingsPages(app: FastifyInstance, deps: Deps): Promise<v
   async function render(reply: FastifyReply, user: User, state: State, status = 200) {
     const csrf = await csrfToken(deps, reply);
     const body = html`<h1>Your account</h1>
-${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
 <dl>
 <dt>Username</dt><dd>${user.username}</dd>
-<dt>Email</dt><dd>${user.email} ${user.email_verified ? html`<span class="muted">(confirmed)</span>` : html`<strong>(not confirmed yet)</strong>`}</dd>
+<dt>Email</dt><dd>${user.email} ${user.email_verified ? html`<span class="badge ok">confirmed</span>` : html`<span class="badge danger">not confirmed yet</span>`}</dd>
 <dt>Plan</dt><dd>${user.account_type}</dd>
 <dt>Datacenter</dt><dd>${user.region}</dd>
 </dl>
@@ -58,7 +58,7 @@ ${
 <h2 id="confirm-heading">Confirm your address</h2>
 <p>Open the link we emailed to ${user.email}. Sending survey invitations needs a confirmed address.</p>
 ${errorFor(state, 'resent')}
-<form method="post" action="/account/verify/resend">${hidden(csrf)}<button type="submit" class="secondary">Send the link again</button></form>
+<form method="post" action="/account/verify/resend">${hidden(csrf)}<div class="actions"><button type="submit" class="secondary">Send the link again</button></div></form>
 </section>`
 }
 <section aria-labelledby="password-heading">
@@ -71,10 +71,10 @@ ${hidden(csrf)}
 <input id="password-current" name="current" type="password" autocomplete="current-password" required${invalidIf(state, 'password')}>
 <label for="password-new">New password</label>
 <input id="password-new" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-new-hint">
-<p class="muted" id="password-new-hint">At least 8 characters. Your other sessions are signed out.</p>
+<p class="hint" id="password-new-hint">At least 8 characters. Your other sessions are signed out.</p>
 <label for="password-repeat">Repeat the new password</label>
 <input id="password-repeat" name="password2" type="password" autocomplete="new-password" required minlength="8">
-<p><button type="submit">Change password</button></p>
+<div class="actions"><button type="submit">Change password</button></div>
 </form>
 </section>
 <section aria-labelledby="email-heading">
@@ -86,16 +86,21 @@ ${hidden(csrf)}
 <input id="email-new" name="email" type="email" autocomplete="email" required value="${state.email ?? ''}"${invalidIf(state, 'email')}>
 <label for="email-current">Current password</label>
 <input id="email-current" name="current" type="password" autocomplete="current-password" required>
-<p><button type="submit">Change email address</button></p>
+<div class="actions"><button type="submit">Change email address</button></div>
 </form>
 </section>
-<h2>Apps</h2>
-<ul>
+<section aria-labelledby="apps-heading">
+<h2 id="apps-heading">Apps</h2>
+<ul class="plain">
 <li><a href="/account/apps">Linked apps</a>: the apps you have allowed to use your account</li>
 <li><a href="/developer/apps">Developer apps</a>: apps you have registered</li>
-</ul>`;
-    const operator = await isOperator(deps, user.id);
-    return sendPage(reply, await userPage(deps, reply, user, 'Your account', body, { operator }), status);
+</ul>
+</section>`;
+    return sendPage(
+      reply,
+      await userPage(deps, reply, user, 'Your account', body, { section: 'account' }),
+      status,
+    );
   }
 
   /** Runs a form's change: a 303 back with its notice, or the page again with the error by its form. */

@@ -43,11 +43,13 @@ ${error ? html`<p role="alert" class="error" id="login-error">${error}</p>` : ''
 <input id="username" name="username" type="text" autocomplete="username" required value="${username}" ${error ? html`aria-describedby="login-error"` : ''} autofocus>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<p><button type="submit">Sign in</button></p>
+<div class="actions"><button type="submit">Sign in</button></div>
 </form>
-<p><a href="${FORGOT_PATH}">Forgot password?</a></p>
-${deps.config.signupMode === 'closed' ? '' : html`<p>New here? <a href="${SIGNUP_PATH}">Create an account</a></p>`}`;
-    return userPage(deps, reply, null, 'Sign in', body);
+<ul class="links">
+<li><a href="${FORGOT_PATH}">Forgot password?</a></li>
+${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">Create an account</a></li>`}
+</ul>`;
+    return userPage(deps, reply, null, 'Sign in', body, { narrow: true });
   }
 
   app.get('/login', { schema: { hide: true, querystring: LoginQuery } }, async (request, reply) => {

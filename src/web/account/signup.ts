@@ -31,7 +31,7 @@ type SignUpFields = { username: string; email?: string; invite?: string };
 
 export async function signUpPages(app: FastifyInstance, deps: Deps): Promise<void> {
   async function show(reply: FastifyReply, status: number, title: string, body: Html) {
-    return sendPage(reply, await userPage(deps, reply, null, title, body), status);
+    return sendPage(reply, await userPage(deps, reply, null, title, body, { narrow: true }), status);
   }
 
   /** Why no form is shown, or null when this visitor may sign up (with `invited`, the address). */
@@ -58,21 +58,21 @@ ${hidden(await csrfToken(deps, reply))}
 ${fields.invite ? html`<input type="hidden" name="invite" value="${fields.invite}">` : ''}
 <label for="username">Username</label>
 <input id="username" name="username" type="text" autocomplete="username" required maxlength="64" value="${fields.username}" ${describedBy('username-hint')}>
-<p class="muted" id="username-hint">Letters, digits and _ . @ + - (up to 64).</p>
+<p class="hint" id="username-hint">Letters, digits and _ . @ + - (up to 64).</p>
 <label for="email">Email address</label>
 ${
   invited
     ? html`<input id="email" name="email" type="email" value="${invited}" readonly aria-describedby="email-hint">
-<p class="muted" id="email-hint">The address your invitation was sent to.</p>`
+<p class="hint" id="email-hint">The address your invitation was sent to.</p>`
     : html`<input id="email" name="email" type="email" autocomplete="email" required value="${fields.email ?? ''}" ${describedBy('email-hint')}>
-<p class="muted" id="email-hint">We send a link to this address to confirm it is yours.</p>`
+<p class="hint" id="email-hint">We send a link to this address to confirm it is yours.</p>`
 }
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" ${describedBy('password-hint')}>
-<p class="muted" id="password-hint">At least 8 characters.</p>
+<p class="hint" id="password-hint">At least 8 characters.</p>
 <label for="password2">Repeat the password</label>
 <input id="password2" name="password2" type="password" autocomplete="new-password" required minlength="8">
-<p><button type="submit">Create account</button></p>
+<div class="actions"><button type="submit">Create account</button></div>
 </form>
 <p>Already have an account? <a href="/login">Sign in</a></p>`;
   }
@@ -148,7 +148,7 @@ Your <a href="/account">account page</a> can send a new link.</p>`,
       'Address confirmed',
       html`<h1>Address confirmed</h1>
 <p role="status">Thank you: <strong>${user.email}</strong> is confirmed as the address of ${user.username}.</p>
-<p><a href="/">Go to your surveys</a></p>`,
+<div class="actions"><a class="button" href="/">Go to your surveys</a></div>`,
     );
   });
 }

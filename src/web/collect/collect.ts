@@ -189,7 +189,7 @@ ${sections.length ? sections : html`<p class="muted">This survey has no collecto
 ${total > collectors.length ? html`<p class="muted">Showing the first ${collectors.length} of ${total} collectors.</p>` : ''}
 ${createForm}
 <p class="muted"><a href="${collectUrl(token)}">Reload this page</a></p>`;
-  return userPage(deps, reply, user, `Collect: ${survey.title}`, body);
+  return userPage(deps, reply, user, `Collect: ${survey.title}`, body, { section: 'surveys' });
 }
 
 /** The collector `id` of `survey` for a change (404/1020 when it is another survey's or gone). */

@@ -209,7 +209,7 @@ ${errorFor(state, 'add-page')}
     : ''
 }
 <p class="muted"><a href="${base}">Reload this page</a></p>`;
-  return userPage(deps, reply, user, `Edit: ${survey.title}`, body);
+  return userPage(deps, reply, user, `Edit: ${survey.title}`, body, { section: 'surveys' });
 }
 
 type Action = (survey: SurveyRow, actor: Actor) => Promise<{ done: string; anchor?: string }>;

@@ -21,7 +21,7 @@ import {
   updateSettings,
   validateSettings,
 } from '../../domain/accounts/lifecycle.js';
-import { isOperator, type User } from '../../domain/accounts/users.js';
+import type { User } from '../../domain/accounts/users.js';
 import { ApiError } from '../../platform/errors.js';
 import { OPERATOR_APPROVED_SCOPES, SCOPES, type Scope } from '../../platform/scopes.js';
 import { errorPage, sendPage, userPage } from '../account/frame.js';
@@ -94,11 +94,7 @@ function credentials(items: [string, string, string][]): Html {
 
 export async function developerPages(app: FastifyInstance, deps: Deps): Promise<void> {
   async function frame(reply: FastifyReply, user: User, title: string, body: Html, status = 200) {
-    return sendPage(
-      reply,
-      await userPage(deps, reply, user, title, body, { operator: await isOperator(deps, user.id) }),
-      status,
-    );
+    return sendPage(reply, await userPage(deps, reply, user, title, body, { section: 'developer' }), status);
   }
 
   async function ownApp(user: User, appId: string): Promise<App> {

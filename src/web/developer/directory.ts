@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../context.js';
 import { publicApps, scopeMap } from '../../domain/accounts/lifecycle.js';
-import { isOperator } from '../../domain/accounts/users.js';
 import { SCOPES } from '../../platform/scopes.js';
 import { sendPage, userPage } from '../account/frame.js';
 import { html } from '../html.js';
@@ -24,9 +23,7 @@ ${
 }`;
     return sendPage(
       reply,
-      await userPage(deps, reply, user, 'App directory', body, {
-        operator: user ? await isOperator(deps, user.id) : false,
-      }),
+      await userPage(deps, reply, user, 'App directory', body, { section: 'developer' }),
     );
   });
 }

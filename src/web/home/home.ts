@@ -136,7 +136,7 @@ ${form.error ? html`<p role="alert" class="error" id="new-error">${form.error}</
 <p><button type="submit">Create survey</button></p>
 </form>
 </section>`;
-  return userPage(deps, reply, user, 'Your surveys', body);
+  return userPage(deps, reply, user, 'Your surveys', body, { section: 'surveys' });
 }
 
 export async function homePages(app: FastifyInstance, deps: Deps): Promise<void> {

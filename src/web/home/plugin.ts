@@ -1,12 +1,12 @@
 // The home page and the survey edit pages in one scope with cookies, form bodies, CSRF protection
 // and HTML error pages (a survey the user may not see is a "page not found").
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { collectPages } from '../collect/collect.js';
 import { designPages } from '../design/edit.js';
-import { webForms } from '../session.js';
+import { pageArea } from '../page-area.js';
 import { homePages } from './home.js';
 import { notFoundPage } from './not-found.js';
 
@@ -20,11 +20,5 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
 }
 
 export function homeAndDesignPages(deps: Deps) {
-  return async function homeAndDesign(app: FastifyInstance): Promise<void> {
-    await app.register(webForms);
-    app.setErrorHandler(errorHandler);
-    await homePages(app, deps);
-    await designPages(app, deps);
-    await collectPages(app, deps);
-  };
+  return pageArea('home-and-design-pages', deps, [homePages, designPages, collectPages], { errorHandler });
 }

@@ -6,19 +6,15 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { isOptOutToken, optOut } from '../../domain/invitations/send.js';
-import { pageErrorHandler } from '../account/frame.js';
+import { sendPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
-import { html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { page } from '../layout.js';
-import { csrfToken, webForms } from '../session.js';
+import { pageArea } from '../page-area.js';
+import { csrfToken } from '../session.js';
 
-function send(reply: FastifyReply, status: number, title: string, body: ReturnType<typeof html>) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex, nofollow')
-    .type('text/html; charset=utf-8')
-    .send(page(title, body));
+function send(reply: FastifyReply, status: number, title: string, body: Html) {
+  return sendPage(reply, page(title, body, { narrow: true }), status, { noindex: true });
 }
 
 const OptOutBody = Type.Object({
@@ -27,43 +23,39 @@ const OptOutBody = Type.Object({
 });
 
 export function optOutPages(deps: Deps) {
-  return async (app: FastifyInstance): Promise<void> => {
-    await app.register(webForms);
-    app.setErrorHandler(pageErrorHandler);
-    app.get<{ Querystring: { sm?: string } }>(
-      '/optout',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const sm = String(request.query.sm ?? '');
-        if (!(await isOptOutToken(deps, sm)))
-          return send(reply, 404, 'Link not found', html`<h1>This link is not valid</h1>`);
-        return send(
-          reply,
-          200,
-          'Unsubscribe',
-          html`<h1>Unsubscribe</h1>
+  return pageArea('opt-out-pages', deps, [optOutRoutes]);
+}
+
+function optOutRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Querystring: { sm?: string } }>('/optout', { schema: { hide: true } }, async (request, reply) => {
+    const sm = String(request.query.sm ?? '');
+    if (!(await isOptOutToken(deps, sm)))
+      return send(reply, 404, 'Link not found', html`<h1>This link is not valid</h1>`);
+    return send(
+      reply,
+      200,
+      'Unsubscribe',
+      html`<h1>Unsubscribe</h1>
 <p>Do you want to stop receiving survey invitations from this sender?</p>
 <form method="post" action="/optout">
 ${hidden(await csrfToken(deps, reply))}
 <input type="hidden" name="sm" value="${sm}">
 <button type="submit">Unsubscribe me</button>
 </form>`,
-        );
-      },
     );
-    app.post(
-      '/optout',
-      { schema: { hide: true, body: OptOutBody }, preHandler: app.csrfProtection },
-      async (request, reply) => {
-        const r = await optOut(deps, (request.body as { sm: string }).sm);
-        if (!r) return send(reply, 404, 'Link not found', html`<h1>This link is not valid</h1>`);
-        return send(
-          reply,
-          200,
-          'Unsubscribed',
-          html`<h1>You are unsubscribed</h1><div role="status"><p>${r.email} will not receive survey invitations from this sender again.</p></div>`,
-        );
-      },
-    );
-  };
+  });
+  app.post(
+    '/optout',
+    { schema: { hide: true, body: OptOutBody }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const r = await optOut(deps, (request.body as { sm: string }).sm);
+      if (!r) return send(reply, 404, 'Link not found', html`<h1>This link is not valid</h1>`);
+      return send(
+        reply,
+        200,
+        'Unsubscribed',
+        html`<h1>You are unsubscribed</h1><div role="status"><p>${r.email} will not receive survey invitations from this sender again.</p></div>`,
+      );
+    },
+  );
 }

@@ -143,7 +143,7 @@ ${OPERATOR_NAV}
 ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
 <table><thead><tr><th scope="col">App</th><th scope="col">Status</th><th scope="col">Review</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
-    return sendPage(reply, await userPage(deps, reply, user, 'Operator', body, { operator: true }));
+    return sendPage(reply, await userPage(deps, reply, user, 'Operator', body, { section: 'operator' }));
   });
 
   app.post(
@@ -229,7 +229,10 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
     const user = await operator(request, reply);
     if (!user) return reply;
     const body = eraseForm(await csrfToken(deps, reply), {});
-    return sendPage(reply, await userPage(deps, reply, user, 'Erase a person', body, { operator: true }));
+    return sendPage(
+      reply,
+      await userPage(deps, reply, user, 'Erase a person', body, { section: 'operator' }),
+    );
   });
 
   app.post(
@@ -249,9 +252,7 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
             user,
             'Erase a person',
             eraseForm(await csrfToken(deps, reply), values, error),
-            {
-              operator: true,
-            },
+            { section: 'operator' },
           ),
           400,
         );
@@ -262,7 +263,7 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
       const report = await erasePerson(deps, values.email, owner?.id);
       return sendPage(
         reply,
-        await userPage(deps, reply, user, 'Erased', eraseReport(report), { operator: true }),
+        await userPage(deps, reply, user, 'Erased', eraseReport(report), { section: 'operator' }),
       );
     },
   );

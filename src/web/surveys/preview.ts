@@ -1,7 +1,6 @@
 // The survey preview (the `preview` URL of a survey, and templates' preview_link): the survey as a
 // respondent sees it, page by page, reached by the unguessable token in the URL, no sign-in, and
 // nothing entered is saved. Navigation posts the page back only to move between pages.
-import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../context.js';
 import { surveyByPreviewToken } from '../../domain/surveys/access.js';
@@ -9,8 +8,10 @@ import type { ButtonsText } from '../../domain/surveys/blueprint.js';
 import { normalizeQuestion } from '../../domain/surveys/question-rules.js';
 import { loadDesign, settingsOf } from '../../domain/surveys/surveys.js';
 import { findTemplate } from '../../domain/surveys/templates/index.js';
+import { sendPage } from '../account/frame.js';
 import { type Html, html, inlineStyle } from '../html.js';
 import { page as layout } from '../layout.js';
+import { pageArea } from '../page-area.js';
 import { QUESTION_STYLE, type RenderableQuestion, renderQuestion, richText } from './render-question.js';
 
 interface PreviewPage {
@@ -41,12 +42,7 @@ ${QUESTION_STYLE.value}
 `);
 
 function send(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .header('x-robots-tag', 'noindex, nofollow')
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(body);
+  return sendPage(reply, body, status, { noindex: true });
 }
 
 function banner(kind: PreviewSurvey['kind']): Html {
@@ -172,68 +168,68 @@ function echo(form: Form): Record<string, string | string[]> {
 }
 
 export function surveyWebPages(deps: Deps) {
-  return async function register(app: FastifyInstance): Promise<void> {
-    await app.register(formbody, { bodyLimit: 1024 * 1024 });
+  return pageArea('survey-preview-pages', deps, [previewRoutes]);
+}
 
-    const show = (
-      reply: FastifyReply,
-      s: PreviewSurvey,
-      index: number | 'done' | 'exit',
-      values: Form = {},
-    ) => {
-      if (s.pages.length === 0 || index === 'done' || index === 'exit')
-        return send(reply, 200, renderEnd(s, index === 'exit'));
-      return send(reply, 200, renderPage(s, index, echo(values)));
-    };
-
-    app.get<{ Querystring: { sm?: string; p?: string } }>(
-      '/r/Preview/',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const s = await surveyPreview(deps, String(request.query.sm ?? ''));
-        if (!s) return notFound(reply);
-        const p = Math.max(
-          1,
-          Math.min(s.pages.length, Number.parseInt(String(request.query.p ?? '1'), 10) || 1),
-        );
-        return show(reply, s, p - 1);
-      },
-    );
-
-    app.post<{ Querystring: { sm?: string }; Body: Form }>(
-      '/r/Preview/',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const s = await surveyPreview(deps, String(request.query.sm ?? ''));
-        if (!s) return notFound(reply);
-        const to = navigate(s, request.body ?? {});
-        const stays = typeof to === 'number' && to + 1 === Number(request.body?.p);
-        return show(reply, s, to, stays ? request.body : {});
-      },
-    );
-
-    app.get<{ Params: { id: string }; Querystring: { p?: string } }>(
-      '/r/Template/:id',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const s = templatePreview(request.params.id);
-        if (!s) return notFound(reply);
-        const p = Math.max(
-          1,
-          Math.min(s.pages.length, Number.parseInt(String(request.query.p ?? '1'), 10) || 1),
-        );
-        return show(reply, s, p - 1);
-      },
-    );
-
-    app.post<{ Params: { id: string }; Body: Form }>(
-      '/r/Template/:id',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const s = templatePreview(request.params.id);
-        if (!s) return notFound(reply);
-        return show(reply, s, navigate(s, request.body ?? {}));
-      },
-    );
+function previewRoutes(app: FastifyInstance, deps: Deps): void {
+  const show = (
+    reply: FastifyReply,
+    s: PreviewSurvey,
+    index: number | 'done' | 'exit',
+    values: Form = {},
+  ) => {
+    if (s.pages.length === 0 || index === 'done' || index === 'exit')
+      return send(reply, 200, renderEnd(s, index === 'exit'));
+    return send(reply, 200, renderPage(s, index, echo(values)));
   };
+
+  app.get<{ Querystring: { sm?: string; p?: string } }>(
+    '/r/Preview/',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const s = await surveyPreview(deps, String(request.query.sm ?? ''));
+      if (!s) return notFound(reply);
+      const p = Math.max(
+        1,
+        Math.min(s.pages.length, Number.parseInt(String(request.query.p ?? '1'), 10) || 1),
+      );
+      return show(reply, s, p - 1);
+    },
+  );
+
+  app.post<{ Querystring: { sm?: string }; Body: Form }>(
+    '/r/Preview/',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const s = await surveyPreview(deps, String(request.query.sm ?? ''));
+      if (!s) return notFound(reply);
+      const to = navigate(s, request.body ?? {});
+      const stays = typeof to === 'number' && to + 1 === Number(request.body?.p);
+      return show(reply, s, to, stays ? request.body : {});
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { p?: string } }>(
+    '/r/Template/:id',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const s = templatePreview(request.params.id);
+      if (!s) return notFound(reply);
+      const p = Math.max(
+        1,
+        Math.min(s.pages.length, Number.parseInt(String(request.query.p ?? '1'), 10) || 1),
+      );
+      return show(reply, s, p - 1);
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: Form }>(
+    '/r/Template/:id',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const s = templatePreview(request.params.id);
+      if (!s) return notFound(reply);
+      return show(reply, s, navigate(s, request.body ?? {}));
+    },
+  );
 }

@@ -5,18 +5,9 @@ import type { SurveyRow } from '../../../domain/surveys/access.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
 import type { StoredQuestion } from '../../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
+import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { minuteNoOffset } from '../../../platform/dates.js';
 import { baseUrl } from '../../../platform/paging.js';
-
-export function surveyUrls(base: string, s: Pick<SurveyRow, 'preview_token' | 'manage_token'>) {
-  return {
-    preview: `${base}/r/Preview/?sm=${s.preview_token}`,
-    edit_url: `${base}/create/?sm=${s.manage_token}`,
-    collect_url: `${base}/collect/list?sm=${s.manage_token}`,
-    analyze_url: `${base}/analyze/${s.manage_token}`,
-    summary_url: `${base}/summary/${s.manage_token}`,
-  };
-}
 
 export function presentSurvey(request: FastifyRequest, s: SurveyRow) {
   const base = baseUrl(request);

@@ -15,11 +15,12 @@ import {
   loadDesignRaw,
   updateSurvey,
 } from '../../../domain/surveys/surveys.js';
+import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { minuteNoOffset, parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
-import { detailsJson, presentSurvey, surveyUrls } from './present.js';
+import { detailsJson, presentSurvey } from './present.js';
 import {
   emptyBodyIsObject,
   SURVEY_FILTERS,

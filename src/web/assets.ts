@@ -1,0 +1,40 @@
+// Static files of the pages under /assets: the one stylesheet and script of public/, and the two
+// browser libraries pages enhance with (htmx for partial updates, SortableJS for drag and drop),
+// served from their installed packages so their versions are the lockfile's.
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const require = createRequire(import.meta.url);
+// src/web and dist/web are both two levels below the package root.
+const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+const VENDOR = [
+  { prefix: '/assets/vendor/htmx/', root: dirname(require.resolve('htmx.org')), file: 'htmx.min.js' },
+  {
+    prefix: '/assets/vendor/sortable/',
+    root: dirname(require.resolve('sortablejs')),
+    file: 'Sortable.min.js',
+  },
+];
+
+/** The scripts pages may ask `page()` for. */
+export const SCRIPTS = {
+  htmx: '/assets/vendor/htmx/htmx.min.js',
+  sortable: '/assets/vendor/sortable/Sortable.min.js',
+} as const;
+
+export async function assets(app: FastifyInstance): Promise<void> {
+  const common = { maxAge: '1h', index: false, list: false, dotfiles: 'deny', schemaHide: true } as const;
+  await app.register(fastifyStatic, { ...common, root: PUBLIC_DIR, prefix: '/assets/' });
+  // Only the one minified file of each package is public, not the rest of node_modules.
+  for (const v of VENDOR)
+    await app.register(fastifyStatic, {
+      ...common,
+      root: v.root,
+      prefix: v.prefix,
+      decorateReply: false,
+      allowedPath: (path) => path === `/${v.file}`,
+    });
+}

@@ -1,0 +1,86 @@
+// The checks every page passes in the browser tests, at a desktop and a phone width:
+//   - axe-core finds no serious or critical accessibility violation (WCAG 2.x A/AA rules),
+//   - the page does not scroll sideways,
+//   - buttons and form fields are at least 44 px tall (touch targets),
+//   - visually hidden text stays hidden,
+// and a full-page screenshot of each width goes to test-results/screenshots/<name>-<width>.png
+// for a person to look at.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
+export const WIDTHS = [1280, 390] as const;
+
+interface Findings {
+  violations: { id: string; impact: string | null; help: string; targets: string[] }[];
+  overflow: number;
+  smallTargets: string[];
+  visibleHidden: string[];
+}
+
+async function inspect(page: Page): Promise<Findings> {
+  // page.evaluate runs through the DevTools protocol, so the page's CSP does not block axe.
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(INSPECT) as Promise<Findings>;
+}
+
+// Runs in the page (plain JavaScript: the tests are compiled without the DOM's types).
+const INSPECT = `(async () => {
+  const result = await window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    resultTypes: ['violations'],
+  });
+  const describe = (el) =>
+    el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+    (el.getAttribute('name') ? '[name=' + el.getAttribute('name') + ']' : '') +
+    ' "' + (el.textContent || el.value || '').trim().slice(0, 30) + '"';
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden' &&
+      !el.closest('.visually-hidden, .sr-only');
+  };
+  const small = [...document.querySelectorAll(
+    'button, select, textarea, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), .button',
+  )].filter((el) => visible(el) && el.getBoundingClientRect().height < 43.5);
+  const shown = [...document.querySelectorAll('.visually-hidden, .sr-only')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 1 || r.height > 1;
+  });
+  return {
+    violations: result.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    })),
+    overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    smallTargets: small.map(describe),
+    visibleHidden: shown.map(describe),
+  };
+})()`;
+
+/**
+ * Checks the page now open in `page` at 1280 and 390 px wide (the viewport is restored afterwards)
+ * and saves its screenshots under `name`.
+ */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const before = page.viewportSize() ?? { width: 1280, height: 800 };
+  try {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      const found = await inspect(page);
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+      const serious = found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious, `${name} at ${width}px: axe violations`).toEqual([]);
+      expect(found.overflow, `${name} at ${width}px: the page scrolls sideways`).toBeLessThanOrEqual(0);
+      expect(found.smallTargets, `${name} at ${width}px: touch targets under 44px`).toEqual([]);
+      expect(found.visibleHidden, `${name} at ${width}px: visually hidden text shows`).toEqual([]);
+    }
+  } finally {
+    await page.setViewportSize(before);
+  }
+}
