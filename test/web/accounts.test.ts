@@ -115,7 +115,7 @@ describe('sign-up (SIGNUP_MODE=open, the default)', () => {
     expect(await apiVerified(user.id)).toBe(true);
     const again = await visitor().get(pathOf(link!));
     expect(again.status, 'a link works once').toBe(404);
-    expect((await web.get('/account')).text).toContain('(confirmed)');
+    expect((await web.get('/account')).text).toContain('<span class="badge ok">confirmed</span>');
   });
 
   it('a verification link expires after three days', async () => {
