@@ -45,7 +45,7 @@ export async function settingsPages(app: FastifyInstance, deps: Deps): Promise<v
     const csrf = await csrfToken(deps, reply);
     const body = html`<h1>Your account</h1>
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
-<dl>
+<dl class="facts">
 <dt>Username</dt><dd>${user.username}</dd>
 <dt>Email</dt><dd>${user.email} ${user.email_verified ? html`<span class="badge ok">confirmed</span>` : html`<span class="badge danger">not confirmed yet</span>`}</dd>
 <dt>Plan</dt><dd>${user.account_type}</dd>
@@ -54,7 +54,7 @@ ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : 
 ${
   user.email_verified
     ? ''
-    : html`<section aria-labelledby="confirm-heading">
+    : html`<section class="notice warn" aria-labelledby="confirm-heading">
 <h2 id="confirm-heading">Confirm your address</h2>
 <p>Open the link we emailed to ${user.email}. Sending survey invitations needs a confirmed address.</p>
 ${errorFor(state, 'resent')}

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
 import { invitedAddress, SIGNUP_PATH, signUp } from '../../domain/accounts/signup.js';
+import type { User } from '../../domain/accounts/users.js';
 import { VERIFY_PATH, verifyEmail } from '../../domain/accounts/verification.js';
 import { waitText } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
@@ -30,8 +31,14 @@ or already been used. Ask for a new invitation.</p>`;
 type SignUpFields = { username: string; email?: string; invite?: string };
 
 export async function signUpPages(app: FastifyInstance, deps: Deps): Promise<void> {
-  async function show(reply: FastifyReply, status: number, title: string, body: Html) {
-    return sendPage(reply, await userPage(deps, reply, null, title, body, { narrow: true }), status);
+  async function show(
+    reply: FastifyReply,
+    status: number,
+    title: string,
+    body: Html,
+    viewer: User | null = null,
+  ) {
+    return sendPage(reply, await userPage(deps, reply, viewer, title, body, { narrow: true }), status);
   }
 
   /** Why no form is shown, or null when this visitor may sign up (with `invited`, the address). */
@@ -149,6 +156,7 @@ Your <a href="/account">account page</a> can send a new link.</p>`,
       html`<h1>Address confirmed</h1>
 <p role="status">Thank you: <strong>${user.email}</strong> is confirmed as the address of ${user.username}.</p>
 <div class="actions"><a class="button" href="/">Go to your surveys</a></div>`,
+      await currentUser(deps, request),
     );
   });
 }
