@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/domain/accounts/tokens.js';
+import { pruneOnce } from '../../src/ops/retention.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
@@ -303,7 +304,7 @@ describe('password reset', () => {
     expect((await visitor().get(pathOf(link!))).status, 'a link works once').toBe(404);
   });
 
-  it('a reset link expires after an hour, and a newer link replaces it', async () => {
+  it('a reset link expires after an hour (then it is pruned), and a newer link replaces it', async () => {
     const a = await server.account();
     await requestReset(visitor(), a.user.email);
     const first = (await mailTo(a.user.email)).link!;
@@ -313,6 +314,16 @@ describe('password reset', () => {
     expect((await visitor().get(pathOf(second))).status).toBe(200);
     clock.advance(61 * 60_000);
     expect((await visitor().get(pathOf(second))).status).toBe(404);
+    // The worker's retention pass drops expired links.
+    const links = () =>
+      server.deps.db.kysely
+        .selectFrom('account_tokens')
+        .select('token_hash')
+        .where('user_id', '=', a.user.id)
+        .execute();
+    expect(await links()).toHaveLength(1);
+    expect((await pruneOnce(server.deps)).account_links).toBeGreaterThan(0);
+    expect(await links()).toHaveLength(0);
   });
 
   it('is throttled per address asked for and per client address, whether or not an account exists', async () => {
