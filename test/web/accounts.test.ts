@@ -9,6 +9,7 @@ import { pruneOnce } from '../../src/ops/retention.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
+import { makeTeam } from '../teams/fixtures.js';
 
 let server: TestServer;
 const clock = new TestClock('2026-06-01T12:00:00Z');
@@ -413,5 +414,21 @@ describe('account page', () => {
     expect(second.toString()).not.toBe(first.toString());
     expect((await visitor().get(pathOf(first))).status).toBe(404);
     expect((await visitor().get(pathOf(second))).status).toBe(200);
+  });
+
+  it('an address changed through the API (a team member) must be confirmed too; one in use elsewhere is 409', async () => {
+    const t = await makeTeam(server);
+    const stranger = await server.account();
+    const path = `/v3/groups/${t.team.id}/members/${t.memberIds.regular}`;
+    const taken = await server.client.patch(path, { email: stranger.user.email }, { token: t.regular.token });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.id).toBe('1026');
+    const address = `api-changed${++n}@example.org`;
+    const ok = await server.client.patch(path, { email: address }, { token: t.regular.token });
+    expect(ok.status).toBe(200);
+    expect(await apiVerified(t.regular.user.id)).toBe(false);
+    const { link } = await mailTo(address);
+    expect((await visitor().get(pathOf(link!))).status).toBe(200);
+    expect(await apiVerified(t.regular.user.id)).toBe(true);
   });
 });
