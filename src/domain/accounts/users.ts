@@ -1,5 +1,4 @@
 // User accounts: creation, lookup, plan and state changes. No HTTP here.
-
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { REGIONS, type Region } from '../../config.js';
 import type { Deps } from '../../context.js';
@@ -36,8 +35,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function checkNewUser(input: Pick<NewUser, 'username' | 'email' | 'password'>): void {
   if (!USERNAME.test(input.username))
     throw new ApiError(1002, 'username must be 1-64 letters, digits or _ . @ + -');
-  if (!EMAIL.test(input.email) || input.email.length > 254)
-    throw new ApiError(1002, 'email must be an email address');
+  checkEmail(input.email);
   checkPassword(input.password);
 }
 
@@ -50,13 +48,10 @@ export function checkEmail(email: string): void {
   if (!EMAIL.test(email) || email.length > 254) throw new ApiError(1002, 'email must be an email address');
 }
 
-/** Creates an account (the CLI's `user create`; the sign-up page goes through prepareUser/insertUser). */
-export async function createUser(
-  deps: Deps,
-  input: NewUser,
-  options: { emailVerified?: boolean } = {},
-): Promise<User> {
-  const user = await prepareUser(deps, input, options);
+/** Creates an account, its address verified (the CLI's `user create`; sign-up uses prepareUser and
+ * insertUser inside its own transaction). */
+export async function createUser(deps: Deps, input: NewUser): Promise<User> {
+  const user = await prepareUser(deps, input);
   await insertUser(deps.db.kysely, user);
   return user;
 }

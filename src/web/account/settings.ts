@@ -66,7 +66,6 @@ ${errorFor(state, 'resent')}
 ${errorFor(state, 'password')}
 <form method="post" action="/account/password" novalidate>
 ${hidden(csrf)}
-<input type="text" name="username" value="${user.username}" autocomplete="username" hidden>
 <label for="password-current">Current password</label>
 <input id="password-current" name="current" type="password" autocomplete="current-password" required${invalidIf(state, 'password')}>
 <label for="password-new">New password</label>
