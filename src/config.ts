@@ -73,6 +73,8 @@ export interface Config {
     recipients: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
     dailySends: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   };
+  /** SIGNUP_MODE: who may create an account on the sign-up page (open, invite-only or closed). */
+  signupMode: SignupMode;
   /** METRICS_PORT: a separate listener serving GET /metrics (Prometheus); unset = no metrics. */
   metrics: { port: number | undefined; host: string };
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and deliveries. */
@@ -89,6 +91,9 @@ export const RETAINED_KINDS = ['deliveries', 'emails', 'sign_in_failures', 'sess
 export type RetainedKind = (typeof RETAINED_KINDS)[number];
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export const SIGNUP_MODES = ['open', 'invite-only', 'closed'] as const;
+export type SignupMode = (typeof SIGNUP_MODES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -129,6 +134,10 @@ export const ENV_SCHEMA = Type.Partial(
     LOG_LEVEL: Type.Union(
       LOG_LEVELS.map((l) => Type.Literal(l)),
       { default: 'warn', description: 'pino log level' },
+    ),
+    SIGNUP_MODE: Type.Union(
+      SIGNUP_MODES.map((m) => Type.Literal(m)),
+      { default: 'open', description: 'who may sign up: anyone, holders of an invitation link, or nobody' },
     ),
     RATE_LIMIT_DRAFT_MINUTE: whole(120, 'per-minute limit of draft and private apps'),
     RATE_LIMIT_DRAFT_DAY: whole(500, 'daily limit of draft and private apps'),
@@ -311,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         enterprise: n('SEND_LIMIT_ENTERPRISE'),
       },
     },
+    signupMode: s('SIGNUP_MODE') as SignupMode,
     metrics: { port: e.METRICS_PORT as number | undefined, host: s('METRICS_HOST') },
     shutdownTimeoutMs: n('SHUTDOWN_TIMEOUT_MS'),
     readyOutboxStuckSeconds: n('READY_OUTBOX_STUCK_SECONDS'),

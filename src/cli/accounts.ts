@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { createApp, findAppById } from '../domain/accounts/apps.js';
 import { uninstallApp } from '../domain/accounts/grants.js';
 import { effectiveStatus, extendDraft, operatorDeploy, reviewApp } from '../domain/accounts/lifecycle.js';
+import { inviteToSignUp } from '../domain/accounts/signup.js';
 import { createUser, isOperator, requireUser, setOperator, updateUser } from '../domain/accounts/users.js';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
@@ -42,6 +43,17 @@ export const accountCommands: Commands = (program) => {
           { id: created.id, username: created.username, ...(opts.operator ? { operator: true } : {}) },
           `created user ${created.username} (id ${created.id})`,
         );
+      }),
+    );
+  user
+    .command('invite')
+    .description('email a sign-up invitation link (how accounts are made when SIGNUP_MODE=invite-only)')
+    .requiredOption('--email <email>')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) =>
+      withDeps(async (deps) => {
+        const url = await inviteToSignUp(deps, opts.email);
+        print(!!opts.json, { email: opts.email, url }, `invited ${opts.email}: ${url}`);
       }),
     );
   user

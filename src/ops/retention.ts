@@ -1,7 +1,7 @@
 // Data retention: the worker prunes rows past their RETAIN_<KIND>_DAYS in small batches (one
 // short statement each, so a prune never holds SQLite's writer or PostgreSQL row locks for long).
 // Finished exports carry their own expiry (EXPORT_RETENTION_HOURS) and go in the same pass, with
-// their files (domain/exports pruneExports).
+// their files (domain/exports pruneExports), as do expired account links (domain/accounts/links.ts).
 import { sql } from 'kysely';
 import type { RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
@@ -40,10 +40,10 @@ export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
 export async function pruneOnce(
   deps: Deps,
   options: { batchSize?: number; batches?: number } = {},
-): Promise<Partial<Record<RetainedKind | 'exports', number>>> {
+): Promise<Partial<Record<RetainedKind | 'exports' | 'account_links', number>>> {
   const { batchSize = 500, batches = 10 } = options;
   const now = deps.clock.now().getTime();
-  const pruned: Partial<Record<RetainedKind | 'exports', number>> = {};
+  const pruned: Partial<Record<RetainedKind | 'exports' | 'account_links', number>> = {};
   for (const [kind, prune] of Object.entries(PRUNERS) as Array<[RetainedKind, Pruner]>) {
     const days = deps.config.retention[kind];
     if (!days) continue;
@@ -57,5 +57,13 @@ export async function pruneOnce(
     pruned[kind] = total;
   }
   pruned.exports = await pruneExports(deps, deps.clock.now(), batchSize);
+  // Emailed account links (verification, reset, invitation) that expired unused: useless at once.
+  pruned.account_links = await deleteSome(
+    deps,
+    'account_tokens',
+    'token_hash',
+    sql`expires_at < ${deps.clock.now().toISOString()}`,
+    batchSize,
+  );
   return pruned;
 }

@@ -125,3 +125,10 @@ export async function attemptSucceeded(deps: Deps, cleared: string[], undone: Ke
       .where('failures', '>', 0)
       .execute();
 }
+
+/** How long a throttled person must wait, in words. */
+export function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}

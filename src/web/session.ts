@@ -74,8 +74,8 @@ export function currentUser(deps: Deps, request: FastifyRequest): Promise<User |
   return user;
 }
 
-/** Where a relative `next` may lead: a path on this site, never another host. */
-export function safeNext(next: unknown, fallback = '/account'): string {
+/** Where a relative `next` may lead: a path on this site, never another host (else the survey list). */
+export function safeNext(next: unknown, fallback = '/'): string {
   // Browsers drop tabs and newlines and read a backslash as a slash: "/<tab>/evil" would leave the site.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (typeof next !== 'string' || !next.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(next))

@@ -420,7 +420,7 @@ describe('escaping and accessibility', () => {
     await page.getByLabel('Username').fill(owner.user.username);
     await page.getByLabel('Password').fill(owner.password);
     await page.keyboard.press('Enter');
-    await page.waitForURL(/\/account$/);
+    await page.waitForURL(/:\d+\/$/);
     await page.goto(authorizePath({ clientId: created.app.client_id, redirectUri: CALLBACK }));
     await page.getByLabel('View Surveys').focus();
     const order: string[] = [];

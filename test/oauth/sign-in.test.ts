@@ -43,7 +43,7 @@ describe('sign-in page', () => {
     const web = visitor();
     const res = await web.signIn(a.user.username, a.password);
     expect(res.status).toBe(303);
-    expect(res.location).toBe('/account');
+    expect(res.location, 'the survey list').toBe('/');
     const cookie = web.setCookieHeaders.find((c) => c.startsWith('ss_session='))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
@@ -120,10 +120,10 @@ describe('sign-in page', () => {
     const a = await server.account();
     for (const [next, expected] of [
       ['/developer/apps', '/developer/apps'],
-      ['//evil.example/x', '/account'],
-      ['https://evil.example/', '/account'],
-      ['/\\evil.example', '/account'],
-      ['/\t/evil.example', '/account'],
+      ['//evil.example/x', '/'],
+      ['https://evil.example/', '/'],
+      ['/\\evil.example', '/'],
+      ['/\t/evil.example', '/'],
       ['/%0a/evil.example', '/%0a/evil.example'],
       ['/oauth/authorize?client_id=a&state=b%20c', '/oauth/authorize?client_id=a&state=b%20c'],
     ]) {

@@ -12,6 +12,7 @@ import * as m0010 from './0010_hot_lookups.js';
 import * as m0011 from './0011_exports.js';
 import * as m0012 from './0012_app_revisions.js';
 import * as m0013 from './0013_window_counters.js';
+import * as m0014 from './0014_account_tokens.js';
 import * as m0015 from './0015_respondent_flow.js';
 import * as m0020 from './0020_imports.js';
 
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0011_exports': m0011,
   '0012_app_revisions': m0012,
   '0013_window_counters': m0013,
+  '0014_account_tokens': m0014,
   '0015_respondent_flow': m0015,
   '0020_imports': m0020,
 };

@@ -101,8 +101,20 @@ export interface EventsTable {
   created_at: string;
 }
 
+/** A single-use emailed link (only the SHA-256 of its token is kept; used links are deleted). */
+export interface AccountTokensTable {
+  token_hash: string;
+  /** verify_email | reset_password | signup_invite */
+  purpose: string;
+  user_id: string | null;
+  email: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface PlatformTables {
   users: UsersTable;
+  account_tokens: AccountTokensTable;
   apps: AppsTable;
   tokens: TokensTable;
   rate_counters: RateCountersTable;

@@ -1,10 +1,15 @@
 // User accounts: creation, lookup, plan and state changes. No HTTP here.
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { REGIONS, type Region } from '../../config.js';
 import type { Deps } from '../../context.js';
+import type { Database } from '../../db/schema.js';
 import type { UsersTable } from '../../db/tables/platform.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, type Plan } from '../../platform/plans.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../platform/secrets.js';
+import { isUniqueViolation } from '../teams/unique.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
 
 export type User = UsersTable;
 /** An account as a request sees it: the user without its password hash. */
@@ -26,24 +31,52 @@ export interface NewUser {
 const USERNAME = /^[A-Za-z0-9_.@+-]{1,64}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function createUser(deps: Deps, input: NewUser): Promise<User> {
-  const plan = input.plan ?? 'basic';
-  const region = input.region ?? 'us';
+/** What makes a valid new account, checked before anything is stored. */
+export function checkNewUser(input: Pick<NewUser, 'username' | 'email' | 'password'>): void {
   if (!USERNAME.test(input.username))
     throw new ApiError(1002, 'username must be 1-64 letters, digits or _ . @ + -');
-  if (!EMAIL.test(input.email)) throw new ApiError(1002, 'email must be an email address');
-  if (input.password.length < 8) throw new ApiError(1002, 'password must be at least 8 characters');
+  checkEmail(input.email);
+  checkPassword(input.password);
+}
+
+export function checkPassword(password: string): void {
+  if (password.length < 8) throw new ApiError(1002, 'password must be at least 8 characters');
+  if (password.length > 1000) throw new ApiError(1002, 'password must be at most 1000 characters');
+}
+
+export function checkEmail(email: string): void {
+  if (!EMAIL.test(email) || email.length > 254) throw new ApiError(1002, 'email must be an email address');
+}
+
+/** Creates an account, its address verified (the CLI's `user create`; sign-up uses prepareUser and
+ * insertUser inside its own transaction). */
+export async function createUser(deps: Deps, input: NewUser): Promise<User> {
+  const user = await prepareUser(deps, input);
+  await insertUser(deps.db.kysely, user);
+  return user;
+}
+
+/**
+ * A checked new account row, its id reserved and its password hashed (slow work done before any
+ * transaction opens, so a transaction never holds the database while scrypt runs).
+ */
+export async function prepareUser(
+  deps: Deps,
+  input: NewUser,
+  options: { emailVerified?: boolean } = {},
+): Promise<User> {
+  const plan = input.plan ?? 'basic';
+  const region = input.region ?? 'us';
+  checkNewUser(input);
   if (!isPlan(plan))
     throw new ApiError(1002, `plan must be one of basic, standard, advantage, premier, enterprise`);
   if (!(REGIONS as readonly string[]).includes(region))
     throw new ApiError(1002, 'region must be us, eu or ca');
-  if (await findUserByUsername(deps, input.username))
-    throw new ApiError(1026, `username ${input.username} is taken`);
-  const user: User = {
+  return {
     id: await deps.ids.one(),
     username: input.username,
     email: input.email,
-    email_verified: 1,
+    email_verified: options.emailVerified === false ? 0 : 1,
     password_hash: await hashPassword(input.password, deps.config.passwordCost),
     first_name: input.firstName ?? null,
     last_name: input.lastName ?? null,
@@ -55,12 +88,39 @@ export async function createUser(deps: Deps, input: NewUser): Promise<User> {
     date_created: deps.clock.now().toISOString(),
     date_last_login: null,
   };
-  await deps.db.kysely.insertInto('users').values(user).execute();
-  return user;
+}
+
+/**
+ * Stores a prepared account. The username and the address (case-insensitive) are unique by
+ * constraint, so of two concurrent creations of either, one gets 409/1026.
+ */
+export async function insertUser(executor: Executor, user: User): Promise<void> {
+  try {
+    await executor.insertInto('users').values(user).execute();
+  } catch (err) {
+    throw takenError(err, user);
+  }
+}
+
+/** A unique violation on users as the 409/1026 it means (which of username or email is taken). */
+export function takenError(err: unknown, user: Pick<User, 'username' | 'email'>): unknown {
+  if (!isUniqueViolation(err)) return err;
+  const text = `${(err as Error).message} ${(err as { constraint?: string }).constraint ?? ''}`;
+  return /email/.test(text)
+    ? new ApiError(1026, `the address ${user.email} is already used by an account`)
+    : new ApiError(1026, `username ${user.username} is taken`);
 }
 
 export function findUserByUsername(deps: Deps, username: string): Promise<User | undefined> {
   return deps.db.kysely.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export function findUserByEmail(deps: Deps, email: string): Promise<User | undefined> {
+  return deps.db.kysely
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export function findUserById(deps: Deps, id: string): Promise<User | undefined> {

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { countAndPage } from '../../db/owned.js';
 import { ApiError } from '../../platform/errors.js';
+import { takenError } from '../accounts/users.js';
+import { queueVerification } from '../accounts/verification.js';
 import { isAdminType, membershipOf, type TeamMember } from './membership.js';
 import { requireTeam, type Team } from './teams.js';
 
@@ -95,7 +97,8 @@ export async function findMember(deps: Deps, teamId: string, memberId: string): 
 /**
  * Changes a member's email address (the account's). The member may change their own; an owner or
  * admin may change other members' (an admin not the account owner's). An address another member
- * of the team already uses is refused with 409/1026.
+ * of the team, or any other account, already uses is refused with 409/1026. The new address is
+ * unconfirmed until the link emailed to it is opened.
  */
 export async function changeMemberEmail(
   deps: Deps,
@@ -117,11 +120,28 @@ export async function changeMemberEmail(
     .where(sql<string>`lower(u.email)`, '=', address.toLowerCase())
     .executeTakeFirst();
   if (taken) throw new ApiError(1026, `another member of the team already uses ${address}`);
-  if (address !== member.email)
+  if (address !== member.email) {
+    // A changed address is unconfirmed until the link sent to it is opened (as on the account page).
+    const emailId = await deps.ids.one();
     await deps.db.kysely
-      .updateTable('users')
-      .set({ email: address })
-      .where('id', '=', member.user_id)
-      .execute();
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ email: address, email_verified: 0 })
+          .where('id', '=', member.user_id)
+          .execute();
+        await queueVerification(
+          deps,
+          trx,
+          { id: member.user_id, username: member.username, email: address },
+          emailId,
+        );
+      })
+      // One address per account (a unique index): an address used outside the team is refused too.
+      .catch((err) => {
+        throw takenError(err, { username: member.username, email: address });
+      });
+  }
   return { ...member, email: address };
 }

@@ -1,33 +1,16 @@
-// Account settings: GET /account (who is signed in) and GET /account/apps, the apps the account
-// has authorized; removing one (POST /account/apps/:appId/revoke) revokes its token.
+// GET /account/apps: the apps the account has authorized; removing one (POST /account/apps/:appId/revoke) revokes its token.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { linkedApps, uninstallApp } from '../../domain/accounts/grants.js';
 import { scopeInfo } from '../../platform/scopes.js';
 import { html } from '../html.js';
-import { csrfToken, requireSignedIn, signedInOnly } from '../session.js';
+import { csrfToken, requireSignedIn } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
 
 export async function accountPages(app: FastifyInstance, deps: Deps): Promise<void> {
-  app.get('/account', { schema: { hide: true }, preHandler: signedInOnly(deps) }, async (request, reply) => {
-    const user = request.sessionUser;
-    const body = html`<h1>Your account</h1>
-<dl>
-<dt>Username</dt><dd>${user.username}</dd>
-<dt>Email</dt><dd>${user.email}</dd>
-<dt>Plan</dt><dd>${user.account_type}</dd>
-<dt>Datacenter</dt><dd>${user.region}</dd>
-</dl>
-<ul>
-<li><a href="/account/apps">Linked apps</a>: the apps you have allowed to use your account</li>
-<li><a href="/developer/apps">Developer apps</a>: apps you have registered</li>
-</ul>`;
-    return sendPage(reply, await userPage(deps, reply, user, 'Your account', body, { section: 'account' }));
-  });
-
   app.get('/account/apps', { schema: { hide: true } }, async (request, reply) => {
     const user = await requireSignedIn(deps, request, reply);
     if (!user) return reply;

@@ -5,6 +5,8 @@ import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { dropSession, endSession, SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
 import { signIn } from '../../domain/accounts/sign-in.js';
+import { SIGNUP_PATH } from '../../domain/accounts/signup.js';
+import { waitText } from '../../platform/attempts.js';
 import { html } from '../html.js';
 import {
   csrfToken,
@@ -15,6 +17,7 @@ import {
   sessionId,
 } from '../session.js';
 import { sendPage, userPage } from './frame.js';
+import { FORGOT_PATH } from './password.js';
 
 const LoginQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })) });
 const LoginBody = Type.Object({
@@ -23,13 +26,6 @@ const LoginBody = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
   _csrf: Type.String(),
 });
-
-/** How long a throttled person must wait, in words. */
-export function waitText(seconds: number): string {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minutes`;
-}
 
 export async function signInPages(app: FastifyInstance, deps: Deps): Promise<void> {
   async function form(
@@ -47,9 +43,13 @@ ${error ? html`<p role="alert" class="error" id="login-error">${error}</p>` : ''
 <input id="username" name="username" type="text" autocomplete="username" required value="${username}" ${error ? html`aria-describedby="login-error"` : ''} autofocus>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<p><button type="submit">Sign in</button></p>
-</form>`;
-    return userPage(deps, reply, null, 'Sign in', body);
+<div class="actions"><button type="submit">Sign in</button></div>
+</form>
+<ul class="links">
+<li><a href="${FORGOT_PATH}">Forgot password?</a></li>
+${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">Create an account</a></li>`}
+</ul>`;
+    return userPage(deps, reply, null, 'Sign in', body, { narrow: true });
   }
 
   app.get('/login', { schema: { hide: true, querystring: LoginQuery } }, async (request, reply) => {

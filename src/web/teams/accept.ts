@@ -10,8 +10,8 @@ import { findUserById } from '../../domain/accounts/users.js';
 import { ACCEPT_PATH, invitationByToken } from '../../domain/teams/invitations.js';
 import type { TeamMember } from '../../domain/teams/membership.js';
 import { findTeam, joinTeam } from '../../domain/teams/teams.js';
+import { waitText } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
-import { waitText } from '../account/sign-in.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
 

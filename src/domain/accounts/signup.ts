@@ -1,0 +1,93 @@
+// Self-service sign-up, as SIGNUP_MODE allows: `open` (anyone), `invite-only` (the holder of a
+// sign-up invitation link, which an operator sends with `survey-service user invite`), or
+// `closed`. The account is created by the same function as `user create`, unverified: its
+// address is verified by the link emailed in the same transaction (an invitation link already
+// proved the address, so that account starts verified). Sign-ups are throttled per client address.
+import type { Deps } from '../../context.js';
+import { queueEmail } from '../../outbox/emails.js';
+import { type Policy, type Refusal, reserveAttempt } from '../../platform/attempts.js';
+import { ApiError } from '../../platform/errors.js';
+import { findLink, issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
+import { checkEmail, checkNewUser, insertUser, prepareUser, type User } from './users.js';
+import { queueVerification } from './verification.js';
+
+export const SIGNUP_PATH = '/signup';
+/** Sign-ups from one client address within the attempts window (an hour). */
+export const SIGNUP_POLICY: Policy = { slowAfter: 5, lockAt: 20 };
+
+export interface SignUpInput {
+  username: string;
+  email: string;
+  password: string;
+  /** the token of a sign-up invitation link (required when invite-only) */
+  invite?: string;
+}
+
+export type SignUpResult =
+  | { ok: true; user: User }
+  | { ok: false; reason: 'closed' | 'invitation' }
+  | { ok: false; reason: Refusal['reason']; retryAfterSeconds: number };
+
+/** The address a sign-up invitation token was sent to, or null when it is unknown, used or expired. */
+export async function invitedAddress(deps: Deps, token: string): Promise<string | null> {
+  return (await findLink(deps, 'signup_invite', token))?.email ?? null;
+}
+
+/**
+ * Creates an account. Invalid input throws 400/1002; a username or address in use throws 409/1026
+ * (a unique constraint decides, so concurrent sign-ups cannot both take one).
+ */
+export async function signUp(deps: Deps, input: SignUpInput, ip: string | null): Promise<SignUpResult> {
+  const mode = deps.config.signupMode;
+  if (mode === 'closed') return { ok: false, reason: 'closed' };
+  const invited = input.invite ? await invitedAddress(deps, input.invite) : null;
+  if (mode === 'invite-only' && !invited) return { ok: false, reason: 'invitation' };
+  // An invitation is for the address it was sent to.
+  const email = invited ?? input.email.trim();
+  const fields = { username: input.username.trim(), email, password: input.password };
+  checkNewUser(fields);
+  if (ip) {
+    const refused = await reserveAttempt(deps, [[`signup-ip:${ip}`, SIGNUP_POLICY]]);
+    if (refused) return { ok: false, ...refused };
+  }
+  const user = await prepareUser(deps, fields, { emailVerified: !!invited });
+  const emailId = await deps.ids.one();
+  const created = await deps.db.kysely.transaction().execute(async (trx) => {
+    if (invited && !(await useLink(deps, trx, 'signup_invite', input.invite!))) return false;
+    await insertUser(trx, user);
+    if (!invited) await queueVerification(deps, trx, user, emailId);
+    return true;
+  });
+  // The invitation was used by a concurrent sign-up between the check and the transaction.
+  if (!created) return { ok: false, reason: 'invitation' };
+  return { ok: true, user };
+}
+
+/** Emails a sign-up invitation link to `email` and returns the link (the operator's `user invite`). */
+export async function inviteToSignUp(deps: Deps, email: string): Promise<string> {
+  const address = email.trim();
+  checkEmail(address);
+  if (deps.config.signupMode === 'closed')
+    throw new ApiError(1025, 'sign-up is closed (SIGNUP_MODE=closed): an invitation could not be used');
+  const emailId = await deps.ids.one();
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const url = linkUrl(deps, SIGNUP_PATH, await issueLink(deps, trx, 'signup_invite', null, address));
+    await queueEmail(deps, trx, {
+      id: emailId,
+      ownerId: null,
+      to: address,
+      subject: 'You are invited to Survey Service',
+      text: `Hello,
+
+You are invited to create an account on Survey Service. Open this link to choose a username
+and a password:
+
+${url}
+
+The link works once and for ${LINK_TTL_MS.signup_invite / 86_400_000} days.
+`,
+      purpose: 'signup_invite',
+    });
+    return url;
+  });
+}

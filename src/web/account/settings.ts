@@ -1,0 +1,161 @@
+// GET /account: who is signed in, the address and whether it is confirmed; forms to change the
+// password (POST /account/password) and the address (POST /account/email), both asking for the
+// current password, and to send the confirmation link again (POST /account/verify/resend).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../context.js';
+import { changeEmail, changePassword } from '../../domain/accounts/credentials.js';
+import type { User } from '../../domain/accounts/users.js';
+import { resendVerification } from '../../domain/accounts/verification.js';
+import { waitText } from '../../platform/attempts.js';
+import { ApiError } from '../../platform/errors.js';
+import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
+import { html } from '../html.js';
+import { csrfToken, sessionId, signedInOnly } from '../session.js';
+import { sendPage, userPage } from './frame.js';
+
+const NOTICES: Record<string, string> = {
+  welcome: 'Welcome! Your account is ready. We sent a link to your address: open it to confirm the address.',
+  password: 'Your password is changed. Your other sessions are signed out.',
+  email: 'Your address is changed. We sent a link to it: open it to confirm the address.',
+  resent: 'We sent a new confirmation link to your address.',
+};
+
+const AccountQuery = Type.Object({
+  done: Type.Optional(Type.String({ maxLength: 40 })),
+  welcome: Type.Optional(Type.String({ maxLength: 10 })),
+});
+const Csrf = { _csrf: Type.String({ maxLength: 200 }) };
+const PasswordBody = Type.Object({
+  ...Csrf,
+  current: Type.String({ maxLength: 1000 }),
+  password: Type.String({ maxLength: 1000 }),
+  password2: Type.String({ maxLength: 1000 }),
+});
+const EmailBody = Type.Object({
+  ...Csrf,
+  email: Type.String({ maxLength: 300 }),
+  current: Type.String({ maxLength: 1000 }),
+});
+
+type State = FormErrorState & { notice?: string; email?: string };
+
+export async function settingsPages(app: FastifyInstance, deps: Deps): Promise<void> {
+  async function render(reply: FastifyReply, user: User, state: State, status = 200) {
+    const csrf = await csrfToken(deps, reply);
+    const body = html`<h1>Your account</h1>
+${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
+<dl class="facts">
+<dt>Username</dt><dd>${user.username}</dd>
+<dt>Email</dt><dd>${user.email} ${user.email_verified ? html`<span class="badge ok">confirmed</span>` : html`<span class="badge danger">not confirmed yet</span>`}</dd>
+<dt>Plan</dt><dd>${user.account_type}</dd>
+<dt>Datacenter</dt><dd>${user.region}</dd>
+</dl>
+${
+  user.email_verified
+    ? ''
+    : html`<section class="notice warn" aria-labelledby="confirm-heading">
+<h2 id="confirm-heading">Confirm your address</h2>
+<p>Open the link we emailed to ${user.email}. Sending survey invitations needs a confirmed address.</p>
+${errorFor(state, 'resent')}
+<form method="post" action="/account/verify/resend">${hidden(csrf)}<div class="actions"><button type="submit" class="secondary">Send the link again</button></div></form>
+</section>`
+}
+<section aria-labelledby="password-heading">
+<h2 id="password-heading">Change password</h2>
+${errorFor(state, 'password')}
+<form method="post" action="/account/password" novalidate>
+${hidden(csrf)}
+<label for="password-current">Current password</label>
+<input id="password-current" name="current" type="password" autocomplete="current-password" required${invalidIf(state, 'password')}>
+<label for="password-new">New password</label>
+<input id="password-new" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-new-hint">
+<p class="hint" id="password-new-hint">At least 8 characters. Your other sessions are signed out.</p>
+<label for="password-repeat">Repeat the new password</label>
+<input id="password-repeat" name="password2" type="password" autocomplete="new-password" required minlength="8">
+<div class="actions"><button type="submit">Change password</button></div>
+</form>
+</section>
+<section aria-labelledby="email-heading">
+<h2 id="email-heading">Change email address</h2>
+${errorFor(state, 'email')}
+<form method="post" action="/account/email" novalidate>
+${hidden(csrf)}
+<label for="email-new">New email address</label>
+<input id="email-new" name="email" type="email" autocomplete="email" required value="${state.email ?? ''}"${invalidIf(state, 'email')}>
+<label for="email-current">Current password</label>
+<input id="email-current" name="current" type="password" autocomplete="current-password" required>
+<div class="actions"><button type="submit">Change email address</button></div>
+</form>
+</section>
+<section aria-labelledby="apps-heading">
+<h2 id="apps-heading">Apps</h2>
+<ul class="plain">
+<li><a href="/account/apps">Linked apps</a>: the apps you have allowed to use your account</li>
+<li><a href="/developer/apps">Developer apps</a>: apps you have registered</li>
+</ul>
+</section>`;
+    return sendPage(
+      reply,
+      await userPage(deps, reply, user, 'Your account', body, { section: 'account' }),
+      status,
+    );
+  }
+
+  /** Runs a form's change: a 303 back with its notice, or the page again with the error by its form. */
+  function post(
+    path: string,
+    schema: ReturnType<typeof Type.Object>,
+    at: string,
+    action: (request: FastifyRequest, user: User) => Promise<void>,
+  ) {
+    app.post(
+      path,
+      { schema: { hide: true, body: schema }, preHandler: [app.csrfProtection, signedInOnly(deps)] },
+      async (request, reply) => {
+        const user = request.sessionUser;
+        try {
+          await action(request, user);
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status >= 500) throw err;
+          const email = (request.body as { email?: string }).email;
+          return render(reply, user, { error: err, errorAt: at, email }, err.status);
+        }
+        return reply.redirect(`/account?done=${at}`, 303);
+      },
+    );
+  }
+
+  app.get(
+    '/account',
+    { schema: { hide: true, querystring: AccountQuery }, preHandler: signedInOnly(deps) },
+    async (request, reply) => {
+      const { done, welcome } = request.query as { done?: string; welcome?: string };
+      return render(reply, request.sessionUser, { notice: NOTICES[welcome ? 'welcome' : (done ?? '')] });
+    },
+  );
+
+  post('/account/password', PasswordBody, 'password', async (request, user) => {
+    const { current, password, password2 } = request.body as {
+      current: string;
+      password: string;
+      password2: string;
+    };
+    if (password !== password2) throw new ApiError(1002, 'The two new passwords are not the same.');
+    await changePassword(deps, user, current, password, request.ip ?? null, sessionId(request) ?? null);
+  });
+
+  post('/account/email', EmailBody, 'email', async (request, user) => {
+    const { email, current } = request.body as { email: string; current: string };
+    await changeEmail(deps, user, current, email, request.ip ?? null);
+  });
+
+  post('/account/verify/resend', Type.Object(Csrf), 'resent', async (_request, user) => {
+    const refused = await resendVerification(deps, user);
+    if (refused)
+      throw new ApiError(
+        1040,
+        `Too many links were sent. Try again in ${waitText(refused.retryAfterSeconds)}.`,
+      );
+  });
+}
