@@ -12,6 +12,8 @@
         group: 'questions',
         handle: '.drag-handle',
         animation: 150,
+        // Pointer events rather than native drag and drop: the same on touch screens and mice.
+        forceFallback: true,
         onEnd(event) {
           if (event.from === event.to && event.oldIndex === event.newIndex) return;
           const body = new URLSearchParams({

@@ -381,13 +381,12 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
   async function confirmation(
     request: FastifyRequest,
     reply: FastifyReply,
-    survey: SurveyRow,
     actor: FormActor,
     d: Destruction,
   ) {
     const token = (request.query as { sm?: string }).sm ?? '';
     const csrf = (request.body as { _csrf: string })._csrf;
-    const body = html`${surveyHeader(survey, 'edit')}${confirmationPage(request.url, csrf, d, editUrl(token))}`;
+    const body = confirmationPage(request.url, csrf, d, editUrl(token));
     return { markup: await userPage(deps, reply, actor.user, d.title, body, { section: 'surveys' }) };
   }
 
@@ -486,7 +485,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
           questions.get(pages[index].id) ?? [],
           await answerCounts(deps, survey.id),
         );
-        return confirmation(request, reply, survey, actor, d);
+        return confirmation(request, reply, actor, d);
       }
       await deletePage(deps, actor, survey, pageOf(request));
       return { done: 'page_deleted' };
@@ -616,7 +615,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
           .filter((x) => x.family !== 'presentation');
         const n = q.family === 'presentation' ? undefined : all.findIndex((x) => x.id === q.id) + 1;
         const d = questionDestruction(q, questionLabel(q, n), await answerCounts(deps, survey.id));
-        return confirmation(request, reply, survey, actor, d);
+        return confirmation(request, reply, actor, d);
       }
       await deleteQuestion(deps, actor, survey, pageId, questionId);
       return { done: 'question_deleted', anchor: `page-${pageId}` };
