@@ -55,6 +55,8 @@ export const formText = (max: number) => Type.Optional(Type.String({ maxLength: 
 const ManagedQuery = Type.Object({
   sm: Type.Optional(Type.String({ maxLength: 100 })),
   done: Type.Optional(Type.String({ maxLength: 40 })),
+  /** The item whose edit form is open (e.g. a question on the edit page). */
+  open: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
 });
 
 /** A survey page named by its manage token (`?sm=`), with the state it renders. */
@@ -86,6 +88,8 @@ export interface FormActor {
 export interface FormDone {
   done: string;
   anchor?: string;
+  /** The item whose edit form the page opens (its `?open=`). */
+  open?: string;
 }
 
 export interface ManagedPost<S> {
@@ -93,7 +97,13 @@ export interface ManagedPost<S> {
   /** The form's fields (besides `_csrf`). */
   body: Record<string, TSchema>;
   params?: TSchema;
-  action(request: FastifyRequest, survey: SurveyRow, actor: FormActor): Promise<FormDone>;
+  /** What the post did, or a page to show instead (e.g. the no-JS confirmation of a deletion). */
+  action(
+    request: FastifyRequest,
+    survey: SurveyRow,
+    actor: FormActor,
+    reply: FastifyReply,
+  ): Promise<FormDone | { markup: string }>;
   /** The page state that shows `error` (beside the form that failed). */
   failed(request: FastifyRequest, error: ApiError): S;
 }
@@ -147,8 +157,11 @@ export function managedFormPost<S extends FormErrorState & { notice?: string }>(
       const survey = await managedSurvey(deps, { user }, token, page.area, 'write');
       const actor = { user, plan: user.account_type as Plan, ip: request.ip ?? null };
       try {
-        const { done, anchor } = await post.action(request, survey, actor);
-        return reply.redirect(`${page.url(token)}&done=${done}${anchor ? `#${anchor}` : ''}`, 303);
+        const result = await post.action(request, survey, actor, reply);
+        if ('markup' in result) return sendPage(reply, result.markup);
+        const { done, anchor, open } = result;
+        const query = `&done=${done}${open ? `&open=${open}` : ''}`;
+        return reply.redirect(`${page.url(token)}${query}${anchor ? `#${anchor}` : ''}`, 303);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         // The survey as it is now (the change may have failed half-way through validation, not through writing).

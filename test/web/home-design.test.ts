@@ -3,6 +3,7 @@
 // shown on the page, and the HTML 404 for unknown non-API paths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES, templateQuestionCount } from '../../src/domain/surveys/templates/index.js';
+import { QUESTION_KINDS } from '../../src/web/design/question-form.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
@@ -112,7 +113,7 @@ describe('home page', () => {
     expect(survey.pages).toHaveLength(1);
     const edit = await web.get(res.location!);
     expect(edit.status).toBe(200);
-    expect(edit.text).toContain('Edit survey: Made on the home page');
+    expect(edit.text).toContain('<h1>Made on the home page</h1>');
 
     const template = TEMPLATES[0];
     const fromTemplate = await web.post('/surveys/new', {
@@ -161,7 +162,7 @@ describe('edit page', () => {
     web = await signedIn(t.owner);
   });
 
-  const post = async (action: string, form: Record<string, string>) => {
+  const post = async (action: string, form: Record<string, string | string[]>) => {
     const page = await web.get(path);
     return web.post(`/create/${action}?sm=${tokenOf(survey.edit_url)}`, {
       _csrf: csrfOf(page.text),
@@ -178,7 +179,7 @@ describe('edit page', () => {
   it('signed out: a change is not made, and the form leads to sign-in', async () => {
     const anonymous = new WebSession(server.url);
     const csrf = await anonymous.csrf('/login');
-    const res = await anonymous.post(`/create/title?sm=${tokenOf(survey.edit_url)}`, {
+    const res = await anonymous.post(`/create/settings?sm=${tokenOf(survey.edit_url)}`, {
       _csrf: csrf,
       title: 'Anon',
     });
@@ -190,115 +191,223 @@ describe('edit page', () => {
     expect((await details(t.owner.token, survey.id)).title).toBe('Edit me');
   });
 
-  it('renames the survey, adds, renames and deletes pages, adds, moves and deletes questions', async () => {
+  it('sets the settings; adds a question of every kind; edits pages; moves, copies and deletes questions', async () => {
     const pageId = (await details(t.owner.token, survey.id)).pages[0].id;
-    let res = await post('title', { title: 'Renamed survey' });
+    let res = await post('settings', {
+      title: 'Renamed survey',
+      nickname: 'Nick',
+      language: 'fr',
+      next_button: 'Suivant',
+      prev_button: 'Retour',
+      exit_button: '',
+      done_button: 'Fini',
+    });
     expect(res.status).toBe(303);
-    expect(res.location).toContain('done=title');
-    expect((await details(t.owner.token, survey.id)).title).toBe('Renamed survey');
+    expect(res.location).toContain('done=settings');
+    expect(await details(t.owner.token, survey.id)).toMatchObject({
+      title: 'Renamed survey',
+      nickname: 'Nick',
+      language: 'fr',
+      buttons_text: { next_button: 'Suivant', prev_button: 'Retour', exit_button: '', done_button: 'Fini' },
+    });
 
-    const kinds: Array<[string, Record<string, string>, object]> = [
-      ['single_choice', { choices: 'Red\nBlue' }, { family: 'single_choice', subtype: 'vertical' }],
-      ['multiple_choice', { choices: 'A\nB\nC' }, { family: 'multiple_choice', subtype: 'vertical' }],
-      ['comment_box', {}, { family: 'open_ended', subtype: 'essay' }],
-      ['single_textbox', {}, { family: 'open_ended', subtype: 'single' }],
-      [
-        'matrix_single',
-        { choices: 'Bad\nGood', rows: 'Speed\nPrice' },
-        { family: 'matrix', subtype: 'single' },
-      ],
-      [
-        'star_rating',
-        {},
-        { family: 'matrix', subtype: 'rating', display_options: { display_type: 'emoji' } },
-      ],
-      ['nps', {}, { family: 'matrix', subtype: 'rating' }],
-    ];
-    for (const [kind, extra] of kinds) {
+    // Every kind the builder offers is a valid question with only a heading.
+    for (const kind of QUESTION_KINDS) {
+      const images = 'https://example.com/a.png Apple\nhttps://example.com/b.png Banana';
       res = await post(`pages/${pageId}/questions`, {
-        kind,
-        heading: `Q ${kind}`,
-        choices: '',
-        rows: '',
-        ...extra,
+        kind: kind.value,
+        heading: `Q ${kind.value}`,
+        choices: kind.display === 'image_choice' ? images : '',
+        image: kind.value === 'image' ? 'https://example.com/photo.png' : '',
       });
-      expect(res.status, kind).toBe(303);
+      expect(res.status, kind.value).toBe(303);
+      expect(res.location, kind.value).toMatch(/done=question_added&open=[0-9]+#q-[0-9]+$/);
     }
     let d = await details(t.owner.token, survey.id);
-    expect(d.question_count).toBe(kinds.length);
     const qs = d.pages[0].questions;
-    expect(qs.map((q: any) => q.headings[0].heading)).toEqual(kinds.map(([k]) => `Q ${k}`));
-    kinds.forEach(([, , shape], i) => {
-      expect(qs[i]).toMatchObject(shape);
-    });
-    expect(qs[0].answers.choices.map((c: any) => c.text)).toEqual(['Red', 'Blue']);
-    expect(qs[4].answers.rows.map((r: any) => r.text)).toEqual(['Speed', 'Price']);
-    expect(qs[6].answers.choices.map((c: any) => c.weight)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-
-    // The edit page shows each question as a respondent sees it.
-    const shown = await web.get(path);
-    expect(shown.text).toContain('Q single_choice');
-    expect(shown.text).toContain('type="radio"');
-    expect(shown.text).toContain('<textarea');
+    expect(qs.map((q: any) => [q.family, q.subtype, q.display_options?.display_type ?? null])).toEqual(
+      QUESTION_KINDS.map((k) => [k.family, k.subtype, k.display ?? null]),
+    );
+    // Each edit form shows again what was saved, and the kind read back is the kind created.
+    for (const q of qs) {
+      const shown = await web.get(`${path}&open=${q.id}`);
+      expect(shown.status).toBe(200);
+      expect(shown.text).toContain(`action="/create/pages/${pageId}/questions/${q.id}/save?`);
+    }
 
     res = await post(`pages/${pageId}/questions/${qs[1].id}/move`, { direction: 'up' });
     expect(res.status).toBe(303);
-    res = await post(`pages/${pageId}/questions/${qs[6].id}/move`, { direction: 'down' });
-    expect(res.status).toBe(303);
     res = await post(`pages/${pageId}/questions/${qs[2].id}/move`, { direction: 'down' });
     d = await details(t.owner.token, survey.id);
-    expect(d.pages[0].questions.map((q: any) => q.id)).toEqual(
-      [qs[1], qs[0], qs[3], qs[2], qs[4], qs[5], qs[6]].map((q) => q.id),
+    expect(d.pages[0].questions.slice(0, 4).map((q: any) => q.id)).toEqual(
+      [qs[1], qs[0], qs[3], qs[2]].map((q) => q.id),
     );
 
-    res = await post(`pages/${pageId}/questions/${qs[3].id}/delete`, {});
+    res = await post('pages', { title: 'Second page', description: 'More' });
     expect(res.status).toBe(303);
     d = await details(t.owner.token, survey.id);
-    expect(d.question_count).toBe(6);
-    expect(d.pages[0].questions.map((q: any) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
-
-    res = await post('pages', { title: 'Second page' });
-    expect(res.status).toBe(303);
-    d = await details(t.owner.token, survey.id);
-    expect(d.pages.map((p: any) => p.title)).toEqual(['', 'Second page']);
     const second = d.pages[1].id;
-    res = await post(`pages/${second}/rename`, { title: 'About you', description: 'A few <b>facts</b>' });
+    res = await post(`pages/${second}/save`, { title: 'About you', description: 'A few <b>facts</b>' });
     expect(res.status).toBe(303);
-    res = await post(`pages/${second}/questions`, { kind: 'single_textbox', heading: 'Name?' });
+    res = await post(`pages/${pageId}/questions/${qs[0].id}/move`, { to_page: second });
+    expect(res.status).toBe(303);
+    res = await post(`pages/${second}/questions/${qs[0].id}/copy`, {});
     expect(res.status).toBe(303);
     d = await details(t.owner.token, survey.id);
     expect(d.pages[1]).toMatchObject({
       title: 'About you',
       description: 'A few <b>facts</b>',
-      question_count: 1,
+      question_count: 2,
     });
-    expect(d.question_count).toBe(7);
+    expect(d.pages[1].questions[0].id).toBe(qs[0].id);
+    expect(d.pages[1].questions[1].id).not.toBe(qs[0].id);
+    expect(d.pages[1].questions[1].headings).toEqual(d.pages[1].questions[0].headings);
+    expect(d.question_count).toBe(QUESTION_KINDS.length + 1);
+
+    res = await post(`pages/${second}/move`, { direction: 'up' });
+    expect(res.status).toBe(303);
+    d = await details(t.owner.token, survey.id);
+    expect(d.pages.map((p: any) => p.id)).toEqual([second, pageId]);
+
+    // Without confirm=yes a deletion answers the confirmation page, naming what is lost.
+    res = await post(`pages/${second}/questions/${qs[0].id}/delete`, {});
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('0 answers to it in the collected responses.');
+    expect(res.text).toContain('name="confirm" value="yes"');
+    expect((await details(t.owner.token, survey.id)).question_count).toBe(QUESTION_KINDS.length + 1);
+    res = await post(`pages/${second}/questions/${qs[0].id}/delete`, { confirm: 'yes' });
+    expect(res.status).toBe(303);
     res = await post(`pages/${second}/delete`, {});
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Page 1: About you and its 1 question.');
+    res = await post(`pages/${second}/delete`, { confirm: 'yes' });
     expect(res.status).toBe(303);
     d = await details(t.owner.token, survey.id);
     expect(d.page_count).toBe(1);
-    expect(d.question_count).toBe(6);
+    expect(d.question_count).toBe(QUESTION_KINDS.length - 1);
+    expect(d.pages[0].questions.map((q: any) => q.position)).toEqual(
+      Array.from({ length: QUESTION_KINDS.length - 1 }, (_, i) => i + 1),
+    );
+  });
+
+  it('edits a question: text, choices kept by id, order, N/A, other, required, validation, random order', async () => {
+    const pageId = (await details(t.owner.token, survey.id)).pages[0].id;
+    let res = await post(`pages/${pageId}/questions`, { kind: 'single_choice', heading: 'Colour?' });
+    const id = /open=([0-9]+)/.exec(res.location!)![1];
+    let q = (await details(t.owner.token, survey.id)).pages[0].questions.find((x: any) => x.id === id);
+    const [c1, c2] = q.answers.choices;
+    res = await post(`pages/${pageId}/questions/${id}/save`, {
+      kind: 'single_choice',
+      heading: 'Favourite colour?',
+      description: 'Pick one',
+      layout: 'horiz',
+      choice_id: [c1.id, c2.id],
+      choice_text: ['Red', 'Blue'],
+      choice_order: ['2', '1'],
+      choice_weight: ['', ''],
+      choice_image: ['', ''],
+      choice_score: ['', ''],
+      add_choices: 'Green\nYellow\n',
+      choice_remove: [],
+      other: 'yes',
+      other_text: 'Something else',
+      na: 'yes',
+      na_text: 'No opinion',
+      required: 'yes',
+      required_text: 'Please pick',
+      sorting: 'random',
+    });
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(new RegExp(`done=question_saved#q-${id}$`));
+    q = (await details(t.owner.token, survey.id)).pages[0].questions.find((x: any) => x.id === id);
+    expect(q).toMatchObject({
+      subtype: 'horiz',
+      headings: [{ heading: 'Favourite colour?', description: 'Pick one' }],
+      required: { text: 'Please pick', type: 'all' },
+      sorting: { type: 'random' },
+      answers: { other: { text: 'Something else' } },
+    });
+    expect(q.answers.choices.map((c: any) => [c.text, c.is_na ?? false])).toEqual([
+      ['Blue', false],
+      ['Red', false],
+      ['Green', false],
+      ['Yellow', false],
+      ['No opinion', true],
+    ]);
+    // Renamed and reordered choices keep their ids (and so their answers).
+    expect(q.answers.choices[0].id).toBe(c2.id);
+    expect(q.answers.choices[1].id).toBe(c1.id);
+
+    // Removing, and clearing what the form unchecks.
+    res = await post(`pages/${pageId}/questions/${id}/save`, {
+      kind: 'single_choice',
+      heading: 'Favourite colour?',
+      choice_id: q.answers.choices.slice(0, 4).map((c: any) => c.id),
+      choice_text: ['Blue', 'Red', 'Green', 'Yellow'],
+      choice_order: ['1', '2', '3', '4'],
+      choice_remove: [q.answers.choices[2].id],
+    });
+    expect(res.status).toBe(303);
+    q = (await details(t.owner.token, survey.id)).pages[0].questions.find((x: any) => x.id === id);
+    expect(q.answers.choices.map((c: any) => c.text)).toEqual(['Blue', 'Red', 'Yellow']);
+    expect(q.required).toBeNull();
+    expect(q.sorting).toBeNull();
+    expect(q.answers.other).toBeUndefined();
+    expect(q.headings[0].description).toBeUndefined();
+
+    // Validation of a textbox: text length, then an email.
+    res = await post(`pages/${pageId}/questions`, { kind: 'single_textbox', heading: 'Name?' });
+    const tid = /open=([0-9]+)/.exec(res.location!)![1];
+    res = await post(`pages/${pageId}/questions/${tid}/save`, {
+      kind: 'single_textbox',
+      heading: 'Name?',
+      validation: 'text_length',
+      min: '2',
+      max: '40',
+      validation_text: 'Between 2 and 40 letters',
+    });
+    expect(res.status).toBe(303);
+    q = (await details(t.owner.token, survey.id)).pages[0].questions.find((x: any) => x.id === tid);
+    expect(q.validation).toEqual({
+      type: 'text_length',
+      min: '2',
+      max: '40',
+      text: 'Between 2 and 40 letters',
+    });
+
+    // A bad value is shown beside the form, with what was typed, and nothing changes.
+    res = await post(`pages/${pageId}/questions/${tid}/save`, {
+      kind: 'single_textbox',
+      heading: 'Name typed',
+      validation: 'integer',
+      min: 'ten',
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain(`id="q-${tid}-error"`);
+    expect(res.text).toContain('A limit must be a number.');
+    expect(res.text).toContain('Name typed</textarea>');
+    q = (await details(t.owner.token, survey.id)).pages[0].questions.find((x: any) => x.id === tid);
+    expect(q.headings[0].heading).toBe('Name?');
   });
 
   it('shows the domain’s and the form’s errors on the page, keeping what was typed', async () => {
     const pageId = (await details(t.owner.token, survey.id)).pages[0].id;
-    let res = await post(`pages/${pageId}/questions`, {
-      kind: 'single_choice',
-      heading: 'No choices',
-      choices: '',
-    });
+    const before = (await details(t.owner.token, survey.id)).question_count;
+    let res = await post(`pages/${pageId}/questions`, { kind: 'single_choice', heading: '' });
     expect(res.status).toBe(400);
-    expect(res.text).toMatch(/role="alert"[^>]*>A single choice question needs at least one answer choice/);
-    expect(res.text).toContain('value="No choices"');
+    expect(res.text).toMatch(/role="alert"[^>]*>Write the question text\./);
     expect(res.text).toContain(`aria-invalid="true" aria-describedby="add-${pageId}-error"`);
-    expect(res.text).toContain(`id="add-${pageId}-error"`);
-    res = await post('title', { title: 'x'.repeat(251) });
+    res = await post(`pages/${pageId}/questions`, { kind: 'no_such_kind', heading: 'Kept' });
     expect(res.status).toBe(400);
-    expect(res.text).toContain('longer than 250 characters');
+    expect(res.text).toContain('value="Kept"');
+    res = await post('settings', { title: 'x'.repeat(251) });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('title: must not have more than 250 characters.');
     res = await post(`pages/99999999/questions`, { kind: 'comment_box', heading: 'Lost' });
     expect(res.status).toBe(404);
     expect(res.text).toMatch(/role="alert" class="error">Page not found\./);
-    expect((await details(t.owner.token, survey.id)).question_count).toBe(6);
+    expect((await details(t.owner.token, survey.id)).question_count).toBe(before);
+    expect((await details(t.owner.token, survey.id)).title).toBe('Renamed survey');
   });
 
   it('refuses a question past the 1000-question limit with 413, shown on the page', async () => {
@@ -335,9 +444,10 @@ describe('edit page', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('does not allow changes');
     expect(page.text).not.toContain('<form method="post" action="/create/');
-    expect(page.text).toContain('Q single_choice');
+    expect(page.text).toContain('Q dropdown');
+    expect(page.text).not.toContain('/save?');
     const csrf = csrfOf((await viewer.get('/')).text);
-    const res = await viewer.post(`/create/title?sm=${tokenOf(survey.edit_url)}`, {
+    const res = await viewer.post(`/create/settings?sm=${tokenOf(survey.edit_url)}`, {
       _csrf: csrf,
       title: 'Hijacked',
     });
@@ -385,7 +495,7 @@ describe('edit page', () => {
     expect(res.text).toContain('Page not found');
     expect(res.text).not.toContain('Renamed survey');
     const csrf = csrfOf((await web3.get('/')).text);
-    const post3 = await web3.post(`/create/title?sm=${tokenOf(survey.edit_url)}`, {
+    const post3 = await web3.post(`/create/settings?sm=${tokenOf(survey.edit_url)}`, {
       _csrf: csrf,
       title: 'Mine now',
     });

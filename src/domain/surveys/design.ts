@@ -576,3 +576,76 @@ export async function deleteQuestion(
   });
   return current;
 }
+
+/** A copy of a question, placed right after it on its page (fresh ids for it and its answers). */
+export async function copyQuestion(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  pageId: string,
+  questionId: string,
+): Promise<QuestionRow> {
+  const q = await getQuestion(deps, survey.id, pageId, questionId);
+  const input = storedAsInput(q.family, q.subtype, q.doc);
+  return createQuestion(deps, actor, survey, pageId, { ...input, position: q.position + 1 });
+}
+
+/**
+ * Moves a question to `position` (clamped) on another page of the survey, keeping its id, so the
+ * answers it already has stay with it.
+ */
+export async function moveQuestionToPage(
+  deps: Deps,
+  actor: Actor,
+  survey: SurveyRow,
+  pageId: string,
+  questionId: string,
+  toPageId: string,
+  position?: number,
+): Promise<QuestionRow> {
+  if (toPageId === pageId) {
+    if (position === undefined) return getQuestion(deps, survey.id, pageId, questionId);
+    return updateQuestion(deps, actor, survey, pageId, questionId, { position }, 'patch');
+  }
+  const current = await getQuestion(deps, survey.id, pageId, questionId);
+  await getPage(deps, survey.id, toPageId);
+  const [eventId] = await deps.ids.take(1);
+  let to = 0;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockSurvey(deps, trx, survey.id);
+    // Read again under the lock: a concurrent move may have taken it elsewhere already.
+    const still = await trx
+      .selectFrom('survey_questions')
+      .select('position')
+      .where('id', '=', questionId)
+      .where('page_id', '=', pageId)
+      .executeTakeFirst();
+    if (!still) throw new ApiError(1020, 'Question not found.');
+    await closeGap(trx, 'survey_questions', { column: 'page_id', value: pageId }, still.position);
+    to = await makeRoom(trx, 'survey_questions', { column: 'page_id', value: toPageId }, position);
+    await trx
+      .updateTable('survey_questions')
+      .set({ page_id: toPageId, position: to })
+      .where('id', '=', questionId)
+      .execute();
+    await touch(deps, trx, eventId, survey, actor, {
+      change: 'question_moved',
+      page_id: toPageId,
+      from_page_id: pageId,
+      question_id: questionId,
+    });
+  });
+  return { ...current, page_id: toPageId, position: to };
+}
+
+/** How many responses answered each question of a survey (what deleting it would lose). */
+export async function answerCounts(deps: Deps, surveyId: string): Promise<Map<string, number>> {
+  const rows = await deps.db.kysely
+    .selectFrom('response_counts')
+    .select(['question_id', (eb) => eb.fn.sum<number>('n').as('n')])
+    .where('survey_id', '=', surveyId)
+    .where('akey', '=', '')
+    .groupBy('question_id')
+    .execute();
+  return new Map(rows.map((r) => [r.question_id, Number(r.n)]));
+}
