@@ -117,9 +117,10 @@ function measure(pid, url, options) {
   return { ...r, cpuUs: (cpuMicros(pid) - before) / r.requests };
 }
 
-function wrk(url, { token, script, connections, duration }) {
+function wrk(url, { token, headers = {}, script, connections, duration }) {
   const a = ['-c', LOAD_CPU, 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency'];
   if (token) a.push('-H', `Authorization: bearer ${token}`);
+  for (const [name, value] of Object.entries(headers)) a.push('-H', `${name}: ${value}`);
   if (script) a.push('-s', script);
   a.push(url);
   const r = spawnSync('taskset', a, { encoding: 'utf8' });
@@ -217,13 +218,22 @@ async function main() {
       const prepared = await s.prepare(ctx);
       const reqToken = prepared.token ?? token;
       // Warm up, capture the exact bytes for the floor, then measure the service.
-      wrk(`${base}${prepared.path}`, { token: reqToken, script: prepared.script, connections, duration: 2 });
+      const reqHeaders = prepared.headers;
+      wrk(`${base}${prepared.path}`, {
+        token: reqToken,
+        headers: reqHeaders,
+        script: prepared.script,
+        connections,
+        duration: 2,
+      });
       const sample = await http(base, prepared.method ?? 'GET', prepared.path, {
         token: reqToken,
+        headers: reqHeaders,
         body: prepared.body,
       });
       const service_ = measure(service.child.pid, `${base}${prepared.path}`, {
         token: reqToken,
+        headers: reqHeaders,
         script: prepared.script,
         connections,
         duration,

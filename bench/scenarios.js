@@ -147,6 +147,36 @@ export const scenarios = [
     },
   },
   {
+    name: 'builder_page',
+    description: "GET /create/?sm=: a 20-question survey's builder page, signed in",
+    target: 'informative: an HTML page (session, survey, design, answer counts)',
+    prepare: async (ctx) => {
+      const survey = (
+        await ctx.http(ctx.base, 'POST', '/v3/surveys', {
+          token: ctx.token,
+          body: {
+            title: 'Bench builder',
+            pages: [1, 2].map((p) => ({
+              title: `Page ${p}`,
+              questions: Array.from({ length: 10 }, (_, i) => ({
+                family: i % 2 ? 'open_ended' : 'single_choice',
+                subtype: i % 2 ? 'single' : 'vertical',
+                headings: [{ heading: `Question ${p}.${i + 1}` }],
+                ...(i % 2
+                  ? {}
+                  : { answers: { choices: [{ text: 'Yes' }, { text: 'No' }, { text: 'Maybe' }] } }),
+              })),
+            })),
+          },
+        })
+      ).json;
+      return {
+        path: new URL(survey.edit_url).pathname + new URL(survey.edit_url).search,
+        headers: { cookie: await signIn(ctx) },
+      };
+    },
+  },
+  {
     name: 'respondent_page',
     description: 'GET /r/{token}: the first page of a weblink survey, as a new respondent',
     target: 'informative: an HTML page (collector, survey, design, session lookups)',
@@ -156,6 +186,21 @@ export const scenarios = [
     },
   },
 ];
+
+/** Signs the bench user in through the sign-in form; the session's Cookie header. */
+async function signIn(ctx) {
+  const cookies = (res) => (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
+  const form = await ctx.http(ctx.base, 'GET', '/login');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)[1];
+  const jar = cookies(form).join('; ');
+  const body = new URLSearchParams({ _csrf: csrf, username: 'bench', password: 'bench-password' }).toString();
+  const res = await ctx.http(ctx.base, 'POST', '/login', {
+    body,
+    headers: { cookie: jar, 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (res.status !== 303) throw new Error(`bench sign-in failed: ${res.status}`);
+  return [jar, ...cookies(res)].join('; ');
+}
 
 /** Run apart from the others (bench/run.js runScaleOut): 1 vs 2 serve processes behind a proxy. */
 export const scaleOut = {
