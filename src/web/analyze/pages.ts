@@ -6,6 +6,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
+import type { User } from '../../domain/accounts/users.js';
 import { headline, recentTexts } from '../../domain/analysis/overview.js';
 import { type QuestionSummary, rollups } from '../../domain/analysis/rollups.js';
 import {
@@ -31,19 +32,44 @@ import type { Choice } from '../../domain/surveys/question-schema.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
+import { sendPage } from '../account/frame.js';
 import { type Html, html, raw } from '../html.js';
-import { page as layout } from '../layout.js';
+import { page as layout, type SurveyTab, surveyHeader, workspacePage } from '../layout.js';
+import { pageArea } from '../page-area.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart } from './charts.js';
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex, nofollow')
-    .type('text/html; charset=utf-8')
-    .send(layout(title, body));
+  return sendPage(reply, layout(title, body), status, { noindex: true });
+}
+
+/** A page of the survey's results: the workspace header, then the survey's own head and tabs. */
+async function surveyPage(
+  deps: Deps,
+  reply: FastifyReply,
+  found: Analyzable,
+  tab: SurveyTab,
+  title: string,
+  body: Html,
+): Promise<FastifyReply> {
+  const markup = await workspacePage(
+    deps,
+    reply,
+    found.user,
+    title,
+    html`${surveyHeader(found.survey, tab)}${body}`,
+    {
+      section: 'surveys',
+    },
+  );
+  return sendPage(reply, markup, 200, { noindex: true });
+}
+
+interface Analyzable {
+  survey: SurveyRow;
+  plan: Plan;
+  user: User;
 }
 
 const notFound = (reply: FastifyReply) =>
@@ -62,13 +88,14 @@ async function surveyToAnalyze(
   request: FastifyRequest,
   reply: FastifyReply,
   token: string,
-): Promise<{ survey: SurveyRow; plan: Plan } | null> {
+): Promise<Analyzable | null> {
   const user = await requireSignedIn(deps, request, reply);
   if (!user) return null;
   try {
     return {
       survey: await managedSurvey(deps, { user }, token, 'analyze', 'read'),
       plan: user.account_type as Plan,
+      user,
     };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -235,193 +262,197 @@ function dateFilter(v: string | undefined, endOfDay: boolean): string | undefine
 }
 
 export function analyzePages(deps: Deps) {
-  return async function register(app: FastifyInstance): Promise<void> {
-    app.get<{ Params: { token: string }; Querystring: { start?: string; end?: string; collector?: string } }>(
-      '/analyze/:token',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const found = await surveyToAnalyze(deps, request, reply, request.params.token);
-        if (!found) return reply;
-        const { survey, plan } = found;
-        const q = request.query;
-        const collectors = await deps.db.kysely
-          .selectFrom('collectors')
-          .select(['id', 'name'])
-          .where('survey_id', '=', survey.id)
-          .orderBy('date_created')
-          .execute();
-        const collectorId = collectors.some((c) => c.id === q.collector) ? q.collector : undefined;
-        const filters = readableFilters(plan, {
-          surveyId: survey.id,
-          collectorIds: collectorId ? [collectorId] : undefined,
-          startCreated: dateFilter(q.start, false),
-          endCreated: dateFilter(q.end, true),
-        });
-        const index = await designIndex(deps, survey);
-        const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
-        const { total, items } = await rollups(deps, index, filters, questions);
-        const textual = new Set(
-          questions
-            .filter((x) => ['open_ended', 'demographic', 'datetime'].includes(x.family) || x.other)
-            .map((x) => x.id),
-        );
-        const texts = await recentTexts(deps, filters, textual);
-        const quiz = await quizDistribution(deps, survey, index, filters);
-        const form = html`<form class="filters" method="get" action="/analyze/${request.params.token}" aria-label="Filter responses">
+  return pageArea('analyze-pages', deps, [analyzeRoutes]);
+}
+
+function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Params: { token: string }; Querystring: { start?: string; end?: string; collector?: string } }>(
+    '/analyze/:token',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+      if (!found) return reply;
+      const { survey, plan } = found;
+      const q = request.query;
+      const collectors = await deps.db.kysely
+        .selectFrom('collectors')
+        .select(['id', 'name'])
+        .where('survey_id', '=', survey.id)
+        .orderBy('date_created')
+        .execute();
+      const collectorId = collectors.some((c) => c.id === q.collector) ? q.collector : undefined;
+      const filters = readableFilters(plan, {
+        surveyId: survey.id,
+        collectorIds: collectorId ? [collectorId] : undefined,
+        startCreated: dateFilter(q.start, false),
+        endCreated: dateFilter(q.end, true),
+      });
+      const index = await designIndex(deps, survey);
+      const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
+      const { total, items } = await rollups(deps, index, filters, questions);
+      const textual = new Set(
+        questions
+          .filter((x) => ['open_ended', 'demographic', 'datetime'].includes(x.family) || x.other)
+          .map((x) => x.id),
+      );
+      const texts = await recentTexts(deps, filters, textual);
+      const quiz = await quizDistribution(deps, survey, index, filters);
+      const form = html`<form class="filters" method="get" action="/analyze/${request.params.token}" aria-label="Filter responses">
 <div><label for="start">From</label><input type="date" id="start" name="start" value="${q.start ?? ''}"></div>
 <div><label for="end">To</label><input type="date" id="end" name="end" value="${q.end ?? ''}"></div>
 <div><label for="collector">Collector</label><select id="collector" name="collector"><option value="">All collectors</option>${collectors.map(
-          (c) =>
-            html`<option value="${c.id}"${c.id === collectorId ? raw(' selected') : ''}>${c.name}</option>`,
-        )}</select></div>
+        (c) =>
+          html`<option value="${c.id}"${c.id === collectorId ? raw(' selected') : ''}>${c.name}</option>`,
+      )}</select></div>
 <div><button type="submit">Filter</button></div></form>`;
-        const download = html`<form class="filters" method="get" action="/analyze/${request.params.token}/export" aria-label="Download responses">
+      const download = html`<form class="filters" method="get" action="/analyze/${request.params.token}/export" aria-label="Download responses">
 <input type="hidden" name="start" value="${q.start ?? ''}"><input type="hidden" name="end" value="${q.end ?? ''}"><input type="hidden" name="collector" value="${collectorId ?? ''}">
 <div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV)</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
 <fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
 <div><label><input type="checkbox" name="bom" value="1"> Byte order mark (Excel)</label></div>
 <div><button type="submit">Download</button></div></form>`;
-        const body = html`<h1>${survey.title}: results</h1>
-<p><a href="/summary/${request.params.token}">Summary</a> · <a href="/analyze/${request.params.token}/responses">Individual responses</a></p>
+      const body = html`<h2>Results by question</h2>
 ${form}
 ${download}
 ${planNotice(plan, survey)}
 <p role="status" id="total"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}</p>
 ${quiz ? quizResult(quiz) : ''}
 ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
-        return send(reply, 200, `${survey.title}: results`, body);
-      },
-    );
+      return surveyPage(deps, reply, found, 'analyze', `${survey.title}: results`, body);
+    },
+  );
 
-    app.get<{
-      Params: { token: string };
-      Querystring: {
-        start?: string;
-        end?: string;
-        collector?: string;
-        format?: string;
-        values?: string;
-        bom?: string;
-      };
-    }>('/analyze/:token/export', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{
+    Params: { token: string };
+    Querystring: {
+      start?: string;
+      end?: string;
+      collector?: string;
+      format?: string;
+      values?: string;
+      bom?: string;
+    };
+  }>('/analyze/:token/export', { schema: { hide: true } }, async (request, reply) => {
+    const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+    if (!found) return reply;
+    const { survey, plan } = found;
+    const q = request.query;
+    const format = (EXPORT_FORMATS as readonly string[]).includes(q.format ?? '')
+      ? (q.format as ExportFormat)
+      : 'csv';
+    const spec: ExportSpec = {
+      format,
+      values: q.values === 'numeric' ? 'numeric' : 'text',
+      bom: q.bom === '1',
+      collectorIds: q.collector && /^\d{1,20}$/.test(q.collector) ? [q.collector] : undefined,
+      startCreated: dateFilter(q.start, false),
+      endCreated: dateFilter(q.end, true),
+    };
+    let upTo: number;
+    try {
+      upTo = await checkExportAllowed(deps, isPaid(plan), survey, spec);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return send(
+        reply,
+        402,
+        'Upgrade to download',
+        html`<h1>Upgrade to download these responses</h1><p>${err.message}</p><p><a href="/analyze/${request.params.token}">Back to the results</a></p>`,
+      );
+    }
+    const body = new PassThrough();
+    writeExportTo(deps, survey, spec, upTo, body).catch((err) => {
+      request.log.error({ err }, 'export download failed');
+      body.destroy(err as Error);
+    });
+    return reply
+      .type(FILE_TYPES[format].mime)
+      .header('content-disposition', `attachment; filename="${downloadName(survey, format)}"`)
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex, nofollow')
+      .send(body);
+  });
+
+  app.get<{ Params: { token: string }; Querystring: { respondent_id?: string } }>(
+    '/analyze/browse/:token',
+    { schema: { hide: true } },
+    async (request, reply) => {
       const found = await surveyToAnalyze(deps, request, reply, request.params.token);
       if (!found) return reply;
       const { survey, plan } = found;
-      const q = request.query;
-      const format = (EXPORT_FORMATS as readonly string[]).includes(q.format ?? '')
-        ? (q.format as ExportFormat)
-        : 'csv';
-      const spec: ExportSpec = {
-        format,
-        values: q.values === 'numeric' ? 'numeric' : 'text',
-        bom: q.bom === '1',
-        collectorIds: q.collector && /^\d{1,20}$/.test(q.collector) ? [q.collector] : undefined,
-        startCreated: dateFilter(q.start, false),
-        endCreated: dateFilter(q.end, true),
-      };
-      let upTo: number;
+      const id = String(request.query.respondent_id ?? '');
+      const row = /^\d{1,20}$/.test(id)
+        ? await getResponse(deps, { surveyId: survey.id }, id).catch(() => undefined)
+        : undefined;
+      if (!row) return notFound(reply);
       try {
-        upTo = await checkExportAllowed(deps, isPaid(plan), survey, spec);
+        assertResponsesReadable(isPaid(plan), [row]);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return send(
           reply,
-          402,
-          'Upgrade to download',
-          html`<h1>Upgrade to download these responses</h1><p>${err.message}</p><p><a href="/analyze/${request.params.token}">Back to the results</a></p>`,
+          err.status,
+          'Upgrade to see this response',
+          html`<h1>Upgrade to see this response</h1><p role="alert">${err.detail ?? err.message}</p><p><a href="/analyze/${request.params.token}">All results</a></p>`,
         );
       }
-      const body = new PassThrough();
-      writeExportTo(deps, survey, spec, upTo, body).catch((err) => {
-        request.log.error({ err }, 'export download failed');
-        body.destroy(err as Error);
-      });
-      return reply
-        .type(FILE_TYPES[format].mime)
-        .header('content-disposition', `attachment; filename="${downloadName(survey, format)}"`)
-        .header('cache-control', 'no-store')
-        .header('x-robots-tag', 'noindex, nofollow')
-        .send(body);
-    });
-
-    app.get<{ Params: { token: string }; Querystring: { respondent_id?: string } }>(
-      '/analyze/browse/:token',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const found = await surveyToAnalyze(deps, request, reply, request.params.token);
-        if (!found) return reply;
-        const { survey, plan } = found;
-        const id = String(request.query.respondent_id ?? '');
-        const row = /^\d{1,20}$/.test(id)
-          ? await getResponse(deps, { surveyId: survey.id }, id).catch(() => undefined)
-          : undefined;
-        if (!row) return notFound(reply);
-        try {
-          assertResponsesReadable(isPaid(plan), [row]);
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          return send(
-            reply,
-            err.status,
-            'Upgrade to see this response',
-            html`<h1>Upgrade to see this response</h1><p role="alert">${err.detail ?? err.message}</p><p><a href="/analyze/${request.params.token}">All results</a></p>`,
-          );
-        }
-        const index = await designIndex(deps, survey);
-        const answers = (JSON.parse(row.pages) as StoredPage[]).flatMap((p) =>
-          p.questions.map((qa) => {
-            const q = index.questions.get(qa.id);
-            const text = qa.answers
-              .map((a) => {
-                const parts: string[] = [];
-                if (a.row_id && q) parts.push(q.rows.get(a.row_id)?.text ?? '');
-                if (a.col_id && q) parts.push(q.cols.get(a.col_id)?.col.text ?? '');
-                if (a.choice_id && q) {
-                  // Star and numbered ratings have choices without text: their weight names them.
-                  const choice = a.col_id ? undefined : q.choices.get(a.choice_id);
-                  parts.push(
-                    choice
-                      ? choiceLabel(q, choice)
-                      : (q.cols.get(a.col_id ?? '')?.choices.get(a.choice_id)?.text ?? ''),
-                  );
-                }
-                if (a.other_id && q?.other) parts.push(q.other.text);
-                if (a.text) parts.push(a.text);
-                return parts.filter(Boolean).join(': ');
-              })
-              .join('; ');
-            return html`<dt>${q ? plain(q.heading) : qa.id}</dt><dd>${text}</dd>`;
-          }),
-        );
-        return send(
-          reply,
-          200,
-          `Response ${row.id}`,
-          html`<h1>${survey.title}: response ${row.id}</h1>
+      const index = await designIndex(deps, survey);
+      const answers = (JSON.parse(row.pages) as StoredPage[]).flatMap((p) =>
+        p.questions.map((qa) => {
+          const q = index.questions.get(qa.id);
+          const text = qa.answers
+            .map((a) => {
+              const parts: string[] = [];
+              if (a.row_id && q) parts.push(q.rows.get(a.row_id)?.text ?? '');
+              if (a.col_id && q) parts.push(q.cols.get(a.col_id)?.col.text ?? '');
+              if (a.choice_id && q) {
+                // Star and numbered ratings have choices without text: their weight names them.
+                const choice = a.col_id ? undefined : q.choices.get(a.choice_id);
+                parts.push(
+                  choice
+                    ? choiceLabel(q, choice)
+                    : (q.cols.get(a.col_id ?? '')?.choices.get(a.choice_id)?.text ?? ''),
+                );
+              }
+              if (a.other_id && q?.other) parts.push(q.other.text);
+              if (a.text) parts.push(a.text);
+              return parts.filter(Boolean).join(': ');
+            })
+            .join('; ');
+          return html`<dt>${q ? plain(q.heading) : qa.id}</dt><dd>${text}</dd>`;
+        }),
+      );
+      return surveyPage(
+        deps,
+        reply,
+        found,
+        'responses',
+        `Response ${row.id}`,
+        html`<h2>Response ${row.id}</h2>
 <p>${row.response_status} · started ${withOffset(row.date_created)} · ${row.total_time} s</p>
 <dl>${answers}</dl><p><a href="/analyze/${request.params.token}">All results</a></p>`,
-        );
-      },
-    );
+      );
+    },
+  );
 
-    app.get<{ Params: { token: string } }>(
-      '/summary/:token',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const found = await surveyToAnalyze(deps, request, reply, request.params.token);
-        if (!found) return reply;
-        const { survey, plan } = found;
-        const h = await headline(deps, survey, plan, deps.clock.now());
-        const rate = h.total > 0 ? Math.round((h.byStatus.completed / h.total) * 100) : 0;
-        const avg =
-          h.averageSeconds === null
-            ? '—'
-            : h.averageSeconds >= 60
-              ? `${Math.floor(h.averageSeconds / 60)} min ${Math.round(h.averageSeconds % 60)} s`
-              : `${Math.round(h.averageSeconds)} s`;
-        const figure = (label: string, value: string | number, id: string) =>
-          html`<div class="figure" id="${id}"><span class="n">${value}</span>${label}</div>`;
-        const body = html`<h1>${survey.title}: summary</h1>
+  app.get<{ Params: { token: string } }>(
+    '/summary/:token',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+      if (!found) return reply;
+      const { survey, plan } = found;
+      const h = await headline(deps, survey, plan, deps.clock.now());
+      const rate = h.total > 0 ? Math.round((h.byStatus.completed / h.total) * 100) : 0;
+      const avg =
+        h.averageSeconds === null
+          ? '—'
+          : h.averageSeconds >= 60
+            ? `${Math.floor(h.averageSeconds / 60)} min ${Math.round(h.averageSeconds % 60)} s`
+            : `${Math.round(h.averageSeconds)} s`;
+      const figure = (label: string, value: string | number, id: string) =>
+        html`<div class="figure" id="${id}"><span class="n">${value}</span>${label}</div>`;
+      const body = html`<h2>Summary</h2>
 ${planNotice(plan, survey)}
 <div class="figures">
 ${figure('Total responses', h.total, 'f-total')}
@@ -438,10 +469,8 @@ ${figure('Questions', survey.question_count, 'f-questions')}
 ${columnChart(
   'Responses per day, last 14 days',
   h.perDay.map((d) => ({ label: d.day, count: d.count })),
-)}
-<p><a href="/analyze/${request.params.token}">Results by question</a></p>`;
-        return send(reply, 200, `${survey.title}: summary`, body);
-      },
-    );
-  };
+)}`;
+      return surveyPage(deps, reply, found, 'summary', `${survey.title}: summary`, body);
+    },
+  );
 }

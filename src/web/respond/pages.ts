@@ -39,6 +39,7 @@ import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
 import { sha256 } from '../../platform/secrets.js';
+import { pageErrorHandler } from '../account/frame.js';
 import { type Html, html, inlineScript, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
 import { renderQuestion, richText } from '../surveys/render-question.js';
@@ -255,6 +256,9 @@ function disqualified(reply: FastifyReply, ctx: Ctx): FastifyReply {
 
 export function respondPages(deps: Deps) {
   return async function register(app: FastifyInstance): Promise<void> {
+    // Its own CSRF (tied to the respondent's session, not a cookie pair), so not a pageArea; the
+    // same HTML error page as every other page scope.
+    app.setErrorHandler(pageErrorHandler);
     await app.register(formbody, { bodyLimit: 1024 * 1024 });
     await themeRoutes(app);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
