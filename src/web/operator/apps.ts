@@ -132,7 +132,7 @@ ${
 </form>
 <form method="post" action="${base}/deploy">
 <input type="hidden" name="_csrf" value="${csrf}">
-<button type="submit" name="target" value="private" class="secondary" aria-label="Deploy ${a.name} as private">Deploy private</button>
+<button type="submit" name="target" value="private" class="secondary" aria-label="Deploy private: ${a.name}">Deploy private</button>
 </form>`
     : ''
 }
