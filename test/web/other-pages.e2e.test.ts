@@ -74,7 +74,7 @@ describe('every other page passes the page checks', () => {
       [local(survey.preview), 'preview'],
       [`${server.url}/outbox/mail`, 'mail-outbox'],
       [`${server.url}/optout?sm=not-a-token`, 'optout-bad-link'],
-      [`${server.url}/teams/accept?token=not-a-token`, 'team-accept-bad-link'],
+      [`${server.url}/teams/invitations/accept?token=not-a-token`, 'team-accept-bad-link'],
     ];
     for (const [url, name] of pages) {
       await page.goto(url);
