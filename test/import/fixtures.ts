@@ -209,14 +209,18 @@ export async function compareAccounts(src: ApiClient, srcToken: string, dst: Api
       (r) => r.custom_value,
     );
     expect(rb.size).toBe(ra.length);
+    const id = (x: string) => ids.get(x) ?? x;
     const mapIds = (v: any): any => {
       if (Array.isArray(v)) return v.map(mapIds);
       if (v && typeof v === 'object')
         return Object.fromEntries(
-          Object.entries(v).map(([k, x]) => [
-            k,
-            typeof x === 'string' && /(^|_)id$/.test(k) ? (ids.get(x) ?? x) : mapIds(x),
-          ]),
+          Object.entries(v).map(([k, x]) => {
+            // The path of pages taken, and the rules that fired keyed by page id.
+            if (k === 'page_path' && Array.isArray(x)) return [k, x.map(id)];
+            if (k === 'logic_path' && x && typeof x === 'object')
+              return [k, Object.fromEntries(Object.entries(x).map(([p, rule]) => [id(p), mapIds(rule)]))];
+            return [k, typeof x === 'string' && /(^|_)id$/.test(k) ? id(x) : mapIds(x)];
+          }),
         );
       return v;
     };
