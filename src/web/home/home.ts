@@ -295,7 +295,7 @@ ${
 }
 
 function filterForm(state: ListState, folders: Folder[]): Html {
-  return html`<form method="get" action="/" class="survey-filters" role="search" aria-label="Find surveys">
+  return html`<form method="get" action="/" class="filter-bar" role="search" aria-label="Find surveys">
 <div><label for="q">Search titles</label><input id="q" name="q" type="search" maxlength="200" value="${state.q}"></div>
 <div><label for="folder">Folder</label><select id="folder" name="folder"><option value="">All surveys</option>${folders.map(
     (f) => html`<option value="${f.id}"${f.id === state.folder ? raw(' selected') : ''}>${f.title}</option>`,

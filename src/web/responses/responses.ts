@@ -156,7 +156,7 @@ async function collectorsOf(deps: Deps, survey: SurveyRow): Promise<Collector[]>
 function filterForm(token: string, f: Filters, collectors: Collector[]): Html {
   const option = (value: string, label: string, current: string) =>
     html`<option value="${value}"${value === current ? raw(' selected') : ''}>${label}</option>`;
-  return html`<form method="get" action="/analyze/${token}/responses" class="response-filters" aria-label="Filter responses">
+  return html`<form method="get" action="/analyze/${token}/responses" class="filter-bar" aria-label="Filter responses">
 <div><label for="status">Status</label><select id="status" name="status">${option('', 'All statuses', f.status)}${RESPONSE_STATUSES.map((s) => option(s, STATUS_LABELS[s], f.status))}</select></div>
 <div><label for="collector">Collector</label><select id="collector" name="collector">${option('', 'All collectors', f.collector)}${collectors.map((c) => option(c.id, c.name, f.collector))}</select></div>
 <div><label for="start">From</label><input type="date" id="start" name="start" value="${f.start}"></div>
