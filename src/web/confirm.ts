@@ -3,7 +3,13 @@
 // the form with confirm=yes; without script the form arrives without it and the handler answers
 // with `confirmationPage` (the same words and a button that posts again with confirm=yes).
 // Handlers act only when `confirmed(body)`.
+import type { FastifyReply } from 'fastify';
+import type { Deps } from '../context.js';
+import type { User } from '../domain/accounts/users.js';
+import { sendPage, userPage } from './account/frame.js';
 import { type Html, html } from './html.js';
+import type { Section } from './layout.js';
+import { csrfToken } from './session.js';
 
 export interface Destruction {
   /** What is being deleted, e.g. `Delete the survey "Team lunch"?` */
@@ -58,4 +64,29 @@ ${Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" v
 <button type="submit" class="danger">${d.button}</button>
 <a class="button secondary" href="${cancelHref}">Cancel</a>
 </form>`;
+}
+
+/**
+ * Answers a destructive form that arrived without confirm=yes: the confirmation page in the
+ * signed-in frame, whose button posts `fields` to `action` again, confirmed.
+ */
+export async function askFirst(
+  deps: Deps,
+  reply: FastifyReply,
+  user: User,
+  form: { action: string; destruction: Destruction; cancelHref: string; fields?: Record<string, string> },
+  options: { section?: Section; noindex?: boolean } = {},
+): Promise<FastifyReply> {
+  const body = confirmationPage(
+    form.action,
+    await csrfToken(deps, reply),
+    form.destruction,
+    form.cancelHref,
+    form.fields,
+  );
+  const markup = await userPage(deps, reply, user, form.destruction.title, body, {
+    section: options.section ?? 'surveys',
+    narrow: true,
+  });
+  return sendPage(reply, markup, 200, { noindex: options.noindex });
 }

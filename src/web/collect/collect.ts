@@ -24,7 +24,7 @@ import { ApiError } from '../../platform/errors.js';
 import { baseUrl } from '../../platform/paging.js';
 import type { Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
-import { confirmationPage, confirmed, destructiveForm } from '../confirm.js';
+import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import {
   errorFor,
   formText,
@@ -334,18 +334,11 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
         (request.params as { collectorId: string }).collectorId,
       );
       if (!confirmed(request.body)) {
-        const body = confirmationPage(
-          `/collect/collectors/${c.id}/delete?sm=${encodeURIComponent(token)}`,
-          await csrfToken(deps, reply),
-          deletion(c),
-          `${collectUrl(token)}#c-${c.id}`,
-        );
-        return sendPage(
-          reply,
-          await userPage(deps, reply, user, `Delete collector: ${survey.title}`, body, {
-            section: 'surveys',
-          }),
-        );
+        return askFirst(deps, reply, user, {
+          action: `/collect/collectors/${c.id}/delete?sm=${encodeURIComponent(token)}`,
+          destruction: deletion(c),
+          cancelHref: `${collectUrl(token)}#c-${c.id}`,
+        });
       }
       await deleteCollector(deps, { user, plan: user.account_type as Plan, ip: request.ip ?? null }, c);
       return reply.redirect(`${collectUrl(token)}&done=deleted`, 303);

@@ -31,7 +31,7 @@ import { CATEGORIES, TEMPLATES } from '../../domain/surveys/templates/index.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
-import { confirmationPage, confirmed, type Destruction, destructiveForm } from '../confirm.js';
+import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { editUrl } from '../design/edit.js';
 import { type Html, html, raw } from '../html.js';
 import { page, surveyPaths } from '../layout.js';
@@ -462,20 +462,12 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
       if (!confirmed(body)) {
         const { survey, collectors } = await surveyDeletion(deps, actor, body.survey);
         const back = safeNext(body.back, '/');
-        const markup = confirmationPage(
-          '/surveys/delete',
-          await csrfToken(deps, reply),
-          surveyDestruction({ ...survey, collectors }),
-          back,
-          { survey: survey.id, back },
-        );
-        return sendPage(
-          reply,
-          await userPage(deps, reply, actor.user, 'Delete survey', markup, {
-            section: 'surveys',
-            narrow: true,
-          }),
-        );
+        return askFirst(deps, reply, actor.user, {
+          action: '/surveys/delete',
+          destruction: surveyDestruction({ ...survey, collectors }),
+          cancelHref: back,
+          fields: { survey: survey.id, back },
+        });
       }
       await deleteSurvey(deps, actor, body.survey);
       return reply.redirect(backTo(body.back, 'deleted'), 303);
@@ -516,20 +508,12 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
       if (!confirmed(body)) {
         const folder = await getFolder(deps, actor.user.id, body.folder);
         const back = safeNext(body.back, '/');
-        const markup = confirmationPage(
-          '/folders/delete',
-          await csrfToken(deps, reply),
-          folderDestruction(folder),
-          back,
-          { folder: folder.id, back },
-        );
-        return sendPage(
-          reply,
-          await userPage(deps, reply, actor.user, 'Delete folder', markup, {
-            section: 'surveys',
-            narrow: true,
-          }),
-        );
+        return askFirst(deps, reply, actor.user, {
+          action: '/folders/delete',
+          destruction: folderDestruction(folder),
+          cancelHref: back,
+          fields: { folder: folder.id, back },
+        });
       }
       await deleteFolder(deps, actor.user.id, body.folder);
       return reply.redirect(backTo(body.back, 'folder-deleted'), 303);

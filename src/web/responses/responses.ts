@@ -26,7 +26,7 @@ import { managedSurvey, mayAccess, type SurveyRow } from '../../domain/surveys/a
 import { parseApiDate } from '../../platform/dates.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
-import { confirmationPage, confirmed, type Destruction, destructiveForm } from '../confirm.js';
+import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { type Html, html, raw } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
 import { pageArea } from '../page-area.js';
@@ -311,16 +311,15 @@ ${
       if (!confirmed(request.body)) {
         const collectors = await collectorsOf(deps, survey);
         const name = collectors.find((c) => c.id === row.collector_id)?.name ?? row.collector_id;
-        const markup = confirmationPage(
-          `${paths.responses}/${row.id}/delete`,
-          await csrfToken(deps, reply),
-          responseDestruction(row, name),
-          `${paths.responses}/${row.id}`,
-        );
-        return sendPage(
+        return askFirst(
+          deps,
           reply,
-          await userPage(deps, reply, user, 'Delete response', markup, { section: 'surveys', narrow: true }),
-          200,
+          user,
+          {
+            action: `${paths.responses}/${row.id}/delete`,
+            destruction: responseDestruction(row, name),
+            cancelHref: `${paths.responses}/${row.id}`,
+          },
           { noindex: true },
         );
       }
