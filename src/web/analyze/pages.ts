@@ -23,10 +23,9 @@ import {
   writeExportTo,
 } from '../../domain/exports/exports.js';
 import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
-import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
-import { assertResponsesReadable, hiddenByPlan, readableFilters } from '../../domain/responses/plan-limit.js';
-import { getResponse } from '../../domain/responses/responses.js';
+import { hiddenByPlan, readableFilters } from '../../domain/responses/plan-limit.js';
+import { choiceLabel as labelOf } from '../../domain/responses/readable.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import type { Choice } from '../../domain/surveys/question-schema.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
@@ -187,17 +186,7 @@ ${chart}${statsLine}${list}</section>`;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-function choiceLabel(q: IndexedQuestion, c: Choice): string {
-  if (c.text) return plain(c.text);
-  const w = c.weight ?? c.position;
-  return q.displayType === 'emoji' ? `${w} ${symbolNoun(q, w)}` : String(w);
-}
-
-function symbolNoun(q: IndexedQuestion, n: number): string {
-  const kind = q.doc.display_options?.display_subtype ?? 'star';
-  const noun = ['heart', 'thumb', 'smiley'].includes(kind) ? kind : 'star';
-  return n === 1 ? noun : `${noun}s`;
-}
+const choiceLabel = (q: IndexedQuestion, c: Choice) => plain(labelOf(q, c));
 
 /** A 0–10 question: the score (promoters − detractors), the three groups, then every answer. */
 function npsResult(q: IndexedQuestion, summary: QuestionSummary, title: string): Html {
@@ -373,65 +362,17 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       .send(body);
   });
 
+  // The API's analyze_url for one response: the responses page shows it (after the same access check,
+  // so someone without analyze access gets a 404 here, not a redirect).
   app.get<{ Params: { token: string }; Querystring: { respondent_id?: string } }>(
     '/analyze/browse/:token',
     { schema: { hide: true } },
     async (request, reply) => {
       const found = await surveyToAnalyze(deps, request, reply, request.params.token);
       if (!found) return reply;
-      const { survey, plan } = found;
       const id = String(request.query.respondent_id ?? '');
-      const row = /^\d{1,20}$/.test(id)
-        ? await getResponse(deps, { surveyId: survey.id }, id).catch(() => undefined)
-        : undefined;
-      if (!row) return notFound(reply);
-      try {
-        assertResponsesReadable(isPaid(plan), [row]);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        return send(
-          reply,
-          err.status,
-          'Upgrade to see this response',
-          html`<h1>Upgrade to see this response</h1><p role="alert">${err.detail ?? err.message}</p><p><a href="/analyze/${request.params.token}">All results</a></p>`,
-        );
-      }
-      const index = await designIndex(deps, survey);
-      const answers = (JSON.parse(row.pages) as StoredPage[]).flatMap((p) =>
-        p.questions.map((qa) => {
-          const q = index.questions.get(qa.id);
-          const text = qa.answers
-            .map((a) => {
-              const parts: string[] = [];
-              if (a.row_id && q) parts.push(q.rows.get(a.row_id)?.text ?? '');
-              if (a.col_id && q) parts.push(q.cols.get(a.col_id)?.col.text ?? '');
-              if (a.choice_id && q) {
-                // Star and numbered ratings have choices without text: their weight names them.
-                const choice = a.col_id ? undefined : q.choices.get(a.choice_id);
-                parts.push(
-                  choice
-                    ? choiceLabel(q, choice)
-                    : (q.cols.get(a.col_id ?? '')?.choices.get(a.choice_id)?.text ?? ''),
-                );
-              }
-              if (a.other_id && q?.other) parts.push(q.other.text);
-              if (a.text) parts.push(a.text);
-              return parts.filter(Boolean).join(': ');
-            })
-            .join('; ');
-          return html`<dt>${q ? plain(q.heading) : qa.id}</dt><dd>${text}</dd>`;
-        }),
-      );
-      return surveyPage(
-        deps,
-        reply,
-        found,
-        'responses',
-        `Response ${row.id}`,
-        html`<h2>Response ${row.id}</h2>
-<p>${row.response_status} · started ${withOffset(row.date_created)} · ${row.total_time} s</p>
-<dl>${answers}</dl><p><a href="/analyze/${request.params.token}">All results</a></p>`,
-      );
+      if (!/^\d{1,20}$/.test(id)) return notFound(reply);
+      return reply.redirect(`/analyze/${encodeURIComponent(request.params.token)}/responses/${id}`, 303);
     },
   );
 
