@@ -203,3 +203,39 @@ describe('email collector pages', () => {
     expect(res.text).toContain('needs a paid plan');
   });
 });
+
+describe('deleting a contact or a list', () => {
+  it('asks first without script (the page names what is lost), then deletes when confirmed', async () => {
+    const a = await server.account();
+    const web = await signedIn(a);
+    const contact = await server.client.post(
+      '/v3/contacts',
+      { email: 'gone@example.org' },
+      { token: a.token },
+    );
+    const list = await server.client.post('/v3/contact_lists', { name: 'Gone list' }, { token: a.token });
+    expect([contact.status, list.status]).toEqual([201, 201]);
+
+    const _csrf = await web.csrf('/contacts');
+    const asked = await web.post(`/contacts/${contact.body.id}/delete`, { _csrf });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('<title>Delete the contact gone@example.org?');
+    expect(asked.text).toContain('its place in every contact list');
+    expect(await contacts(a)).toHaveLength(1);
+    const done = await web.post(`/contacts/${contact.body.id}/delete`, { _csrf, confirm: 'yes' });
+    expect([done.status, done.location]).toEqual([303, '/contacts?done=deleted']);
+    expect(await contacts(a)).toHaveLength(0);
+
+    const askedList = await web.post(`/contacts/lists/${list.body.id}/delete`, { _csrf });
+    expect(askedList.status).toBe(200);
+    expect(askedList.text).toContain('Gone list');
+    expect((await server.client.get(`/v3/contact_lists/${list.body.id}`, { token: a.token })).status).toBe(
+      200,
+    );
+    const doneList = await web.post(`/contacts/lists/${list.body.id}/delete`, { _csrf, confirm: 'yes' });
+    expect(doneList.status).toBe(303);
+    expect((await server.client.get(`/v3/contact_lists/${list.body.id}`, { token: a.token })).status).toBe(
+      404,
+    );
+  });
+});

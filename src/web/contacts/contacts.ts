@@ -17,7 +17,7 @@ import {
 import { contactsCsv } from '../../domain/contacts/export.js';
 import { listFields, setFieldLabel } from '../../domain/contacts/fields.js';
 import type { ApiError } from '../../platform/errors.js';
-import { confirmationPage, confirmed, destructiveForm } from '../confirm.js';
+import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import { hidden } from '../forms.js';
 import { html } from '../html.js';
 import { csrfToken, signedInOnly } from '../session.js';
@@ -295,22 +295,20 @@ ${contactFields('edit', fields, state.form ?? contactValues(c), !!state.error)}
       const c = await getContact(deps, user.id, contactId);
       if (!confirmed(request.body)) {
         const name = c.email ?? c.phone_number ?? '';
-        return contactsPage(
+        return askFirst(
           deps,
           reply,
           user,
-          'Delete contact',
-          null,
-          confirmationPage(
-            `/contacts/${c.id}/delete`,
-            await csrfToken(deps, reply),
-            {
+          {
+            action: `/contacts/${c.id}/delete`,
+            destruction: {
               title: `Delete the contact ${name}?`,
               lost: [`The contact ${name} and its place in every contact list.`],
               button: 'Delete contact',
             },
-            '/contacts',
-          ),
+            cancelHref: '/contacts',
+          },
+          { section: 'contacts' },
         );
       }
       await deleteContact(deps, user.id, c.id);

@@ -16,7 +16,7 @@ import {
   renameList,
 } from '../../domain/contacts/lists.js';
 import { ApiError } from '../../platform/errors.js';
-import { confirmationPage, confirmed, destructiveForm } from '../confirm.js';
+import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import { hidden } from '../forms.js';
 import { html } from '../html.js';
 import { csrfToken, signedInOnly } from '../session.js';
@@ -250,18 +250,16 @@ ${destructiveForm(`/contacts/lists/${list.id}/delete`, csrf, deletion(list.name,
       const list = await getList(deps, user.id, (request.params as { listId: string }).listId);
       if (!confirmed(request.body)) {
         const { total } = await listContacts(deps, user.id, {}, { offset: 0, perPage: 1 }, list.id);
-        return contactsPage(
+        return askFirst(
           deps,
           reply,
           user,
-          'Delete list',
-          'lists',
-          confirmationPage(
-            `/contacts/lists/${list.id}/delete`,
-            await csrfToken(deps, reply),
-            deletion(list.name, total),
-            `/contacts/lists/${list.id}`,
-          ),
+          {
+            action: `/contacts/lists/${list.id}/delete`,
+            destruction: deletion(list.name, total),
+            cancelHref: `/contacts/lists/${list.id}`,
+          },
+          { section: 'contacts' },
         );
       }
       await deleteList(deps, user.id, list.id);
