@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 60_000, // CLI tests start processes from TypeScript source: slow on a loaded 2-core machine
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time: most of a test's time is spent waiting on servers, browsers and
+    // child processes, so two forks on two cores halve CI's wall time.
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     reporters: ['default'],
     // Password hashes at scrypt N=2^10 rather than production's 2^17 (128 MiB, ~0.3 s each): tests
     // create hundreds of users. Hashes record their cost, so nothing else changes.
