@@ -165,6 +165,23 @@ describe('skip logic in the builder', () => {
     ]);
     expect(await notices(jsPage)).toEqual(['The rule after the page was saved.']);
     expect((await details(surveyId)).pages[2].logic).toEqual({ action: 'end_survey' });
+
+    // The N/A choice takes a rule too, once it is there.
+    await jsPage.getByRole('link', { name: 'Edit Question 1 "Route?"' }).click();
+    await jsPage.getByLabel('Add an "N/A" choice').check();
+    await jsPage.getByRole('button', { name: 'Save question' }).click();
+    await jsPage.getByRole('link', { name: 'Edit Question 1 "Route?"' }).click();
+    await jsPage.getByLabel('Then, after "N/A"').selectOption({ label: 'Disqualify the respondent' });
+    await jsPage.getByRole('button', { name: 'Save question' }).click();
+    expect(await notices(jsPage)).toEqual(['The question was saved.']);
+    const choices = (await details(surveyId)).pages[0].questions[0].answers.choices;
+    expect(choices.map((c: any) => [c.text, c.logic?.action ?? null])).toEqual([
+      ['A', 'go_to_page'],
+      ['B', 'end_survey'],
+      ['C', 'disqualify'],
+      ['D', null],
+      ['N/A', 'disqualify'],
+    ]);
   });
 
   it('is followed by respondents along every path', async () => {
@@ -254,6 +271,30 @@ describe('skip logic in the builder', () => {
     expect((await details(surveyId)).pages[0].questions.map((q: any) => q.id)).toEqual([
       d.pages[0].questions[0].id,
     ]);
+
+    // Dragged there with script: the same refusal, shown at the top after the page reloads.
+    const viewport = jsPage.viewportSize()!;
+    await jsPage.setViewportSize({ width: 1280, height: 4000 }); // both lists on screen for the pointer
+    await jsPage.goto(editPath);
+    const handle = jsPage.locator('li.question', { hasText: 'Route?' }).locator('.drag-handle');
+    const from = (await handle.boundingBox())!;
+    // Aimed at page 4: the lists below shift as the dragged item passes, so it lands on page 3 or 4.
+    const to = (await jsPage.locator('ol.questions').nth(3).boundingBox())!;
+    await Promise.all([
+      jsPage.waitForNavigation(),
+      (async () => {
+        await jsPage.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+        await jsPage.mouse.down();
+        await jsPage.mouse.move(to.x + to.width / 2, to.y + to.height - 5, { steps: 20 });
+        await jsPage.mouse.up();
+      })(),
+    ]);
+    await jsPage.waitForSelector('.builder > .error[role=alert]');
+    expect(await jsPage.locator('.builder > .error[role=alert]').textContent()).toBe(
+      `A skip-logic rule goes to Page 3 "Three", which would no longer come after the page the rule is on (rules only go to later pages). Change or remove that rule first.`,
+    );
+    expect((await details(surveyId)).pages[0].questions).toHaveLength(1);
+    await jsPage.setViewportSize(viewport);
   });
 
   it('tells how many rules deleting a page clears', async () => {
