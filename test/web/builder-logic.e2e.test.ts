@@ -272,14 +272,25 @@ describe('skip logic in the builder', () => {
       d.pages[0].questions[0].id,
     ]);
 
-    // Dragged there with script: the same refusal, shown at the top after the page reloads.
-    const viewport = jsPage.viewportSize()!;
-    await jsPage.setViewportSize({ width: 1280, height: 4000 }); // both lists on screen for the pointer
+    // Dragged with script: a question on page 3 whose choice goes to page 4, dropped on page 4.
+    const added = await server.client.post(
+      `/v3/surveys/${surveyId}/pages/${d.pages[2].id}/questions`,
+      {
+        family: 'single_choice',
+        subtype: 'vertical',
+        headings: [{ heading: 'Skip?' }],
+        answers: { choices: [{ text: 'Yes', logic: { action: 'go_to_page', page_id: d.pages[3].id } }] },
+      },
+      { token: owner.token },
+    );
+    expect(added.status).toBe(201);
+    await jsPage.setViewportSize({ width: 1280, height: 4000 }); // both questions under the pointer
     await jsPage.goto(editPath);
-    const handle = jsPage.locator('li.question', { hasText: 'Route?' }).locator('.drag-handle');
-    const from = (await handle.boundingBox())!;
-    // Aimed at page 4: the lists below shift as the dragged item passes, so it lands on page 3 or 4.
-    const to = (await jsPage.locator('ol.questions').nth(3).boundingBox())!;
+    const from = (await jsPage
+      .locator('li.question', { hasText: 'Skip?' })
+      .locator('.drag-handle')
+      .boundingBox())!;
+    const to = (await jsPage.locator('li.question', { hasText: 'Four?' }).boundingBox())!;
     await Promise.all([
       jsPage.waitForNavigation(),
       (async () => {
@@ -291,10 +302,12 @@ describe('skip logic in the builder', () => {
     ]);
     await jsPage.waitForSelector('.builder > .error[role=alert]');
     expect(await jsPage.locator('.builder > .error[role=alert]').textContent()).toBe(
-      `A skip-logic rule goes to Page 3 "Three", which would no longer come after the page the rule is on (rules only go to later pages). Change or remove that rule first.`,
+      `A skip-logic rule goes to Page 4 "Four", which would no longer come after the page the rule is on (rules only go to later pages). Change or remove that rule first.`,
     );
-    expect((await details(surveyId)).pages[0].questions).toHaveLength(1);
-    await jsPage.setViewportSize(viewport);
+    expect((await details(surveyId)).pages[2].questions.map((q: any) => q.headings[0].heading)).toEqual([
+      'Three?',
+      'Skip?',
+    ]);
   });
 
   it('tells how many rules deleting a page clears', async () => {
