@@ -57,6 +57,8 @@ const ManagedQuery = Type.Object({
   done: Type.Optional(Type.String({ maxLength: 40 })),
   /** The item whose edit form is open (e.g. a question on the edit page). */
   open: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
+  /** The count a notice tells (e.g. how many rules a deletion cleared). */
+  n: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })),
 });
 
 /** A survey page named by its manage token (`?sm=`), with the state it renders. */
@@ -65,8 +67,8 @@ export interface ManagedPage<S extends FormErrorState & { notice?: string }> {
   area: SurveyArea;
   /** The page's URL for a token (it has a query, so `&done=` can follow). */
   url: (token: string) => string;
-  /** The notice shown after a change, by the `done` the change redirected with. */
-  notices: Record<string, string>;
+  /** The notice shown after a change, by the `done` the change redirected with (and its count). */
+  notices: Record<string, string | ((n: number) => string)>;
   render(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -90,6 +92,8 @@ export interface FormDone {
   anchor?: string;
   /** The item whose edit form the page opens (its `?open=`). */
   open?: string;
+  /** A count for the notice (its `?n=`). */
+  count?: number;
 }
 
 export interface ManagedPost<S> {
@@ -116,12 +120,13 @@ export function managedPage<S extends FormErrorState & { notice?: string }>(
   page: ManagedPage<S>,
 ): void {
   app.get(path, { schema: { hide: true, querystring: ManagedQuery } }, async (request, reply) => {
-    const query = request.query as { sm?: string; done?: string };
+    const query = request.query as { sm?: string; done?: string; n?: string };
     const token = query.sm ?? '';
     const user = await currentUser(deps, request);
     if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
     const survey = await managedSurvey(deps, { user }, token, page.area, 'read');
-    const notice = query.done ? page.notices[query.done] : undefined;
+    const entry = query.done ? page.notices[query.done] : undefined;
+    const notice = typeof entry === 'function' ? entry(Number(query.n ?? 0)) : entry;
     return sendPage(reply, await page.render(request, reply, user, survey, token, { notice } as S));
   });
 }
@@ -159,8 +164,8 @@ export function managedFormPost<S extends FormErrorState & { notice?: string }>(
       try {
         const result = await post.action(request, survey, actor, reply);
         if ('markup' in result) return sendPage(reply, result.markup);
-        const { done, anchor, open } = result;
-        const query = `&done=${done}${open ? `&open=${open}` : ''}`;
+        const { done, anchor, open, count } = result;
+        const query = `&done=${done}${open ? `&open=${open}` : ''}${count ? `&n=${count}` : ''}`;
         return reply.redirect(`${page.url(token)}${query}${anchor ? `#${anchor}` : ''}`, 303);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;

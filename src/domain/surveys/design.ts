@@ -336,20 +336,22 @@ export async function updatePage(
   return { ...current, ...next, position };
 }
 
+/** The deleted page, and how many rules that jumped to it were cleared. */
 export async function deletePage(
   deps: Deps,
   actor: Actor,
   survey: SurveyRow,
   pageId: string,
-): Promise<PageWithCount> {
+): Promise<PageWithCount & { logic_cleared: number }> {
   const page = await getPage(deps, survey.id, pageId);
   const [eventId] = await deps.ids.take(1);
+  let cleared = 0;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
     const removed = await trx.deleteFrom('survey_questions').where('page_id', '=', pageId).executeTakeFirst();
     await trx.deleteFrom('survey_pages').where('id', '=', pageId).execute();
     await closeGap(trx, 'survey_pages', { column: 'survey_id', value: survey.id }, page.position);
-    const cleared = await clearRulesTo(trx, survey.id, pageId);
+    cleared = await clearRulesTo(trx, survey.id, pageId);
     await touch(
       deps,
       trx,
@@ -363,7 +365,7 @@ export async function deletePage(
       },
     );
   });
-  return page;
+  return { ...page, logic_cleared: cleared };
 }
 
 /**
@@ -628,6 +630,8 @@ export async function moveQuestionToPage(
       .set({ page_id: toPageId, position: to })
       .where('id', '=', questionId)
       .execute();
+    // Its choices' rules now start from the new page: they must still jump forward from there.
+    if (questionRules(toPageId, current.doc, '').length > 0) await checkSurveyRules(trx, survey.id);
     await touch(deps, trx, eventId, survey, actor, {
       change: 'question_moved',
       page_id: toPageId,

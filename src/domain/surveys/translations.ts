@@ -27,7 +27,11 @@ export const CONTEXTS = [
 
 const key = (t: { context: string; resource_id: string }) => `${t.context}\u0000${t.resource_id}`;
 
-/** Every translatable string of the survey as it is now. */
+/**
+ * Every translatable string of the survey as it is now. The disqualification message belongs to
+ * each collector, so `collector_disqualification` has one string per collector whose respondents
+ * see it (weblink and email), with the collector's id as its resource_id.
+ */
 export async function surveyStrings(
   deps: Deps,
   survey: SurveyRow,
@@ -56,6 +60,17 @@ export async function surveyStrings(
       for (const o of options)
         if (o.text) out.push({ default: o.text, context: 'question_option_text', resource_id: o.id });
     }
+  const collectors = await deps.db.kysely
+    .selectFrom('collectors')
+    .select(['id', 'options'])
+    .where('survey_id', '=', survey.id)
+    .where('type', 'in', ['weblink', 'email'])
+    .execute();
+  collectors.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+  for (const c of collectors) {
+    const message = (JSON.parse(c.options) as { disqualification_message?: string }).disqualification_message;
+    if (message) out.push({ default: message, context: 'collector_disqualification', resource_id: c.id });
+  }
   return out;
 }
 

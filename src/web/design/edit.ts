@@ -57,6 +57,7 @@ import { type Html, html, raw } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
 import { csrfToken } from '../session.js';
 import { richText } from '../surveys/render-question.js';
+import { explainRuleError, type PageChoice, ruleMarker, ruleOf, ruleSelect, ruleValue } from './logic-ui.js';
 import {
   type Draft,
   draftFromForm,
@@ -76,12 +77,16 @@ const PageParams = Type.Object({ pageId: Id });
 const QuestionParams = Type.Object({ pageId: Id, questionId: Id });
 type QParams = { pageId: string; questionId: string };
 
-const NOTICES: Record<string, string> = {
+const NOTICES: Record<string, string | ((n: number) => string)> = {
   settings: 'The survey settings were saved.',
   page_added: 'A page was added.',
   page_saved: 'The page was saved.',
   page_moved: 'The page was moved.',
-  page_deleted: 'The page was deleted.',
+  page_deleted: (n) =>
+    n > 0
+      ? `The page was deleted. ${plural(n, 'skip-logic rule')} that went to it ${n === 1 ? 'was' : 'were'} cleared: those respondents now go on to the next page.`
+      : 'The page was deleted.',
+  page_logic: 'The rule after the page was saved.',
   question_added: 'The question was added. Fill in its details below.',
   question_saved: 'The question was saved.',
   question_moved: 'The question was moved.',
@@ -127,11 +132,20 @@ function questionLabel(q: QuestionRow, number: number | undefined): string {
   return `${number === undefined ? 'Text block' : `Question ${number}`}${short ? ` "${short}"` : ''}`;
 }
 
+/** How many skip-logic rules of the design go to `pageId` (what deleting it clears). */
+function rulesTo(pageId: string, pages: PageRow[], questions: Map<string, QuestionRow[]>): number {
+  let n = pages.filter((p) => p.logic?.page_id === pageId).length;
+  for (const qs of questions.values())
+    for (const q of qs) n += (q.doc.answers?.choices ?? []).filter((c) => c.logic?.page_id === pageId).length;
+  return n;
+}
+
 function pageDestruction(
   p: PageRow,
   index: number,
   questions: QuestionRow[],
   answers: Map<string, number>,
+  rules: number,
 ): Destruction {
   const n = questions.reduce((sum, q) => sum + (answers.get(q.id) ?? 0), 0);
   return {
@@ -139,9 +153,23 @@ function pageDestruction(
     lost: [
       `${pageLabel(p, index)} and its ${plural(questions.length, 'question')}.`,
       `${plural(n, 'answer')} to those questions in the collected responses.`,
+      ...(rules > 0
+        ? [
+            `${plural(rules, 'skip-logic rule')} that ${rules === 1 ? 'goes' : 'go'} to this page (those respondents will go on to the next page instead).`,
+          ]
+        : []),
     ],
     button: 'Delete page',
   };
+}
+
+/** The rules on a single choice question's choices, as markers for the question list. */
+function choiceRules(q: QuestionRow, pages: readonly PageChoice[]): Html {
+  const ruled = (q.doc.answers?.choices ?? []).filter((c) => c.logic);
+  if (ruled.length === 0) return html``;
+  return html`<ul class="logic-rules" aria-label="Skip logic">${ruled.map(
+    (c) => html`<li><span class="badge accent">Logic</span> "${c.text}": ${ruleMarker(c.logic!, pages)}</li>`,
+  )}</ul>`;
 }
 
 function questionDestruction(q: QuestionRow, label: string, answers: Map<string, number>): Destruction {
@@ -184,10 +212,12 @@ async function renderEditor(
   // An error whose form is gone (a page or question deleted meanwhile) is shown at the top.
   const targets = new Set(['settings', 'add-page']);
   for (const p of pages) {
-    targets.add(`page-${p.id}`).add(`add-${p.id}`);
+    targets.add(`page-${p.id}`).add(`add-${p.id}`).add(`logic-${p.id}`).add(`move-${p.id}`);
     for (const q of questions.get(p.id) ?? []) targets.add(`q-${q.id}`);
   }
   if (state.errorAt && !targets.has(state.errorAt)) state = { ...state, errorAt: undefined };
+  const pageChoices: PageChoice[] = pages.map((p) => ({ id: p.id, title: p.title }));
+  if (state.error) state = { ...state, error: explainRuleError(state.error, pageChoices) };
   const base = editUrl(token);
   const act = (path: string) => `/create/${path}?sm=${encodeURIComponent(token)}`;
   let number = 0;
@@ -206,7 +236,7 @@ async function renderEditor(
         ? editing
           ? html`<form method="post" action="${qAct('save')}" class="q-edit" aria-label="Edit ${label}">${hidden(csrf)}
 ${errorFor(state, f)}
-${questionFields(f, draft, { quiz })}
+${questionFields(f, draft, { quiz, logic: { pages: pageChoices, pageIndex } })}
 <div class="actions"><button type="submit">Save question</button><a class="button secondary" href="${base}#${f}">Cancel</a></div>
 </form>`
           : html`<div class="actions q-tools">
@@ -229,13 +259,14 @@ ${
 <div class="q-head">${writable && !editing ? html`<span class="drag-handle" aria-hidden="true" title="Drag to reorder">⠿</span>` : ''}
 <div class="q-title"><p class="q-meta">${n === undefined ? 'Text block' : `Q${n}`} · ${kind.label}${q.doc.required ? ' · Required' : ''}${q.doc.sorting?.type === 'random' ? ' · Random order' : ''}</p>
 <h3 class="q-heading">${richText(q.doc.headings[0]?.heading ?? '')}</h3>
-${answerSummary(q)}</div></div>
+${answerSummary(q)}
+${choiceRules(q, pageChoices)}</div></div>
 ${tools}
 </li>`;
     });
 
     const pageTools = writable
-      ? html`<details class="page-tools"${state.errorAt === `page-${p.id}` ? raw(' open') : ''}><summary>Page ${pageIndex + 1} settings</summary>
+      ? html`<details class="page-tools"${state.errorAt === `page-${p.id}` || state.errorAt === `move-${p.id}` ? raw(' open') : ''}><summary>Page ${pageIndex + 1} settings</summary>
 <form method="post" action="${act(`pages/${p.id}/save`)}">${hidden(csrf)}
 ${errorFor(state, `page-${p.id}`)}
 <label for="page-${p.id}-title">Page title</label>
@@ -244,14 +275,26 @@ ${errorFor(state, `page-${p.id}`)}
 <textarea id="page-${p.id}-description" name="description" rows="2">${p.description}</textarea>
 <div class="actions"><button type="submit">Save page</button></div>
 </form>
+${errorFor(state, `move-${p.id}`)}
 <div class="actions">
 ${pageIndex > 0 ? html`<form method="post" action="${act(`pages/${p.id}/move`)}" class="inline">${hidden(csrf)}<input type="hidden" name="direction" value="up"><button type="submit" class="secondary">Move page ${pageIndex + 1} up</button></form>` : ''}
 ${pageIndex < pages.length - 1 ? html`<form method="post" action="${act(`pages/${p.id}/move`)}" class="inline">${hidden(csrf)}<input type="hidden" name="direction" value="down"><button type="submit" class="secondary">Move page ${pageIndex + 1} down</button></form>` : ''}
-${destructiveForm(act(`pages/${p.id}/delete`), csrf, pageDestruction(p, pageIndex, qs, answers), { label: `Delete page ${pageIndex + 1}` })}
+${destructiveForm(act(`pages/${p.id}/delete`), csrf, pageDestruction(p, pageIndex, qs, answers, rulesTo(p.id, pages, questions)), { label: `Delete page ${pageIndex + 1}` })}
 </div>
 </details>`
       : '';
 
+    const last = pageIndex === pages.length - 1;
+    const lf = `logic-${p.id}`;
+    const pageRule = writable
+      ? html`<form method="post" action="${act(`pages/${p.id}/logic`)}" class="page-logic">${hidden(csrf)}
+${errorFor(state, lf)}
+<span class="field"><label for="${lf}-then">After this page<span class="visually-hidden"> (page ${pageIndex + 1})</span></label>
+${ruleSelect(`${lf}-then`, 'logic', ruleValue(p.logic), pageChoices, pageIndex, last ? 'Finish the survey (no rule)' : `Continue to page ${pageIndex + 2} (no rule)`, `${lf}-help`)}</span>
+<button type="submit" class="secondary" aria-label="Save rule after page ${pageIndex + 1}">Save rule</button>
+<p class="hint" id="${lf}-help">Applies when no choice on this page has a rule that fires.</p>
+</form>`
+      : '';
     const refill = state.add?.pageId === p.id ? state.add : undefined;
     const f = `add-${p.id}`;
     const addForm = writable
@@ -276,9 +319,11 @@ ${errorFor(state, f)}
     return html`<section class="survey-page" id="page-${p.id}" aria-labelledby="page-${p.id}-heading">
 <h2 id="page-${p.id}-heading">${pageLabel(p, pageIndex)}</h2>
 ${p.description ? html`<p class="page-description">${p.description}</p>` : ''}
+${p.logic ? html`<p class="logic-note"><span class="badge accent">Logic</span> After this page: ${ruleMarker(p.logic, pageChoices)}</p>` : ''}
 ${pageTools}
 <ol class="questions" data-page="${p.id}" aria-label="Questions on page ${pageIndex + 1}">${items}</ol>
 ${items.length ? '' : html`<p class="empty">This page has no questions yet.</p>`}
+${pageRule}
 ${addForm}
 </section>`;
   });
@@ -459,12 +504,19 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     '/create/pages/:pageId/move',
     { direction: Type.Union([Type.Literal('up'), Type.Literal('down')]) },
     PageParams,
-    at((request) => `page-${pageOf(request)}`),
+    at((request) => `move-${pageOf(request)}`),
     (request) => async (survey, actor) => {
       const current = await getPage(deps, survey.id, pageOf(request));
       const { direction } = request.body as { direction: 'up' | 'down' };
       const position = current.position + (direction === 'up' ? -1 : 1);
-      if (position >= 1) await updatePage(deps, actor, survey, current.id, { position }, 'patch');
+      try {
+        if (position >= 1) await updatePage(deps, actor, survey, current.id, { position }, 'patch');
+      } catch (err) {
+        // The domain refuses a move that turns a rule backward; say which move it was.
+        if (err instanceof ApiError && err.code === 1002 && /logic/.test(err.message))
+          throw new ApiError(1002, `Page ${current.position} cannot move ${direction}: ${err.message}`);
+        throw err;
+      }
       return { done: 'page_moved', anchor: `page-${current.id}` };
     },
   );
@@ -484,11 +536,24 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
           index,
           questions.get(pages[index].id) ?? [],
           await answerCounts(deps, survey.id),
+          rulesTo(pages[index].id, pages, questions),
         );
         return confirmation(request, reply, actor, d);
       }
-      await deletePage(deps, actor, survey, pageOf(request));
-      return { done: 'page_deleted' };
+      const deleted = await deletePage(deps, actor, survey, pageOf(request));
+      return { done: 'page_deleted', count: deleted.logic_cleared };
+    },
+  );
+
+  change(
+    '/create/pages/:pageId/logic',
+    { logic: formText(40) },
+    PageParams,
+    at((request) => `logic-${pageOf(request)}`),
+    (request) => async (survey, actor) => {
+      const logic = ruleOf((request.body as { logic?: string }).logic);
+      await updatePage(deps, actor, survey, pageOf(request), { logic }, 'patch');
+      return { done: 'page_logic', anchor: `page-${pageOf(request)}` };
     },
   );
 

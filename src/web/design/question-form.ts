@@ -15,6 +15,7 @@ import {
 } from '../../domain/surveys/question-schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Html, html, raw } from '../html.js';
+import { type PageChoice, ruleOf, ruleSelect, ruleValue } from './logic-ui.js';
 
 /** What the form needs of a stored question. */
 type QuestionRow = { family: string; subtype: string; doc: StoredQuestion };
@@ -134,6 +135,8 @@ interface Item {
   weight: string;
   image: string;
   score: string;
+  /** the choice's skip-logic rule as its select's value (logic-ui.ts ruleValue) */
+  logic: string;
   remove: boolean;
 }
 
@@ -162,6 +165,7 @@ export interface Draft {
   na: boolean;
   naText: string;
   naId: string;
+  naLogic: string;
   required: boolean;
   requiredText: string;
   validation: string;
@@ -183,6 +187,7 @@ const item = (x: Partial<Item> & { text: string }): Item => ({
   weight: '',
   image: '',
   score: '',
+  logic: '',
   remove: false,
   ...x,
 });
@@ -257,6 +262,7 @@ function emptyDraft(kind: string): Draft {
     na: false,
     naText: '',
     naId: '',
+    naLogic: '',
     required: false,
     requiredText: '',
     validation: '',
@@ -289,6 +295,7 @@ export function draftOf(q: QuestionRow): Draft {
       d.na = true;
       d.naText = c.text;
       d.naId = c.id;
+      d.naLogic = ruleValue(c.logic);
       continue;
     }
     d.choices.push(
@@ -299,6 +306,7 @@ export function draftOf(q: QuestionRow): Draft {
         weight: c.weight === undefined ? '' : String(c.weight),
         image: c.image?.url ?? '',
         score: c.quiz_options ? String(c.quiz_options.score) : '',
+        logic: ruleValue(c.logic),
       }),
     );
   }
@@ -369,6 +377,7 @@ export const QUESTION_FORM = {
   choice_weight: Many,
   choice_image: Many,
   choice_score: Many,
+  choice_logic: Many,
   choice_remove: Many,
   add_choices: One(1_000_000),
   row_id: Many,
@@ -387,6 +396,7 @@ export const QUESTION_FORM = {
   na: One(10),
   na_text: One(),
   na_id: One(50),
+  na_logic: One(40),
   required: One(10),
   required_text: One(),
   validation: One(50),
@@ -422,6 +432,7 @@ export function draftFromForm(form: QuestionForm, kind: string): Draft {
   const weights = list(form.choice_weight);
   const images = list(form.choice_image);
   const scores = list(form.choice_score);
+  const rules = list(form.choice_logic);
   d.choices = ids.map((id, i) =>
     item({
       id,
@@ -430,6 +441,7 @@ export function draftFromForm(form: QuestionForm, kind: string): Draft {
       weight: s(weights[i]).trim(),
       image: s(images[i]).trim(),
       score: s(scores[i]).trim(),
+      logic: s(rules[i]),
       remove: removed.has(id),
     }),
   );
@@ -458,6 +470,7 @@ export function draftFromForm(form: QuestionForm, kind: string): Draft {
   d.na = form.na === 'yes';
   d.naText = s(form.na_text).trim();
   d.naId = s(form.na_id);
+  d.naLogic = s(form.na_logic);
   d.required = form.required === 'yes';
   d.requiredText = s(form.required_text).trim();
   d.validation = s(form.validation);
@@ -521,6 +534,8 @@ export function inputOf(d: Draft, quiz: boolean): QuestionInput {
     if (c.weight !== '') out.weight = number(c.weight, `The weight of "${c.text}"`);
     if (c.image) out.image = { url: c.image };
     if (quiz && c.score !== '') out.quiz_options = { score: number(c.score, `The score of "${c.text}"`) };
+    const logic = kind.family === 'single_choice' ? ruleOf(c.logic) : null;
+    if (logic) out.logic = logic;
     return out;
   };
   const added = (text: string) => lines(text).map((t) => item({ text: t }));
@@ -539,7 +554,14 @@ export function inputOf(d: Draft, quiz: boolean): QuestionInput {
   switch (shape) {
     case 'choices': {
       const all = choices.map(choiceOf);
-      if (d.na) all.push({ ...(d.naId ? { id: d.naId } : {}), text: d.naText || 'N/A', is_na: true });
+      const naLogic = kind.family === 'single_choice' ? ruleOf(d.naLogic) : null;
+      if (d.na)
+        all.push({
+          ...(d.naId ? { id: d.naId } : {}),
+          text: d.naText || 'N/A',
+          is_na: true,
+          ...(naLogic ? { logic: naLogic } : {}),
+        });
       body.answers = { choices: all };
       if (d.other) body.answers.other = { text: d.otherText || 'Other (please specify)' };
       if (kind.display) body.display_options = { display_type: kind.display };
@@ -705,7 +727,7 @@ function itemList(
   name: 'choice' | 'row',
   legend: string,
   items: Item[],
-  extra: { weight?: boolean; image?: boolean; score?: boolean },
+  extra: { weight?: boolean; image?: boolean; score?: boolean; logic?: LogicContext },
 ): Html {
   return html`<fieldset class="items"><legend>${legend}</legend>
 ${items.length ? '' : html`<p class="hint">None yet.</p>`}
@@ -720,6 +742,7 @@ ${items.length ? '' : html`<p class="hint">None yet.</p>`}
 ${extra.weight ? html`<span class="field small"><label for="${id}-weight">Weight</label><input id="${id}-weight" name="choice_weight" type="number" step="any" value="${c.weight}"></span>` : name === 'choice' ? html`<input type="hidden" name="choice_weight" value="${c.weight}">` : ''}
 ${extra.image ? html`<span class="field"><label for="${id}-image">Image URL</label><input id="${id}-image" name="choice_image" type="url" maxlength="20000" value="${c.image}"></span>` : name === 'choice' ? html`<input type="hidden" name="choice_image" value="${c.image}">` : ''}
 ${extra.score ? html`<span class="field small"><label for="${id}-score">Score</label><input id="${id}-score" name="choice_score" type="number" step="any" value="${c.score}"></span>` : name === 'choice' ? html`<input type="hidden" name="choice_score" value="${c.score}">` : ''}
+${extra.logic ? html`<span class="field then"><label for="${id}-logic">Then</label>${ruleSelect(`${id}-logic`, 'choice_logic', c.logic, extra.logic.pages, extra.logic.pageIndex, 'Continue (no rule)')}</span>` : ''}
 <label class="check"><input type="checkbox" name="${name}_remove" value="${c.id}"${chk(c.remove)}> Remove</label>
 </li>`;
   })}</ol>
@@ -737,10 +760,18 @@ function text(id: string, name: string, label: string, value: string, type = 'te
 <input id="${id}" name="${name}" type="${type}" maxlength="20000" value="${value}">`;
 }
 
+/** Where the question is, for its choices' skip-logic selects (single choice questions only). */
+export interface LogicContext {
+  pages: readonly PageChoice[];
+  /** the index of the question's page in `pages` */
+  pageIndex: number;
+}
+
 /** The fields of a question's edit form (`f` prefixes their ids; the form element is the caller's). */
-export function questionFields(f: string, d: Draft, options: { quiz: boolean }): Html {
+export function questionFields(f: string, d: Draft, options: { quiz: boolean; logic?: LogicContext }): Html {
   const kind = findKind(d.kind) ?? QUESTION_KINDS[0];
   const shape = kind.shape;
+  const logic = kind.family === 'single_choice' ? options.logic : undefined;
   const layouts = kind.subtype === 'menu' || kind.display ? undefined : LAYOUTS[kind.family];
   const validations = validationsFor(kind);
   const DEMO_LABELS: Record<string, string> = {
@@ -779,7 +810,9 @@ ${
         weight: shape === 'rating',
         image: kind.display === 'image_choice',
         score: options.quiz,
+        logic,
       })}
+${logic ? html`<p class="hint">"Then" is skip logic: where a respondent who picks the choice goes after this page. Rules only go to later pages; without one, the page's own rule (or the next page) applies.</p>` : ''}
 ${area(`${f}-add-choices`, 'add_choices', shape === 'choices' ? 'Add choices' : 'Add columns', kind.display === 'image_choice' ? 'One per line: the image URL, a space, then its label (also the image description).' : 'One per line; paste a list to add many.', d.addChoices)}`
     : ''
 }
@@ -834,7 +867,8 @@ ${
 ${text(`${f}-other-text`, 'other_text', '"Other" label', d.otherText || 'Other (please specify)')}
 <label class="check"><input type="checkbox" name="na" value="yes"${chk(d.na)}> Add an "N/A" choice</label>
 <input type="hidden" name="na_id" value="${d.naId}">
-${text(`${f}-na-text`, 'na_text', '"N/A" label', d.naText || 'N/A')}</fieldset>`
+${text(`${f}-na-text`, 'na_text', '"N/A" label', d.naText || 'N/A')}
+${logic ? html`<label for="${f}-na-logic">Then, after "N/A"</label>${ruleSelect(`${f}-na-logic`, 'na_logic', d.naLogic, logic.pages, logic.pageIndex, 'Continue (no rule)')}` : ''}</fieldset>`
     : shape === 'matrix' || shape === 'rating'
       ? html`<fieldset class="options"><legend>Comment box</legend>
 <label class="check"><input type="checkbox" name="other" value="yes"${chk(d.other)}> Add a comment box</label>

@@ -1,5 +1,6 @@
 // A survey shown in the respondent's language: the design index and survey row with the texts of
 // the translation the browser asked for (domain/surveys/translations.ts respondentTranslation).
+import type { Collector } from '../../domain/collectors/collectors.js';
 import type { DesignIndex, IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import type { StoredQuestion } from '../../domain/surveys/question-schema.js';
@@ -19,6 +20,24 @@ export function localizeSurvey(survey: SurveyRow, t: RespondentTranslation): Sur
       done_button: tr('survey_done', b.done_button),
       exit_button: b.exit_button && tr('survey_exit', b.exit_button),
     }),
+  };
+}
+
+/** The collector's own text a respondent sees: its disqualification message (the reference's
+ * `collector_disqualification`; resource_id the collector). The thank-you texts have no context
+ * in the reference, so they are shown as the owner wrote them. */
+export function localizeCollector(collector: Collector, t: RespondentTranslation): Collector {
+  const o = collector.options;
+  return {
+    ...collector,
+    options: {
+      ...o,
+      disqualification_message: t.text(
+        'collector_disqualification',
+        collector.id,
+        o.disqualification_message,
+      ),
+    },
   };
 }
 

@@ -44,7 +44,7 @@ import { type Html, html, inlineScript, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
 import { renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
-import { localizeIndex, localizeSurvey } from './localize.js';
+import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
 import { themeRoutes, themeStylesheet } from './theme.js';
@@ -284,7 +284,7 @@ export function respondPages(deps: Deps) {
       return {
         recipient,
         token,
-        collector,
+        collector: t ? localizeCollector(collector, t) : collector,
         survey,
         index: t ? localizeIndex(index, t) : index,
         path: `/r/${token}`,

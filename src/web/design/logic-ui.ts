@@ -1,0 +1,93 @@
+// The builder's skip-logic controls: a rule (domain/surveys/logic.ts) as the value of a "then"
+// select and back, the select itself, and the short marker the question and page lists show. The
+// select offers only later pages, but the domain decides what is valid (a stale form that jumps
+// backward is refused there, 400/1002, and the message is shown beside the form).
+import type { Logic } from '../../domain/surveys/logic.js';
+import { ApiError } from '../../platform/errors.js';
+import { type Html, html, raw } from '../html.js';
+
+/** What the controls need of a page: its id and how the builder names it. */
+export interface PageChoice {
+  id: string;
+  title: string;
+}
+
+/** "Page 3" or `Page 3 "Arrival"`. */
+export function pageName(pages: readonly PageChoice[], pageId: string): string {
+  const i = pages.findIndex((p) => p.id === pageId);
+  if (i < 0) return `page ${pageId}`;
+  return `Page ${i + 1}${pages[i].title ? ` "${pages[i].title}"` : ''}`;
+}
+
+/** A rule as a select's value: '' (no rule), `page:<id>`, `end_survey` or `disqualify`. */
+export function ruleValue(logic: Logic | null | undefined): string {
+  if (!logic) return '';
+  return logic.action === 'go_to_page' ? `page:${logic.page_id}` : logic.action;
+}
+
+/** The rule a select's value names; null for no rule. */
+export function ruleOf(value: string | undefined): Logic | null {
+  if (!value) return null;
+  if (value === 'end_survey' || value === 'disqualify') return { action: value };
+  const page = /^page:([0-9]{1,20})$/.exec(value)?.[1];
+  if (!page) throw new ApiError(1002, 'Choose where the rule goes: a later page, the end, or disqualify.');
+  return { action: 'go_to_page', page_id: page };
+}
+
+/**
+ * A select of what happens next, offering the pages after `pageIndex`. `none` is the label of "no
+ * rule" (what happens without one differs for a choice and for a page).
+ */
+export function ruleSelect(
+  id: string,
+  name: string,
+  value: string,
+  pages: readonly PageChoice[],
+  pageIndex: number,
+  none: string,
+  describedBy?: string,
+): Html {
+  const later = pages.slice(pageIndex + 1);
+  // A rule the list would not offer (a form older than a page move) stays shown, for the domain to judge.
+  const target = value.startsWith('page:') ? value.slice(5) : undefined;
+  const extra = target && !later.some((p) => p.id === target) ? [{ id: target, title: '' }] : [];
+  const opt = (v: string, label: string) =>
+    html`<option value="${v}"${value === v ? raw(' selected') : ''}>${label}</option>`;
+  return html`<select id="${id}" name="${name}"${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${opt('', none)}${[
+    ...later,
+    ...extra,
+  ].map((p) =>
+    opt(`page:${p.id}`, `Go to ${pageName(pages, p.id)}`),
+  )}${opt('end_survey', 'End the survey')}${opt('disqualify', 'Disqualify the respondent')}</select>`;
+}
+
+/** The marker of a rule: "→ Page 3", "Ends survey", "Disqualifies" (the arrow read as "goes to"). */
+export function ruleMarker(logic: Logic, pages: readonly PageChoice[]): Html {
+  if (logic.action === 'end_survey') return html`Ends survey`;
+  if (logic.action === 'disqualify') return html`Disqualifies`;
+  return html`<span aria-hidden="true">→</span><span class="visually-hidden">goes to</span> ${pageName(pages, logic.page_id!)}`;
+}
+
+/**
+ * The domain's refusal of a rule in the builder's words: the page it names by number and title
+ * rather than by id, without the API's field path. Other errors are answered unchanged.
+ */
+export function explainRuleError(error: ApiError, pages: readonly PageChoice[]): ApiError {
+  const where = (field: string) => {
+    const choice = /^answers\.choices\[(\d+)\]\.logic$/.exec(field)?.[1];
+    return choice === undefined ? '' : ` on choice ${Number(choice) + 1}`;
+  };
+  const text = error.message
+    .replace(
+      /'([^']*)\.page_id': page (\d+) is not after the rule's page; logic only jumps forward\./,
+      (_, field: string, page: string) =>
+        `a skip-logic rule${where(field)} goes to ${pageName(pages, page)}, which would no longer come after the page the rule is on (rules only go to later pages). Change or remove that rule first.`,
+    )
+    .replace(
+      /'([^']*)\.page_id': page (\d+) is not in this survey\./,
+      (_, field: string) =>
+        `a skip-logic rule${where(field)} goes to a page that is no longer in this survey. Choose another.`,
+    );
+  if (text === error.message) return error;
+  return new ApiError(1002, text.charAt(0).toUpperCase() + text.slice(1));
+}
