@@ -3,6 +3,7 @@
 // access to analyze it (owner, or a share with analyze access) decides. Filters are a plain GET
 // form: dates and collector. The download form (/analyze/<token>/export) streams an export with
 // the page's filters through the exports domain.
+import { open } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
@@ -25,10 +26,16 @@ import {
 import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
-import { assertResponsesReadable, hiddenByPlan, readableFilters } from '../../domain/responses/plan-limit.js';
+import {
+  assertResponsesReadable,
+  hiddenByPlan,
+  readableFilters,
+  readableUpTo,
+} from '../../domain/responses/plan-limit.js';
 import { getResponse } from '../../domain/responses/responses.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import type { Choice } from '../../domain/surveys/question-schema.js';
+import { surveyUpload } from '../../domain/uploads/uploads.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
@@ -39,6 +46,7 @@ import { pageArea } from '../page-area.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart } from './charts.js';
+import { fileLink } from './file-link.js';
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
   return sendPage(reply, layout(title, body), status, { noindex: true });
@@ -261,6 +269,18 @@ function dateFilter(v: string | undefined, endOfDay: boolean): string | undefine
   return iso ?? undefined;
 }
 
+/** `attachment` with the file's name: plain ASCII for old clients, UTF-8 (RFC 6266) for the rest. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** A stream of a stored file, or null when it is missing. */
+async function openFile(path: string) {
+  const fh = await open(path, 'r').catch(() => null);
+  return fh ? fh.createReadStream() : null;
+}
+
 export function analyzePages(deps: Deps) {
   return pageArea('analyze-pages', deps, [analyzeRoutes]);
 }
@@ -400,6 +420,9 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       const answers = (JSON.parse(row.pages) as StoredPage[]).flatMap((p) =>
         p.questions.map((qa) => {
           const q = index.questions.get(qa.id);
+          const files = qa.answers.filter((a) => a.upload_id !== undefined);
+          if (files.length > 0)
+            return html`<dt>${q ? plain(q.heading) : qa.id}</dt><dd>${files.map((a) => fileLink(request.params.token, a))}</dd>`;
           const text = qa.answers
             .map((a) => {
               const parts: string[] = [];
@@ -432,6 +455,33 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
 <p>${row.response_status} · started ${withOffset(row.date_created)} · ${row.total_time} s</p>
 <dl>${answers}</dl><p><a href="/analyze/${request.params.token}">All results</a></p>`,
       );
+    },
+  );
+
+  // A file a respondent uploaded: to those who may analyze the survey (the owner, or a share with
+  // analyze access), within the responses their plan reads; anyone else gets the not-found page.
+  app.get<{ Params: { token: string; id: string } }>(
+    '/analyze/:token/files/:id',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+      if (!found) return reply;
+      const file = await surveyUpload(
+        deps,
+        found.survey.id,
+        request.params.id,
+        readableUpTo(isPaid(found.plan)),
+      );
+      const stream = file && (await openFile(file.path));
+      if (!file || !stream) return notFound(reply);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.size))
+        .header('content-disposition', attachment(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .send(stream);
     },
   );
 

@@ -26,6 +26,7 @@ import { managedSurvey, mayAccess, type SurveyRow } from '../../domain/surveys/a
 import { parseApiDate } from '../../platform/dates.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
+import { fileLink } from '../analyze/file-link.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { type Html, html, raw } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
@@ -260,7 +261,7 @@ ${list}`;
 ${p.questions.map((qa) => {
   const q = index.questions.get(qa.id);
   return html`<div class="answer"><h4>${q ? richText(q.heading) : 'A question no longer in the survey'}</h4>
-<ul>${qa.answers.map((a) => html`<li>${answerText(index, qa.id, a as Record<string, unknown>) || '—'}</li>`)}</ul></div>`;
+<ul>${qa.answers.map((a) => html`<li>${a.upload_id ? fileLink(survey.manage_token, a) : answerText(index, qa.id, a as Record<string, unknown>) || '—'}</li>`)}</ul></div>`;
 })}</section>`;
       });
       const body = html`${surveyHeader(survey, 'responses')}
