@@ -4,14 +4,14 @@
 // {text, download_url, content_type}, downloads only for those who may analyze the survey, and
 // goes with its response or survey. Also: the API takes text only on a file-upload question.
 import { readdirSync, writeFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepFile, receiveFile } from '../../src/domain/uploads/uploads.js';
 import { pruneOnce } from '../../src/ops/retention.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { TestClock } from '../helpers/clock.js';
 import { errorCode } from '../helpers/client.js';
+import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
 
@@ -151,7 +151,11 @@ describe('file-upload answers on the respondent page', () => {
     expect(wrongCsrf.status).toBe(403);
 
     const cases: Array<[string, Buffer, string]> = [
-      ['big.pdf', Buffer.concat([PDF, Buffer.alloc(2000, 0x41)]), 'The file is too large: files of at most 2 KB'],
+      [
+        'big.pdf',
+        Buffer.concat([PDF, Buffer.alloc(2000, 0x41)]),
+        'The file is too large: files of at most 2 KB',
+      ],
       ['tool.exe', Buffer.from('MZ\x90\x00'), 'Files of this type are not accepted'],
       ['photo.pdf', PNG, 'contents are not what its name says (a PDF file)'],
       ['notes.txt', PNG, 'contents are not what its name says'],

@@ -344,7 +344,7 @@ export function renderOpenEnded(q: RenderableQuestion, o: RenderOptions = {}): H
       q,
       o,
       html`${value ? html`<p class="upload-current" id="${name}-current">Uploaded: <strong>${value}</strong>. Choose another file to replace it.</p>` : ''}<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" aria-describedby="${described}" accept="${up.accept}"${up.maxBytes ? raw(` data-max-bytes="${up.maxBytes}" data-too-big="The file is too large: files of at most ${up.maxText} are accepted."`) : ''}${o.error ? raw(' aria-invalid="true"') : ''}>
-<p class="hint muted" id="${name}-hint">${up.accept.replaceAll(',', ', ')}${up.maxText ? ` · at most ${up.maxText}` : ''}</p>`,
+<p class="hint muted" id="${name}-hint">Accepted file types: ${up.accept.replaceAll(',', ', ')}.${up.maxText ? ` At most ${up.maxText}.` : ''}</p>`,
       false,
     );
   }
