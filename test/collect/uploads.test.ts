@@ -314,4 +314,73 @@ describe('file-upload answers on the respondent page', () => {
     expect(await keys()).not.toContain(lost.id);
     expect(storedFiles()).not.toContain('tmp/stray.part');
   });
+
+  it('keeps the uploaded file when the page is answered again without one, and replaces it with a new one', async () => {
+    const tk2 = tk();
+    const created = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'Two pages',
+        pages: [
+          {
+            questions: [
+              {
+                family: 'open_ended',
+                subtype: 'single',
+                headings: [{ heading: 'Photo' }],
+                display_options: { display_type: 'file_upload' },
+                required: { text: 'Please add a photo.', type: 'all', amount: '0' },
+              },
+            ],
+          },
+          { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Caption' }] }] },
+        ],
+      },
+      tk2,
+    );
+    const details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk2)).body;
+    const c = await server.client.post(`/v3/surveys/${created.body.id}/collectors`, { type: 'weblink' }, tk2);
+    const s = {
+      path: new URL(c.body.url).pathname,
+      file: details.pages[0].questions[0].id,
+      name: details.pages[1].questions[0].id,
+    } as Survey;
+    const r = await respondent(s);
+    const page1 = async (file: { name: string; bytes: Buffer } | null) => {
+      const form = new FormData();
+      form.append('csrf', r.csrf);
+      form.append('p', details.pages[0].id);
+      form.append(`q_${s.file}`, new Blob([file?.bytes ?? Buffer.alloc(0)]), file?.name ?? '');
+      form.append('nav', 'next');
+      const res = await fetch(`${server.url}${s.path}`, {
+        method: 'POST',
+        headers: { cookie: r.cookie },
+        body: form,
+        redirect: 'manual',
+      });
+      return res.status;
+    };
+    const rows = () =>
+      server.deps.db.kysely
+        .selectFrom('uploads')
+        .select(['file_name', 'storage_key'])
+        .where('survey_id', '=', created.body.id)
+        .execute();
+    expect(await page1({ name: 'first.png', bytes: PNG })).toBe(303);
+    const [first] = await rows();
+    expect(first.file_name).toBe('first.png');
+    // back on page 1: the file is named, and Next without a new one keeps it (required is met)
+    const back = await fetch(`${server.url}${s.path}?p=${details.pages[0].id}`, {
+      headers: { cookie: r.cookie },
+    });
+    expect(await back.text()).toContain('Uploaded: <strong>first.png</strong>');
+    expect(await page1(null)).toBe(303);
+    expect(await rows()).toEqual([first]);
+    // a new file replaces it, and the old one goes
+    expect(await page1({ name: 'second.pdf', bytes: PDF })).toBe(303);
+    const now = await rows();
+    expect(now.map((x) => x.file_name)).toEqual(['second.pdf']);
+    expect(storedFiles()).not.toContain(first.storage_key);
+    expect(storedFiles()).toContain(now[0].storage_key);
+  });
 });
