@@ -517,23 +517,29 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       const form: Form = {};
       const files: IncomingFile[] = [];
       let refused = false;
-      for await (const part of request.parts()) {
-        if (part.type === 'field') {
-          const value = String(part.value);
-          const had = form[part.fieldname];
-          form[part.fieldname] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
-          continue;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            const value = String(part.value);
+            const had = form[part.fieldname];
+            form[part.fieldname] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+            continue;
+          }
+          const page = ctx.index.pageById.get(String(form.p ?? ''));
+          const q = page?.questions.find(
+            (x) => `q_${x.id}` === part.fieldname && x.displayType === 'file_upload',
+          );
+          if (!csrfValid(deps, sess, form.csrf)) refused = true;
+          if (refused || !q || !part.filename || files.some((f) => f.questionId === q.id)) {
+            for await (const _ of part.file); // read past it, keeping nothing
+            continue;
+          }
+          files.push(await receiveFile(deps, q.id, part.filename, part.file));
         }
-        const page = ctx.index.pageById.get(String(form.p ?? ''));
-        const q = page?.questions.find(
-          (x) => `q_${x.id}` === part.fieldname && x.displayType === 'file_upload',
-        );
-        if (!csrfValid(deps, sess, form.csrf)) refused = true;
-        if (refused || !q || !part.filename || files.some((f) => f.questionId === q.id)) {
-          for await (const _ of part.file); // read past it, keeping nothing
-          continue;
-        }
-        files.push(await receiveFile(deps, q.id, part.filename, part.file));
+      } catch (err) {
+        // a broken or over-limit form (too many fields, the client gone): nothing it sent is kept
+        await discardFiles(files);
+        throw err;
       }
       return { form, files, refused };
     }
