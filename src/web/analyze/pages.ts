@@ -46,7 +46,6 @@ import { pageArea } from '../page-area.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart } from './charts.js';
-import { fileLink } from './file-link.js';
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
   return sendPage(reply, layout(title, body), status, { noindex: true });
@@ -420,9 +419,6 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       const answers = (JSON.parse(row.pages) as StoredPage[]).flatMap((p) =>
         p.questions.map((qa) => {
           const q = index.questions.get(qa.id);
-          const files = qa.answers.filter((a) => a.upload_id !== undefined);
-          if (files.length > 0)
-            return html`<dt>${q ? plain(q.heading) : qa.id}</dt><dd>${files.map((a) => fileLink(request.params.token, a))}</dd>`;
           const text = qa.answers
             .map((a) => {
               const parts: string[] = [];

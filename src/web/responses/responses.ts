@@ -26,13 +26,13 @@ import { managedSurvey, mayAccess, type SurveyRow } from '../../domain/surveys/a
 import { parseApiDate } from '../../platform/dates.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
-import { fileLink } from '../analyze/file-link.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { type Html, html, raw } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
 import { pageArea } from '../page-area.js';
 import { csrfToken, requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
+import { fileLink } from './file-link.js';
 
 const PER_PAGE = 50;
 /** Collectors offered in the filter (a survey rarely has more). */
