@@ -2,6 +2,8 @@
 // (TypeBox): its type, range and default. A wrong value stops start-up with one line naming the
 // variable, the value and what is allowed. Every setting is listed in the README's configuration
 // table; nothing else reads process.env.
+
+import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type TSchema, Type } from 'typebox';
@@ -62,6 +64,9 @@ export interface Config {
    * (default 24), and exports of at most EXPORT_SYNC_MAX_RESPONSES (default 10000) made at once
    * rather than by the worker. */
   exports: { dir: string; retentionHours: number; syncMaxResponses: number };
+  /** Files respondents upload: UPLOAD_DIR (default: `uploads` beside the SQLite file, or
+   * ./data/uploads), UPLOAD_MAX_BYTES per file (default 10 MB), UPLOAD_TYPES the extensions taken. */
+  uploads: { dir: string; maxBytes: number; types: string[] };
   /** Respondent page submissions per minute, per collector and client address
    * (RESPONSES_PER_MINUTE_PER_ADDRESS) and per collector (RESPONSES_PER_MINUTE_PER_COLLECTOR); 0 = no cap. */
   respondentLimits: { perAddressMinute: number; perCollectorMinute: number };
@@ -112,6 +117,26 @@ const httpUrl = (description: string) =>
   Type.String({ format: 'uri', pattern: '^https?://[^/?#\\s]+', description });
 /** Values printed masked by `survey-service config`. */
 const secret = { secret: true };
+
+/** Extensions an upload may have: each is checked by its name and, where it has one, its magic
+ * bytes (domain/uploads/types.ts). */
+export const UPLOADABLE = [
+  'pdf',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'txt',
+  'csv',
+  'docx',
+  'xlsx',
+  'pptx',
+  'odt',
+  'ods',
+  'odp',
+] as const;
+const UPLOAD_TYPES_DEFAULT = 'pdf,png,jpg,jpeg,gif,webp,txt,csv,docx,xlsx,pptx';
 
 /** Every environment variable the service reads. Defaults that depend on another variable
  * (PUBLIC_URL on PORT) are filled in by loadConfig. */
@@ -186,6 +211,14 @@ export const ENV_SCHEMA = Type.Partial(
     EXPORT_DIR: text('./data/exports', 'where export files are written'),
     EXPORT_RETENTION_HOURS: whole(24, 'hours a finished export file is kept', 1),
     EXPORT_SYNC_MAX_RESPONSES: whole(10_000, 'exports of at most this many responses are made at once'),
+    UPLOAD_DIR: text(
+      undefined,
+      'where uploaded answer files are kept (default: uploads beside the SQLite file, or ./data/uploads)',
+    ),
+    UPLOAD_MAX_BYTES: whole(10 * 1024 * 1024, 'largest uploaded answer file', 1),
+    UPLOAD_TYPES: text(UPLOAD_TYPES_DEFAULT, 'file extensions respondents may upload, comma-separated', {
+      pattern: `^(${UPLOADABLE.join('|')})(,(${UPLOADABLE.join('|')}))*$`,
+    }),
     METRICS_PORT: whole(undefined, 'port of the Prometheus /metrics listener (unset = off)', 0, 65535),
     METRICS_HOST: text('127.0.0.1', 'address of the /metrics listener'),
     SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
@@ -225,6 +258,8 @@ function allowed(schema: VarSchema): string {
     return 'an smtp:// or smtps:// URL';
   if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^(sqlite'))
     return 'sqlite:<file> or postgres://user@host:port/db';
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^(pdf'))
+    return `a comma-separated list of ${UPLOADABLE.join(', ')}`;
   return 'a non-empty value';
 }
 
@@ -244,6 +279,13 @@ export function readEnv(env: NodeJS.ProcessEnv): Env {
   throw new ConfigError(
     `${name}=${JSON.stringify(shown)} is not allowed: ${name} must be ${schema ? allowed(schema) : error.message}`,
   );
+}
+
+/** Uploads beside the SQLite database file (`uploads` in its directory), else ./data/uploads. */
+function defaultUploadDir(databaseUrl: string): string {
+  const file = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : '';
+  if (!file || file === ':memory:') return './data/uploads';
+  return join(dirname(file), 'uploads');
 }
 
 function url(raw: string): string {
@@ -292,6 +334,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: s('EXPORT_DIR'),
       retentionHours: n('EXPORT_RETENTION_HOURS'),
       syncMaxResponses: n('EXPORT_SYNC_MAX_RESPONSES'),
+    },
+    uploads: {
+      dir: s('UPLOAD_DIR') ?? defaultUploadDir(s('DATABASE_URL')),
+      maxBytes: n('UPLOAD_MAX_BYTES'),
+      types: s('UPLOAD_TYPES').split(','),
     },
     respondentLimits: {
       perAddressMinute: n('RESPONSES_PER_MINUTE_PER_ADDRESS'),
@@ -346,6 +393,7 @@ export function describeConfig(env: NodeJS.ProcessEnv = process.env): Array<{
     PUBLIC_URL: config.regionUrls.us,
     PUBLIC_URL_EU: config.regionUrls.eu,
     PUBLIC_URL_CA: config.regionUrls.ca,
+    UPLOAD_DIR: config.uploads.dir,
   };
   return Object.entries(VARS).map(([name, schema]) => {
     const raw = (e[name] ?? derived[name] ?? null) as string | number | boolean | null;

@@ -9,6 +9,7 @@ import type { ReachTables } from './tables/reach.js';
 import type { SharingTables } from './tables/sharing.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
+import type { UploadTables } from './tables/uploads.js';
 
 export interface Database
   extends PlatformTables,
@@ -20,4 +21,5 @@ export interface Database
     ReachTables,
     InvitationTables,
     ExportTables,
-    ImportTables {}
+    ImportTables,
+    UploadTables {}

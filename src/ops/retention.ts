@@ -1,11 +1,13 @@
 // Data retention: the worker prunes rows past their RETAIN_<KIND>_DAYS in small batches (one
 // short statement each, so a prune never holds SQLite's writer or PostgreSQL row locks for long).
 // Finished exports carry their own expiry (EXPORT_RETENTION_HOURS) and go in the same pass, with
-// their files (domain/exports pruneExports), as do expired account links (domain/accounts/links.ts).
+// their files (domain/exports pruneExports), as do expired account links (domain/accounts/links.ts)
+// and uploads whose response never committed or is gone (domain/uploads sweepUploads).
 import { sql } from 'kysely';
 import type { RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
 import { pruneExports } from '../domain/exports/exports.js';
+import { sweepUploads } from '../domain/uploads/uploads.js';
 
 /** Deletes up to `limit` rows of one kind older than `cutoff` (ISO); returns how many. */
 type Pruner = (deps: Deps, cutoff: string, limit: number) => Promise<number>;
@@ -40,10 +42,10 @@ export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
 export async function pruneOnce(
   deps: Deps,
   options: { batchSize?: number; batches?: number } = {},
-): Promise<Partial<Record<RetainedKind | 'exports' | 'account_links', number>>> {
+): Promise<Partial<Record<RetainedKind | 'exports' | 'account_links' | 'uploads', number>>> {
   const { batchSize = 500, batches = 10 } = options;
   const now = deps.clock.now().getTime();
-  const pruned: Partial<Record<RetainedKind | 'exports' | 'account_links', number>> = {};
+  const pruned: Partial<Record<RetainedKind | 'exports' | 'account_links' | 'uploads', number>> = {};
   for (const [kind, prune] of Object.entries(PRUNERS) as Array<[RetainedKind, Pruner]>) {
     const days = deps.config.retention[kind];
     if (!days) continue;
@@ -65,5 +67,7 @@ export async function pruneOnce(
     sql`expires_at < ${deps.clock.now().toISOString()}`,
     batchSize,
   );
+  // Uploaded files no committed response refers to (an interrupted upload, a deleted survey).
+  pruned.uploads = await sweepUploads(deps, batchSize);
   return pruned;
 }

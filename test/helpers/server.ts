@@ -49,6 +49,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     SECRET_KEY: 'test-secret-key',
     // export files of a test server go to a temporary directory, not the checkout's ./data
     EXPORT_DIR: mkdtempSync(join(tmpdir(), 'survey-exports-')),
+    UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'survey-uploads-')),
     SCRYPT_LOG_N: process.env.SCRYPT_LOG_N ?? '10',
     ...options.env,
   });

@@ -31,6 +31,12 @@ it.each([
     '-5',
     'RATE_LIMIT_DRAFT_MINUTE="-5" is not allowed: RATE_LIMIT_DRAFT_MINUTE must be a whole number of at least 0',
   ],
+  [
+    'serve',
+    'UPLOAD_TYPES',
+    'pdf,exe',
+    'UPLOAD_TYPES="pdf,exe" is not allowed: UPLOAD_TYPES must be a comma-separated list of pdf, png, jpg, jpeg, gif, webp, txt, csv, docx, xlsx, pptx, odt, ods, odp',
+  ],
 ])('%s refuses to start with %s=%s, in one line', (verb, name, value, line) => {
   const r = runCli([verb], { DATABASE_URL: db.url, [name]: value });
   expect(r.status).toBe(1);
@@ -55,6 +61,12 @@ it('config prints every variable with its effective value, secrets masked', () =
     PUBLIC_URL: 'http://localhost:9000',
     LOG_LEVEL: 'silent', // the test helper's
     METRICS_PORT: null,
+    UPLOAD_DIR: './data/uploads', // PostgreSQL: no database file to sit beside
+    UPLOAD_MAX_BYTES: 10485760,
+  });
+  // SQLite: uploads beside the database file
+  expect(runCliJson(['config'], { DATABASE_URL: 'sqlite:/srv/survey/main.db' })).toMatchObject({
+    UPLOAD_DIR: '/srv/survey/uploads',
   });
   const human = runCli(['config'], env);
   expect(human.status).toBe(0);

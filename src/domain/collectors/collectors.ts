@@ -17,6 +17,7 @@ import {
   type SurveyArea,
   type SurveyRow,
 } from '../surveys/access.js';
+import { removeUploads } from '../uploads/uploads.js';
 import {
   applyOptions,
   type CollectorInput,
@@ -261,6 +262,7 @@ export async function deleteCollector(deps: Deps, actor: CollectActor, current: 
       data: { survey_id: current.survey_id, name: current.name },
     });
   });
+  await removeUploads(deps, { collectorId: current.id });
 }
 
 export interface CollectorListQuery {

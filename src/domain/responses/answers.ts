@@ -12,6 +12,9 @@ export interface AnswerIn {
   text?: string;
   download_url?: string;
   content_type?: string;
+  /** A file-upload answer's file (domain/uploads): set by the respondent flow only; the API's
+   * input schema has no such field, and its output turns it into download_url. */
+  upload_id?: string;
 }
 export interface QuestionIn {
   id: string;
@@ -107,7 +110,14 @@ function checkAnswer(q: IndexedQuestion, a: AnswerIn, where: string): void {
         return;
       }
       if (q.displayType === 'file_upload') {
-        only(a, ['text', 'download_url', 'content_type'], where, what);
+        // Files arrive only through the respondent page (multipart); through the API a file-upload
+        // answer can carry a note as text, never a file or a link to one.
+        if (a.download_url !== undefined || (a.content_type !== undefined && a.upload_id === undefined))
+          throw bad(
+            `'${where}.${a.download_url !== undefined ? 'download_url' : 'content_type'}' cannot be sent: files are uploaded on the survey's respondent page; through the API a file upload question takes text only.`,
+          );
+        only(a, ['text', 'upload_id', 'content_type'], where, what);
+        if (a.upload_id === undefined) text();
         return;
       }
       only(a, ['text'], where, what);

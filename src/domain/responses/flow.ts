@@ -3,13 +3,29 @@
 // survey's skip logic, finishes or disqualifies), back along the path taken, and exit (save the
 // page as a partial). The API's response endpoints send whole responses: their answers are replayed
 // through the same logic for page_path, logic_path and the final status.
+//
+// Answer rules (checks.ts: required, formats) and files (domain/uploads) belong to the respondent
+// pages only: a page is answered by a person who can be asked to put an answer right. The API
+// stores what an integration sends, as the original does (reference §10.7 lists no required-answer
+// check; integrations post partial and imported responses), so submitResponse and reviseResponse
+// check the answers' shape (answers.ts) but not `required` or formats, and take no files.
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Collector } from '../collectors/collectors.js';
 import type { RecipientRow } from '../invitations/recipients.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { settingsOf } from '../surveys/surveys.js';
-import type { PageIn } from './answers.js';
+import {
+  discardFiles,
+  fileProblem,
+  type IncomingFile,
+  type KeptUpload,
+  keepFile,
+  keepOnlyReferenced,
+  removeUploads,
+} from '../uploads/uploads.js';
+import type { Answer, PageIn } from './answers.js';
+import { answerProblem } from './checks.js';
 import type { DesignIndex } from './design-index.js';
 import {
   createResponse,
@@ -17,7 +33,7 @@ import {
   type ResponseInput,
   type ResponseRow,
   type ResponseStatus,
-  type storedPages,
+  storedPages,
   updatedPages,
   updateResponse,
 } from './responses.js';
@@ -94,7 +110,7 @@ export async function reviseResponse(
   const status =
     input.response_status ?? (mode === 'put' ? 'completed' : (current.response_status as ResponseStatus));
   const r = replay(index, updatedPages(index, current, input, mode), status);
-  return updateResponse(
+  const row = await updateResponse(
     deps,
     actor,
     current,
@@ -104,7 +120,13 @@ export async function reviseResponse(
     mode,
     r.extras,
   );
+  // A PUT, or a PATCH of a file-upload question, may leave an uploaded file unanswered.
+  if (hasUploads(index)) await keepOnlyReferenced(deps, row.id, storedPages(row));
+  return row;
 }
+
+const hasUploads = (index: DesignIndex) =>
+  [...index.questions.values()].some((q) => q.displayType === 'file_upload');
 
 // ---- the respondent pages: a session ---------------------------------------------------------
 
@@ -160,7 +182,9 @@ export function placeOf(index: DesignIndex, response: ResponseRow | undefined, a
 
 export type Outcome =
   | { kind: 'next'; pageId: string }
-  | { kind: 'finished'; status: Ending; response: ResponseRow };
+  | { kind: 'finished'; status: Ending; response: ResponseRow }
+  /** the page's answers need putting right: a message per question id (nothing was saved) */
+  | { kind: 'invalid'; errors: Map<string, string> };
 
 /** When a first page is posted, the time the respondent started (the page's own clock), if sane. */
 function startTime(now: Date, started: string | undefined): string {
@@ -187,6 +211,8 @@ async function save(
   page: PageIn,
   started: string | undefined,
   step: {
+    /** a new response's id, minted beforehand when uploads refer to it */
+    id?: string;
     status: ResponseStatus;
     currentPageId: string;
     path: string[];
@@ -218,6 +244,7 @@ async function save(
       },
       startTime(now, started),
       {
+        id: step.id,
         respondentKey: r.respondentKey,
         currentPageId: step.currentPageId,
         pagePath: step.path,
@@ -258,18 +285,117 @@ function pathBefore(
   return { path: kept, logicPath };
 }
 
+/** A page's answers as the respondent gave them, with the files chosen for its upload questions. */
+export interface PageAnswers {
+  /** every question of the page that takes answers, with what the form gave (possibly none) */
+  page: PageIn;
+  files?: IncomingFile[];
+}
+
 /**
- * Answers a page (already checked) and moves on by the logic: the next page, or the end
- * (completed, or disqualified by a rule). Answers of pages later on an earlier path are kept while
- * the response is partial (Back then Next finds them again) and dropped when it finishes.
+ * The page's answers checked by the respondent rules, each file-upload question answered by its
+ * new file (if acceptable) or else by the file it already had. `errors` holds a message per
+ * question that fails; `accepted` the files to keep.
+ */
+function checkPage(
+  deps: Deps,
+  r: Respondent,
+  response: ResponseRow | undefined,
+  given: PageAnswers,
+): { page: PageIn; errors: Map<string, string>; accepted: IncomingFile[] } {
+  const stored = response ? storedPages(response).find((p) => p.id === given.page.id) : undefined;
+  const errors = new Map<string, string>();
+  const accepted: IncomingFile[] = [];
+  const questions = (given.page.questions ?? []).map((qi) => {
+    const q = r.index.questions.get(qi.id);
+    let answers: Answer[] = qi.answers ?? [];
+    if (!q) return { id: qi.id, answers };
+    if (q.displayType === 'file_upload') {
+      const file = given.files?.find((f) => f.questionId === q.id);
+      const problem = file && fileProblem(deps, file);
+      if (problem) {
+        errors.set(q.id, problem);
+        return { id: q.id, answers: [] };
+      }
+      if (file) {
+        accepted.push(file);
+        answers = [{ text: file.name }];
+      } else answers = stored?.questions.find((x) => x.id === q.id)?.answers ?? [];
+    }
+    const problem = answerProblem(q, answers);
+    if (problem) errors.set(q.id, problem);
+    return { id: q.id, answers };
+  });
+  return { page: { id: given.page.id, questions }, errors, accepted };
+}
+
+/**
+ * Keeps the accepted files for the response (minting its id when it is new) and puts them into
+ * the page's answers. Returns the response id and the uploads kept.
+ */
+async function keepFiles(
+  deps: Deps,
+  r: Respondent,
+  response: ResponseRow | undefined,
+  page: PageIn,
+  files: IncomingFile[],
+): Promise<{ id: string | undefined; kept: KeptUpload[] }> {
+  if (files.length === 0) return { id: response?.id, kept: [] };
+  const id = response?.id ?? (await deps.ids.take(1))[0];
+  const kept: KeptUpload[] = [];
+  for (const file of files) {
+    const k = await keepFile(
+      deps,
+      { ownerId: r.survey.owner_id, surveyId: r.survey.id, collectorId: r.collector.id, responseId: id },
+      file,
+    );
+    kept.push(k);
+    const q = page.questions!.find((x) => x.id === file.questionId)!;
+    q.answers = [{ text: k.name, upload_id: k.id, content_type: k.contentType }];
+  }
+  return { id, kept };
+}
+
+/** Saves a page whose files are kept: the response commits after them; should it not, they go. */
+async function saveWithFiles(
+  deps: Deps,
+  r: Respondent,
+  response: ResponseRow | undefined,
+  page: PageIn,
+  files: IncomingFile[],
+  write: (id: string | undefined) => Promise<ResponseRow>,
+): Promise<ResponseRow> {
+  const { id, kept } = await keepFiles(deps, r, response, page, files);
+  let row: ResponseRow;
+  try {
+    row = await write(response ? undefined : id);
+  } catch (err) {
+    await removeUploads(deps, { uploadIds: kept.map((k) => k.id) });
+    throw err;
+  }
+  if (hasUploads(r.index)) await keepOnlyReferenced(deps, row.id, storedPages(row));
+  return row;
+}
+
+/**
+ * Answers a page: checks it by the respondent rules (nothing is saved, and no file kept, when an
+ * answer needs putting right), then moves on by the logic: the next page, or the end (completed,
+ * or disqualified by a rule). Answers of pages later on an earlier path are kept while the
+ * response is partial (Back then Next finds them again) and dropped when it finishes.
  */
 export async function answerPage(
   deps: Deps,
   r: Respondent,
   response: ResponseRow | undefined,
-  page: PageIn,
+  given: PageAnswers,
   started: string | undefined,
 ): Promise<Outcome> {
+  const { page, errors, accepted } = checkPage(deps, r, response, given);
+  if (errors.size > 0) {
+    await discardFiles(given.files ?? []);
+    return { kind: 'invalid', errors };
+  }
+  await discardFiles((given.files ?? []).filter((f) => !accepted.includes(f)));
   const route = routeAfter(
     r.index,
     page.id,
@@ -279,40 +405,52 @@ export async function answerPage(
   path.push(page.id);
   if (route.fired) logicPath[page.id] = route.fired;
   const kept = (response?.response_status as ResponseStatus | undefined) ?? 'partial';
-  const row = await save(deps, r, response, page, started, {
-    status: route.end ?? (kept === 'disqualified' ? 'partial' : kept),
-    currentPageId: route.next ?? '0',
-    path,
-    logicPath,
-    finished: route.end !== null,
-  });
+  const row = await saveWithFiles(deps, r, response, page, accepted, (id) =>
+    save(deps, r, response, page, started, {
+      id,
+      status: route.end ?? (kept === 'disqualified' ? 'partial' : kept),
+      currentPageId: route.next ?? '0',
+      path,
+      logicPath,
+      finished: route.end !== null,
+    }),
+  );
   return route.end
     ? { kind: 'finished', status: route.end, response: row }
     : { kind: 'next', pageId: route.next! };
 }
 
 /**
- * Exit: saves the page's answers as a partial response the respondent can resume (same browser),
- * unless the collector lets no saved response change (edit_response_type never), when answers on
- * this page are not kept. Answers true when they were saved.
+ * Exit: saves the page's acceptable answers (and files) as a partial response the respondent can
+ * resume (same browser), dropping those that need putting right, unless the collector lets no
+ * saved response change (edit_response_type never), when answers on this page are not kept.
+ * Answers true when they were saved.
  */
 export async function exitPage(
   deps: Deps,
   r: Respondent,
   response: ResponseRow | undefined,
-  page: PageIn,
+  given: PageAnswers,
   started: string | undefined,
 ): Promise<boolean> {
-  if (!mayResume(r.collector)) return false;
-  if (response && response.response_status !== 'partial') return false;
+  if (!mayResume(r.collector) || (response && response.response_status !== 'partial')) {
+    await discardFiles(given.files ?? []);
+    return false;
+  }
+  const { page, errors, accepted } = checkPage(deps, r, response, given);
+  await discardFiles((given.files ?? []).filter((f) => !accepted.includes(f)));
+  page.questions = (page.questions ?? []).filter((q) => !errors.has(q.id));
   const { path, logicPath } = pathBefore(response, page.id);
-  await save(deps, r, response, page, started, {
-    status: 'partial',
-    currentPageId: page.id,
-    path,
-    logicPath,
-    finished: false,
-  });
+  await saveWithFiles(deps, r, response, page, accepted, (id) =>
+    save(deps, r, response, page, started, {
+      id,
+      status: 'partial',
+      currentPageId: page.id,
+      path,
+      logicPath,
+      finished: false,
+    }),
+  );
   return true;
 }
 

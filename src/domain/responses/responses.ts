@@ -10,6 +10,7 @@ import { ApiError } from '../../platform/errors.js';
 import { type Collector, CollectorNotOpen, closedReason, collectorById } from '../collectors/collectors.js';
 import { type EventType, type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
+import { removeUploads } from '../uploads/uploads.js';
 import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
 import type { DesignIndex } from './design-index.js';
 import type { LogicPath } from './route.js';
@@ -349,7 +350,8 @@ export async function updateResponse(
   return next;
 }
 
-/** Deletes responses (of one survey) with their counts and one response_deleted event each. */
+/** Deletes responses (of one survey) with their counts and one response_deleted event each, then
+ * their uploaded files (a crash in between leaves rows the worker's sweep removes). */
 export async function deleteResponses(deps: Deps, actor: ResponseActor, rows: ResponseRow[]): Promise<void> {
   if (rows.length === 0) return;
   const eventIds = await deps.ids.take(rows.length);
@@ -397,6 +399,7 @@ export async function deleteResponses(deps: Deps, actor: ResponseActor, rows: Re
     for (let i = 0; i < rows.length; i++)
       await writeEvents(deps, trx, [eventIds[i]], ['response_deleted'], rows[i], actor);
   });
+  await removeUploads(deps, { responseIds: rows.map((r) => r.id) });
 }
 
 export interface ResponseFilters {

@@ -7,6 +7,7 @@ import type { Plan } from '../../platform/plans.js';
 import { collectorStates } from '../collectors/collectors.js';
 import { recordEvent } from '../events.js';
 import { activeTeamOf } from '../teams/membership.js';
+import { removeUploads } from '../uploads/uploads.js';
 import {
   type Caller,
   requireSurvey,
@@ -282,6 +283,8 @@ export async function deleteSurvey(deps: Deps, actor: Actor, surveyId: string): 
       data: { title: survey.title },
     });
   });
+  // Its responses went with it (cascade); their files follow.
+  await removeUploads(deps, { surveyId: survey.id });
   return survey;
 }
 

@@ -3,6 +3,7 @@
 // access to analyze it (owner, or a share with analyze access) decides. Filters are a plain GET
 // form: dates and collector. The download form (/analyze/<token>/export) streams an export with
 // the page's filters through the exports domain.
+import { open } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
@@ -24,10 +25,11 @@ import {
 } from '../../domain/exports/exports.js';
 import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
-import { hiddenByPlan, readableFilters } from '../../domain/responses/plan-limit.js';
+import { hiddenByPlan, readableFilters, readableUpTo } from '../../domain/responses/plan-limit.js';
 import { choiceLabel as labelOf } from '../../domain/responses/readable.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import type { Choice } from '../../domain/surveys/question-schema.js';
+import { surveyUpload } from '../../domain/uploads/uploads.js';
 import { parseApiDate, withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
@@ -250,6 +252,18 @@ function dateFilter(v: string | undefined, endOfDay: boolean): string | undefine
   return iso ?? undefined;
 }
 
+/** `attachment` with the file's name: plain ASCII for old clients, UTF-8 (RFC 6266) for the rest. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** A stream of a stored file, or null when it is missing. */
+async function openFile(path: string) {
+  const fh = await open(path, 'r').catch(() => null);
+  return fh ? fh.createReadStream() : null;
+}
+
 export function analyzePages(deps: Deps) {
   return pageArea('analyze-pages', deps, [analyzeRoutes]);
 }
@@ -373,6 +387,33 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       const id = String(request.query.respondent_id ?? '');
       if (!/^\d{1,20}$/.test(id)) return notFound(reply);
       return reply.redirect(`/analyze/${encodeURIComponent(request.params.token)}/responses/${id}`, 303);
+    },
+  );
+
+  // A file a respondent uploaded: to those who may analyze the survey (the owner, or a share with
+  // analyze access), within the responses their plan reads; anyone else gets the not-found page.
+  app.get<{ Params: { token: string; id: string } }>(
+    '/analyze/:token/files/:id',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+      if (!found) return reply;
+      const file = await surveyUpload(
+        deps,
+        found.survey.id,
+        request.params.id,
+        readableUpTo(isPaid(found.plan)),
+      );
+      const stream = file && (await openFile(file.path));
+      if (!file || !stream) return notFound(reply);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.size))
+        .header('content-disposition', attachment(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .send(stream);
     },
   );
 

@@ -23,7 +23,7 @@ import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { baseUrl } from '../../platform/paging.js';
 import type { Plan } from '../../platform/plans.js';
-import { sendPage, userPage } from '../account/frame.js';
+import { userPage } from '../account/frame.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import {
   errorFor,

@@ -5,6 +5,7 @@
 // JavaScript: plain form posts, each followed by a redirect (post/redirect/get).
 import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import {
@@ -38,12 +39,19 @@ import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
+import {
+  acceptedTypes,
+  discardFiles,
+  type IncomingFile,
+  receiveFile,
+  sizeText,
+} from '../../domain/uploads/uploads.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { type Html, html, inlineScript, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
 import { renderQuestion, richText } from '../surveys/render-question.js';
-import { answersFromForm, checkAnswers, type Form, type Values, valuesFromAnswers } from './form-answers.js';
+import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
@@ -62,11 +70,13 @@ const SCRIPT = inlineScript(`
       var fields = Array.prototype.slice.call(w.querySelectorAll('input, select, textarea'));
       var filled = fields.some(function (el) {
         if (el.type === 'radio' || el.type === 'checkbox') return el.checked;
-        return el.type !== 'hidden' && el.type !== 'file' && el.value.trim() !== '';
+        if (el.type === 'file') return el.files.length > 0 || !!w.querySelector('.upload-current');
+        return el.type !== 'hidden' && el.value.trim() !== '';
       });
       var problem = '';
       if (w.dataset.required && !filled) problem = w.dataset.requiredText;
       fields.forEach(function (el) {
+        if (!problem && el.type === 'file' && el.files.length && el.files[0].size > Number(el.dataset.maxBytes || Infinity)) problem = el.dataset.tooBig;
         if (problem || !el.value) return;
         if (el.type === 'email' && !/^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$/.test(el.value)) problem = 'Please enter a valid email address.';
         if (el.type === 'number' && isNaN(Number(el.value))) problem = 'Please enter a number.';
@@ -169,10 +179,20 @@ function renderSurveyPage(
   let number = pages
     .slice(0, pageIndex)
     .reduce((n, x) => n + x.questions.filter((q) => q.family !== 'presentation').length, 0);
+  const upload = {
+    accept: acceptedTypes(deps, ','),
+    maxBytes: deps.config.uploads.maxBytes,
+    maxText: sizeText(deps.config.uploads.maxBytes),
+  };
   const questions = p.questions.map((q) => {
     const rendered = renderQuestion(
       { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
-      { number: q.family === 'presentation' ? undefined : ++number, values, error: errors.get(q.id) },
+      {
+        number: q.family === 'presentation' ? undefined : ++number,
+        values,
+        error: errors.get(q.id),
+        upload,
+      },
     );
     if (q.family === 'presentation') return rendered;
     const req = q.doc.required;
@@ -187,7 +207,7 @@ function renderSurveyPage(
       : '';
   return html`<h1>${ctx.survey.title}</h1>
 ${summary}
-<form method="post" action="${action}" novalidate data-respond>
+<form method="post" action="${action}" novalidate data-respond${p.questions.some((q) => q.displayType === 'file_upload') ? raw(' enctype="multipart/form-data"') : ''}>
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
 <input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="started" value="${started}">
@@ -260,6 +280,12 @@ export function respondPages(deps: Deps) {
     // same HTML error page as every other page scope.
     app.setErrorHandler(pageErrorHandler);
     await app.register(formbody, { bodyLimit: 1024 * 1024 });
+    // Pages with a file-upload question post multipart forms, read part by part (readForm).
+    await app.register(multipart, {
+      // an oversized file is cut at the limit and flagged (truncated), then refused at its question
+      throwFileSizeLimit: false,
+      limits: { fileSize: deps.config.uploads.maxBytes, files: 20, fields: 5000, fieldSize: 1024 * 1024 },
+    });
     await themeRoutes(app);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
@@ -476,6 +502,48 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       );
     }
 
+    /**
+     * The posted form and its files. A multipart form is read part by part: a file is received only
+     * for an upload question of the posted page, and only once the form's CSRF token (which the page
+     * puts before every question) has proved valid, so a forged post never stores a byte; such a
+     * post reads as `refused`. Files left unused are the caller's to discard.
+     */
+    async function readForm(
+      request: FastifyRequest<{ Body: Form }>,
+      ctx: Ctx,
+      sess: string | undefined,
+    ): Promise<{ form: Form; files: IncomingFile[]; refused: boolean }> {
+      if (!request.isMultipart()) return { form: request.body ?? {}, files: [], refused: false };
+      const form: Form = {};
+      const files: IncomingFile[] = [];
+      let refused = false;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            const value = String(part.value);
+            const had = form[part.fieldname];
+            form[part.fieldname] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+            continue;
+          }
+          const page = ctx.index.pageById.get(String(form.p ?? ''));
+          const q = page?.questions.find(
+            (x) => `q_${x.id}` === part.fieldname && x.displayType === 'file_upload',
+          );
+          if (!csrfValid(deps, sess, form.csrf)) refused = true;
+          if (refused || !q || !part.filename || files.some((f) => f.questionId === q.id)) {
+            for await (const _ of part.file); // read past it, keeping nothing
+            continue;
+          }
+          files.push(await receiveFile(deps, q.id, part.filename, part.file));
+        }
+      } catch (err) {
+        // a broken or over-limit form (too many fields, the client gone): nothing it sent is kept
+        await discardFiles(files);
+        throw err;
+      }
+      return { form, files, refused };
+    }
+
     app.post<{ Params: { token: string }; Body: Form }>(
       '/r/:token',
       { schema: { hide: true } },
@@ -483,110 +551,126 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const ctx = await load(request);
         if (!ctx) return notFound(reply);
         const sess = readCookie(request, sessionCookie(ctx));
-        const form = request.body ?? {};
-        if (!csrfValid(deps, sess, form.csrf)) return expired(reply, ctx);
-        const reason = closedReason(ctx.collector, deps.clock.now());
-        if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
-        if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess!, false);
-        const respondentKey = sha256(sess!);
-        const response = await responseOfRespondent(deps, ctx.collector.id, respondentKey);
-        const stop = gate(reply, ctx, response);
-        if (stop) return stop;
-        const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
-        const here = (pageId: string) =>
-          `${ctx.path}?${new URLSearchParams([...new URLSearchParams(ctx.query), ['p', pageId]]).toString()}`;
-        const nav = String(form.nav ?? 'next');
-        if (nav === 'prev') return reply.redirect(here(place.back ?? place.pageId), 303);
-
-        // Every page that is saved counts against the submission limits (one client cannot flood).
-        const flood = await admitSubmission(deps, ctx.collector.id, request.ip);
-        if (flood) return tryAgain(reply, ctx, flood.retryAfterSeconds);
-
-        const page = ctx.index.pageById.get(place.pageId)!;
-        const errors = new Map<string, string>();
-        const pageIn: PageIn = { id: page.id, questions: [] };
-        for (const q of page.questions) {
-          if (q.family === 'presentation') continue;
-          const answers = answersFromForm(q, form);
-          const problem = checkAnswers(q, answers);
-          // Exit keeps what is valid and drops the rest; Next asks for it to be put right.
-          if (problem && nav === 'exit') continue;
-          if (problem) errors.set(q.id, problem);
-          pageIn.questions!.push({ id: q.id, answers });
-        }
-        const started = typeof form.started === 'string' ? form.started : undefined;
-        const respondent: Respondent = {
-          survey: ctx.survey,
-          collector: ctx.collector,
-          index: ctx.index,
-          link: new URLSearchParams(ctx.query),
-          recipient: ctx.recipient,
-          respondentKey,
-          ip: request.ip,
-        };
-        let finished: ResponseRow;
+        const { form, files, refused } = await readForm(request, ctx, sess);
         try {
-          if (nav === 'exit') {
-            const saved = await exitPage(deps, respondent, response, pageIn, started);
-            return send(
-              reply,
-              200,
-              ctx.survey.title,
-              html`<h1>${ctx.survey.title}</h1><div role="status" class="exited">${
-                saved
-                  ? html`<p>Your answers are saved. To continue later, open this survey's link again in this browser.</p>`
-                  : html`<p>You left the survey. The answers on the page you left were not saved; the pages you completed before it are kept.</p>`
-              }<p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
-              ctx.survey,
-            );
-          }
-          if (errors.size > 0) {
-            const values = Object.fromEntries(
-              Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
-            ) as Values;
-            return send(
-              reply,
-              422,
-              `${ctx.survey.title}: please check your answers`,
-              renderSurveyPage(
-                deps,
-                ctx,
-                sess!,
-                place,
-                values,
-                errors,
-                started ?? deps.clock.now().toISOString(),
-              ),
-              ctx.survey,
-            );
-          }
-          const outcome = await answerPage(deps, respondent, response, pageIn, started);
-          if (outcome.kind === 'next') return reply.redirect(here(outcome.pageId), 303);
-          if (outcome.status === 'disqualified') {
-            if (ctx.collector.options.allow_multiple_responses)
-              setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
-            return disqualified(reply, ctx);
-          }
-          finished = outcome.response;
-        } catch (err) {
-          // Closed, expired or full since the page was shown (decided with the insert).
-          if (err instanceof CollectorNotOpen) return closedPage(reply, ctx, err.reason);
-          throw err;
+          if (refused || !csrfValid(deps, sess, form.csrf)) return expired(reply, ctx);
+          return await answer(request, reply, ctx, sess!, form, files);
+        } finally {
+          // Files the flow did not keep (any reply but a saved page) leave no trace.
+          await discardFiles(files);
         }
-
-        const o = ctx.collector.options;
-        // Another response may follow in this browser: forget the finished one.
-        if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
-        if (o.redirect_type === 'loop' && o.allow_multiple_responses) return reply.redirect(ctx.path, 303);
-        if (o.redirect_type === 'url' && o.redirect_url) return reply.redirect(o.redirect_url, 303);
-        return thankYou(
-          reply,
-          ctx,
-          o.redirect_type === 'close',
-          quizResultsSection(ctx.survey, ctx.index, finished),
-        );
       },
     );
+
+    async function answer(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      ctx: Ctx,
+      sess: string,
+      form: Form,
+      files: IncomingFile[],
+    ): Promise<FastifyReply> {
+      const reason = closedReason(ctx.collector, deps.clock.now());
+      if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
+      if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
+      const respondentKey = sha256(sess);
+      const response = await responseOfRespondent(deps, ctx.collector.id, respondentKey);
+      const stop = gate(reply, ctx, response);
+      if (stop) return stop;
+      const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
+      const here = (pageId: string) =>
+        `${ctx.path}?${new URLSearchParams([...new URLSearchParams(ctx.query), ['p', pageId]]).toString()}`;
+      const nav = String(form.nav ?? 'next');
+      if (nav === 'prev') return reply.redirect(here(place.back ?? place.pageId), 303);
+
+      // Every page that is saved counts against the submission limits (one client cannot flood).
+      const flood = await admitSubmission(deps, ctx.collector.id, request.ip);
+      if (flood) return tryAgain(reply, ctx, flood.retryAfterSeconds);
+
+      // The form as answers; the flow checks them (and the files) by the respondent rules.
+      const page = ctx.index.pageById.get(place.pageId)!;
+      const pageIn: PageIn = {
+        id: page.id,
+        questions: page.questions
+          .filter((q) => q.family !== 'presentation')
+          .map((q) => ({ id: q.id, answers: answersFromForm(q, form) })),
+      };
+      const given = {
+        page: pageIn,
+        files: files.filter((f) => page.questions.some((q) => q.id === f.questionId)),
+      };
+      const started = typeof form.started === 'string' ? form.started : undefined;
+      const respondent: Respondent = {
+        survey: ctx.survey,
+        collector: ctx.collector,
+        index: ctx.index,
+        link: new URLSearchParams(ctx.query),
+        recipient: ctx.recipient,
+        respondentKey,
+        ip: request.ip,
+      };
+      let finished: ResponseRow;
+      try {
+        if (nav === 'exit') {
+          const saved = await exitPage(deps, respondent, response, given, started);
+          return send(
+            reply,
+            200,
+            ctx.survey.title,
+            html`<h1>${ctx.survey.title}</h1><div role="status" class="exited">${
+              saved
+                ? html`<p>Your answers are saved. To continue later, open this survey's link again in this browser.</p>`
+                : html`<p>You left the survey. The answers on the page you left were not saved; the pages you completed before it are kept.</p>`
+            }<p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
+            ctx.survey,
+          );
+        }
+        const outcome = await answerPage(deps, respondent, response, given, started);
+        if (outcome.kind === 'invalid') {
+          const values = Object.fromEntries(
+            Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
+          ) as Values;
+          return send(
+            reply,
+            422,
+            `${ctx.survey.title}: please check your answers`,
+            renderSurveyPage(
+              deps,
+              ctx,
+              sess!,
+              place,
+              values,
+              outcome.errors,
+              started ?? deps.clock.now().toISOString(),
+            ),
+            ctx.survey,
+          );
+        }
+        if (outcome.kind === 'next') return reply.redirect(here(outcome.pageId), 303);
+        if (outcome.status === 'disqualified') {
+          if (ctx.collector.options.allow_multiple_responses)
+            setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
+          return disqualified(reply, ctx);
+        }
+        finished = outcome.response;
+      } catch (err) {
+        // Closed, expired or full since the page was shown (decided with the insert).
+        if (err instanceof CollectorNotOpen) return closedPage(reply, ctx, err.reason);
+        throw err;
+      }
+
+      const o = ctx.collector.options;
+      // Another response may follow in this browser: forget the finished one.
+      if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
+      if (o.redirect_type === 'loop' && o.allow_multiple_responses) return reply.redirect(ctx.path, 303);
+      if (o.redirect_type === 'url' && o.redirect_url) return reply.redirect(o.redirect_url, 303);
+      return thankYou(
+        reply,
+        ctx,
+        o.redirect_type === 'close',
+        quizResultsSection(ctx.survey, ctx.index, finished),
+      );
+    }
   };
 }
 

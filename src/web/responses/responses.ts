@@ -32,6 +32,7 @@ import { surveyHeader, surveyPaths } from '../layout.js';
 import { pageArea } from '../page-area.js';
 import { csrfToken, requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
+import { fileLink } from './file-link.js';
 
 const PER_PAGE = 50;
 /** Collectors offered in the filter (a survey rarely has more). */
@@ -260,7 +261,7 @@ ${list}`;
 ${p.questions.map((qa) => {
   const q = index.questions.get(qa.id);
   return html`<div class="answer"><h4>${q ? richText(q.heading) : 'A question no longer in the survey'}</h4>
-<ul>${qa.answers.map((a) => html`<li>${answerText(index, qa.id, a as Record<string, unknown>) || '—'}</li>`)}</ul></div>`;
+<ul>${qa.answers.map((a) => html`<li>${a.upload_id ? fileLink(survey.manage_token, a) : answerText(index, qa.id, a as Record<string, unknown>) || '—'}</li>`)}</ul></div>`;
 })}</section>`;
       });
       const body = html`${surveyHeader(survey, 'responses')}

@@ -25,6 +25,8 @@ export interface RenderOptions {
   number?: number;
   values?: Record<string, string | string[]>;
   error?: string;
+  /** What file-upload questions accept (the respondent page: UPLOAD_TYPES and UPLOAD_MAX_BYTES). */
+  upload?: { accept: string; maxBytes: number; maxText: string };
 }
 
 const SIMPLE_TAG = /&lt;(\/?)(b|i|em|strong|u|br|p|span)\s*\/?&gt;/gi;
@@ -333,13 +335,19 @@ export function renderOpenEnded(q: RenderableQuestion, o: RenderOptions = {}): H
       false,
     );
   }
-  if (display?.display_type === 'file_upload')
+  if (display?.display_type === 'file_upload') {
+    // `value` is the name of the file already uploaded (coming back to the page): kept unless
+    // another is chosen.
+    const up = o.upload ?? { accept: '.pdf,.png,.jpg,.jpeg,.gif', maxBytes: 0, maxText: '' };
+    const described = [`${name}-hint`, o.error ? `q${q.id}-err` : ''].filter(Boolean).join(' ');
     return frame(
       q,
       o,
-      html`<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" accept=".pdf,.doc,.docx,.png,.jpg,.jpeg,.gif">`,
+      html`${value ? html`<p class="upload-current" id="${name}-current">Uploaded: <strong>${value}</strong>. Choose another file to replace it.</p>` : ''}<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" aria-describedby="${described}" accept="${up.accept}"${up.maxBytes ? raw(` data-max-bytes="${up.maxBytes}" data-too-big="The file is too large: files of at most ${up.maxText} are accepted."`) : ''}${o.error ? raw(' aria-invalid="true"') : ''}>
+<p class="hint muted" id="${name}-hint">Accepted file types: ${up.accept.replaceAll(',', ', ')}.${up.maxText ? ` At most ${up.maxText}.` : ''}</p>`,
       false,
     );
+  }
   if (q.subtype === 'essay')
     return frame(
       q,

@@ -1,7 +1,7 @@
 // Shaping stored responses into the API's response objects (reference §10.3–10.6).
 
 import { answerMarks, type QuizContext, scoreResponse } from '../../../domain/quiz/score.js';
-import type { StoredPage } from '../../../domain/responses/answers.js';
+import type { Answer, StoredPage } from '../../../domain/responses/answers.js';
 import type { DesignIndex } from '../../../domain/responses/design-index.js';
 import { answerText } from '../../../domain/responses/readable.js';
 import { type ResponseRow, storedPages } from '../../../domain/responses/responses.js';
@@ -21,6 +21,16 @@ export interface PresentOptions {
   quiz?: QuizContext;
 }
 
+/**
+ * A file-upload answer as the reference gives it: `{text, download_url, content_type}` (§6.5). The
+ * URL is the owner's download page (signed in, analyze access), not a bearer-token endpoint.
+ */
+function fileAnswer(a: Answer, o: PresentOptions): Answer {
+  if (a.upload_id === undefined) return a;
+  const { upload_id, ...rest } = a;
+  return { ...rest, download_url: `${o.base}/analyze/${o.survey.manage_token}/files/${upload_id}` };
+}
+
 function shapePages(stored: StoredPage[], o: PresentOptions) {
   const out = [];
   for (const p of stored) {
@@ -28,6 +38,8 @@ function shapePages(stored: StoredPage[], o: PresentOptions) {
     const questions = [];
     for (let q of p.questions) {
       if (o.questionIds && !o.questionIds.has(q.id)) continue;
+      if (q.answers.some((a) => a.upload_id !== undefined))
+        q = { ...q, answers: q.answers.map((a) => fileAnswer(a, o)) };
       if (o.quiz) {
         const iq = o.quiz.index.questions.get(q.id);
         q = { ...q, answers: q.answers.map((a) => ({ ...a, ...answerMarks(iq, a) })) };

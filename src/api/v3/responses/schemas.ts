@@ -18,8 +18,16 @@ const AnswerInput = Type.Object(
     col_id: Type.Optional(IdIn),
     other_id: Type.Optional(IdIn),
     text: Type.Optional(Text),
-    download_url: Type.Optional(Type.String({ maxLength: 2000 })),
-    content_type: Type.Optional(Type.String({ maxLength: 200 })),
+    download_url: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description:
+          'Not accepted (400/1002): files are uploaded only on the respondent page; a file upload question takes text only through the API',
+      }),
+    ),
+    content_type: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Not accepted (400/1002), as download_url' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -56,9 +64,14 @@ const Answer = Type.Object({
   row_id: Type.Optional(Type.String()),
   col_id: Type.Optional(Type.String()),
   other_id: Type.Optional(Type.String()),
-  text: Type.Optional(Type.String()),
-  download_url: Type.Optional(Type.String()),
-  content_type: Type.Optional(Type.String()),
+  text: Type.Optional(Type.String({ description: "File upload answers: the uploaded file's name" })),
+  download_url: Type.Optional(
+    Type.String({
+      description:
+        "File upload answers: the file, for a signed-in user with analyze access to the survey (the owner's browser session; not a bearer-token URL)",
+    }),
+  ),
+  content_type: Type.Optional(Type.String({ description: "File upload answers: the file's type" })),
   choice_metadata: Type.Optional(Type.Object({ weight: Type.String() })),
   simple_text: Type.Optional(Type.String()),
   is_correct: Type.Optional(
