@@ -7,7 +7,7 @@
 // what is new or changed.
 import type { Deps } from '../../context.js';
 import { parseApiDate } from '../../platform/dates.js';
-import { ApiError } from '../../platform/errors.js';
+import { ApiError, notFound } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import type { User } from '../accounts/users.js';
 import {
@@ -44,11 +44,14 @@ import {
   type Cursor,
   emptyCursor,
   type ImportJob,
+  isLive,
   jobBudget,
   type Kind,
   mapped,
   nextUtcMidnight,
   openJob,
+  ownerJob,
+  ownerJobs,
   record,
   remainingToday,
   reserve,
@@ -67,6 +70,8 @@ export interface ImportOptions {
   /** Waits on 429 and exhausted minutes (tests make them instant). */
   sleep?: (ms: number) => Promise<void>;
   onProgress?: (p: Progress) => void;
+  /** Stops the run between two requests (its server is shutting down): state `stopped`. */
+  signal?: AbortSignal;
 }
 
 /** What the source holds and what this import has copied so far (over every run). */
@@ -85,7 +90,7 @@ export interface Progress {
 }
 
 export interface ImportResult {
-  state: 'done' | 'paused';
+  state: 'done' | 'paused' | 'stopped';
   resumeAt?: string;
   jobId: string;
   /** Created or updated by this run, per kind. */
@@ -103,6 +108,8 @@ export interface ImportResult {
 const PHASES = ['fields', 'lists', 'contacts', 'folders', 'surveys', 'responses'] as const;
 const CONTACT_STATUSES: ContactStatus[] = ['active', 'optout', 'bounced'];
 const BULK = 100;
+/** Progress is written to the job at least this often, so any page shows it. */
+const SAVE_EVERY_MS = 2000;
 
 /** The source's dates (with or without offset) as this service's ISO instants. */
 const iso = (v: string | null | undefined): string | undefined =>
@@ -118,11 +125,12 @@ class Run {
   readonly copiedNow: Record<string, number> = {};
   readonly skipped: Skipped[];
   readonly plan: Plan;
-  totals = { surveys: 0, responses: 0, contacts: 0 };
+  readonly totals: Progress['totals'];
   responsesHere = 0;
   /** Requests still needed for what is listed but not yet read (refined as the run goes). */
   pendingRequests = 0;
   phase = 'starting';
+  savedAt = 0;
 
   constructor(
     readonly deps: Deps,
@@ -133,10 +141,12 @@ class Run {
     this.api = new RemoteApi(sourceUrl, options.token, {
       budget: jobBudget(deps, job),
       sleep: options.sleep,
+      signal: options.signal,
     });
     this.cursor = { ...emptyCursor(), ...JSON.parse(job.cursor) };
     this.copied = JSON.parse(job.counts);
     this.skipped = JSON.parse(job.skipped);
+    this.totals = { surveys: 0, responses: 0, contacts: 0, ...JSON.parse(job.totals) };
     this.plan = options.owner.account_type as Plan;
   }
 
@@ -154,43 +164,33 @@ class Run {
       this.skipped.push(s);
   }
 
-  async save(state: ImportJob['state'] = 'running') {
+  async save(state: ImportJob['state'] = 'running', lastError: string | null = null) {
+    this.savedAt = Date.now();
     await saveJob(this.deps, this.job, {
       state,
       cursor: JSON.stringify(this.cursor),
       counts: JSON.stringify(this.copied),
       skipped: JSON.stringify(this.skipped),
+      totals: JSON.stringify(this.totals),
+      last_error: lastError,
     });
   }
 
   progress(): Progress {
-    const now = this.deps.clock.now();
-    const left = Math.max(
-      0,
-      this.pendingRequests + Math.ceil((this.totals.responses - this.responsesHere) / BULK),
+    return progressOf(
+      this.job,
+      this.phase,
+      this.copied,
+      this.totals,
+      this.responsesHere,
+      this.pendingRequests,
+      this.deps.clock.now(),
     );
-    const remaining = remainingToday(this.job, now);
-    // Within today's budget at the pace so far is unknown; past it, whole days at the budget.
-    const etaSeconds =
-      left <= remaining
-        ? 0
-        : Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000) +
-          Math.floor((left - remaining - 1) / Math.max(1, this.job.daily_budget)) * 86_400;
-    return {
-      phase: this.phase,
-      copied: { ...this.copied },
-      totals: { ...this.totals },
-      responsesHere: this.responsesHere,
-      requestsToday: this.job.daily_budget - remaining,
-      dailyBudget: this.job.daily_budget,
-      requestsTotal: this.job.requests_total,
-      requestsLeft: left,
-      etaSeconds,
-    };
   }
 
-  report() {
+  async report() {
     this.options.onProgress?.(this.progress());
+    if (Date.now() - this.savedAt >= SAVE_EVERY_MS) await this.save();
   }
 
   async phaseDone(name: string) {
@@ -237,8 +237,9 @@ class Run {
 
   async contacts() {
     for (const status of CONTACT_STATUSES) {
+      let listed = 0;
       for await (const page of this.api.pages<any>(`/contacts?per_page=1000&status=${status}`)) {
-        if (status === 'active') this.totals.contacts += page.length;
+        listed += page.length;
         const known = await mapped(
           this.deps,
           this.job.id,
@@ -278,9 +279,10 @@ class Run {
             await setContactStatus(this.deps, this.owner.id, local.email, status);
           await record(this.deps, this.job.id, 'contact', [{ source: String(c.id), local: local.id }]);
           this.count('contacts');
-          this.report();
+          await this.report();
         }
       }
+      if (status === 'active') this.totals.contacts = listed;
     }
     // Membership: each list's contacts, added to the copied list.
     const lists = await this.deps.db.kysely
@@ -394,7 +396,7 @@ class Run {
       );
       await this.collectors(String(s.id));
       await stamp(this.deps, this.job.id, 'survey', String(s.id), s.date_modified);
-      this.report();
+      await this.report();
     }
   }
 
@@ -516,7 +518,7 @@ class Run {
         page += 1;
         this.cursor.responsePage[sourceId] = page;
         await this.save();
-        this.report();
+        await this.report();
       }
       // The next pass reads from a second before the newest seen (the filter's unit is a second).
       if (newest)
@@ -524,7 +526,7 @@ class Run {
       this.cursor.responsePage[sourceId] = 0;
       await this.restoreCollectors();
       await this.save();
-      this.report();
+      await this.report();
     }
   }
 
@@ -718,7 +720,7 @@ class Run {
     for (const phase of PHASES) {
       if (!todo(phase)) continue;
       this.phase = phase;
-      this.report();
+      await this.report();
       if (phase === 'fields') await this.fields();
       else if (phase === 'lists') await this.lists();
       else if (phase === 'contacts') await this.contacts();
@@ -762,24 +764,50 @@ async function sourceAccount(api: RemoteApi): Promise<{ id: string; username: st
   return { id: String(me.id), username: String(me.username) };
 }
 
-/** Imports (or resumes importing) the token's account into `owner`. */
-export async function runImport(deps: Deps, options: ImportOptions): Promise<ImportResult> {
+/** An import whose source account is known and whose job is open, ready to run. */
+export interface OpenedImport {
+  job: ImportJob;
+  /** Requests made before the job was known (the probe), charged to it when the run starts. */
+  spent: number;
+}
+
+/**
+ * Asks the source whose token this is (one request) and opens that account's job: a wrong URL or
+ * token fails here, before anything runs.
+ */
+export async function openImport(deps: Deps, options: ImportOptions): Promise<OpenedImport> {
   const sourceUrl = normaliseSourceUrl(options.from);
-  // The first request (who is this?) is counted once the job is known; a free probe costs 1.
   let spent = 0;
   const probe = new RemoteApi(sourceUrl, options.token, {
     budget: { spend: async () => void spent++ },
     sleep: options.sleep,
+    signal: options.signal,
   });
   const source = await sourceAccount(probe);
   const job = await openJob(deps, options.owner.id, sourceUrl, source.id, options.dailyBudget);
-  const run = new Run(deps, job, options, sourceUrl);
+  return { job, spent };
+}
+
+/** Runs an opened import until it is done, the day's budget is spent, or it is stopped. */
+export async function continueImport(
+  deps: Deps,
+  opened: OpenedImport,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  const { job } = opened;
+  const run = new Run(deps, job, options, job.source_url);
   try {
-    for (let i = 0; i < spent; i++) await jobBudget(deps, job).spend();
+    for (let i = 0; i < opened.spent; i++) await jobBudget(deps, job).spend();
+    opened.spent = 0;
     await run.run();
   } catch (err) {
+    if (options.signal?.aborted) {
+      await run.save('stopped');
+      return result(run, 'stopped');
+    }
     if (!(err instanceof BudgetSpent)) {
-      await run.save('failed');
+      // The message names the source's answer or what broke, never the token (only in a header).
+      await run.save('failed', err instanceof Error ? err.message.slice(0, 500) : String(err));
       throw err;
     }
     await run.save('paused');
@@ -794,7 +822,101 @@ export async function runImport(deps: Deps, options: ImportOptions): Promise<Imp
   return result(run, 'done');
 }
 
-function result(run: Run, state: 'done' | 'paused', resumeAt?: string): ImportResult {
+/** Imports (or resumes importing) the token's account into `owner`. */
+export async function runImport(deps: Deps, options: ImportOptions): Promise<ImportResult> {
+  return continueImport(deps, await openImport(deps, options), options);
+}
+
+/** Where an import stands, read from its job (what any page of any instance shows). */
+export interface ImportStatus {
+  id: string;
+  sourceUrl: string;
+  state: string;
+  /** A server process runs it, or waits for the budget to renew to resume it. */
+  live: boolean;
+  progress: Progress;
+  skipped: Skipped[];
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+async function statusOf(deps: Deps, job: ImportJob): Promise<ImportStatus> {
+  const now = deps.clock.now();
+  const cursor: Cursor = { ...emptyCursor(), ...JSON.parse(job.cursor) };
+  const totals = { surveys: 0, responses: 0, contacts: 0, ...JSON.parse(job.totals) };
+  const here = await deps.db.kysely
+    .selectFrom('import_ids')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('job_id', '=', job.id)
+    .where('kind', '=', 'response')
+    .where('source_stamp', '<>', '')
+    .executeTakeFirstOrThrow();
+  const phase = job.state === 'done' ? 'done' : (PHASES.find((p) => !cursor.done.includes(p)) ?? 'done');
+  return {
+    id: job.id,
+    sourceUrl: job.source_url,
+    state: job.state,
+    live: isLive(job, now),
+    progress: progressOf(job, phase, JSON.parse(job.counts), totals, Number(here.n), 0, now),
+    skipped: JSON.parse(job.skipped),
+    lastError: job.last_error,
+    createdAt: job.created_at,
+    updatedAt: job.updated_at,
+  };
+}
+
+/** The owner's imports, newest first. */
+export async function listImports(deps: Deps, ownerId: string): Promise<ImportStatus[]> {
+  return Promise.all((await ownerJobs(deps, ownerId)).map((j) => statusOf(deps, j)));
+}
+
+/** One of the owner's imports (another account's is not found). */
+export async function importStatus(deps: Deps, ownerId: string, jobId: string): Promise<ImportStatus> {
+  const job = await ownerJob(deps, ownerId, jobId);
+  if (!job) throw notFound('Import');
+  return statusOf(deps, job);
+}
+
+/** Progress at the job's budget: the requests still needed and the days they take. */
+function progressOf(
+  job: ImportJob,
+  phase: string,
+  copied: Record<string, number>,
+  totals: Progress['totals'],
+  responsesHere: number,
+  pendingRequests: number,
+  now: Date,
+): Progress {
+  // Per survey still to copy: its details, its collectors and (assumed) one collector.
+  const surveysLeft = ['done', 'responses'].includes(phase)
+    ? 0
+    : Math.max(0, totals.surveys - (copied.surveys ?? 0)) * 3;
+  const left =
+    phase === 'done'
+      ? 0
+      : Math.max(0, pendingRequests + surveysLeft + Math.ceil((totals.responses - responsesHere) / BULK));
+  const remaining = remainingToday(job, now);
+  // Within today's budget at the pace so far is unknown; past it, whole days at the budget.
+  const etaSeconds =
+    left <= remaining
+      ? 0
+      : Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000) +
+        Math.floor((left - remaining - 1) / Math.max(1, job.daily_budget)) * 86_400;
+  return {
+    phase,
+    copied: { ...copied },
+    totals: { ...totals },
+    responsesHere,
+    requestsToday: job.daily_budget - remaining,
+    dailyBudget: job.daily_budget,
+    requestsTotal: job.requests_total,
+    requestsLeft: left,
+    etaSeconds,
+  };
+}
+
+function result(run: Run, state: ImportResult['state'], resumeAt?: string): ImportResult {
   const responses = run.responsesHere;
   return {
     state,
@@ -820,6 +942,8 @@ export interface DryRun {
   requests: number;
   /** Requests the dry run made. */
   requestsMade: number;
+  /** Days a full copy takes at the daily budget. */
+  days: number;
 }
 
 /**
@@ -864,5 +988,6 @@ export async function planImport(options: Omit<ImportOptions, 'owner'>): Promise
     contactLists: listCount,
     requests,
     requestsMade: made,
+    days: Math.ceil(requests / Math.max(1, options.dailyBudget)),
   };
 }

@@ -32,9 +32,23 @@ export interface RemoteOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Longest single wait on a 429 or an exhausted minute (longer means: pause instead). */
   maxWaitMs?: number;
+  /** Aborts the next request and any wait (the run is being stopped). */
+  signal?: AbortSignal;
 }
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleepFor = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener('abort', abort, { once: true });
+  });
 const header = (res: Response, name: string) => {
   const v = res.headers.get(name);
   return v === null || v === '' ? undefined : Number(v);
@@ -60,7 +74,7 @@ export class RemoteApi {
     private readonly options: RemoteOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    this.sleep = options.sleep ?? sleepFor;
+    this.sleep = options.sleep ?? ((ms) => sleepFor(ms, options.signal));
     this.maxWaitMs = options.maxWaitMs ?? 5 * 60_000;
   }
 
@@ -69,10 +83,12 @@ export class RemoteApi {
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}/v3${pathOrUrl}`;
     const path = new URL(url).pathname;
     for (;;) {
+      this.options.signal?.throwIfAborted();
       this.checkPaused();
       await this.options.budget.spend();
       const res = await fetch(url, {
         headers: { authorization: `bearer ${this.token}`, accept: 'application/json' },
+        signal: this.options.signal,
       });
       const dayRemaining = header(res, 'x-ratelimit-app-global-day-remaining');
       const dayReset = header(res, 'x-ratelimit-app-global-day-reset') ?? 0;
