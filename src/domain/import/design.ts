@@ -29,8 +29,12 @@ export function copiable(q: any): boolean {
 /** The blueprint pages of a source survey, leaving out (and naming) what this service lacks. */
 export function blueprintPages(details: any, skipped: Skipped[]): BlueprintPage[] {
   return (details.pages ?? []).map((p: any) => ({
+    // The source's page id: skip-logic rules (page and choice) that jump to it are remapped to
+    // its copy by writeBlueprint, as for a copied survey.
+    id: String(p.id),
     title: p.title ?? '',
     description: p.description ?? '',
+    logic: p.logic ?? null,
     questions: (p.questions ?? [])
       .filter((q: any) => {
         if (supported(q)) return true;

@@ -373,8 +373,22 @@ class Run {
       if (!finished) {
         const id = await reserve(this.deps, this.job.id, 'survey', String(s.id));
         const pages = blueprintPages(details, this.skipped);
-        const row =
-          (await this.localSurvey(id)) ?? (await createSurvey(this.deps, actor, { ...settings, pages }, id));
+        let row: SurveyRow;
+        try {
+          row =
+            (await this.localSurvey(id)) ??
+            (await createSurvey(this.deps, actor, { ...settings, pages }, id));
+        } catch (err) {
+          // A design this service refuses (a rule it cannot follow, a malformed question): the
+          // survey is named in the report and the rest of the account is copied.
+          if (!(err instanceof ApiError)) throw err;
+          this.skip({
+            kind: 'survey',
+            name: details.title,
+            reason: `its design was refused: ${err.detail ?? err.message}`,
+          });
+          continue;
+        }
         await this.pairDesign(details, row);
         this.count('surveys');
       } else {
