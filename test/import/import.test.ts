@@ -192,4 +192,65 @@ describe('import', () => {
       await new Promise((r) => proxy.close(r));
     }
   }, 600_000);
+
+  it('a malformed answer from the source is reported by name; a malformed listing fails the run clearly', async () => {
+    // A proxy in front of the source rewrites some of its answers.
+    let corrupt: (path: string, body: any) => any = (_p, b) => b;
+    const proxy = createServer((req, res) => {
+      const up = httpRequest(
+        new URL(req.url!, source.url),
+        { method: req.method, headers: req.headers },
+        (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c) => chunks.push(c));
+          r.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const body = r.statusCode === 200 ? JSON.stringify(corrupt(req.url!, JSON.parse(text))) : text;
+            const { 'content-length': _l, ...headers } = r.headers;
+            res.writeHead(r.statusCode!, headers);
+            res.end(body);
+          });
+        },
+      );
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const from = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      corrupt = (path, body) => {
+        if (/\/surveys\/\d+\/details/.test(path) && body.title === 'Quick poll')
+          return { ...body, pages: 'none' };
+        if (/\/contacts\/\d+$/.test(path) && body.email === 'person3@example.com')
+          return { ...body, email: 42 };
+        if (path.includes('/responses/bulk') && body.data?.[0])
+          body.data[0] = { ...body.data[0], collector_id: null };
+        return body;
+      };
+      const user = await requireUser(dest.deps, (await dest.account()).user.username);
+      const result = await runImport(dest.deps, { owner: user, from, token: srcToken, dailyBudget: 100_000 });
+      expect(result.state).toBe('done');
+      const reasons = result.skipped.map((s) => `${s.kind} ${s.name}: ${s.reason}`);
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/^survey Quick poll: malformed at the source: 'pages' /),
+      );
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/^contact \d+: malformed at the source: 'email' /),
+      );
+      expect(reasons).toContainEqual(
+        expect.stringMatching(
+          /^response Customer survey \/ response \d+: malformed at the source: 'collector_id' /,
+        ),
+      );
+      expect(result.copiedTotal.surveys).toBe(1);
+      expect(result.copiedTotal.contacts).toBe(12);
+
+      corrupt = (path, body) => (path.startsWith('/v3/survey_folders') ? { data: 'none' } : body);
+      const other = await requireUser(dest.deps, (await dest.account()).user.username);
+      await expect(
+        runImport(dest.deps, { owner: other, from, token: srcToken, dailyBudget: 100_000 }),
+      ).rejects.toThrow("the source's list of folders is malformed: 'data' ");
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  }, 600_000);
 });

@@ -141,8 +141,12 @@ export class ImportRunner {
       try {
         result = await continueImport(this.deps, opened, run);
       } catch (err) {
-        // Recorded on the job (state failed, last_error) for the page; the log names the job only.
-        this.deps.log.warn({ importJob: opened.job.id }, 'import from the page failed');
+        // Recorded on the job (state failed, last_error) for the page. Messages name the source's
+        // answer or what broke, never the token (it only ever goes into a request header).
+        this.deps.log.warn(
+          { importJob: opened.job.id, error: err instanceof Error ? err.message : String(err) },
+          'import from the page failed',
+        );
         return;
       }
       if (result.state !== 'paused' || !result.resumeAt) return;

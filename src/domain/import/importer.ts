@@ -5,6 +5,7 @@
 // entered here. A run stops cleanly when the day's request budget is spent (BudgetSpent); the
 // next run picks up from the cursor and the id map, and a run after a finished one copies only
 // what is new or changed.
+import type { Static, TSchema } from 'typebox';
 import type { Deps } from '../../context.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError, notFound } from '../../platform/errors.js';
@@ -38,7 +39,7 @@ import {
 } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { createFolder, renameFolder } from '../surveys/folders.js';
-import { createSurvey, loadDesign, updateSurvey } from '../surveys/surveys.js';
+import { createSurvey, loadDesign, type SettingsInput, updateSurvey } from '../surveys/surveys.js';
 import { blueprintPages, headingOf, pairDesign, type Skipped } from './design.js';
 import {
   type Cursor,
@@ -59,6 +60,27 @@ import {
   stamp,
 } from './jobs.js';
 import { BudgetSpent, normaliseSourceUrl, RemoteApi } from './remote.js';
+import {
+  ContactField,
+  ContactList,
+  Envelope,
+  Folder,
+  ListedCollector,
+  ListedContact,
+  ListedSurvey,
+  problem,
+  SourceCollector,
+  SourceContact,
+  SourceResponse,
+  SourceUser,
+  SurveyDetails,
+} from './source.js';
+
+/** A source item's id for the report ("?" when it has none). */
+const idOf = (item: unknown): string => {
+  const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : '?';
+};
 
 export { BudgetSpent, RemoteError } from './remote.js';
 
@@ -164,6 +186,26 @@ class Run {
       this.skipped.push(s);
   }
 
+  /** Reports a malformed item of a listing as not copied (the listing goes on). */
+  badItem(kind: string) {
+    return (item: unknown, p: string) =>
+      this.skip({ kind, name: idOf(item), reason: `malformed at the source: ${p}` });
+  }
+
+  /** One item read by its own request, or undefined (reported as not copied) when malformed. */
+  async readItem<T extends TSchema>(
+    schema: T,
+    path: string,
+    kind: string,
+    name: string,
+  ): Promise<Static<T> | undefined> {
+    const body = await this.api.get(path);
+    const p = problem(schema, body);
+    if (!p) return body as Static<T>;
+    this.skip({ kind, name, reason: `malformed at the source: ${p}` });
+    return undefined;
+  }
+
   async save(state: ImportJob['state'] = 'running', lastError: string | null = null) {
     this.savedAt = Date.now();
     await saveJob(this.deps, this.job, {
@@ -201,7 +243,7 @@ class Run {
   // ---- contact fields, lists, contacts ----
 
   async fields() {
-    const fields = await this.api.all<{ id: string; label: string }>('/contact_fields?per_page=1000');
+    const fields = await this.api.all(ContactField, '/contact_fields?per_page=1000', 'contact fields');
     for (const f of fields) {
       await setFieldLabel(this.deps, this.owner.id, String(f.id), f.label).catch((err) => {
         if (!(err instanceof ApiError)) throw err;
@@ -211,7 +253,7 @@ class Run {
   }
 
   async lists() {
-    const lists = await this.api.all<{ id: string; name: string }>('/contact_lists?per_page=1000');
+    const lists = await this.api.all(ContactList, '/contact_lists?per_page=1000', 'contact lists');
     const known = await mapped(
       this.deps,
       this.job.id,
@@ -238,7 +280,12 @@ class Run {
   async contacts() {
     for (const status of CONTACT_STATUSES) {
       let listed = 0;
-      for await (const page of this.api.pages<any>(`/contacts?per_page=1000&status=${status}`)) {
+      for await (const page of this.api.pages(
+        ListedContact,
+        `/contacts?per_page=1000&status=${status}`,
+        'contacts',
+        this.badItem('contact'),
+      )) {
         listed += page.length;
         const known = await mapped(
           this.deps,
@@ -250,8 +297,9 @@ class Run {
         for (const c of page) {
           if (known.has(String(c.id))) continue;
           // The list leaves out custom field values: one GET per new contact brings them.
-          const full = await this.api.get<any>(`/contacts/${c.id}`);
+          const full = await this.readItem(SourceContact, `/contacts/${c.id}`, 'contact', String(c.id));
           this.pendingRequests -= 1;
+          if (!full) continue;
           const input = {
             first_name: full.first_name ?? '',
             last_name: full.last_name ?? '',
@@ -294,8 +342,11 @@ class Run {
     for (const l of lists) {
       const members: string[] = [];
       for (const status of CONTACT_STATUSES)
-        for await (const page of this.api.pages<any>(
+        for await (const page of this.api.pages(
+          ListedContact,
           `/contact_lists/${l.source_id}/contacts?per_page=1000&status=${status}`,
+          'list members',
+          this.badItem('contact'),
         ))
           members.push(...page.map((c) => String(c.id)));
       const locals = await mapped(this.deps, this.job.id, 'contact', members);
@@ -311,7 +362,7 @@ class Run {
   // ---- folders, surveys, collectors ----
 
   async folders() {
-    const folders = await this.api.all<{ id: string; title: string }>('/survey_folders?per_page=1000');
+    const folders = await this.api.all(Folder, '/survey_folders?per_page=1000', 'folders');
     for (const f of folders) {
       const local = await reserve(this.deps, this.job.id, 'folder', String(f.id));
       const exists = await this.deps.db.kysely
@@ -330,16 +381,19 @@ class Run {
   }
 
   /** Every survey of the source account (owned), with the fields change detection needs. */
-  async sourceSurveys(): Promise<any[]> {
-    const surveys = await this.api.all<any>(
+  async sourceSurveys(): Promise<ListedSurvey[]> {
+    const surveys = await this.api.all(
+      ListedSurvey,
       '/surveys?per_page=1000&include=owned,response_count,date_modified',
+      'surveys',
+      this.badItem('survey'),
     );
     this.totals.surveys = surveys.length;
     this.totals.responses = surveys.reduce((n, s) => n + Number(s.response_count ?? 0), 0);
     return surveys;
   }
 
-  async surveys(list: any[]) {
+  async surveys(list: ListedSurvey[]) {
     const known = await mapped(
       this.deps,
       this.job.id,
@@ -352,7 +406,13 @@ class Run {
       // Unchanged since copied: nothing to read. An empty stamp is a copy a killed run left unfinished.
       if (local && m.source_stamp === s.date_modified) continue;
       const finished = local && m.source_stamp !== '';
-      const details = await this.api.get<any>(`/surveys/${s.id}/details`);
+      const details = await this.readItem(
+        SurveyDetails,
+        `/surveys/${s.id}/details`,
+        'survey',
+        s.title ?? String(s.id),
+      );
+      if (!details) continue;
       const folderId =
         details.folder_id && details.folder_id !== '0'
           ? (await mapped(this.deps, this.job.id, 'folder', [String(details.folder_id)])).get(
@@ -363,11 +423,14 @@ class Run {
         title: details.title,
         nickname: details.nickname ?? '',
         language: details.language ?? 'en',
-        buttons_text: details.buttons_text,
+        // Checked by createSurvey / updateSurvey as any survey body.
+        buttons_text: (details.buttons_text ?? undefined) as SettingsInput['buttons_text'],
         custom_variables: details.custom_variables ?? {},
         footer: details.footer ?? true,
         folder_id: folderId ?? null,
-        ...(details.quiz_options ? { quiz_options: details.quiz_options } : {}),
+        ...(details.quiz_options
+          ? { quiz_options: details.quiz_options as unknown as SettingsInput['quiz_options'] }
+          : {}),
       };
       const actor = { user: { id: this.owner.id }, plan: this.plan, ip: null };
       if (!finished) {
@@ -409,7 +472,7 @@ class Run {
         details.date_modified,
       );
       await this.collectors(String(s.id));
-      await stamp(this.deps, this.job.id, 'survey', String(s.id), s.date_modified);
+      await stamp(this.deps, this.job.id, 'survey', String(s.id), s.date_modified ?? '');
       await this.report();
     }
   }
@@ -422,7 +485,7 @@ class Run {
     return (await mapped(this.deps, this.job.id, kind, [sourceId])).get(sourceId)?.local_id;
   }
 
-  async pairDesign(details: any, row: SurveyRow) {
+  async pairDesign(details: SurveyDetails, row: SurveyRow) {
     const pairs = pairDesign(details, await loadDesign(this.deps, row.id));
     for (const kind of ['page', 'question', 'answer'] as const)
       await record(
@@ -442,7 +505,12 @@ class Run {
   }
 
   /** The source's creation and modification dates on a copied row (a copy keeps its history). */
-  async keepDates(table: 'surveys' | 'collectors', id: string, created?: string, modified?: string) {
+  async keepDates(
+    table: 'surveys' | 'collectors',
+    id: string,
+    created?: string | null,
+    modified?: string | null,
+  ) {
     const c = iso(created);
     const m = iso(modified);
     if (!c && !m) return;
@@ -456,8 +524,11 @@ class Run {
   async collectors(sourceSurveyId: string) {
     const localSurveyId = (await this.localOf('survey', sourceSurveyId))!;
     const survey = (await this.localSurvey(localSurveyId))!;
-    const list = await this.api.all<any>(
+    const list = await this.api.all(
+      ListedCollector,
       `/surveys/${sourceSurveyId}/collectors?per_page=1000&include=date_modified`,
+      'collectors',
+      this.badItem('collector'),
     );
     const known = await mapped(
       this.deps,
@@ -470,7 +541,8 @@ class Run {
       const m = known.get(String(item.id));
       if (m && m.source_stamp === item.date_modified && (await collectorById(this.deps, m.local_id)))
         continue;
-      const c = await this.api.get<any>(`/collectors/${item.id}`);
+      const c = await this.readItem(SourceCollector, `/collectors/${item.id}`, 'collector', String(item.id));
+      if (!c) continue;
       const input = collectorInput(c);
       const closeDate = iso(c.close_date) ?? null;
       const local = await reserve(this.deps, this.job.id, 'collector', String(item.id));
@@ -508,12 +580,13 @@ class Run {
 
   // ---- responses ----
 
-  async responses(list: any[]) {
+  async responses(list: ListedSurvey[]) {
     for (const s of list) {
       const sourceId = String(s.id);
       const localId = await this.localOf('survey', sourceId);
       if (!localId) continue;
-      const survey = (await this.localSurvey(localId))!;
+      const survey = await this.localSurvey(localId);
+      if (!survey) continue; // its design was refused (reported)
       const since = this.cursor.responsesSince[sourceId];
       let page = this.cursor.responsePage[sourceId] ?? 1;
       if (page === 0) continue; // done in this pass
@@ -521,10 +594,22 @@ class Run {
       const [designMap, collectors] = await Promise.all([this.designMap(), this.collectorMap()]);
       let newest = since ?? '';
       for (;;) {
-        const body = await this.api.get<any>(
+        const body = await this.api.read(
+          Envelope,
           `/surveys/${sourceId}/responses/bulk?per_page=${BULK}&page=${page}&sort_by=date_modified&sort_order=ASC${filter}`,
+          'responses',
         );
-        const items: any[] = body.data ?? [];
+        const items: SourceResponse[] = [];
+        for (const r of body.data) {
+          const p = problem(SourceResponse, r);
+          if (p)
+            this.skip({
+              kind: 'response',
+              name: `${survey.title} / response ${idOf(r)}`,
+              reason: `malformed at the source: ${p}`,
+            });
+          else items.push(r as SourceResponse);
+        }
         for (const r of items) if ((iso(r.date_modified) ?? '') > newest) newest = iso(r.date_modified)!;
         await this.copyResponses(survey, items, designMap, collectors);
         this.responsesHere = await this.responsesCopied();
@@ -577,7 +662,7 @@ class Run {
 
   async copyResponses(
     survey: SurveyRow,
-    items: any[],
+    items: SourceResponse[],
     design: Map<string, string>,
     collectors: Map<string, string>,
   ) {
@@ -634,7 +719,7 @@ class Run {
         dateModified: iso(r.date_modified),
         collectionMode: r.collection_mode ?? 'default',
         metadata: r.metadata ?? {},
-        pagePath: (r.page_path ?? []).map((p: string) => design.get(String(p)) ?? String(p)),
+        pagePath: (r.page_path ?? []).map((p) => design.get(String(p)) ?? String(p)),
       };
       const actor = { userId: this.owner.id, ip: null };
       if (existing.has(localId)) {
@@ -653,17 +738,22 @@ class Run {
   }
 
   /** The answers with every page, question, choice, row, column and other id mapped to the copy's. */
-  mapAnswers(survey: SurveyRow, responseId: string, pages: any[], design: Map<string, string>): PageIn[] {
+  mapAnswers(
+    survey: SurveyRow,
+    responseId: string,
+    pages: NonNullable<SourceResponse['pages']>,
+    design: Map<string, string>,
+  ): PageIn[] {
     const map = (id: unknown) => (id === undefined || id === null ? undefined : design.get(String(id)));
     return pages
       .filter((p) => map(p.id))
       .map((p) => ({
         id: map(p.id)!,
         questions: (p.questions ?? [])
-          .filter((q: any) => map(q.id))
-          .map((q: any) => ({
+          .filter((q) => map(q.id))
+          .map((q) => ({
             id: map(q.id)!,
-            answers: (q.answers ?? []).flatMap((a: any) => {
+            answers: (q.answers ?? []).flatMap((a) => {
               if (a.download_url) {
                 this.skip({
                   kind: 'answer',
@@ -679,11 +769,11 @@ class Run {
                   if (!v) return [];
                   out[k] = v;
                 }
-              if (a.text !== undefined) out.text = a.text;
+              if (typeof a.text === 'string') out.text = a.text;
               return [out];
             }),
           }))
-          .filter((q: any) => q.answers.length > 0),
+          .filter((q) => q.answers.length > 0),
       }));
   }
 
@@ -746,8 +836,9 @@ class Run {
   }
 }
 
-function collectorInput(c: any): CollectorInput {
-  const input: CollectorInput = {
+function collectorInput(c: SourceCollector): CollectorInput {
+  // The options are passed on as the source gives them: createCollector checks them as any body.
+  const input = {
     type: c.type,
     name: c.name,
     thank_you_message: c.thank_you_message,
@@ -765,7 +856,7 @@ function collectorInput(c: any): CollectorInput {
     sender_email: c.sender_email,
     response_limit: c.response_limit,
     respondent_authentication: c.respondent_authentication,
-  };
+  } as CollectorInput;
   if (c.status === 'open' || c.status === 'closed') input.status = c.status;
   for (const k of Object.keys(input) as Array<keyof CollectorInput>)
     if (input[k] === undefined) delete input[k];
@@ -774,8 +865,8 @@ function collectorInput(c: any): CollectorInput {
 
 /** The source account behind a token (its id keys the job). */
 async function sourceAccount(api: RemoteApi): Promise<{ id: string; username: string }> {
-  const me = await api.get<any>('/users/me');
-  return { id: String(me.id), username: String(me.username) };
+  const me = await api.read(SourceUser, '/users/me', 'account (users/me)');
+  return { id: String(me.id), username: me.username };
 }
 
 /** An import whose source account is known and whose job is open, ready to run. */
@@ -972,12 +1063,14 @@ export async function planImport(options: Omit<ImportOptions, 'owner'>): Promise
     sleep: options.sleep,
   });
   const [surveys, folders, lists, contacts] = await Promise.all([
-    api.get<any>('/surveys?per_page=1000&include=owned,response_count'),
-    api.get<any>('/survey_folders?per_page=1'),
-    api.get<any>('/contact_lists?per_page=1'),
-    Promise.all(CONTACT_STATUSES.map((s) => api.get<any>(`/contacts?per_page=1&status=${s}`))),
+    api.read(Envelope, '/surveys?per_page=1000&include=owned,response_count', 'list of surveys'),
+    api.read(Envelope, '/survey_folders?per_page=1', 'list of folders'),
+    api.read(Envelope, '/contact_lists?per_page=1', 'list of contact lists'),
+    Promise.all(
+      CONTACT_STATUSES.map((s) => api.read(Envelope, `/contacts?per_page=1&status=${s}`, 'list of contacts')),
+    ),
   ]);
-  const surveyItems: any[] = surveys.data ?? [];
+  const surveyItems = surveys.data.filter((s): s is ListedSurvey => !problem(ListedSurvey, s));
   const pagesOf = (n: number, per: number) => Math.max(1, Math.ceil(n / per));
   const contactCount = contacts.reduce((n, c) => n + Number(c.total ?? 0), 0);
   const responses = surveyItems.reduce((n, s) => n + Number(s.response_count ?? 0), 0);
