@@ -145,10 +145,77 @@ describe('import', () => {
     );
     expect(added.status, added.text).toBe(201);
 
+    // Design changes at the source: a question reworded and one added on a survey with
+    // responses; on the other, a page (the target of rules) deleted and one added. A contact renamed.
+    const o = { token: srcToken };
+    const src = source.client;
+    const details = (await src.get(`/v3/surveys/${sid}/details`, o)).body;
+    const [p1] = details.pages;
+    const q1 = p1.questions[0];
+    expect(
+      (
+        await src.patch(
+          `/v3/surveys/${sid}/pages/${p1.id}/questions/${q1.id}`,
+          { headings: [{ heading: 'Reworded?' }] },
+          o,
+        )
+      ).status,
+    ).toBe(200);
+    const addedQ = await src.post(
+      `/v3/surveys/${sid}/pages/${p1.id}/questions`,
+      { family: 'open_ended', subtype: 'single', position: 1, headings: [{ heading: 'New first question' }] },
+      o,
+    );
+    expect(addedQ.status, addedQ.text).toBe(201);
+    const poll = (await src.get('/v3/surveys?title=Quick%20poll', o)).body.data[0];
+    const pollPages = (await src.get(`/v3/surveys/${poll.id}/details`, o)).body.pages;
+    expect((await src.delete(`/v3/surveys/${poll.id}/pages/${pollPages[1].id}`, o)).status).toBe(200);
+    expect((await src.post(`/v3/surveys/${poll.id}/pages`, { title: 'Added' }, o)).status).toBe(201);
+    const contact = (await src.get('/v3/contacts?per_page=1000', o)).body.data.find(
+      (c: { email: string }) => c.email === 'person0@example.com',
+    );
+    expect((await src.patch(`/v3/contacts/${contact.id}`, { first_name: 'Renamed' }, o)).status).toBe(200);
+
     const next = await cli(['--json']);
     expect(next.status, next.stderr).toBe(0);
-    expect(JSON.parse(next.stdout).copied).toMatchObject({ responses: 1, responses_updated: 1 });
+    expect(JSON.parse(next.stdout).copied).toMatchObject({
+      responses: 1,
+      responses_updated: 1,
+      surveys_updated: 2,
+      contacts_updated: 1,
+    });
     await compareAccounts(source.client, srcToken, dest.client, dstToken);
+  }, 600_000);
+
+  it('a copy edited here keeps its design when the source changes too', async () => {
+    const o = { token: srcToken };
+    const poll = (await source.client.get('/v3/surveys?title=Quick%20poll', o)).body.data[0];
+    const copy = (await dest.client.get('/v3/surveys?title=Quick%20poll', { token: dstToken })).body.data[0];
+    const copyPages = (await dest.client.get(`/v3/surveys/${copy.id}/details`, { token: dstToken })).body
+      .pages;
+    await new Promise((r) => setTimeout(r, 1100));
+    const edited = await dest.client.patch(
+      `/v3/surveys/${copy.id}/pages/${copyPages[0].id}`,
+      { title: 'Edited here' },
+      { token: dstToken },
+    );
+    expect(edited.status, edited.text).toBe(200);
+    expect((await source.client.post(`/v3/surveys/${poll.id}/pages`, { title: 'Another' }, o)).status).toBe(
+      201,
+    );
+    const run = await cli(['--json']);
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.copied).toMatchObject({ surveys_updated: 1 });
+    expect(report.skipped).toContainEqual({
+      kind: 'survey',
+      name: 'Quick poll',
+      reason: expect.stringContaining('edited here since the copy'),
+    });
+    const after = (await dest.client.get(`/v3/surveys/${copy.id}/details`, { token: dstToken })).body.pages;
+    expect(after.map((p: { title: string }) => p.title)).toEqual(
+      copyPages.map((p: { title: string }, i: number) => (i === 0 ? 'Edited here' : p.title)),
+    );
   }, 600_000);
 
   it('waits out a 429 from the source', async () => {

@@ -17,7 +17,8 @@ const ANSWER_LISTS = ['choices', 'rows', 'cols'] as const;
 /** Presented fields that are not part of a question's design. */
 const PRESENTED = new Set(['id', 'href', 'position', 'family', 'subtype']);
 
-const supported = (q: { family: string; subtype: string }) =>
+/** Whether this service has the question's family and subtype. */
+export const supported = (q: { family: string; subtype: string }) =>
   (FAMILIES as readonly string[]).includes(q.family) &&
   SUBTYPES[q.family as (typeof FAMILIES)[number]].includes(q.subtype);
 
@@ -62,6 +63,23 @@ const idOf = (o: unknown): string | undefined => {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 };
 
+/** Source id -> local id of a question's answer options (choices, rows, cols and theirs, other), by position. */
+export function pairAnswers(src: unknown, loc: unknown): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (!src || !loc) return out;
+  for (const key of ANSWER_LISTS) {
+    const l = listOf(loc, key);
+    listOf(src, key).forEach((item, i) => {
+      const [s, d] = [idOf(item), idOf(l[i])];
+      if (s && d) out.push([s, d]);
+      if (key === 'cols') out.push(...pairAnswers(item, l[i]));
+    });
+  }
+  const [so, lo] = [idOf((src as { other?: unknown }).other), idOf((loc as { other?: unknown }).other)];
+  if (so && lo) out.push([so, lo]);
+  return out;
+}
+
 /** Source id -> local id for every page, question and answer option (choice, row, column, other). */
 export function pairDesign(
   details: SurveyDetails,
@@ -72,19 +90,6 @@ export function pairDesign(
     question: [] as Array<[string, string]>,
     answer: [] as Array<[string, string]>,
   };
-  const pairAnswers = (src: unknown, loc: unknown) => {
-    if (!src || !loc) return;
-    for (const key of ANSWER_LISTS) {
-      const l = listOf(loc, key);
-      listOf(src, key).forEach((item, i) => {
-        const [s, d] = [idOf(item), idOf(l[i])];
-        if (s && d) out.answer.push([s, d]);
-        if (key === 'cols') pairAnswers(item, l[i]);
-      });
-    }
-    const [so, lo] = [idOf((src as { other?: unknown }).other), idOf((loc as { other?: unknown }).other)];
-    if (so && lo) out.answer.push([so, lo]);
-  };
   (details.pages ?? []).forEach((p, i) => {
     const lp = local.pages[i];
     if (!lp) return;
@@ -94,7 +99,7 @@ export function pairDesign(
       const lq = lqs[j];
       if (!lq) return;
       out.question.push([String(q.id), lq.id]);
-      pairAnswers(q.answers, lq.doc.answers);
+      out.answer.push(...pairAnswers(q.answers, lq.doc.answers));
     });
   });
   return out;

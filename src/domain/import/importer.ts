@@ -5,6 +5,7 @@
 // entered here. A run stops cleanly when the day's request budget is spent (BudgetSpent); the
 // next run picks up from the cursor and the id map, and a run after a finished one copies only
 // what is new or changed.
+import { createHash } from 'node:crypto';
 import type { Static, TSchema } from 'typebox';
 import type { Deps } from '../../context.js';
 import { parseApiDate } from '../../platform/dates.js';
@@ -24,7 +25,9 @@ import {
   type ContactStatus,
   createContact,
   findExisting,
+  getContact,
   setContactStatus,
+  updateContact,
 } from '../contacts/contacts.js';
 import { setFieldLabel } from '../contacts/fields.js';
 import { addMembers, createList, renameList } from '../contacts/lists.js';
@@ -38,9 +41,20 @@ import {
   updateResponse,
 } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
+import {
+  createPage,
+  createQuestion,
+  deletePage,
+  deleteQuestion,
+  moveQuestionToPage,
+  updatePage,
+  updateQuestion,
+} from '../surveys/design.js';
 import { createFolder, renameFolder } from '../surveys/folders.js';
+import { type Logic, remapLogic } from '../surveys/logic.js';
+import type { QuestionInput } from '../surveys/question-schema.js';
 import { createSurvey, loadDesign, type SettingsInput, updateSurvey } from '../surveys/surveys.js';
-import { blueprintPages, headingOf, pairDesign, type Skipped } from './design.js';
+import { blueprintPages, headingOf, pairAnswers, pairDesign, type Skipped, supported } from './design.js';
 import {
   type Cursor,
   emptyCursor,
@@ -48,6 +62,7 @@ import {
   isLive,
   jobBudget,
   type Kind,
+  type Mapped,
   mapped,
   nextUtcMidnight,
   openJob,
@@ -295,18 +310,16 @@ class Run {
         );
         this.pendingRequests += page.filter((c) => !known.has(String(c.id))).length;
         for (const c of page) {
-          if (known.has(String(c.id))) continue;
+          const m = known.get(String(c.id));
+          if (m) {
+            await this.contactChanged(c, m, status);
+            continue;
+          }
           // The list leaves out custom field values: one GET per new contact brings them.
           const full = await this.readItem(SourceContact, `/contacts/${c.id}`, 'contact', String(c.id));
           this.pendingRequests -= 1;
           if (!full) continue;
-          const input = {
-            first_name: full.first_name ?? '',
-            last_name: full.last_name ?? '',
-            email: full.email ?? null,
-            phone_number: full.phone_number ?? null,
-            custom_fields: full.custom_fields ?? {},
-          };
+          const input = contactInput(full);
           let local: Contact;
           try {
             // The address book is unique by email and phone number: a contact written by a run
@@ -325,7 +338,9 @@ class Run {
           }
           if (status !== 'active' && local.email)
             await setContactStatus(this.deps, this.owner.id, local.email, status);
-          await record(this.deps, this.job.id, 'contact', [{ source: String(c.id), local: local.id }]);
+          await record(this.deps, this.job.id, 'contact', [
+            { source: String(c.id), local: local.id, stamp: contactStamp(full, status) },
+          ]);
           this.count('contacts');
           await this.report();
         }
@@ -357,6 +372,39 @@ class Run {
         [...locals.values()].map((m) => m.local_id),
       );
     }
+  }
+
+  /**
+   * A contact copied before: when its listing (names, email, phone, status) differs from what was
+   * copied, it is read again and the copy updated (the source wins: the address book keeps no
+   * history to tell a local edit from the copy). A change to custom fields alone does not show in
+   * the listing and is not seen (reading every contact each run would cost a request apiece).
+   */
+  async contactChanged(c: Static<typeof ListedContact>, m: Mapped, status: ContactStatus) {
+    const now = contactStamp(c, status);
+    if (m.source_stamp === now) return;
+    // Copied by a run that kept no stamp: taken as unchanged from here on.
+    if (m.source_stamp === '') return stamp(this.deps, this.job.id, 'contact', String(c.id), now);
+    const local = await getContact(this.deps, this.owner.id, m.local_id).catch(() => undefined);
+    // Deleted here since the copy: the owner's choice stands.
+    if (!local) return stamp(this.deps, this.job.id, 'contact', String(c.id), now);
+    const full = await this.readItem(SourceContact, `/contacts/${c.id}`, 'contact', String(c.id));
+    if (!full) return;
+    try {
+      await updateContact(this.deps, this.owner.id, local.id, contactInput(full), true);
+      const email = full.email ?? local.email;
+      if (email && local.status !== status) await setContactStatus(this.deps, this.owner.id, email, status);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      this.skip({
+        kind: 'contact',
+        name: full.email ?? full.phone_number ?? String(c.id),
+        reason: err.message,
+      });
+      return;
+    }
+    await stamp(this.deps, this.job.id, 'contact', String(c.id), now);
+    this.count('contacts_updated');
   }
 
   // ---- folders, surveys, collectors ----
@@ -403,9 +451,20 @@ class Run {
     for (const s of list) {
       const m = known.get(String(s.id));
       const local = m && (await this.localSurvey(m.local_id));
-      // Unchanged since copied: nothing to read. An empty stamp is a copy a killed run left unfinished.
-      if (local && m.source_stamp === s.date_modified) continue;
-      const finished = local && m.source_stamp !== '';
+      // An empty stamp is a copy a killed run left unfinished.
+      const was = m && m.source_stamp !== '' ? surveyStamp(m.source_stamp) : undefined;
+      // Unchanged since copied: nothing to read. The listing's date_modified has a one-minute
+      // grain, so it only vouches for a copy read in a later minute (with a minute's slack for
+      // the clocks); otherwise the details are read again and compared.
+      if (
+        local &&
+        was &&
+        was.listed === s.date_modified &&
+        !was.resync &&
+        settledBefore(s.date_modified, was.read)
+      )
+        continue;
+      const finished = local && was;
       const details = await this.readItem(
         SurveyDetails,
         `/surveys/${s.id}/details`,
@@ -413,6 +472,22 @@ class Run {
         s.title ?? String(s.id),
       );
       if (!details) continue;
+      const now: SurveyStamp = {
+        listed: s.date_modified ?? '',
+        read: this.deps.clock.now().toISOString(),
+        modified: details.date_modified ?? '',
+        hash: designHash(details),
+      };
+      if (finished && !was.resync && was.hash === now.hash) {
+        await stamp(
+          this.deps,
+          this.job.id,
+          'survey',
+          String(s.id),
+          JSON.stringify({ ...now, modified: was.modified }),
+        );
+        continue;
+      }
       const folderId =
         details.folder_id && details.folder_id !== '0'
           ? (await mapped(this.deps, this.job.id, 'folder', [String(details.folder_id)])).get(
@@ -455,15 +530,38 @@ class Run {
         await this.pairDesign(details, row);
         this.count('surveys');
       } else {
-        // A changed survey: its settings are brought up to date; its design stays as first
-        // copied (answers already here point at it).
+        // Changed at the source since copied. The rule: the copy follows the source while nobody
+        // edited it here (its date_modified is still the one the copy took from the source, or a
+        // re-copy a killed run left half done is marked RESYNC); a copy edited here keeps its
+        // design, and only its settings follow.
+        const untouched = was.resync || local!.date_modified === iso(was.modified);
+        if (untouched) {
+          await stamp(
+            this.deps,
+            this.job.id,
+            'survey',
+            String(s.id),
+            JSON.stringify({ ...was, resync: true }),
+          );
+          try {
+            await this.resyncDesign(details, local!);
+          } catch (err) {
+            if (!(err instanceof ApiError)) throw err;
+            this.skip({
+              kind: 'survey',
+              name: details.title,
+              reason: `its changed design could not be re-copied: ${err.detail ?? err.message}`,
+            });
+          }
+        } else
+          this.skip({
+            kind: 'survey',
+            name: details.title,
+            reason:
+              'changed at the source and edited here since the copy: its settings were updated, its design was left as edited here',
+          });
         await updateSurvey(this.deps, actor, local!.id, settings, 'patch');
         this.count('surveys_updated');
-        this.skip({
-          kind: 'survey',
-          name: details.title,
-          reason: 'changed after the first copy: its settings were updated, design changes are not re-copied',
-        });
       }
       await this.keepDates(
         'surveys',
@@ -472,9 +570,88 @@ class Run {
         details.date_modified,
       );
       await this.collectors(String(s.id));
-      await stamp(this.deps, this.job.id, 'survey', String(s.id), s.date_modified ?? '');
+      await stamp(this.deps, this.job.id, 'survey', String(s.id), JSON.stringify(now));
       await this.report();
     }
+  }
+
+  /**
+   * Brings a copied design up to the source's: pages and questions that still exist keep their
+   * ids (and answer options theirs), so the answers already here stay attached; new ones are
+   * created, and what the source deleted is deleted here too (with its answers, as there).
+   */
+  async resyncDesign(details: SurveyDetails, survey: SurveyRow) {
+    const actor = { user: { id: this.owner.id }, plan: this.plan, ip: null };
+    const ids = await this.designMap();
+    const design = await loadDesign(this.deps, survey.id);
+    const pageOfQuestion = new Map(
+      [...design.questions.values()].flat().map((q) => [q.id, q.page_id] as const),
+    );
+    const sourcePages = details.pages ?? [];
+    const blueprint = blueprintPages(details, this.skipped);
+    // 1. Pages in the source's order, their rules cleared until every page is in place.
+    const pageMap = new Map<string, string>();
+    for (const [i, p] of sourcePages.entries()) {
+      const fields = { title: p.title ?? '', description: p.description ?? '', position: i + 1 };
+      let id = ids.get(String(p.id));
+      if (id && design.pages.some((x) => x.id === id))
+        await updatePage(this.deps, actor, survey, id, { ...fields, logic: null }, 'patch');
+      else {
+        id = (await createPage(this.deps, actor, survey, fields)).id;
+        await this.remember('page', String(p.id), id);
+      }
+      pageMap.set(String(p.id), id);
+    }
+    const keptPages = new Set(pageMap.values());
+    for (const p of design.pages) if (!keptPages.has(p.id)) await deletePage(this.deps, actor, survey, p.id);
+    // 2. Questions, page by page, with their answer options' ids (and rules' pages) mapped.
+    const keptQuestions = new Set<string>();
+    for (const [i, p] of sourcePages.entries()) {
+      const pageId = pageMap.get(String(p.id))!;
+      const questions = (p.questions ?? []).filter(supported);
+      for (const [j, q] of questions.entries()) {
+        const input = {
+          ...localAnswerIds(blueprint[i].questions[j], ids, pageMap),
+          position: j + 1,
+        };
+        const known = ids.get(String(q.id));
+        const at = known && pageOfQuestion.get(known);
+        let row: { id: string; doc: { answers?: unknown } };
+        if (known && at && keptPages.has(at)) {
+          if (at !== pageId) await moveQuestionToPage(this.deps, actor, survey, at, known, pageId);
+          row = await updateQuestion(this.deps, actor, survey, pageId, known, input, 'put');
+        } else {
+          row = await createQuestion(this.deps, actor, survey, pageId, input);
+          await this.remember('question', String(q.id), row.id);
+        }
+        keptQuestions.add(row.id);
+        await record(
+          this.deps,
+          this.job.id,
+          'answer',
+          pairAnswers(q.answers, row.doc.answers).map(([source, local]) => ({ source, local })),
+        );
+      }
+    }
+    for (const [qid, pageId] of pageOfQuestion)
+      if (!keptQuestions.has(qid) && keptPages.has(pageId))
+        await deleteQuestion(this.deps, actor, survey, pageId, qid);
+    // 3. The pages' rules, now that every page is where the source has it.
+    for (const p of sourcePages) {
+      const logic = p.logic ? remapLogic(p.logic, pageMap) : undefined;
+      if (logic) await updatePage(this.deps, actor, survey, pageMap.get(String(p.id))!, { logic }, 'patch');
+    }
+  }
+
+  /** Records source -> local, replacing a mapping to something deleted here. */
+  async remember(kind: Kind, source: string, local: string) {
+    await this.deps.db.kysely
+      .deleteFrom('import_ids')
+      .where('job_id', '=', this.job.id)
+      .where('kind', '=', kind)
+      .where('source_id', '=', source)
+      .execute();
+    await record(this.deps, this.job.id, kind, [{ source, local }]);
   }
 
   async localSurvey(id: string): Promise<SurveyRow | undefined> {
@@ -834,6 +1011,80 @@ class Run {
       await this.phaseDone(phase);
     }
   }
+}
+
+const contactInput = (c: SourceContact) => ({
+  first_name: c.first_name ?? '',
+  last_name: c.last_name ?? '',
+  email: c.email ?? null,
+  phone_number: c.phone_number ?? null,
+  custom_fields: c.custom_fields ?? {},
+});
+
+/** What a contact's listing shows, as copied: a different one means "changed at the source". */
+const contactStamp = (c: Static<typeof ListedContact>, status: string) =>
+  JSON.stringify([c.first_name ?? '', c.last_name ?? '', c.email ?? null, c.phone_number ?? null, status]);
+
+/** What a survey's copy was taken from (its import_ids stamp, as JSON). */
+interface SurveyStamp {
+  /** date_modified in the source's survey list (one-minute grain). */
+  listed: string;
+  /** When the details were read (this service's clock). */
+  read: string;
+  /** The details' date_modified, which the copy took as its own. */
+  modified: string;
+  /** The design and settings as read (response counts and dates left out). */
+  hash: string;
+  /** A re-copy of its design is under way (a killed run goes on with it). */
+  resync?: boolean;
+}
+
+function surveyStamp(text: string): SurveyStamp {
+  // Stamps of earlier runs were the listed date_modified alone.
+  if (!text.startsWith('{')) return { listed: text, read: '', modified: text, hash: '' };
+  return JSON.parse(text) as SurveyStamp;
+}
+
+/** Whether a copy read at `read` saw every change of a survey listed as modified at `listed`. */
+function settledBefore(listed: string | null | undefined, read: string): boolean {
+  const at = iso(listed);
+  return !!at && !!read && Date.parse(read) >= Date.parse(at) + 120_000;
+}
+
+function designHash(details: SurveyDetails): string {
+  const {
+    response_count: _r,
+    date_modified: _m,
+    date_created: _c,
+    ...rest
+  } = details as SurveyDetails & Record<string, unknown>;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('base64url');
+}
+
+/**
+ * A source question's input with its answer options' ids as the copy's (unknown ones dropped, so
+ * new options get new ids) and its choices' rules jumping to the copy's pages.
+ */
+function localAnswerIds(
+  input: QuestionInput,
+  ids: Map<string, string>,
+  pages: Map<string, string>,
+): QuestionInput {
+  const mapItem = (item: unknown): unknown => {
+    if (!item || typeof item !== 'object') return item;
+    const { id, logic, ...rest } = item as { id?: unknown; logic?: Logic } & Record<string, unknown>;
+    const local = id === undefined || id === null ? undefined : ids.get(String(id));
+    const out: Record<string, unknown> = { ...rest, ...(local ? { id: local } : {}) };
+    if (logic) {
+      const mappedLogic = remapLogic(logic, pages);
+      if (mappedLogic) out.logic = mappedLogic;
+    }
+    for (const k of ['choices', 'rows', 'cols'])
+      if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).map(mapItem);
+    if (out.other) out.other = mapItem(out.other);
+    return out;
+  };
+  return input.answers ? { ...input, answers: mapItem(input.answers) as QuestionInput['answers'] } : input;
 }
 
 function collectorInput(c: SourceCollector): CollectorInput {

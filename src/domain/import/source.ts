@@ -27,7 +27,13 @@ export const Envelope = Type.Object({
 export const SourceUser = Type.Object({ id: Id, username: Str });
 export const ContactField = Type.Object({ id: Id, label: Str });
 export const ContactList = Type.Object({ id: Id, name: Str });
-export const ListedContact = Type.Object({ id: Id });
+export const ListedContact = Type.Object({
+  id: Id,
+  first_name: Opt(Str),
+  last_name: Opt(Str),
+  email: Opt(Str),
+  phone_number: Opt(Str),
+});
 export const SourceContact = Type.Object({
   id: Id,
   first_name: Opt(Str),
