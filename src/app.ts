@@ -43,6 +43,7 @@ import { contactPages } from './web/contacts/plugin.js';
 import { docsPages } from './web/docs.js';
 import { pageNotFound } from './web/home/not-found.js';
 import { homeAndDesignPages } from './web/home/plugin.js';
+import { importPages } from './web/import/import.js';
 import { optOutPages } from './web/invitations/optout.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { respondPages } from './web/respond/pages.js';
@@ -165,5 +166,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(responsesPages(deps));
   await app.register(homeAndDesignPages(deps));
   await app.register(contactPages(deps));
+  await app.register(importPages(deps));
   return app;
 }

@@ -52,6 +52,9 @@ export interface Config {
   passwordCost: { logN: number; r: number; p: number };
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: allow webhook URLs on loopback, private and link-local addresses. */
   webhookAllowPrivateTargets: boolean;
+  /** IMPORT_PAGE_SOURCES: the APIs the import page may copy from (origins, comma-separated);
+   * the server fetches them for any signed-in user, so no other address is reachable that way. */
+  importPageSources: string[];
   mail: {
     /** SMTP_URL (e.g. smtp://user:pass@host:587); unset = write .eml files to `dir`. */
     smtpUrl: string | undefined;
@@ -177,6 +180,10 @@ export const ENV_SCHEMA = Type.Partial(
     OUTBOX_LEASE_SECONDS: whole(120, 'how long a claim holds', 1),
     WEBHOOK_TIMEOUT_MS: whole(10_000, 'time limit of one webhook request', 1),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(false, 'allow webhook targets on private addresses'),
+    IMPORT_PAGE_SOURCES: text(
+      'https://api.surveymonkey.com',
+      'the APIs the import page may copy from (origins, comma-separated; the CLI takes any)',
+    ),
     SMTP_URL: Type.String({
       format: 'uri',
       pattern: '^smtps?://[^/?#\\s]+',
@@ -328,6 +335,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       httpTimeoutMs: n('WEBHOOK_TIMEOUT_MS'),
     },
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS as boolean,
+    importPageSources: s('IMPORT_PAGE_SOURCES')
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
     passwordCost: { logN: n('SCRYPT_LOG_N'), r: 8, p: 1 },
     mail: { smtpUrl: s('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
     exports: {

@@ -93,10 +93,10 @@ export const importCommands: Commands = (program) => {
         const base = { owner, from: opts.from, token, dailyBudget: opts.dailyBudget };
         if (opts.dryRun) {
           const plan = await planImport(base);
-          const days = Math.ceil(plan.requests / opts.dailyBudget);
+          const { days } = plan;
           print(
             !!opts.json,
-            { dry_run: true, ...plan, days },
+            { dry_run: true, ...plan },
             [
               `would copy: ${plan.surveys} surveys, ${plan.responses} responses, ${plan.folders} folders, ${plan.contacts} contacts, ${plan.contactLists} contact lists`,
               `requests needed: about ${plan.requests} (${days} day(s) at ${opts.dailyBudget}/day); this dry run made ${plan.requestsMade}`,

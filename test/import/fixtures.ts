@@ -60,14 +60,47 @@ export async function fillSource(
         title: 'Quick poll',
         pages: [
           {
-            title: 'Only',
-            questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }],
+            title: 'First',
+            questions: [
+              { family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] },
+              {
+                family: 'single_choice',
+                subtype: 'vertical',
+                headings: [{ heading: 'Go on?' }],
+                answers: { choices: [{ text: 'Yes' }, { text: 'Skip ahead' }, { text: 'No' }] },
+              },
+            ],
           },
+          { title: 'Middle', questions: [] },
+          { title: 'Last', questions: [] },
         ],
       },
       o,
     ),
   );
+  // Skip logic: a page rule and choice rules, jumping to later pages (their ids must be remapped).
+  const poll = await ok(client.get(`/v3/surveys/${plain.id}/details`, o));
+  const [p1, p2, p3] = poll.pages.map((p: any) => p.id);
+  await ok(
+    client.patch(`/v3/surveys/${plain.id}/pages/${p1}`, { logic: { action: 'go_to_page', page_id: p2 } }, o),
+  );
+  const choiceQ = poll.pages[0].questions[1];
+  await ok(
+    client.patch(
+      `/v3/surveys/${plain.id}/pages/${p1}/questions/${choiceQ.id}`,
+      {
+        answers: {
+          choices: [
+            { text: 'Yes' },
+            { text: 'Skip ahead', logic: { action: 'go_to_page', page_id: p3 } },
+            { text: 'No', logic: { action: 'disqualify' } },
+          ],
+        },
+      },
+      o,
+    ),
+  );
+  await ok(client.patch(`/v3/surveys/${plain.id}/pages/${p2}`, { logic: { action: 'end_survey' } }, o));
   await ok(client.patch('/v3/contact_fields/1', { label: 'Company' }, o));
   const lists = [
     await ok(client.post('/v3/contact_lists', { name: 'Customers' }, o)),
@@ -185,10 +218,26 @@ export async function compareAccounts(src: ApiClient, srcToken: string, dst: Api
   for (const s of srcSurveys) {
     const a = await ok(src.get(`/v3/surveys/${s.id}/details`, { token: srcToken }));
     const b = await ok(dst.get(`/v3/surveys/${dstSurveys.get(s.title).id}/details`, { token: dstToken }));
-    expect(strip(b)).toEqual(strip(a)); // every field but ids and URLs: design, counts, dates
-    expect(folderTitle.get(String(b.folder_id)) ?? null).toBe(folderTitle.get(String(a.folder_id)) ?? null);
     const ids = new Map<string, string>();
     pairIds(a.pages, b.pages, ids);
+    const id = (x: string) => ids.get(x) ?? x;
+    const mapIds = (v: any): any => {
+      if (Array.isArray(v)) return v.map(mapIds);
+      if (v && typeof v === 'object')
+        return Object.fromEntries(
+          Object.entries(v).map(([k, x]) => {
+            // The path of pages taken, and the rules that fired keyed by page id.
+            if (k === 'page_path' && Array.isArray(x)) return [k, x.map(id)];
+            if (k === 'logic_path' && x && typeof x === 'object')
+              return [k, Object.fromEntries(Object.entries(x).map(([p, rule]) => [id(p), mapIds(rule)]))];
+            return [k, typeof x === 'string' && /(^|_)id$/.test(k) ? id(x) : mapIds(x)];
+          }),
+        );
+      return v;
+    };
+    // Every field but ids and URLs: design (skip-logic page ids mapped), counts, dates.
+    expect(strip(b)).toEqual(strip(mapIds(a)));
+    expect(folderTitle.get(String(b.folder_id)) ?? null).toBe(folderTitle.get(String(a.folder_id)) ?? null);
     const colA = await all(src, srcToken, `/v3/surveys/${a.id}/collectors?per_page=1000`);
     const colB = byKey(
       await all(dst, dstToken, `/v3/surveys/${b.id}/collectors?per_page=1000`),
@@ -209,21 +258,6 @@ export async function compareAccounts(src: ApiClient, srcToken: string, dst: Api
       (r) => r.custom_value,
     );
     expect(rb.size).toBe(ra.length);
-    const id = (x: string) => ids.get(x) ?? x;
-    const mapIds = (v: any): any => {
-      if (Array.isArray(v)) return v.map(mapIds);
-      if (v && typeof v === 'object')
-        return Object.fromEntries(
-          Object.entries(v).map(([k, x]) => {
-            // The path of pages taken, and the rules that fired keyed by page id.
-            if (k === 'page_path' && Array.isArray(x)) return [k, x.map(id)];
-            if (k === 'logic_path' && x && typeof x === 'object')
-              return [k, Object.fromEntries(Object.entries(x).map(([p, rule]) => [id(p), mapIds(rule)]))];
-            return [k, typeof x === 'string' && /(^|_)id$/.test(k) ? id(x) : mapIds(x)];
-          }),
-        );
-      return v;
-    };
     const fields = (r: any) => {
       const { id: _i, href: _h, analyze_url: _a, edit_url: _e, survey_id: _s, recipient_id: _r, ...rest } = r;
       return rest;

@@ -145,10 +145,77 @@ describe('import', () => {
     );
     expect(added.status, added.text).toBe(201);
 
+    // Design changes at the source: a question reworded and one added on a survey with
+    // responses; on the other, a page (the target of rules) deleted and one added. A contact renamed.
+    const o = { token: srcToken };
+    const src = source.client;
+    const details = (await src.get(`/v3/surveys/${sid}/details`, o)).body;
+    const [p1] = details.pages;
+    const q1 = p1.questions[0];
+    expect(
+      (
+        await src.patch(
+          `/v3/surveys/${sid}/pages/${p1.id}/questions/${q1.id}`,
+          { headings: [{ heading: 'Reworded?' }] },
+          o,
+        )
+      ).status,
+    ).toBe(200);
+    const addedQ = await src.post(
+      `/v3/surveys/${sid}/pages/${p1.id}/questions`,
+      { family: 'open_ended', subtype: 'single', position: 1, headings: [{ heading: 'New first question' }] },
+      o,
+    );
+    expect(addedQ.status, addedQ.text).toBe(201);
+    const poll = (await src.get('/v3/surveys?title=Quick%20poll', o)).body.data[0];
+    const pollPages = (await src.get(`/v3/surveys/${poll.id}/details`, o)).body.pages;
+    expect((await src.delete(`/v3/surveys/${poll.id}/pages/${pollPages[1].id}`, o)).status).toBe(200);
+    expect((await src.post(`/v3/surveys/${poll.id}/pages`, { title: 'Added' }, o)).status).toBe(201);
+    const contact = (await src.get('/v3/contacts?per_page=1000', o)).body.data.find(
+      (c: { email: string }) => c.email === 'person0@example.com',
+    );
+    expect((await src.patch(`/v3/contacts/${contact.id}`, { first_name: 'Renamed' }, o)).status).toBe(200);
+
     const next = await cli(['--json']);
     expect(next.status, next.stderr).toBe(0);
-    expect(JSON.parse(next.stdout).copied).toMatchObject({ responses: 1, responses_updated: 1 });
+    expect(JSON.parse(next.stdout).copied).toMatchObject({
+      responses: 1,
+      responses_updated: 1,
+      surveys_updated: 2,
+      contacts_updated: 1,
+    });
     await compareAccounts(source.client, srcToken, dest.client, dstToken);
+  }, 600_000);
+
+  it('a copy edited here keeps its design when the source changes too', async () => {
+    const o = { token: srcToken };
+    const poll = (await source.client.get('/v3/surveys?title=Quick%20poll', o)).body.data[0];
+    const copy = (await dest.client.get('/v3/surveys?title=Quick%20poll', { token: dstToken })).body.data[0];
+    const copyPages = (await dest.client.get(`/v3/surveys/${copy.id}/details`, { token: dstToken })).body
+      .pages;
+    await new Promise((r) => setTimeout(r, 1100));
+    const edited = await dest.client.patch(
+      `/v3/surveys/${copy.id}/pages/${copyPages[0].id}`,
+      { title: 'Edited here' },
+      { token: dstToken },
+    );
+    expect(edited.status, edited.text).toBe(200);
+    expect((await source.client.post(`/v3/surveys/${poll.id}/pages`, { title: 'Another' }, o)).status).toBe(
+      201,
+    );
+    const run = await cli(['--json']);
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.copied).toMatchObject({ surveys_updated: 1 });
+    expect(report.skipped).toContainEqual({
+      kind: 'survey',
+      name: 'Quick poll',
+      reason: expect.stringContaining('edited here since the copy'),
+    });
+    const after = (await dest.client.get(`/v3/surveys/${copy.id}/details`, { token: dstToken })).body.pages;
+    expect(after.map((p: { title: string }) => p.title)).toEqual(
+      copyPages.map((p: { title: string }, i: number) => (i === 0 ? 'Edited here' : p.title)),
+    );
   }, 600_000);
 
   it('waits out a 429 from the source', async () => {
@@ -188,6 +255,67 @@ describe('import', () => {
       expect(refused).toBeGreaterThan(0);
       expect(waits.filter((w) => w === 1000).length).toBe(refused);
       expect(result.responsesCopied).toBe(RESPONSES + 1);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  }, 600_000);
+
+  it('a malformed answer from the source is reported by name; a malformed listing fails the run clearly', async () => {
+    // A proxy in front of the source rewrites some of its answers.
+    let corrupt: (path: string, body: any) => any = (_p, b) => b;
+    const proxy = createServer((req, res) => {
+      const up = httpRequest(
+        new URL(req.url!, source.url),
+        { method: req.method, headers: req.headers },
+        (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c) => chunks.push(c));
+          r.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const body = r.statusCode === 200 ? JSON.stringify(corrupt(req.url!, JSON.parse(text))) : text;
+            const { 'content-length': _l, ...headers } = r.headers;
+            res.writeHead(r.statusCode!, headers);
+            res.end(body);
+          });
+        },
+      );
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const from = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      corrupt = (path, body) => {
+        if (/\/surveys\/\d+\/details/.test(path) && body.title === 'Quick poll')
+          return { ...body, pages: 'none' };
+        if (/\/contacts\/\d+$/.test(path) && body.email === 'person3@example.com')
+          return { ...body, email: 42 };
+        if (path.includes('/responses/bulk') && body.data?.[0])
+          body.data[0] = { ...body.data[0], collector_id: null };
+        return body;
+      };
+      const user = await requireUser(dest.deps, (await dest.account()).user.username);
+      const result = await runImport(dest.deps, { owner: user, from, token: srcToken, dailyBudget: 100_000 });
+      expect(result.state).toBe('done');
+      const reasons = result.skipped.map((s) => `${s.kind} ${s.name}: ${s.reason}`);
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/^survey Quick poll: malformed at the source: 'pages' /),
+      );
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/^contact \d+: malformed at the source: 'email' /),
+      );
+      expect(reasons).toContainEqual(
+        expect.stringMatching(
+          /^response Customer survey \/ response \d+: malformed at the source: 'collector_id' /,
+        ),
+      );
+      expect(result.copiedTotal.surveys).toBe(1);
+      expect(result.copiedTotal.contacts).toBe(12);
+
+      corrupt = (path, body) => (path.startsWith('/v3/survey_folders') ? { data: 'none' } : body);
+      const other = await requireUser(dest.deps, (await dest.account()).user.username);
+      await expect(
+        runImport(dest.deps, { owner: other, from, token: srcToken, dailyBudget: 100_000 }),
+      ).rejects.toThrow("the source's list of folders is malformed: 'data' ");
     } finally {
       await new Promise((r) => proxy.close(r));
     }

@@ -16,6 +16,7 @@ import * as m0014 from './0014_account_tokens.js';
 import * as m0015 from './0015_respondent_flow.js';
 import * as m0020 from './0020_imports.js';
 import * as m0021 from './0021_uploads.js';
+import * as m0023 from './0023_import_page.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015_respondent_flow': m0015,
   '0020_imports': m0020,
   '0021_uploads': m0021,
+  '0023_import_page': m0023,
 };

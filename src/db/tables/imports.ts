@@ -7,7 +7,7 @@ export interface ImportJobsTable {
   source_url: string;
   /** The source account (GET /users/me), so one token of another account is another job. */
   source_user_id: string;
-  /** running | paused | done | failed */
+  /** running | paused | done | failed | stopped (its server process stopped) */
   state: string;
   /** JSON: the phases done and, per survey, the responses pass in progress. */
   cursor: string;
@@ -22,6 +22,12 @@ export interface ImportJobsTable {
   daily_budget: number;
   created_at: string;
   updated_at: string;
+  /** Refreshed while a server process runs (or waits to resume) the job; null when none does. */
+  heartbeat_at: string | null;
+  /** Why the last run failed (a message about the source, never the token). */
+  last_error: string | null;
+  /** JSON: what the source holds ({surveys, responses, contacts}), for the progress bar. */
+  totals: string;
 }
 
 export interface ImportIdsTable {

@@ -2,8 +2,10 @@
 // the pairing of source ids with the ids the local copy got (same order, so paired by position).
 
 import type { BlueprintPage } from '../surveys/blueprint.js';
+import type { QuestionInput } from '../surveys/question-schema.js';
 import { FAMILIES, SUBTYPES } from '../surveys/question-schema.js';
 import type { DesignPage, DesignQuestion } from '../surveys/surveys.js';
+import type { SourceQuestion, SurveyDetails } from './source.js';
 
 export interface Skipped {
   kind: string;
@@ -15,24 +17,25 @@ const ANSWER_LISTS = ['choices', 'rows', 'cols'] as const;
 /** Presented fields that are not part of a question's design. */
 const PRESENTED = new Set(['id', 'href', 'position', 'family', 'subtype']);
 
-const supported = (q: any) =>
+/** Whether this service has the question's family and subtype. */
+export const supported = (q: { family: string; subtype: string }) =>
   (FAMILIES as readonly string[]).includes(q.family) &&
   SUBTYPES[q.family as (typeof FAMILIES)[number]].includes(q.subtype);
 
-export const headingOf = (q: any): string => String(q.headings?.[0]?.heading ?? '').replace(/<[^>]*>/g, '');
-
-/** Whether a source question can be copied (families and subtypes this service has). */
-export function copiable(q: any): boolean {
-  return supported(q);
-}
+export const headingOf = (q: SourceQuestion): string =>
+  String(q.headings?.[0]?.heading ?? '').replace(/<[^>]*>/g, '');
 
 /** The blueprint pages of a source survey, leaving out (and naming) what this service lacks. */
-export function blueprintPages(details: any, skipped: Skipped[]): BlueprintPage[] {
-  return (details.pages ?? []).map((p: any) => ({
+export function blueprintPages(details: SurveyDetails, skipped: Skipped[]): BlueprintPage[] {
+  return (details.pages ?? []).map((p) => ({
+    // The source's page id: skip-logic rules (page and choice) that jump to it are remapped to
+    // its copy by writeBlueprint, as for a copied survey.
+    id: String(p.id),
     title: p.title ?? '',
     description: p.description ?? '',
+    logic: p.logic ?? null,
     questions: (p.questions ?? [])
-      .filter((q: any) => {
+      .filter((q) => {
         if (supported(q)) return true;
         skipped.push({
           kind: 'question',
@@ -41,17 +44,45 @@ export function blueprintPages(details: any, skipped: Skipped[]): BlueprintPage[
         });
         return false;
       })
-      .map((q: any) => {
+      // The rest of the design is validated by createSurvey, as any survey body.
+      .map((q) => {
         const input: Record<string, unknown> = { family: q.family, subtype: q.subtype };
         for (const [k, v] of Object.entries(q)) if (!PRESENTED.has(k) && v !== null) input[k] = v;
-        return input;
+        return input as unknown as QuestionInput;
       }),
-  })) as BlueprintPage[];
+  }));
+}
+
+/** An object's list of answer options (choices, rows, cols), whatever the source sent. */
+const listOf = (o: unknown, key: string): unknown[] => {
+  const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
+  return Array.isArray(v) ? v : [];
+};
+const idOf = (o: unknown): string | undefined => {
+  const v = o && typeof o === 'object' ? (o as Record<string, unknown>).id : undefined;
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+};
+
+/** Source id -> local id of a question's answer options (choices, rows, cols and theirs, other), by position. */
+export function pairAnswers(src: unknown, loc: unknown): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (!src || !loc) return out;
+  for (const key of ANSWER_LISTS) {
+    const l = listOf(loc, key);
+    listOf(src, key).forEach((item, i) => {
+      const [s, d] = [idOf(item), idOf(l[i])];
+      if (s && d) out.push([s, d]);
+      if (key === 'cols') out.push(...pairAnswers(item, l[i]));
+    });
+  }
+  const [so, lo] = [idOf((src as { other?: unknown }).other), idOf((loc as { other?: unknown }).other)];
+  if (so && lo) out.push([so, lo]);
+  return out;
 }
 
 /** Source id -> local id for every page, question and answer option (choice, row, column, other). */
 export function pairDesign(
-  details: any,
+  details: SurveyDetails,
   local: { pages: DesignPage[]; questions: Map<string, DesignQuestion[]> },
 ): { page: Array<[string, string]>; question: Array<[string, string]>; answer: Array<[string, string]> } {
   const out = {
@@ -59,29 +90,16 @@ export function pairDesign(
     question: [] as Array<[string, string]>,
     answer: [] as Array<[string, string]>,
   };
-  const pairAnswers = (src: any, loc: any) => {
-    if (!src || !loc) return;
-    for (const key of ANSWER_LISTS) {
-      const s: any[] = src[key] ?? [];
-      const l: any[] = loc[key] ?? [];
-      s.forEach((item, i) => {
-        if (!l[i]) return;
-        if (item.id && l[i].id) out.answer.push([String(item.id), String(l[i].id)]);
-        if (key === 'cols') pairAnswers(item, l[i]);
-      });
-    }
-    if (src.other?.id && loc.other?.id) out.answer.push([String(src.other.id), String(loc.other.id)]);
-  };
-  (details.pages ?? []).forEach((p: any, i: number) => {
+  (details.pages ?? []).forEach((p, i) => {
     const lp = local.pages[i];
     if (!lp) return;
     out.page.push([String(p.id), lp.id]);
     const lqs = local.questions.get(lp.id) ?? [];
-    (p.questions ?? []).filter(supported).forEach((q: any, j: number) => {
+    (p.questions ?? []).filter(supported).forEach((q, j) => {
       const lq = lqs[j];
       if (!lq) return;
       out.question.push([String(q.id), lq.id]);
-      pairAnswers(q.answers, lq.doc.answers);
+      out.answer.push(...pairAnswers(q.answers, lq.doc.answers));
     });
   });
   return out;

@@ -58,6 +58,7 @@ export async function openJob(
       cursor: JSON.stringify(emptyCursor()),
       counts: '{}',
       skipped: '[]',
+      totals: '{}',
       requests_total: 0,
       budget_day: utcDay(now),
       budget_used: 0,
@@ -70,7 +71,7 @@ export async function openJob(
   // The budget given on this run applies from now on (an operator may raise or lower it).
   await k
     .updateTable('import_jobs')
-    .set({ daily_budget: dailyBudget, state: 'running', updated_at: now.toISOString() })
+    .set({ daily_budget: dailyBudget, state: 'running', last_error: null, updated_at: now.toISOString() })
     .where('owner_id', '=', ownerId)
     .where('source_url', '=', sourceUrl)
     .where('source_user_id', '=', sourceUserId)
@@ -129,7 +130,7 @@ export function jobBudget(deps: Deps, job: ImportJob): RequestBudget {
 export async function saveJob(
   deps: Deps,
   job: ImportJob,
-  changes: Partial<Pick<ImportJob, 'state' | 'cursor' | 'counts' | 'skipped'>>,
+  changes: Partial<Pick<ImportJob, 'state' | 'cursor' | 'counts' | 'skipped' | 'totals' | 'last_error'>>,
 ): Promise<void> {
   Object.assign(job, changes);
   await deps.db.kysely
@@ -231,4 +232,63 @@ export async function stamp(
     .where('kind', '=', kind)
     .where('source_id', '=', sourceId)
     .execute();
+}
+
+/** How long a heartbeat holds: a job whose process stopped beating is free to run again. */
+export const HEARTBEAT_HOLD_MS = 60_000;
+
+/**
+ * Claims the job for this process (one atomic UPDATE: at most one process runs a job at a time,
+ * across every instance): false when another process holds a fresh heartbeat.
+ */
+export async function claimJob(deps: Deps, jobId: string): Promise<boolean> {
+  const now = deps.clock.now();
+  const stale = new Date(now.getTime() - HEARTBEAT_HOLD_MS).toISOString();
+  const res = await deps.db.kysely
+    .updateTable('import_jobs')
+    .set({ heartbeat_at: now.toISOString() })
+    .where('id', '=', jobId)
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', stale)]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function beat(deps: Deps, jobId: string): Promise<void> {
+  await deps.db.kysely
+    .updateTable('import_jobs')
+    .set({ heartbeat_at: deps.clock.now().toISOString() })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+export async function releaseJob(deps: Deps, jobId: string): Promise<void> {
+  await deps.db.kysely
+    .updateTable('import_jobs')
+    .set({ heartbeat_at: null })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+/** Whether a process holds the job now (runs it, or waits to resume it). */
+export const isLive = (job: Pick<ImportJob, 'heartbeat_at'>, now: Date) =>
+  !!job.heartbeat_at && Date.parse(job.heartbeat_at) > now.getTime() - HEARTBEAT_HOLD_MS;
+
+/** The owner's jobs, newest first. */
+export async function ownerJobs(deps: Deps, ownerId: string): Promise<ImportJob[]> {
+  return deps.db.kysely
+    .selectFrom('import_jobs')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** One of the owner's jobs; someone else's is not found, as if it did not exist. */
+export async function ownerJob(deps: Deps, ownerId: string, jobId: string): Promise<ImportJob | undefined> {
+  return deps.db.kysely
+    .selectFrom('import_jobs')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('id', '=', jobId)
+    .executeTakeFirst();
 }

@@ -3,6 +3,9 @@
 // X-Ratelimit-App-Global-* headers are obeyed, and a 429 is waited out. The token goes only into
 // the Authorization header: never into a message, a log line or the database.
 
+import type { Static, TSchema } from 'typebox';
+import { Envelope, MalformedSource, problem, read } from './source.js';
+
 /** The day's budget (ours or the source's) is spent: the import pauses until `resumeAt`. */
 export class BudgetSpent extends Error {
   constructor(readonly resumeAt: Date) {
@@ -32,9 +35,23 @@ export interface RemoteOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Longest single wait on a 429 or an exhausted minute (longer means: pause instead). */
   maxWaitMs?: number;
+  /** Aborts the next request and any wait (the run is being stopped). */
+  signal?: AbortSignal;
 }
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleepFor = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener('abort', abort, { once: true });
+  });
 const header = (res: Response, name: string) => {
   const v = res.headers.get(name);
   return v === null || v === '' ? undefined : Number(v);
@@ -60,19 +77,21 @@ export class RemoteApi {
     private readonly options: RemoteOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    this.sleep = options.sleep ?? sleepFor;
+    this.sleep = options.sleep ?? ((ms) => sleepFor(ms, options.signal));
     this.maxWaitMs = options.maxWaitMs ?? 5 * 60_000;
   }
 
-  /** GET a /v3 path (or an absolute links.next URL on the source) as JSON. */
-  async get<T = any>(pathOrUrl: string): Promise<T> {
+  /** GET a /v3 path (or an absolute links.next URL on the source) as JSON, unchecked. */
+  async get(pathOrUrl: string): Promise<unknown> {
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}/v3${pathOrUrl}`;
     const path = new URL(url).pathname;
     for (;;) {
+      this.options.signal?.throwIfAborted();
       this.checkPaused();
       await this.options.budget.spend();
       const res = await fetch(url, {
         headers: { authorization: `bearer ${this.token}`, accept: 'application/json' },
+        signal: this.options.signal,
       });
       const dayRemaining = header(res, 'x-ratelimit-app-global-day-remaining');
       const dayReset = header(res, 'x-ratelimit-app-global-day-reset') ?? 0;
@@ -98,23 +117,52 @@ export class RemoteApi {
       // before a request it would refuse. An exhausted minute is simply waited out.
       if (dayRemaining === 0) this.pausedUntil = new Date(this.now().getTime() + dayReset * 1000);
       else if (minuteRemaining === 0) await this.wait(minuteReset * 1000);
-      return JSON.parse(text) as T;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new MalformedSource(`the source's answer to GET ${path} is not JSON`);
+      }
     }
   }
 
-  /** Every item of a list endpoint, following links.next (per_page as given in `path`). */
-  async *pages<T = any>(path: string): AsyncGenerator<T[]> {
+  /** GET `path` as `schema` says (MalformedSource naming `what` otherwise). */
+  async read<T extends TSchema>(schema: T, path: string, what: string): Promise<Static<T>> {
+    return read(schema, await this.get(path), what);
+  }
+
+  /**
+   * Every item of a list endpoint, page by page, following links.next (per_page as given in
+   * `path`). An item not as `schema` says goes to `bad` (or fails the listing without one).
+   */
+  async *pages<T extends TSchema>(
+    schema: T,
+    path: string,
+    what: string,
+    bad?: (item: unknown, problem: string) => void,
+  ): AsyncGenerator<Static<T>[]> {
     let next: string | undefined = path;
     while (next) {
-      const page: { data: T[]; links?: { next?: string } } = await this.get(next);
-      yield page.data;
+      const page: Static<typeof Envelope> = await this.read(Envelope, next, `list of ${what}`);
+      const items: Static<T>[] = [];
+      for (const item of page.data) {
+        const p = problem(schema, item);
+        if (!p) items.push(item as Static<T>);
+        else if (bad) bad(item, p);
+        else throw new MalformedSource(`the source's ${what} is malformed: ${p}`);
+      }
+      yield items;
       next = page.links?.next;
     }
   }
 
-  async all<T = any>(path: string): Promise<T[]> {
-    const out: T[] = [];
-    for await (const page of this.pages<T>(path)) out.push(...page);
+  async all<T extends TSchema>(
+    schema: T,
+    path: string,
+    what: string,
+    bad?: (item: unknown, problem: string) => void,
+  ): Promise<Static<T>[]> {
+    const out: Static<T>[] = [];
+    for await (const page of this.pages(schema, path, what, bad)) out.push(...page);
     return out;
   }
 

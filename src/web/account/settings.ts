@@ -94,6 +94,10 @@ ${hidden(csrf)}
 <li><a href="/account/apps">Linked apps</a>: the apps you have allowed to use your account</li>
 <li><a href="/developer/apps">Developer apps</a>: apps you have registered</li>
 </ul>
+</section>
+<section aria-labelledby="import-heading">
+<h2 id="import-heading">Moving in</h2>
+<p><a href="/import">Import from SurveyMonkey</a>: copy your surveys, responses and contacts into this account.</p>
 </section>`;
     return sendPage(
       reply,

@@ -351,7 +351,7 @@ ${state.page < pages ? html`<a href="${listUrl(state, { page: state.page + 1 })}
     : ''
 }`
       : first
-        ? html`<div class="empty"><p><strong>You have no surveys yet</strong>, and none are shared with you.</p><p><a class="button" href="#new-title">Create your first survey</a></p></div>`
+        ? html`<div class="empty"><p><strong>You have no surveys yet</strong>, and none are shared with you.</p><p><a class="button" href="#new-title">Create your first survey</a></p><p>Moving from SurveyMonkey? <a href="/import">Import your surveys, responses and contacts</a>.</p></div>`
         : html`<div class="empty"><p>No surveys match${state.q ? html` “${state.q}”` : ''}${state.folder ? ' in this folder' : ''}${state.page > 1 ? ' on this page' : ''}.</p><p><a href="/">Show all surveys</a></p></div>`;
   const summary = first
     ? ''
