@@ -161,9 +161,11 @@ describe('survey-service serve runs the worker', () => {
         const ids = receiver.posts().map((p) => p.json.event_id);
         return ids.includes(second) && ids.includes(third);
       });
-      const log = await client.get(`/v3/webhooks/${created.body.id}/deliveries`, { token: a.token });
-      expect(log.body.total).toBe(3);
-      expect(log.body.data.every((d: any) => d.status === 'delivered')).toBe(true);
+      // The receiver has the posts before the worker records them as delivered: wait for the record.
+      await waitFor('three deliveries recorded', async () => {
+        const log = await client.get(`/v3/webhooks/${created.body.id}/deliveries`, { token: a.token });
+        return log.body.total === 3 && log.body.data.every((d: any) => d.status === 'delivered');
+      });
     } finally {
       await serve.stop();
     }
