@@ -26,6 +26,11 @@ export function prepareQuery<Row, Args extends unknown[]>(
   const viaKysely = async (params: unknown[]) =>
     (await db.kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, params))).rows;
 
+  if (db.pg) {
+    const pool = db.pg;
+    const name = statementName(compiled.sql);
+    return async (...args) => (await pool.query<Row & object>({ name, text: compiled.sql, values: bind(args) })).rows;
+  }
   const { sqlite, sqliteIdle } = db;
   if (!sqlite || !sqliteIdle) return (...args) => viaKysely(bind(args));
   // Prepared on first use: the tables may not exist yet when the query is declared.
@@ -38,4 +43,16 @@ export function prepareQuery<Row, Args extends unknown[]>(
     statement.run(params);
     return [];
   };
+}
+
+/** One name per statement text (a name must always stand for the same text on a connection). */
+const statementNames = new Map<string, string>();
+
+export function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `p${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
