@@ -7,8 +7,9 @@
 // connection, nothing can interleave a synchronous call), without its promise hand-offs. When the
 // connection is held (a transaction is open), the call queues behind it through Kysely as before.
 import type SqliteDatabase from 'better-sqlite3';
-import { type Compilable, CompiledQuery } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from './database.js';
+import type { Database } from './schema.js';
 
 const MARK = '\u0000arg:';
 
@@ -29,7 +30,8 @@ export function prepareQuery<Row, Args extends unknown[]>(
   if (db.pg) {
     const pool = db.pg;
     const name = statementName(compiled.sql);
-    return async (...args) => (await pool.query<Row & object>({ name, text: compiled.sql, values: bind(args) })).rows;
+    return async (...args) =>
+      (await pool.query<Row & object>({ name, text: compiled.sql, values: bind(args) })).rows;
   }
   const { sqlite, sqliteIdle } = db;
   if (!sqlite || !sqliteIdle) return (...args) => viaKysely(bind(args));
@@ -55,4 +57,20 @@ export function statementName(text: string): string {
     statementNames.set(text, name);
   }
   return name;
+}
+
+/** prepareQuery for code that is handed the database on each call: prepared once per database. */
+export function preparedQuery<Row, Args extends unknown[]>(
+  arity: Args['length'],
+  build: (k: Kysely<Database>, ...args: string[]) => Compilable<Row>,
+): (db: Db, ...args: Args) => Promise<Row[]> {
+  const perDb = new WeakMap<Db, (...args: Args) => Promise<Row[]>>();
+  return (db, ...args) => {
+    let query = perDb.get(db);
+    if (!query) {
+      query = prepareQuery<Row, Args>(db, arity, (...a) => build(db.kysely, ...a));
+      perDb.set(db, query);
+    }
+    return query(...args);
+  };
 }

@@ -1,9 +1,9 @@
 // Who is calling: the bearer token, its account and app, the region of the host called, the app's
 // rate limit and the route's scope, checked in that order for every /v3 request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Region } from '../config.js';
 import type { Deps } from '../context.js';
-import { sql } from 'kysely';
 import { callerEpochReader } from '../db/caller-epoch.js';
 import { changeStamp } from '../db/change-stamp.js';
 import { prepareQuery } from '../db/prepared.js';
@@ -112,7 +112,9 @@ export function createAuthenticator(deps: Deps) {
         'a.draft_expires_at',
       ])
       // PostgreSQL: the caller epoch of the same snapshot as the rows (see callerOfPg).
-      .$if(pgEpoch !== null, (q) => q.select(sql<number>`(SELECT n FROM caller_epoch WHERE id = 1)`.as('epoch')))
+      .$if(pgEpoch !== null, (q) =>
+        q.select(sql<number>`(SELECT n FROM caller_epoch WHERE id = 1)`.as('epoch')),
+      )
       .where('t.token_hash', '=', tokenHash),
   );
 

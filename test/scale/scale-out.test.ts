@@ -279,10 +279,23 @@ describe.skipIf(!usingPostgres)(
 
     // Each process remembers the callers it has seen (platform/auth.ts): a revocation made through
     // one must be seen by the other on its very next request.
-    it('refuses a token on every process as soon as one process revoked it', { timeout: 60_000 }, async () => {
+    it('refuses a token on every process as soon as one process revoked it', {
+      timeout: 60_000,
+    }, async () => {
       createUser('rev');
       const app = runCliJson(
-        ['app', 'create', '--owner', 'rev', '--name', 'Revoked', '--redirect-uri', REDIRECT, '--day-limit', '0'],
+        [
+          'app',
+          'create',
+          '--owner',
+          'rev',
+          '--name',
+          'Revoked',
+          '--redirect-uri',
+          REDIRECT,
+          '--day-limit',
+          '0',
+        ],
         env,
       );
       const base = bases[0];

@@ -126,7 +126,11 @@ describe('response_limit and closed collectors', () => {
     expect(await storedResponses(first)).toEqual({ rows: 6, count: 6 });
     expect(await storedResponses(second.body.id)).toEqual({ rows: 4, count: 4 });
     const k = server.deps.db.kysely;
-    const rows = await k.selectFrom('responses').select(['id', 'ordinal']).where('survey_id', '=', surveyId).execute();
+    const rows = await k
+      .selectFrom('responses')
+      .select(['id', 'ordinal'])
+      .where('survey_id', '=', surveyId)
+      .execute();
     expect(rows.map((r) => r.ordinal).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(rows.map((r) => r.id).sort()).toEqual(created.map((r) => r.body.id).sort());
     const survey = await server.client.get(`/v3/surveys/${surveyId}`, { token: a.token });

@@ -12,8 +12,8 @@ import { type EventType, type NewEvent, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
 import type { DesignIndex } from './design-index.js';
-import type { LogicPath } from './route.js';
 import { insertResponsePgGrouped } from './pg-write.js';
+import type { LogicPath } from './route.js';
 import { insertResponseSqlite } from './sqlite-write.js';
 
 /** The largest value of an INTEGER column on PostgreSQL. */
