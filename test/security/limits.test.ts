@@ -150,6 +150,27 @@ describe('response_limit and closed collectors', () => {
     expect(listed.body.total).toBe(10);
   });
 
+  // On PostgreSQL a total_time beyond its INTEGER column (a response dated 1900) fails the statement
+  // of its whole group: the others must still be written, each retried on its own.
+  it('a response the database refuses does not take the concurrent ones with it', async () => {
+    const a = await server.account();
+    const { collectorId } = await weblink(a.token);
+    const results = await Promise.all(
+      Array.from({ length: 11 }, (_, i) =>
+        server.client.post(
+          `/v3/collectors/${collectorId}/responses`,
+          i === 5 ? { date_created: '1900-01-01T00:00:00+00:00' } : {},
+          { token: a.token },
+        ),
+      ),
+    );
+    const created = results.filter((r, i) => i !== 5).map((r) => r.status);
+    expect(created).toEqual(Array(10).fill(201));
+    const stored = await storedResponses(collectorId);
+    expect(stored.rows).toBe(results.filter((r) => r.status === 201).length);
+    expect(stored.count).toBe(stored.rows);
+  });
+
   it('30 concurrent respondents on the page store exactly response_limit responses; the rest see the full page', async () => {
     const a = await server.account();
     const { collectorId, questionId, link } = await weblink(a.token, { response_limit: 10 });
