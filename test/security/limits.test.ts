@@ -164,7 +164,7 @@ describe('response_limit and closed collectors', () => {
         ),
       ),
     );
-    const created = results.filter((r, i) => i !== 5).map((r) => r.status);
+    const created = results.filter((_r, i) => i !== 5).map((r) => r.status);
     expect(created).toEqual(Array(10).fill(201));
     const stored = await storedResponses(collectorId);
     expect(stored.rows).toBe(results.filter((r) => r.status === 201).length);
