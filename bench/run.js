@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: loads the service and a bare node:http floor with wrk, server and load on separate
 // cores (taskset), and reports each scenario's throughput and p99 beside the floor's, as a ratio.
-// Usage: npm run bench [-- --duration 10 --connections 50 --only users_me] ; BENCH_DATABASE_URL
+// Usage: npm run bench [-- --duration 10 --connections 50 --only users_me --cpu-prof DIR] ; BENCH_DATABASE_URL
 // selects PostgreSQL (default: a fresh SQLite file).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     only: { type: 'string' },
+    // Writes the service process's V8 CPU profile (.cpuprofile) into DIR when it stops.
+    'cpu-prof': { type: 'string' },
   },
 });
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -208,7 +210,8 @@ async function main() {
     env,
   );
 
-  const service = startPinned(['dist/main.js', 'serve'], { ...env, PORT: String(port) });
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+  const service = startPinned([...profile, 'dist/main.js', 'serve'], { ...env, PORT: String(port) });
   await service.ready;
   const ctx = { base, token, dir, http, cli: (a) => cli(a, env) };
   const selected = scenarios.filter((s) => !args.only || args.only.split(',').includes(s.name));

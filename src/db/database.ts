@@ -1,5 +1,6 @@
 // Opens the one database the service uses: SQLite (better-sqlite3, WAL) by default, or PostgreSQL.
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
@@ -24,6 +25,8 @@ export interface Db {
   /** SQLite: true when no query or transaction holds the one connection, so a statement run
    * synchronously on `sqlite` cannot land inside someone else's transaction. */
   sqliteIdle?: () => boolean;
+  /** The PostgreSQL pool (hot paths run named prepared statements on it); undefined on SQLite. */
+  pg?: pg.Pool;
   /** Connections: total, idle, and queries waiting for one (SQLite: its one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -40,6 +43,18 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** Called with each query builder query's duration in seconds (metrics); unset, nothing is timed. */
   onQuery?: (seconds: number) => void;
+  /** PostgreSQL connections per process (default: defaultPoolSize()). */
+  poolSize?: number;
+}
+
+/**
+ * Connections per process on PostgreSQL: a few per core. The hot writes are group-committed (a
+ * handful of statements in flight carry every concurrent request) and each query holds its
+ * connection for one round trip, so more connections only add backends competing for the same
+ * cores; a long query (an export page, a rollup) still leaves others free.
+ */
+export function defaultPoolSize(): number {
+  return Math.min(10, Math.max(4, 2 * availableParallelism()));
 }
 
 function queryLog(onQuery: OpenOptions['onQuery']) {
@@ -76,7 +91,11 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   }
   // pg returns BIGINT/NUMERIC as strings by default; our counters fit in a JS number.
   pg.types.setTypeParser(20, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? defaultPoolSize(),
+    connectionTimeoutMillis: 5000,
+  });
   // A client losing its server (PostgreSQL stopped or restarted) must not crash the process: the
   // pool handles idle clients ('error'); a client checked out between two queries (inside a
   // transaction) emits on itself. Its next query fails (503/1051) and the pool drops it on release.
@@ -89,6 +108,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   return {
     kysely,
     dialect: 'postgres',
+    pg: pool,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
   };

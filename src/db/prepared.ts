@@ -7,8 +7,9 @@
 // connection, nothing can interleave a synchronous call), without its promise hand-offs. When the
 // connection is held (a transaction is open), the call queues behind it through Kysely as before.
 import type SqliteDatabase from 'better-sqlite3';
-import { type Compilable, CompiledQuery } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from './database.js';
+import type { Database } from './schema.js';
 
 const MARK = '\u0000arg:';
 
@@ -26,6 +27,12 @@ export function prepareQuery<Row, Args extends unknown[]>(
   const viaKysely = async (params: unknown[]) =>
     (await db.kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, params))).rows;
 
+  if (db.pg) {
+    const pool = db.pg;
+    const name = statementName(compiled.sql);
+    return async (...args) =>
+      (await pool.query<Row & object>({ name, text: compiled.sql, values: bind(args) })).rows;
+  }
   const { sqlite, sqliteIdle } = db;
   if (!sqlite || !sqliteIdle) return (...args) => viaKysely(bind(args));
   // Prepared on first use: the tables may not exist yet when the query is declared.
@@ -37,5 +44,33 @@ export function prepareQuery<Row, Args extends unknown[]>(
     if (statement.reader) return statement.all(params) as Row[];
     statement.run(params);
     return [];
+  };
+}
+
+/** One name per statement text (a name must always stand for the same text on a connection). */
+const statementNames = new Map<string, string>();
+
+export function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `p${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** prepareQuery for code that is handed the database on each call: prepared once per database. */
+export function preparedQuery<Row, Args extends unknown[]>(
+  arity: Args['length'],
+  build: (k: Kysely<Database>, ...args: string[]) => Compilable<Row>,
+): (db: Db, ...args: Args) => Promise<Row[]> {
+  const perDb = new WeakMap<Db, (...args: Args) => Promise<Row[]>>();
+  return (db, ...args) => {
+    let query = perDb.get(db);
+    if (!query) {
+      query = prepareQuery<Row, Args>(db, arity, (...a) => build(db.kysely, ...a));
+      perDb.set(db, query);
+    }
+    return query(...args);
   };
 }

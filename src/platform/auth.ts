@@ -1,8 +1,10 @@
 // Who is calling: the bearer token, its account and app, the region of the host called, the app's
 // rate limit and the route's scope, checked in that order for every /v3 request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Region } from '../config.js';
 import type { Deps } from '../context.js';
+import { callerEpochReader } from '../db/caller-epoch.js';
 import { changeStamp } from '../db/change-stamp.js';
 import { prepareQuery } from '../db/prepared.js';
 import { type App, disabledFrom } from '../domain/accounts/apps.js';
@@ -77,6 +79,7 @@ function scopeList(key: string): ScopeList {
 export function createAuthenticator(deps: Deps) {
   const limiter = new RateLimiter(deps);
   const k = deps.db.kysely;
+  const pgEpoch = deps.db.pg ? callerEpochReader(deps.db.pg) : null;
 
   // The one query every request runs: token, account and app together, only the columns a
   // request uses (each column read costs; the password hash and the app's settings are not read).
@@ -108,11 +111,15 @@ export function createAuthenticator(deps: Deps) {
         'a.day_limit',
         'a.draft_expires_at',
       ])
+      // PostgreSQL: the caller epoch of the same snapshot as the rows (see callerOfPg).
+      .$if(pgEpoch !== null, (q) =>
+        q.select(sql<number>`(SELECT n FROM caller_epoch WHERE id = 1)`.as('epoch')),
+      )
       .where('t.token_hash', '=', tokenHash),
   );
 
-  /** Who holds a token, as the database says now. */
-  async function lookUp(token: string): Promise<Caller | undefined> {
+  /** Who holds a token, as the database says now, and the caller epoch it was read at (PostgreSQL). */
+  async function lookUp(token: string): Promise<{ caller: Caller; epoch: number } | undefined> {
     const [row] = await lookup(sha256(token));
     if (!row) return undefined;
     const plan = row.account_type as Plan;
@@ -123,7 +130,7 @@ export function createAuthenticator(deps: Deps) {
       day_limit: row.day_limit,
       draft_expires_at: row.draft_expires_at,
     };
-    return {
+    const caller: Caller = {
       tokenId: row.token_id,
       tokenActive: row.token_status === 'active',
       user: {
@@ -148,6 +155,7 @@ export function createAuthenticator(deps: Deps) {
       plan,
       paid: isPaid(plan),
     };
+    return { caller, epoch: Number(row.epoch ?? 0) };
   }
 
   // On SQLite, callers are remembered until any row in the database changes (see change-stamp.ts):
@@ -157,6 +165,7 @@ export function createAuthenticator(deps: Deps) {
   let callersStamp: string | null = null;
 
   async function callerOf(token: string): Promise<Caller | undefined> {
+    if (pgEpoch) return callerOfPg(token, pgEpoch);
     const now = stamp?.() ?? null;
     if (now !== null) {
       if (now !== callersStamp) {
@@ -166,7 +175,7 @@ export function createAuthenticator(deps: Deps) {
       const known = callers.get(token);
       if (known) return known;
     }
-    const caller = await lookUp(token);
+    const caller = (await lookUp(token))?.caller;
     // Kept only if nothing was written since the stamp read before the lookup (or its rows might
     // be newer than the stamp says; the next stamp would differ and drop them anyway).
     if (caller && now !== null && now === callersStamp) {
@@ -174,6 +183,35 @@ export function createAuthenticator(deps: Deps) {
       callers.set(token, caller);
     }
     return caller;
+  }
+
+  // On PostgreSQL, callers are remembered with the caller epoch they were read at (migration
+  // 0024): a remembered caller serves a request only if a read of the epoch that started after the
+  // request arrived still gives that value, i.e. no token, user or app changed since, in any process.
+  // The map only ever holds callers of one epoch (callersEpoch).
+  let callersEpoch = -1;
+
+  async function callerOfPg(token: string, epochNow: () => Promise<number>): Promise<Caller | undefined> {
+    const known = callers.get(token);
+    if (known) {
+      const now = await epochNow();
+      if (now === callersEpoch) return known;
+      if (now > callersEpoch) {
+        callers.clear();
+        callersEpoch = now;
+      }
+    }
+    const found = await lookUp(token);
+    if (!found) return undefined;
+    if (found.epoch > callersEpoch) {
+      callers.clear();
+      callersEpoch = found.epoch;
+    }
+    if (found.epoch === callersEpoch) {
+      if (callers.size >= 10_000) callers.clear();
+      callers.set(token, found.caller);
+    }
+    return found.caller;
   }
 
   /** Authenticates the request and enforces region, rate limit and the route's scope. */

@@ -19,6 +19,9 @@ let db: TestDatabase;
 let env: Record<string, string>;
 let proxy: TestProxy;
 let client: ApiClient;
+/** Each serve process directly, bypassing the proxy. */
+let bases: string[];
+let upstreams: ApiClient[];
 const processes: Array<{ stop(): Promise<void> }> = [];
 
 async function waitFor(what: string, done: () => boolean | Promise<boolean>, ms = 30_000) {
@@ -76,6 +79,8 @@ describe.skipIf(!usingPostgres)(
         { healthPath: '/readyz', healthIntervalMs: 100 },
       );
       client = new ApiClient(proxy.url);
+      bases = ports.map((port) => `http://127.0.0.1:${port}`);
+      upstreams = bases.map((base) => new ApiClient(base));
     }, 60_000);
     afterAll(async () => {
       await proxy?.close();
@@ -269,6 +274,56 @@ describe.skipIf(!usingPostgres)(
       for (const r of refused) {
         expect(r.status).toBe(429);
         expect(r.body.error).toMatchObject({ id: '1040', http_status_code: 429 });
+      }
+    });
+
+    // Each process remembers the callers it has seen (platform/auth.ts): a revocation made through
+    // one must be seen by the other on its very next request.
+    it('refuses a token on every process as soon as one process revoked it', {
+      timeout: 60_000,
+    }, async () => {
+      createUser('rev');
+      const app = runCliJson(
+        [
+          'app',
+          'create',
+          '--owner',
+          'rev',
+          '--name',
+          'Revoked',
+          '--redirect-uri',
+          REDIRECT,
+          '--day-limit',
+          '0',
+        ],
+        env,
+      );
+      const base = bases[0];
+      const web = new WebSession(base);
+      expect((await web.signIn('rev', PASSWORD)).status).toBe(303);
+      const redirect = await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT, state: 'r' });
+      const issued = await exchange(base, {
+        grant_type: 'authorization_code',
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        code: redirect.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+      });
+      expect(issued.status).toBe(200);
+      const token = issued.body.access_token;
+      for (let i = 0; i < 3; i++)
+        for (const upstream of upstreams)
+          expect((await upstream.get('/v3/users/me', { token })).status).toBe(200);
+
+      const page = await web.get('/account/apps');
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(
+        page.text.slice(page.text.indexOf(`/account/apps/${app.app_id}/revoke`)),
+      )![1];
+      expect((await web.post(`/account/apps/${app.app_id}/revoke`, { _csrf: csrf })).status).toBe(303);
+      for (const upstream of [upstreams[1], upstreams[0]]) {
+        const me = await upstream.get('/v3/users/me', { token });
+        expect(me.status).toBe(401);
+        expect(me.body).toEqual({ status: 1, errmsg: 'Client revoked access grant' });
       }
     });
 

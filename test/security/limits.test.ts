@@ -98,6 +98,79 @@ describe('response_limit and closed collectors', () => {
     expect(await storedResponses(collectorId)).toEqual({ rows: 10, count: 10 });
   });
 
+  // Concurrent creates are committed in groups (PostgreSQL: one insert_responses() call, SQLite:
+  // one transaction); within a group, a refused response must not take the others with it.
+  it('40 concurrent creates on two limited collectors of one survey: exact counts, ordinals and events', async () => {
+    const a = await server.account();
+    const { surveyId, collectorId: first, questionId } = await weblink(a.token, { response_limit: 6 });
+    const second = await server.client.post(
+      `/v3/surveys/${surveyId}/collectors`,
+      { type: 'weblink', response_limit: 4 },
+      { token: a.token },
+    );
+    expect(second.status, second.text).toBe(201);
+    const details = await server.client.get(`/v3/surveys/${surveyId}/details`, { token: a.token });
+    const pageId = details.body.pages[0].id;
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        server.client.post(
+          `/v3/collectors/${i % 2 ? second.body.id : first}/responses`,
+          { pages: [{ id: pageId, questions: [{ id: questionId, answers: [{ text: `answer ${i}` }] }] }] },
+          { token: a.token },
+        ),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    expect(created).toHaveLength(10);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(30);
+    expect(await storedResponses(first)).toEqual({ rows: 6, count: 6 });
+    expect(await storedResponses(second.body.id)).toEqual({ rows: 4, count: 4 });
+    const k = server.deps.db.kysely;
+    const rows = await k
+      .selectFrom('responses')
+      .select(['id', 'ordinal'])
+      .where('survey_id', '=', surveyId)
+      .execute();
+    expect(rows.map((r) => r.ordinal).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(rows.map((r) => r.id).sort()).toEqual(created.map((r) => r.body.id).sort());
+    const survey = await server.client.get(`/v3/surveys/${surveyId}`, { token: a.token });
+    expect(survey.body.response_count).toBe(10);
+    const events = await k
+      .selectFrom('events')
+      .select(['type', 'resource_id'])
+      .where(
+        'resource_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    expect(events.filter((e) => e.type === 'response_created')).toHaveLength(10);
+    expect(events.filter((e) => e.type === 'response_completed')).toHaveLength(10);
+    const listed = await server.client.get(`/v3/surveys/${surveyId}/responses/bulk`, { token: a.token });
+    expect(listed.body.total).toBe(10);
+  });
+
+  // On PostgreSQL a total_time beyond its INTEGER column (a response dated 1900) fails the statement
+  // of its whole group: the others must still be written, each retried on its own.
+  it('a response the database refuses does not take the concurrent ones with it', async () => {
+    const a = await server.account();
+    const { collectorId } = await weblink(a.token);
+    const results = await Promise.all(
+      Array.from({ length: 11 }, (_, i) =>
+        server.client.post(
+          `/v3/collectors/${collectorId}/responses`,
+          i === 5 ? { date_created: '1900-01-01T00:00:00+00:00' } : {},
+          { token: a.token },
+        ),
+      ),
+    );
+    const created = results.filter((_r, i) => i !== 5).map((r) => r.status);
+    expect(created).toEqual(Array(10).fill(201));
+    const stored = await storedResponses(collectorId);
+    expect(stored.rows).toBe(results.filter((r) => r.status === 201).length);
+    expect(stored.count).toBe(stored.rows);
+  });
+
   it('30 concurrent respondents on the page store exactly response_limit responses; the rest see the full page', async () => {
     const a = await server.account();
     const { collectorId, questionId, link } = await weblink(a.token, { response_limit: 10 });

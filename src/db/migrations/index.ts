@@ -17,6 +17,7 @@ import * as m0015 from './0015_respondent_flow.js';
 import * as m0020 from './0020_imports.js';
 import * as m0021 from './0021_uploads.js';
 import * as m0023 from './0023_import_page.js';
+import * as m0024 from './0024_pg_hot_paths.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0020_imports': m0020,
   '0021_uploads': m0021,
   '0023_import_page': m0023,
+  '0024_pg_hot_paths': m0024,
 };

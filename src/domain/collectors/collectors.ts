@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { type Selectable, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { countAndPage } from '../../db/owned.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { CollectorsTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -55,6 +56,11 @@ export function urlToken(): string {
 const notFound = () => new ApiError(1020, 'Collector not found.');
 
 /** The collector and its survey if the caller may use it in `area` at `level`; else 404/1020. */
+/** A collector's row by id (the hot path of every collector-scoped request). */
+const collectorRow = preparedQuery<Selectable<CollectorsTable>, [string]>(1, (k, id) =>
+  k.selectFrom('collectors').selectAll().where('id', '=', id),
+);
+
 export async function requireCollector(
   deps: Deps,
   caller: Caller,
@@ -62,11 +68,7 @@ export async function requireCollector(
   area: SurveyArea,
   level: AccessLevel,
 ): Promise<{ collector: Collector; survey: SurveyRow }> {
-  const row = await deps.db.kysely
-    .selectFrom('collectors')
-    .selectAll()
-    .where('id', '=', collectorId)
-    .executeTakeFirst();
+  const [row] = await collectorRow(deps.db, collectorId);
   if (!row) throw notFound();
   const survey = await requireSurvey(deps, caller, row.survey_id, area, level).catch((err) => {
     if (err instanceof ApiError && err.code === 1020) throw notFound();

@@ -13,6 +13,7 @@ import type { SurveyRow } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
 import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
 import type { DesignIndex } from './design-index.js';
+import { insertResponsePgGrouped } from './pg-write.js';
 import type { LogicPath } from './route.js';
 import { insertResponseSqlite } from './sqlite-write.js';
 
@@ -191,14 +192,12 @@ export async function createResponse(
   };
   const deltas = countDeltas(pages, 1);
   try {
-    if (deps.db.sqlite)
-      await insertResponseSqlite(
-        deps,
-        row,
-        deltas,
-        types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) })),
+    const events = types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) }));
+    if (deps.db.sqlite) await insertResponseSqlite(deps, row, deltas, events);
+    else
+      await insertResponsePgGrouped(deps, row, deltas, events, () =>
+        insertResponsePg(deps, row, deltas, eventIds, types, actor, now),
       );
-    else await insertResponsePg(deps, row, deltas, eventIds, types, actor, now);
   } catch (err) {
     if (!(err instanceof CollectorNotOpen)) throw err;
     // Say why, from the collector as it is now (the refusal itself was atomic).
@@ -212,6 +211,7 @@ export async function createResponse(
   return row;
 }
 
+/** One response in its own transaction (PostgreSQL: a response its group could not write). */
 async function insertResponsePg(
   deps: Deps,
   row: ResponseRow,

@@ -5,6 +5,7 @@
 // privileges of the form <area>.<level>).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { SurveysTable } from '../../db/tables/surveys.js';
 import { ApiError } from '../../platform/errors.js';
 import {
@@ -30,6 +31,11 @@ const notFound = () => new ApiError(1020, 'Survey not found.');
  * a user a workgroup share reaches may do what its privileges allow (src/domain/sharing/), else
  * 403/1016; anyone else gets 404/1020 (someone else's survey is indistinguishable from a missing one).
  */
+/** A survey's row by id (the hot path of every survey-scoped request). */
+const surveyRow = preparedQuery<SurveyRow, [string]>(1, (k, id) =>
+  k.selectFrom('surveys').selectAll().where('id', '=', id),
+);
+
 export async function requireSurvey(
   deps: Deps,
   auth: Caller,
@@ -37,11 +43,7 @@ export async function requireSurvey(
   area: SurveyArea,
   level: AccessLevel,
 ): Promise<SurveyRow> {
-  const survey = await deps.db.kysely
-    .selectFrom('surveys')
-    .selectAll()
-    .where('id', '=', surveyId)
-    .executeTakeFirst();
+  const [survey] = await surveyRow(deps.db, surveyId);
   if (!survey) throw notFound();
   if (survey.owner_id === auth.user.id) return survey;
   const privileges = await sharedPrivileges(deps, auth.user.id, survey.id);
