@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 // Every limit holds under concurrency, on SQLite and PostgreSQL: real concurrent HTTP requests
 // against a small ceiling, and the exact number stored afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,25 +151,56 @@ describe('response_limit and closed collectors', () => {
     expect(listed.body.total).toBe(10);
   });
 
-  // On PostgreSQL a total_time beyond its INTEGER column (a response dated 1900) fails the statement
-  // of its whole group: the others must still be written, each retried on its own.
+  it('a response dated 1900 is stored (its total_time fits the column)', async () => {
+    const a = await server.account();
+    const { collectorId } = await weblink(a.token);
+    const old = await server.client.post(
+      `/v3/collectors/${collectorId}/responses`,
+      { date_created: '1900-01-01T00:00:00+00:00' },
+      { token: a.token },
+    );
+    expect(old.status).toBe(201);
+    expect(old.body.total_time).toBe(2147483647);
+  });
+
+  // Concurrent responses are written together (one statement or transaction per group). A response
+  // the database refuses (a trigger stands in for a constraint or a disk error only it sees) must
+  // not take the others with it: each is retried on its own.
   it('a response the database refuses does not take the concurrent ones with it', async () => {
     const a = await server.account();
     const { collectorId } = await weblink(a.token);
-    const results = await Promise.all(
-      Array.from({ length: 11 }, (_, i) =>
-        server.client.post(
-          `/v3/collectors/${collectorId}/responses`,
-          i === 5 ? { date_created: '1900-01-01T00:00:00+00:00' } : {},
-          { token: a.token },
+    const { db } = server.deps;
+    if (db.sqlite)
+      db.sqlite.exec(
+        `CREATE TRIGGER refuse_marked BEFORE INSERT ON responses WHEN NEW.custom_value = 'refuse-me'
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+      );
+    else {
+      await sql`CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.custom_value = 'refuse-me' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW; END $$`.execute(db.kysely);
+      await sql`CREATE TRIGGER refuse_marked BEFORE INSERT ON responses FOR EACH ROW EXECUTE FUNCTION refuse_marked()`.execute(
+        db.kysely,
+      );
+    }
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 11 }, (_, i) =>
+          server.client.post(
+            `/v3/collectors/${collectorId}/responses`,
+            i === 5 ? { custom_value: 'refuse-me' } : {},
+            { token: a.token },
+          ),
         ),
-      ),
-    );
-    const created = results.filter((_r, i) => i !== 5).map((r) => r.status);
-    expect(created).toEqual(Array(10).fill(201));
-    const stored = await storedResponses(collectorId);
-    expect(stored.rows).toBe(results.filter((r) => r.status === 201).length);
-    expect(stored.count).toBe(stored.rows);
+      );
+      expect(results[5].status).toBe(500);
+      expect(results.filter((_r, i) => i !== 5).map((r) => r.status)).toEqual(Array(10).fill(201));
+      expect(await storedResponses(collectorId)).toEqual({ rows: 10, count: 10 });
+    } finally {
+      if (db.sqlite) db.sqlite.exec('DROP TRIGGER refuse_marked');
+      else
+        await sql`DROP TRIGGER refuse_marked ON responses; DROP FUNCTION refuse_marked()`.execute(db.kysely);
+    }
   });
 
   it('30 concurrent respondents on the page store exactly response_limit responses; the rest see the full page', async () => {

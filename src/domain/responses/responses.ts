@@ -179,7 +179,11 @@ export async function createResponse(
     first_name: input.first_name ?? '',
     last_name: input.last_name ?? '',
     email_address: input.email_address ?? '',
-    total_time: extras.totalTime ?? Math.max(0, Math.floor((Date.parse(now) - Date.parse(created)) / 1000)),
+    // An INTEGER column: a response dated long ago (1900) would overflow it on PostgreSQL.
+    total_time: Math.min(
+      INT_MAX,
+      extras.totalTime ?? Math.max(0, Math.floor((Date.parse(now) - Date.parse(created)) / 1000)),
+    ),
     date_created: created,
     date_modified: extras.dateModified ?? now,
     pages: JSON.stringify(pages),
@@ -325,7 +329,7 @@ export async function updateResponse(
     current_page_id: extras.currentPageId ?? (status === 'partial' ? current.current_page_id : '0'),
     page_path: extras.pagePath ? JSON.stringify(extras.pagePath) : current.page_path,
     logic_path: extras.logicPath ? JSON.stringify(extras.logicPath) : current.logic_path,
-    total_time: extras.totalTime ?? current.total_time,
+    total_time: Math.min(INT_MAX, extras.totalTime ?? current.total_time),
   };
   const deltas = countDeltas(pages, 1, countDeltas(before, -1));
   await deps.db.kysely.transaction().execute(async (trx) => {
