@@ -10,6 +10,7 @@ import { exportsRoutes } from './api/v3/exports/exports.js';
 import { groupActivitiesRoutes } from './api/v3/groups/activities.js';
 import { groupsRoutes } from './api/v3/groups/groups.js';
 import { groupMembersRoutes } from './api/v3/groups/members.js';
+import { importsRoutes } from './api/v3/imports/imports.js';
 import { messagesRoutes } from './api/v3/messages/messages.js';
 import { recipientsRoutes } from './api/v3/messages/recipients.js';
 import { errorsRoutes } from './api/v3/meta/errors.js';
@@ -77,6 +78,7 @@ const apiRoutes: Routes[] = [
   responsesRoutes,
   rollupsRoutes,
   exportsRoutes,
+  importsRoutes,
   messagesRoutes,
   recipientsRoutes,
 ];

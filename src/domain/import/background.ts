@@ -10,7 +10,7 @@
 // account in our database for days; asking again after a restart is the smaller cost.
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
-import type { User } from '../accounts/users.js';
+import type { Account } from '../accounts/users.js';
 import {
   continueImport,
   type DryRun,
@@ -23,7 +23,7 @@ import { beat, claimJob, HEARTBEAT_HOLD_MS, ownerJob, releaseJob } from './jobs.
 import { normaliseSourceUrl, RemoteError } from './remote.js';
 
 export interface PageImport {
-  owner: User;
+  owner: Account;
   from: string;
   token: string;
   dailyBudget: number;
@@ -89,6 +89,16 @@ const sleepUntil = (when: Date, signal: AbortSignal) =>
       { once: true },
     );
   });
+
+const runners = new WeakMap<Deps, ImportRunner>();
+
+/** The process's runner: the import page and the API start imports through the same one, so a
+ * job started by either is known to both (and stopped once when the server closes). */
+export function importRunner(deps: Deps): ImportRunner {
+  const runner = runners.get(deps) ?? new ImportRunner(deps);
+  runners.set(deps, runner);
+  return runner;
+}
 
 /** The background imports of one server process. */
 export class ImportRunner {

@@ -11,7 +11,7 @@ import type { Deps } from '../../context.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
-import type { User } from '../accounts/users.js';
+import type { Account } from '../accounts/users.js';
 import {
   type Collector,
   closedReason,
@@ -100,7 +100,7 @@ const idOf = (item: unknown): string => {
 export { BudgetSpent, RemoteError } from './remote.js';
 
 export interface ImportOptions {
-  owner: User;
+  owner: Account;
   from: string;
   token: string;
   dailyBudget: number;

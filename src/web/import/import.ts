@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import { ImportRunner, planPageImport } from '../../domain/import/background.js';
+import { type ImportRunner, importRunner, planPageImport } from '../../domain/import/background.js';
 import {
   type DryRun,
   type ImportStatus,
@@ -75,7 +75,7 @@ const budgetOf = (raw: string) => (/^\d{1,9}$/.test(raw.trim()) ? Number(raw.tri
 export function importPages(deps: Deps) {
   return pageArea('import-pages', deps, [
     async (app: FastifyInstance) => {
-      const runner = new ImportRunner(deps);
+      const runner = importRunner(deps);
       app.addHook('onClose', () => runner.stop());
       await importRoutes(app, deps, runner);
     },
