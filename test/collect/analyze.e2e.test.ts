@@ -125,8 +125,11 @@ describe('analyze and summary pages', () => {
 
       const one = await server.client.get(`/v3/surveys/${details.id}/responses/${first}`, { token: a.token });
       await page.goto(one.body.analyze_url);
-      expect(await page.locator('dl').textContent()).toContain('Red');
-      expect(await page.locator('dl').textContent()).toContain('Speed: Bad');
+      // the API's analyze_url leads to the responses page's view of that response
+      await page.waitForURL(/\/analyze\/[^/]+\/responses\/\d+$/);
+      const answers = await page.locator('main').textContent();
+      expect(answers).toContain('Red');
+      expect(answers).toContain('Speed | Bad');
 
       await page.goto(survey.summary_url);
       expect(await page.locator('#f-total .n').textContent()).toBe('3');

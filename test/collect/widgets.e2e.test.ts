@@ -321,7 +321,7 @@ describe('question widgets', () => {
       // the owner's view of one response names the star rating (it was blank)
       const [first] = await responses(a, details.id);
       await page.goto(first.analyze_url);
-      expect(await page.locator('.response-page').textContent()).toContain('5 stars');
+      expect(await page.locator('main').textContent()).toContain('5 stars');
 
       await page.goto(quizSurvey.analyze_url);
       expect(await page.locator('#quiz-average .n').textContent()).toBe('10');
