@@ -312,7 +312,7 @@ const WORKSPACE_COLUMNS = [...LIST_COLUMNS, 'owner_id', 'folder_id', 'page_count
 export type ListColumn = (typeof WORKSPACE_COLUMNS)[number];
 export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
 
-type ListStatement = (...args: unknown[]) => Promise<unknown[]>;
+type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
 /** Per database: the list's statements by query shape (see listSurveys). */
 const listStatements = new WeakMap<Db, Map<string, { page: ListStatement; count: ListStatement }>>();
 /** Per database: "does this user take part in any workgroup?" (prepared once). */
@@ -321,12 +321,6 @@ const memberChecks = new WeakMap<Db, (userId: string) => Promise<unknown[]>>();
 /**
  * The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. Reads only
  * `columns` (and the id) of each survey: a list shows few of them, and each column read costs.
- *
- * One statement per page, the shares folded in as subqueries, prepared once per shape (columns,
- * sort, which filters are present) and then only bound: building and compiling a Kysely query
- * cost more than running it. A user in no workgroup (the common case, checked by one prepared
- * lookup) gets the shape without the shared-surveys term, which the (owner_id, date_modified)
- * index serves in order with no sort, however many surveys the account has.
  */
 export async function listSurveys<C extends ListColumn = (typeof LIST_COLUMNS)[number]>(
   deps: Deps,
@@ -334,6 +328,31 @@ export async function listSurveys<C extends ListColumn = (typeof LIST_COLUMNS)[n
   q: ListQuery,
   columns: readonly C[] = LIST_COLUMNS as readonly ListColumn[] as readonly C[],
 ): Promise<[number, Array<Pick<SurveyRow, C | 'id'>>]> {
+  const { total, columns: names, rows } = await listSurveyRows(deps, userId, q, columns);
+  return [
+    total,
+    rows.map((values) => Object.fromEntries(names.map((n, i) => [n, values[i]]))) as Array<
+      Pick<SurveyRow, C | 'id'>
+    >,
+  ];
+}
+
+/**
+ * listSurveys' page with each row as an array of `columns`' values (the id first): the API's list
+ * builds its answer from these directly.
+ *
+ * One statement per page, the shares folded in as subqueries, prepared once per shape (columns,
+ * sort, which filters are present) and then only bound: building and compiling a Kysely query
+ * cost more than running it. A user in no workgroup (the common case, checked by one prepared
+ * lookup) gets the shape without the shared-surveys term, which the (owner_id, date_modified)
+ * index serves in order, however many surveys the account has.
+ */
+export async function listSurveyRows(
+  deps: Deps,
+  userId: string,
+  q: ListQuery,
+  columns: readonly ListColumn[],
+): Promise<{ total: number; columns: ListColumn[]; rows: unknown[][] }> {
   const { db } = deps;
   let memberCheck = memberChecks.get(db);
   if (!memberCheck) {
@@ -371,10 +390,11 @@ export async function listSurveys<C extends ListColumn = (typeof LIST_COLUMNS)[n
   const args = [userId, pattern, q.startModified ?? null, q.endModified ?? null, q.folderId ?? null];
   // One row more than the page: when the page is the last one its rows give the total, and the
   // count query is needed only for lists longer than the page.
-  const page = (await statements.page(...args, q.limit + 1, q.offset)) as Array<Pick<SurveyRow, C | 'id'>>;
-  if (page.length <= q.limit && (page.length > 0 || q.offset === 0)) return [q.offset + page.length, page];
-  const [{ total }] = (await statements.count(...args)) as Array<{ total: number }>;
-  return [Number(total), page.slice(0, q.limit)];
+  const page = await statements.page(...args, q.limit + 1, q.offset);
+  if (page.length <= q.limit && (page.length > 0 || q.offset === 0))
+    return { total: q.offset + page.length, columns: select, rows: page };
+  const [[total]] = await statements.count(...args);
+  return { total: Number(total), columns: select, rows: page.slice(0, q.limit) };
 }
 
 /** The page and count statements of one shape of listSurveys; arguments: userId, title pattern,
@@ -410,16 +430,24 @@ function listStatementsFor(
     q.sortBy === 'title' ? 'title' : q.sortBy === 'num_responses' ? 'response_count' : 'date_modified';
   const order =
     q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'title' ? 'asc' : 'desc';
-  const page = prepareQuery(deps.db, 7, (userId, pattern, start, end, folderId, limit, offset) =>
-    filtered(userId, pattern, start, end, folderId)
-      .select(select)
-      .orderBy(column === 'title' ? sql`lower(title)` : column, order)
-      .orderBy('id', order)
-      .limit(sql<number>`${limit}`)
-      .offset(sql<number>`${offset}`),
+  const page = prepareQuery(
+    deps.db,
+    7,
+    (userId, pattern, start, end, folderId, limit, offset) =>
+      filtered(userId, pattern, start, end, folderId)
+        .select(select)
+        .orderBy(column === 'title' ? sql`lower(title)` : column, order)
+        .orderBy('id', order)
+        .limit(sql<number>`${limit}`)
+        .offset(sql<number>`${offset}`),
+    { arrays: true },
   );
-  const count = prepareQuery(deps.db, 5, (userId, pattern, start, end, folderId) =>
-    filtered(userId, pattern, start, end, folderId).select((eb) => eb.fn.countAll<number>().as('total')),
+  const count = prepareQuery(
+    deps.db,
+    5,
+    (userId, pattern, start, end, folderId) =>
+      filtered(userId, pattern, start, end, folderId).select((eb) => eb.fn.countAll<number>().as('total')),
+    { arrays: true },
   );
   return { page: page as ListStatement, count: count as ListStatement };
 }
