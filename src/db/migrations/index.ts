@@ -15,6 +15,7 @@ import * as m0013 from './0013_window_counters.js';
 import * as m0014 from './0014_account_tokens.js';
 import * as m0015 from './0015_respondent_flow.js';
 import * as m0020 from './0020_imports.js';
+import * as m0025 from './0025_responses_created.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_account_tokens': m0014,
   '0015_respondent_flow': m0015,
   '0020_imports': m0020,
+  '0025_responses_created': m0025,
 };

@@ -2,7 +2,8 @@
 // rows before them: OFFSET 990,000 reads 990,000 index entries, a seek reads none. The API pages by
 // number, so each process remembers where pages began: the ordinal that ends the rows before an
 // offset ("a mark"), for every page it served and every STRIDE-th row. A page then starts with a
-// seek past the mark at its offset, or past the mark below it and a short OFFSET from there.
+// seek past the mark at its offset; without one, the mark below it (or the start) and a walk of the
+// (scope, ordinal) index alone find it, and it is kept for the next request.
 //
 // Ordinals only grow (survey_response_seq), so new responses never move earlier rows; only a
 // deletion does. Marks are keyed by the survey's deletion count, read in one statement as
@@ -18,6 +19,9 @@ const MAX_MARKS = 100_000;
 
 interface Seeks {
   version: (surveyId: string) => Promise<unknown[][]>;
+  /** The ordinal of the row `offset` rows past `after`, read on the (scope, ordinal) index alone. */
+  surveyBoundary: (surveyId: string, after: number, offset: number) => Promise<unknown[][]>;
+  collectorBoundary: (collectorId: string, after: number, offset: number) => Promise<unknown[][]>;
   survey: (surveyId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
   collector: (collectorId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
   marks: Map<string, number>;
@@ -38,6 +42,34 @@ function seeksOf(db: Db): Seeks {
           .leftJoin('survey_response_seq as q', 'q.survey_id', 's.id')
           .select(['q.next_ordinal', 's.response_count'])
           .where('s.id', '=', surveyId),
+      { arrays: true },
+    ),
+    surveyBoundary: prepareQuery(
+      db,
+      3,
+      (surveyId, after, offset) =>
+        kysely
+          .selectFrom('responses')
+          .select('ordinal')
+          .where('survey_id', '=', surveyId)
+          .where('ordinal', '>', after as unknown as number)
+          .orderBy('ordinal')
+          .limit(1)
+          .offset(offset as unknown as number),
+      { arrays: true },
+    ),
+    collectorBoundary: prepareQuery(
+      db,
+      3,
+      (collectorId, after, offset) =>
+        kysely
+          .selectFrom('responses')
+          .select('ordinal')
+          .where('collector_id', '=', collectorId)
+          .where('ordinal', '>', after as unknown as number)
+          .orderBy('ordinal')
+          .limit(1)
+          .offset(offset as unknown as number),
       { arrays: true },
     ),
     survey: prepareQuery(db, 4, (surveyId, after, limit, offset) =>
@@ -102,6 +134,17 @@ export async function seekResponsesPage(
       from = 0;
       after = 0;
     }
+  }
+  if (offset > from) {
+    // No mark at the page itself: find it on the index alone (no row read), and keep it, so the
+    // next request for this page (or the one after it) seeks straight there.
+    const [hit] = scope.collectorId
+      ? await s.collectorBoundary(scope.collectorId, after, offset - from - 1)
+      : await s.surveyBoundary(scope.surveyId, after, offset - from - 1);
+    if (!hit) return [];
+    after = Number(hit[0]);
+    from = offset;
+    remember(s.marks, key + offset, after);
   }
   const rows = scope.collectorId
     ? await s.collector(scope.collectorId, after, limit, offset - from)
