@@ -68,6 +68,7 @@ if (fresh) {
     )
     .run(N, created.id);
   raw.prepare('UPDATE surveys SET response_count = ? WHERE id = ?').run(N, created.id);
+  raw.prepare('UPDATE survey_response_seq SET next_ordinal = ? WHERE survey_id = ?').run(N, created.id);
   raw.exec('COMMIT');
   await app.close();
 }

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { dataScenarios } from './scale-data.js';
 import { scaleOut, scenarios } from './scenarios.js';
 
 const { values: args } = parseArgs({
@@ -213,8 +214,11 @@ async function main() {
   const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
   const service = startPinned([...profile, 'dist/main.js', 'serve'], { ...env, PORT: String(port) });
   await service.ready;
-  const ctx = { base, token, dir, http, cli: (a) => cli(a, env) };
-  const selected = scenarios.filter((s) => !args.only || args.only.split(',').includes(s.name));
+  const ctx = { base, token, dir, databaseUrl, http, cli: (a) => cli(a, env) };
+  // The data-scale scenarios (bench/scale-data.js) seed a million rows: only when asked for.
+  const selected = [...scenarios, ...dataScenarios].filter((s) =>
+    args.only ? args.only.split(',').includes(s.name) : !s.optIn || process.env.BENCH_LARGE === '1',
+  );
   const rows = [];
   try {
     for (const s of selected) {
@@ -241,6 +245,23 @@ async function main() {
         connections,
         duration,
       });
+      const unit = prepared.unit ?? 1; // items per request (e.g. responses per exported page)
+      if (s.noFloor) {
+        // Compared with its small twin (scaleOf), not with the floor.
+        rows.push({
+          scenario: s.name,
+          description: s.description,
+          service_rps: Math.round(service_.rps),
+          items_per_s: Math.round(service_.rps * unit),
+          service_p99_ms: Number(service_.p99ms.toFixed(2)),
+          service_cpu_us: Math.round(service_.cpuUs),
+          non_2xx: service_.non2xx,
+          target: s.target,
+          status: sample.status,
+          scale_of: s.scaleOf,
+        });
+        continue;
+      }
       const floorPort = await freePort();
       const headers = Object.fromEntries(
         Object.entries(sample.headers).filter(
@@ -270,7 +291,6 @@ async function main() {
         duration,
       });
       await floor.stop();
-      const unit = prepared.unit ?? 1; // items per request (e.g. responses per exported page)
       rows.push({
         scenario: s.name,
         description: s.description,
@@ -296,16 +316,36 @@ async function main() {
     else process.stdout.write('scale_out: skipped, it needs PostgreSQL (BENCH_DATABASE_URL)\n');
   }
 
+  const floored = rows.filter((r) => r.floor_rps !== undefined);
+  const scaled = rows.filter((r) => r.floor_rps === undefined);
+  const byName = new Map(rows.map((r) => [r.scenario, r]));
+  for (const r of scaled) {
+    const small = byName.get(r.scale_of);
+    if (small) {
+      r.rps_vs_small = Number((r.service_rps / small.service_rps).toFixed(3));
+      r.cpu_vs_small = Number((r.service_cpu_us / small.service_cpu_us).toFixed(3));
+    }
+    const first = byName.get(r.scenario.replace('deep_page', 'first_page'));
+    if (first && first !== r) r.rps_vs_first_page = Number((r.service_rps / first.service_rps).toFixed(3));
+  }
+  const scaleTable = [
+    '| scenario | req/s | items/s | p99 ms | CPU µs/req | req/s vs small twin | CPU vs small twin | vs page 1 | target |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...scaled.map(
+      (r) =>
+        `| ${r.scenario} | ${r.service_rps} | ${r.items_per_s} | ${r.service_p99_ms} | ${r.service_cpu_us} | ${r.rps_vs_small ?? ''} | ${r.cpu_vs_small ?? ''} | ${r.rps_vs_first_page ?? ''} | ${r.target} |`,
+    ),
+  ].join('\n');
   const table = [
     '| scenario | service req/s | floor req/s | ratio | items/s | p99 ms (service / floor) | CPU µs/req (service / floor) | target |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map(
+    ...floored.map(
       (r) =>
         `| ${r.scenario} | ${r.service_rps} | ${r.floor_rps} | ${r.ratio} | ${r.items_per_s} | ${r.service_p99_ms} / ${r.floor_p99_ms} | ${r.service_cpu_us} / ${r.floor_cpu_us} | ${r.target} |`,
     ),
   ].join('\n');
   process.stdout.write(
-    `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${rows.length ? `${table}\n` : ''}`,
+    `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${floored.length ? `${table}\n` : ''}${scaled.length ? `\nScale with data (each large scenario against its small twin):\n\n${scaleTable}\n` : ''}`,
   );
   if (scale) {
     const lines = scale.rows.map((r) => `| ${r.processes} | ${r.rps} | ${r.p99_ms} | ${r.non_2xx} |`);

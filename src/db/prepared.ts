@@ -17,15 +17,32 @@ export function prepareQuery<Row, Args extends unknown[]>(
   db: Db,
   arity: Args['length'],
   build: (...args: string[]) => Compilable<Row>,
-): (...args: Args) => Promise<Row[]> {
+): (...args: Args) => Promise<Row[]>;
+/** With `{ arrays: true }`: each row as an array of its values in the select's order (no object per
+ * row: on SQLite a third cheaper to read for wide pages). */
+export function prepareQuery<Row, Args extends unknown[]>(
+  db: Db,
+  arity: Args['length'],
+  build: (...args: string[]) => Compilable<Row>,
+  options: { arrays: true },
+): (...args: Args) => Promise<unknown[][]>;
+export function prepareQuery<Row, Args extends unknown[]>(
+  db: Db,
+  arity: Args['length'],
+  build: (...args: string[]) => Compilable<Row>,
+  options: { arrays?: boolean } = {},
+): (...args: Args) => Promise<Row[] | unknown[][]> {
+  const arrays = options.arrays === true;
   const compiled = build(...Array.from({ length: arity }, (_, i) => `${MARK}${i}`)).compile();
   // For each bound parameter: the index of the call argument it takes, or a constant.
   const binds = compiled.parameters.map((p) =>
     typeof p === 'string' && p.startsWith(MARK) ? { arg: Number(p.slice(MARK.length)) } : { value: p },
   );
   const bind = (args: unknown[]) => binds.map((b) => ('arg' in b ? args[b.arg as number] : b.value));
-  const viaKysely = async (params: unknown[]) =>
-    (await db.kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, params))).rows;
+  const viaKysely = async (params: unknown[]) => {
+    const { rows } = await db.kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, params));
+    return arrays ? rows.map((r) => Object.values(r as object)) : rows;
+  };
 
   if (db.pg) {
     const pool = db.pg;
@@ -40,7 +57,10 @@ export function prepareQuery<Row, Args extends unknown[]>(
   return async (...args) => {
     const params = bind(args);
     if (!sqliteIdle()) return viaKysely(params);
-    statement ??= sqlite.prepare(compiled.sql);
+    if (!statement) {
+      statement = sqlite.prepare(compiled.sql);
+      if (arrays && statement.reader) statement.raw(true);
+    }
     if (statement.reader) return statement.all(params) as Row[];
     statement.run(params);
     return [];

@@ -57,6 +57,29 @@ export function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
+/**
+ * The envelope as JSON text around `data`, the page's items already as JSON text (a JSON array):
+ * for lists that splice stored JSON or build their items' text directly instead of going through
+ * the response schema's serializer. Same fields, in the schema's order, as `envelope`.
+ */
+export function envelopeJson(
+  request: FastifyRequest,
+  page: Page,
+  total: number,
+  data: string,
+  lastPage?: number,
+): string {
+  const { links } = envelope(request, page, total, [], lastPage);
+  const ordered = {
+    self: links.self,
+    prev: links.prev,
+    next: links.next,
+    first: links.first,
+    last: links.last,
+  };
+  return `{"data":${data},"per_page":${page.perPage},"page":${page.page},"total":${total},"links":${JSON.stringify(ordered)}}`;
+}
+
 /** `lastPage`: the last page a client may be sent to, when later ones would be refused (the basic
  * plan's response limit); links.next and links.last never point past it. */
 export function envelope<T>(

@@ -510,3 +510,64 @@ describe('deleting a survey', () => {
     expect(errorCode(await server.client.delete(`/v3/collectors/${collectorId}/responses`))).toBe('1010');
   });
 });
+
+describe('bulk pages', () => {
+  it('splice the stored answers exactly as one response reads, and seek deep pages right across deletions', async () => {
+    const { a, details, collectorId, sid } = await setup();
+    const r = prng(7);
+    const made: string[] = [];
+    for (let n = 0; n < 9; n++) {
+      // Answer fields given in reverse order: the export still writes them in the schema's order.
+      const pages = randomAnswers(details, r, n).map((p: any) => ({
+        ...p,
+        questions: p.questions.map((q: any) => ({
+          ...q,
+          answers: q.answers.map((x: any) => Object.fromEntries(Object.entries(x).reverse())),
+        })),
+      }));
+      const res = await server.client.post(
+        `/v3/collectors/${collectorId}/responses`,
+        { pages, custom_variables: { n: String(n) }, custom_value: `v"${n}` },
+        { token: a.token },
+      );
+      expect(res.status).toBe(201);
+      made.push(res.body.id);
+    }
+    const walk = async (path: string, order: number[]) => {
+      const byPage = new Map<number, any[]>();
+      for (const p of order) {
+        const res = await server.client.get(`${path}?per_page=2&page=${p}`, { token: a.token });
+        expect(res.status).toBe(200);
+        byPage.set(p, res.body.data);
+      }
+      return [...byPage.keys()].sort((x, y) => x - y).flatMap((p) => byPage.get(p)!);
+    };
+    const all = await walk(`/v3/surveys/${sid}/responses/bulk`, [1, 2, 3, 4, 5]);
+    expect(all.map((x) => x.id)).toEqual(made);
+    for (const item of all) {
+      const one = await server.client.get(`/v3/surveys/${sid}/responses/${item.id}/details`, {
+        token: a.token,
+      });
+      const { current_page_id: _, ...expected } = one.body;
+      expect(JSON.stringify(item)).toBe(JSON.stringify(expected));
+    }
+    // A deletion moves every later response one place up, on pages read before and after it.
+    const del = await server.client.delete(`/v3/surveys/${sid}/responses/${made[2]}`, { token: a.token });
+    expect(del.status).toBe(200);
+    const left = made.filter((id) => id !== made[2]);
+    for (const order of [
+      [1, 2, 3, 4],
+      [4, 3, 2, 1],
+    ])
+      expect((await walk(`/v3/surveys/${sid}/responses/bulk`, order)).map((x) => x.id)).toEqual(left);
+    expect(
+      (await walk(`/v3/collectors/${collectorId}/responses/bulk`, [3, 1, 4, 2])).map((x) => x.id),
+    ).toEqual(left);
+    // New responses go at the end.
+    const more = await server.client.post(`/v3/collectors/${collectorId}/responses`, {}, { token: a.token });
+    expect((await walk(`/v3/surveys/${sid}/responses/bulk`, [2, 1, 3, 4, 5])).map((x) => x.id)).toEqual([
+      ...left,
+      more.body.id,
+    ]);
+  });
+});

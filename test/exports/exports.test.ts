@@ -40,12 +40,16 @@ beforeAll(async () => {
   const formula = randomAnswers(details, r, 4);
   const nick = details.pages[2].questions[0];
   const numbers = details.pages[2].questions[3];
+  // and a line break inside a field (RFC 4180 quotes it)
+  const essay = details.pages[2].questions.find((q: any) => q.headings[0].heading === 'Tell us more');
   formula[2].questions = formula[2].questions.map((q: any) =>
     q.id === nick.id
       ? { id: q.id, answers: [{ text: '=HYPERLINK("http://evil","x")' }] }
       : q.id === numbers.id
         ? { id: q.id, answers: [{ row_id: numbers.answers.rows[0].id, text: '-5' }] }
-        : q,
+        : q.id === essay.id
+          ? { id: q.id, answers: [{ text: 'two\nlines' }] }
+          : q,
   );
   bodies.push({
     pages: formula,
@@ -235,6 +239,7 @@ describe('exports', () => {
     expect(last).toContain(`'=HYPERLINK("http://evil","x")`);
     expect(last).toContain(`'@SUM(A1)`);
     expect(last).toContain('-5');
+    expect(file.body.toString()).toContain('"two\nlines"');
   });
 
   it('writes a small XLSX at once, numeric values, with the same filters as the pages', async () => {

@@ -813,6 +813,22 @@ describe('GET /surveys', () => {
         preview: made[1].preview,
         collect_stats: { total_count: 0 },
       });
+      // The list is written as text, not by the schema serializer: the same fields, in its order.
+      expect(Object.keys(inc.body.data[0])).toEqual([
+        'id',
+        'title',
+        'nickname',
+        'href',
+        'response_count',
+        'date_created',
+        'date_modified',
+        'language',
+        'question_count',
+        'analyze_url',
+        'preview',
+        'collect_stats',
+      ]);
+      expect(Object.keys(inc.body)).toEqual(['data', 'per_page', 'page', 'total', 'links']);
       const owned = await srv.client.get('/v3/surveys?include=owned', { token: a.token });
       expect(owned.body.total).toBe(3);
       const sharedWith = await srv.client.get('/v3/surveys?include=shared_with', { token: a.token });

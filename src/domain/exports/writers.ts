@@ -1,11 +1,11 @@
-// Export files written to a stream: responses as CSV (csv-stringify, RFC 4180 with CRLF, optional
-// BOM for Excel) or XLSX (exceljs's streaming writer), the summary (rollups per question) as CSV,
+// Export files written to a stream: responses as CSV (RFC 4180 with CRLF, optional BOM for Excel,
+// written by csvText: csv-stringify's rules without its per-field option checks) or XLSX
+// (exceljs's streaming writer), the summary (rollups per question) as CSV,
 // and an SPSS syntax file that reads the numeric CSV and labels its variables and codes. Rows come
 // from the database in keyset batches, so memory stays constant however many responses there are.
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { rollups } from '../analysis/rollups.js';
 import type { DesignIndex } from '../responses/design-index.js';
@@ -48,8 +48,30 @@ async function* responseRows(
   }
 }
 
-/** Writes CSV records a batch at a time (csv-stringify's sync API per batch: one string and one
- * stream write per batch rather than a stream hop per record), waiting when `out` is full. */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * CSV records as text, as csv-stringify writes them with its defaults and CRLF: a field holding a
+ * quote, a comma or a line break is quoted (quotes doubled); null is empty; a number as JS writes
+ * it; a Date as its epoch milliseconds.
+ */
+export function csvText(batch: Cell[][]): string {
+  let out = '';
+  for (const row of batch) {
+    for (let i = 0; i < row.length; i++) {
+      const v = row[i];
+      if (i > 0) out += ',';
+      if (v === null || v === undefined) continue;
+      const s = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : String(v.getTime());
+      out += NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+    }
+    out += '\r\n';
+  }
+  return out;
+}
+
+/** Writes CSV records a batch at a time (one string and one stream write per batch rather than a
+ * stream hop per record), waiting when `out` is full. */
 async function writeCsvRows(
   out: Writable,
   bom: boolean,
@@ -57,7 +79,7 @@ async function writeCsvRows(
 ): Promise<void> {
   let first = true;
   for await (const batch of rows) {
-    const text = stringify(batch, { bom: first && bom, record_delimiter: '\r\n' });
+    const text = first && bom ? `\ufeff${csvText(batch)}` : csvText(batch);
     first = false;
     if (!out.write(text)) await once(out, 'drain');
   }

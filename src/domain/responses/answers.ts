@@ -168,6 +168,24 @@ function checkCardinality(q: IndexedQuestion, answers: AnswerIn[], where: string
     throw bad(`'${where}' gives the "other" answer twice.`);
 }
 
+const ANSWER_FIELDS = [
+  'choice_id',
+  'row_id',
+  'col_id',
+  'other_id',
+  'text',
+  'download_url',
+  'content_type',
+  // internal: presented as download_url (api/v3/responses/present.ts)
+  'upload_id',
+] as const;
+
+function inApiOrder(a: AnswerIn): Answer {
+  const out: Record<string, unknown> = {};
+  for (const k of ANSWER_FIELDS) if (a[k as keyof AnswerIn] !== undefined) out[k] = a[k as keyof AnswerIn];
+  return out as Answer;
+}
+
 /**
  * Checks `pages` against the design; returns them in the stored form (questions without answers
  * dropped, pages in the survey's order).
@@ -196,8 +214,12 @@ export function checkPages(index: DesignIndex, pages: PageIn[]): StoredPage[] {
       });
       checkCardinality(q, answers, `${where}.answers`);
       if (answers.length === 0) return;
-      const stored: StoredQuestionAnswers = { id: qi.id, answers: answers.map((a) => ({ ...a })) };
-      if (qi.variable_id !== undefined) stored.variable_id = qi.variable_id;
+      // Stored with the API's field order (id, variable_id, answers; answer fields as in the
+      // Response schema), so the bulk export can splice the stored text as it is.
+      const stored: StoredQuestionAnswers =
+        qi.variable_id !== undefined
+          ? { id: qi.id, variable_id: qi.variable_id, answers: answers.map(inApiOrder) }
+          : { id: qi.id, answers: answers.map(inApiOrder) };
       questions.push(stored);
     });
     out.push({ id: p.id, questions });

@@ -13,6 +13,7 @@ import type { SurveyRow } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
 import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
 import type { DesignIndex } from './design-index.js';
+import { seekResponsesPage } from './page-seek.js';
 import { insertResponsePgGrouped } from './pg-write.js';
 import type { LogicPath } from './route.js';
 import { insertResponseSqlite } from './sqlite-write.js';
@@ -469,6 +470,12 @@ export async function listResponses(
     knownTotal ??
     (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total;
   if (Number(total) === 0 || offset >= Number(total)) return [Number(total), []];
+  // An unfiltered page in ordinal order: read by seek, whatever its depth (page-seek.ts).
+  if (columns === 'all' && f.surveyId && f.sortBy === undefined && f.sortOrder !== 'DESC' && unfiltered(f))
+    return [
+      Number(total),
+      await seekResponsesPage(deps.db, { surveyId: f.surveyId, collectorId: f.collectorId }, offset, limit),
+    ];
   const order = f.sortOrder === 'DESC' ? 'desc' : 'asc';
   const base = columns === 'all' ? q.selectAll() : q.select(['id', 'survey_id', 'collector_id', 'ordinal']);
   const sorted =

@@ -4,8 +4,10 @@
 // (per area the lower level). Several shares reaching the same user add up. Everything is read
 // live, so removing a share or a membership takes access away at once.
 // src/domain/surveys/access.ts (requireSurvey) asks here; nothing else decides.
+import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.js';
-import { activeWorkgroupsOf } from '../workgroups/members.js';
+import type { Database } from '../../db/schema.js';
+import { activeWorkgroupIdsQuery, activeWorkgroupsOf } from '../workgroups/members.js';
 import {
   AREAS,
   type Area,
@@ -112,35 +114,19 @@ export async function sharedPrivileges(
   return unionPrivileges(reach.map((r) => r.privileges));
 }
 
-/** Ids of surveys shared with `userId` (through their workgroups) that they do not own. */
-export async function surveysSharedWith(deps: Deps, userId: string): Promise<string[]> {
-  const memberships = await activeWorkgroupsOf(deps, userId);
-  if (memberships.length === 0) return [];
-  const rows = await deps.db.kysely
+/**
+ * Subqueries of survey ids for the survey list to fold into its one statement: those shared with
+ * `userId` through workgroups they take part in with effect (without the ownership
+ * test: the caller adds it), and those shared with any workgroup (the caller adds the owner).
+ */
+export function sharedWithQuery(db: Kysely<Database>, userId: string) {
+  return db
     .selectFrom('workgroup_shares as s')
-    .innerJoin('surveys as v', 'v.id', 's.resource_id')
     .select('s.resource_id')
-    .distinct()
     .where('s.resource_type', '=', SURVEY)
-    .where(
-      's.workgroup_id',
-      'in',
-      memberships.map((m) => m.workgroup_id),
-    )
-    .where('v.owner_id', '!=', userId)
-    .execute();
-  return rows.map((r) => r.resource_id);
+    .where('s.workgroup_id', 'in', activeWorkgroupIdsQuery(db, userId));
 }
 
-/** Ids of `userId`'s own surveys that are shared with at least one workgroup. */
-export async function surveysSharedBy(deps: Deps, userId: string): Promise<string[]> {
-  const rows = await deps.db.kysely
-    .selectFrom('workgroup_shares as s')
-    .innerJoin('surveys as v', 'v.id', 's.resource_id')
-    .select('s.resource_id')
-    .distinct()
-    .where('s.resource_type', '=', SURVEY)
-    .where('v.owner_id', '=', userId)
-    .execute();
-  return rows.map((r) => r.resource_id);
+export function sharedAtAllQuery(db: Kysely<Database>) {
+  return db.selectFrom('workgroup_shares as s').select('s.resource_id').where('s.resource_type', '=', SURVEY);
 }

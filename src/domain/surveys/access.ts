@@ -1,6 +1,7 @@
 // Who may do what with a survey: the ONE place that decides. Every survey-scoped endpoint
-// (surveys, pages, questions, details, translations) calls requireSurvey; GET /surveys asks
-// sharedSurveyIds for the surveys a user may read besides their own. The owner may do
+// (surveys, pages, questions, details, translations) calls requireSurvey; GET /surveys folds the
+// sharing area's subqueries (sharedWithQuery) into its one statement for the surveys a user may
+// read besides their own. The owner may do
 // everything; others what workgroup shares give them (src/domain/sharing/privileges.ts:
 // privileges of the form <area>.<level>).
 import type { Selectable } from 'kysely';
@@ -8,12 +9,7 @@ import type { Deps } from '../../context.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { SurveysTable } from '../../db/tables/surveys.js';
 import { ApiError } from '../../platform/errors.js';
-import {
-  privilegesAllow,
-  sharedPrivileges,
-  surveysSharedBy,
-  surveysSharedWith,
-} from '../sharing/privileges.js';
+import { privilegesAllow, sharedPrivileges } from '../sharing/privileges.js';
 
 export type SurveyRow = Selectable<SurveysTable>;
 export type SurveyArea = 'design' | 'collect' | 'analyze';
@@ -51,16 +47,6 @@ export async function requireSurvey(
   if (!privilegesAllow(privileges, area, level === 'write' ? 'full_access' : 'read_only'))
     throw new ApiError(1016, `The survey is shared with you without ${area} ${level} access.`);
   return survey;
-}
-
-/** Ids of surveys `userId` may read although they do not own them (shared with their workgroups). */
-export async function sharedSurveyIds(deps: Deps, userId: string): Promise<string[]> {
-  return surveysSharedWith(deps, userId);
-}
-
-/** Ids of `userId`'s own surveys that they have shared with workgroups. */
-export async function surveysSharedByUser(deps: Deps, userId: string): Promise<string[]> {
-  return surveysSharedBy(deps, userId);
 }
 
 /**

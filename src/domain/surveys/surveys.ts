@@ -1,20 +1,17 @@
 // Surveys: create (Blank, Bulk, Copy), read, list, update, delete. No HTTP here.
 import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { collectorStates } from '../collectors/collectors.js';
 import { recordEvent } from '../events.js';
+import { sharedAtAllQuery, sharedWithQuery } from '../sharing/privileges.js';
 import { activeTeamOf } from '../teams/membership.js';
 import { removeUploads } from '../uploads/uploads.js';
-import {
-  type Caller,
-  requireSurvey,
-  type SurveyRow,
-  sharedSurveyIds,
-  surveysSharedByUser,
-} from './access.js';
+import { type Caller, requireSurvey, type SurveyRow } from './access.js';
 import {
   type Blueprint,
   type BlueprintPage,
@@ -318,53 +315,144 @@ const WORKSPACE_COLUMNS = [...LIST_COLUMNS, 'owner_id', 'folder_id', 'page_count
 export type ListColumn = (typeof WORKSPACE_COLUMNS)[number];
 export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
 
-/** The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. Reads only
- * `columns` (and the id) of each survey: a list shows few of them, and each column read costs. */
+type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
+/** Per database: the list's statements by query shape (see listSurveys). */
+const listStatements = new WeakMap<Db, Map<string, { page: ListStatement; count: ListStatement }>>();
+/** Per database: "does this user take part in any workgroup?" (prepared once). */
+const memberChecks = new WeakMap<Db, (userId: string) => Promise<unknown[]>>();
+
+/**
+ * The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. Reads only
+ * `columns` (and the id) of each survey: a list shows few of them, and each column read costs.
+ */
 export async function listSurveys<C extends ListColumn = (typeof LIST_COLUMNS)[number]>(
   deps: Deps,
   userId: string,
   q: ListQuery,
   columns: readonly C[] = LIST_COLUMNS as readonly ListColumn[] as readonly C[],
 ): Promise<[number, Array<Pick<SurveyRow, C | 'id'>>]> {
-  const shared = await sharedSurveyIds(deps, userId);
-  const sharedBy = q.filters.includes('shared_by') ? await surveysSharedByUser(deps, userId) : [];
-  let query = deps.db.kysely.selectFrom('surveys').where((eb) => {
-    const parts = [];
-    const all = q.filters.length === 0;
-    if (all || q.filters.includes('owned')) parts.push(eb('owner_id', '=', userId));
-    if ((all || q.filters.includes('shared_with')) && shared.length > 0) parts.push(eb('id', 'in', shared));
-    if (q.filters.includes('shared_by') && sharedBy.length > 0)
-      parts.push(eb.and([eb('owner_id', '=', userId), eb('id', 'in', sharedBy)]));
-    return parts.length > 0 ? eb.or(parts) : sql<SqlBool>`1 = 0`;
-  });
-  if (q.title) {
-    const pattern = `%${q.title.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where(sql<SqlBool>`lower(title) like ${pattern} escape '\\'`);
+  const { total, columns: names, rows } = await listSurveyRows(deps, userId, q, columns);
+  return [
+    total,
+    rows.map((values) => Object.fromEntries(names.map((n, i) => [n, values[i]]))) as Array<
+      Pick<SurveyRow, C | 'id'>
+    >,
+  ];
+}
+
+/**
+ * listSurveys' page with each row as an array of `columns`' values (the id first): the API's list
+ * builds its answer from these directly.
+ *
+ * One statement per page, the shares folded in as subqueries, prepared once per shape (columns,
+ * sort, which filters are present) and then only bound: building and compiling a Kysely query
+ * cost more than running it. A user in no workgroup (the common case, checked by one prepared
+ * lookup) gets the shape without the shared-surveys term, which the (owner_id, date_modified)
+ * index serves in order, however many surveys the account has.
+ */
+export async function listSurveyRows(
+  deps: Deps,
+  userId: string,
+  q: ListQuery,
+  columns: readonly ListColumn[],
+): Promise<{ total: number; columns: ListColumn[]; rows: unknown[][] }> {
+  const { db } = deps;
+  let memberCheck = memberChecks.get(db);
+  if (!memberCheck) {
+    memberCheck = prepareQuery(db, 1, (user) =>
+      db.kysely.selectFrom('workgroup_members').select('user_id').where('user_id', '=', user).limit(1),
+    );
+    memberChecks.set(db, memberCheck);
   }
-  if (q.startModified) query = query.where('date_modified', '>=', q.startModified);
-  if (q.endModified) query = query.where('date_modified', '<=', q.endModified);
-  if (q.folderId !== undefined)
-    query =
-      q.folderId === '0' ? query.where('folder_id', 'is', null) : query.where('folder_id', '=', q.folderId);
+  const all = q.filters.length === 0;
+  const withShared = (all || q.filters.includes('shared_with')) && (await memberCheck(userId)).length > 0;
+  const select = [...new Set<ListColumn>(['id', ...columns])];
+  const folder = q.folderId === undefined ? 'any' : q.folderId === '0' ? 'none' : 'one';
+  const shape = JSON.stringify([
+    select,
+    q.sortBy,
+    q.sortOrder,
+    [...q.filters].sort(),
+    withShared,
+    Boolean(q.title),
+    Boolean(q.startModified),
+    Boolean(q.endModified),
+    folder,
+  ]);
+  let byShape = listStatements.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    listStatements.set(db, byShape);
+  }
+  let statements = byShape.get(shape);
+  if (!statements) {
+    statements = listStatementsFor(deps, q, select, withShared, folder);
+    byShape.set(shape, statements);
+  }
+  const pattern = q.title ? `%${q.title.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const args = [userId, pattern, q.startModified ?? null, q.endModified ?? null, q.folderId ?? null];
+  // One row more than the page: when the page is the last one its rows give the total, and the
+  // count query is needed only for lists longer than the page.
+  const page = await statements.page(...args, q.limit + 1, q.offset);
+  if (page.length <= q.limit && (page.length > 0 || q.offset === 0))
+    return { total: q.offset + page.length, columns: select, rows: page };
+  const [[total]] = await statements.count(...args);
+  return { total: Number(total), columns: select, rows: page.slice(0, q.limit) };
+}
+
+/** The page and count statements of one shape of listSurveys; arguments: userId, title pattern,
+ * start and end of date_modified, folder id (each referenced only by the shapes that use it),
+ * then the page's limit and offset. */
+function listStatementsFor(
+  deps: Deps,
+  q: ListQuery,
+  select: ListColumn[],
+  withShared: boolean,
+  folder: 'any' | 'none' | 'one',
+): { page: ListStatement; count: ListStatement } {
+  const { kysely } = deps.db;
+  const filtered = (userId: string, pattern: string, start: string, end: string, folderId: string) => {
+    let query = kysely.selectFrom('surveys').where((eb) => {
+      const parts = [];
+      const all = q.filters.length === 0;
+      if (all || q.filters.includes('owned')) parts.push(eb('owner_id', '=', userId));
+      if (withShared)
+        parts.push(eb.and([eb('id', 'in', sharedWithQuery(kysely, userId)), eb('owner_id', '!=', userId)]));
+      if (q.filters.includes('shared_by'))
+        parts.push(eb.and([eb('owner_id', '=', userId), eb('id', 'in', sharedAtAllQuery(kysely))]));
+      return parts.length > 0 ? eb.or(parts) : sql<SqlBool>`1 = 0`;
+    });
+    if (q.title) query = query.where(sql<SqlBool>`lower(title) like ${pattern} escape '\\'`);
+    if (q.startModified) query = query.where('date_modified', '>=', start);
+    if (q.endModified) query = query.where('date_modified', '<=', end);
+    if (folder === 'none') query = query.where('folder_id', 'is', null);
+    if (folder === 'one') query = query.where('folder_id', '=', folderId);
+    return query;
+  };
   const column =
     q.sortBy === 'title' ? 'title' : q.sortBy === 'num_responses' ? 'response_count' : 'date_modified';
   const order =
     q.sortOrder === 'ASC' ? 'asc' : q.sortOrder === 'DESC' ? 'desc' : column === 'title' ? 'asc' : 'desc';
-  // One row more than the page: when the page is the last one its rows give the total, and the
-  // count query is needed only for lists longer than the page.
-  const rows = await query
-    .select([...new Set<ListColumn>(['id', ...columns])])
-    .orderBy(column === 'title' ? sql`lower(title)` : column, order)
-    .orderBy('id', order)
-    .limit(q.limit + 1)
-    .offset(q.offset)
-    .execute();
-  const page = rows as unknown as Array<Pick<SurveyRow, C | 'id'>>;
-  if (page.length <= q.limit && (page.length > 0 || q.offset === 0)) return [q.offset + page.length, page];
-  const { total } = await query
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  return [Number(total), page.slice(0, q.limit)];
+  const page = prepareQuery(
+    deps.db,
+    7,
+    (userId, pattern, start, end, folderId, limit, offset) =>
+      filtered(userId, pattern, start, end, folderId)
+        .select(select)
+        .orderBy(column === 'title' ? sql`lower(title)` : column, order)
+        .orderBy('id', order)
+        .limit(sql<number>`${limit}`)
+        .offset(sql<number>`${offset}`),
+    { arrays: true },
+  );
+  const count = prepareQuery(
+    deps.db,
+    5,
+    (userId, pattern, start, end, folderId) =>
+      filtered(userId, pattern, start, end, folderId).select((eb) => eb.fn.countAll<number>().as('total')),
+    { arrays: true },
+  );
+  return { page: page as ListStatement, count: count as ListStatement };
 }
 
 export interface WorkspaceSurvey extends Pick<SurveyRow, ListColumn> {

@@ -1,7 +1,9 @@
 // Workgroup members: list, add (one or many), read, change ownership, remove. Only users of the
 // workgroup's team (active or invited) can be members; a workgroup always keeps an owner.
+import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.js';
 import { countAndPage } from '../../db/owned.js';
+import type { Database } from '../../db/schema.js';
 import type { WorkgroupMembersTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUniqueViolation } from '../teams/unique.js';
@@ -147,6 +149,22 @@ export async function removeWorkgroupMember(
     .where('user_id', '=', userId)
     .execute();
   return member;
+}
+
+/**
+ * The workgroup ids `userId` takes part in with effect (the rule of activeWorkgroupsOf), as a
+ * subquery other queries fold in (the survey list reads its shared surveys in its one statement).
+ */
+export function activeWorkgroupIdsQuery(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('workgroup_members as wm')
+    .innerJoin('workgroups as w', 'w.id', 'wm.workgroup_id')
+    .leftJoin('team_members as tm', (j) =>
+      j.onRef('tm.user_id', '=', 'wm.user_id').onRef('tm.team_id', '=', 'w.team_id'),
+    )
+    .select('wm.workgroup_id')
+    .where('wm.user_id', '=', userId)
+    .where((eb) => eb.or([eb('w.team_id', 'is', null), eb('tm.status', '=', 'active')]));
 }
 
 /**

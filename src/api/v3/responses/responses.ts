@@ -21,9 +21,9 @@ import {
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
 import { parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf } from '../../../platform/paging.js';
+import { baseUrl, envelope, envelopeJson, listEnvelopeSchema, pageOf } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
-import { presentResponse } from './present.js';
+import { plainShape, presentResponse, responsesJson } from './present.js';
 import {
   CollectorResponseParams,
   DetailsQuery,
@@ -199,7 +199,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           response: { 200: listEnvelopeSchema(Response) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = request.query as ResponseQuery;
         const scope = await resolve(
           deps,
@@ -234,6 +234,10 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           pageIds: idSet(q.page_ids),
           questionIds: idSet(q.question_ids),
         };
+        if (plainShape(options))
+          return reply
+            .type('application/json; charset=utf-8')
+            .send(envelopeJson(request, page, total, responsesJson(rows, options), lastPage) as never);
         return envelope(
           request,
           page,

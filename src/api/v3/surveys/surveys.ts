@@ -11,14 +11,14 @@ import {
   createSurvey,
   deleteSurvey,
   type ListColumn,
-  listSurveys,
+  listSurveyRows,
   loadDesignRaw,
   updateSurvey,
 } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { minuteNoOffset, parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
+import { baseUrl, envelopeJson, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
 import { detailsJson, presentSurvey } from './present.js';
 import {
@@ -92,7 +92,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         response: { 200: listEnvelopeSchema(SurveyListItem) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const page = pageOf(q);
       const include = new Set<string>();
@@ -121,7 +121,11 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         const column = INCLUDE_COLUMNS[name];
         if (column) columns.push(column);
       }
-      const [total, rows] = await listSurveys(
+      const {
+        total,
+        columns: names,
+        rows,
+      } = await listSurveyRows(
         deps,
         request.auth.user.id,
         {
@@ -138,31 +142,52 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         columns,
       );
       const base = baseUrl(request);
+      const at = (name: ListColumn) => names.indexOf(name);
+      const [title, nickname, responses, created, modified, language, questions, manage, preview] = [
+        at('title'),
+        at('nickname'),
+        at('response_count'),
+        at('date_created'),
+        at('date_modified'),
+        at('language'),
+        at('question_count'),
+        at('manage_token'),
+        at('preview_token'),
+      ];
       const stats = include.has('collect_stats')
         ? await collectStats(
             deps,
-            rows.map((s) => s.id),
+            rows.map((s) => s[0] as string),
           )
         : undefined;
+      // Items built in the schema's field order and sent as text through JSON.stringify (V8's,
+      // cheaper than the schema serializer for a page of rows); the schema still documents it.
       const data = rows.map((s) => {
+        const id = s[0] as string;
         const item: Record<string, unknown> = {
-          id: s.id,
-          title: s.title,
-          nickname: s.nickname,
-          href: `${base}/v3/surveys/${s.id}`,
+          id,
+          title: s[title],
+          nickname: s[nickname],
+          href: `${base}/v3/surveys/${id}`,
         };
-        if (include.has('response_count')) item.response_count = s.response_count;
-        if (include.has('date_created')) item.date_created = minuteNoOffset(s.date_created);
-        if (include.has('date_modified')) item.date_modified = minuteNoOffset(s.date_modified);
-        if (include.has('language')) item.language = s.language;
-        if (include.has('question_count')) item.question_count = s.question_count;
-        if (include.has('analyze_url')) item.analyze_url = surveyUrls(base, s).analyze_url;
-        if (include.has('preview')) item.preview = surveyUrls(base, s).preview;
+        if (include.has('response_count')) item.response_count = s[responses];
+        if (include.has('date_created')) item.date_created = minuteNoOffset(s[created] as string);
+        if (include.has('date_modified')) item.date_modified = minuteNoOffset(s[modified] as string);
+        if (include.has('language')) item.language = s[language];
+        if (include.has('question_count')) item.question_count = s[questions];
+        const urls =
+          include.has('analyze_url') || include.has('preview')
+            ? surveyUrls(base, { manage_token: s[manage] as string, preview_token: s[preview] as string })
+            : undefined;
+        if (include.has('analyze_url')) item.analyze_url = urls?.analyze_url;
+        if (include.has('preview')) item.preview = urls?.preview;
         // Collector statistics come from the collecting area.
-        if (stats) item.collect_stats = stats.get(s.id) ?? { total_count: 0, status_list: {}, type_list: {} };
+        if (stats) item.collect_stats = stats.get(id) ?? { total_count: 0, status_list: {}, type_list: {} };
         return item;
       });
-      return envelope(request, page, total, data);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(envelopeJson(request, page, total, JSON.stringify(data)) as never);
     },
   );
 

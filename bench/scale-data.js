@@ -1,0 +1,228 @@
+// Scale with data, not only with load (opt-in: BENCH_LARGE=1, or name the scenarios in --only).
+// The same requests on a survey of 10,000 and of 1,000,000 responses, and on accounts of 100 and
+// of 10,000 surveys; bench/run.js prints each large figure beside its small twin's.
+//
+// Provisioning goes through the API for what has rules (the survey, its collector, 100 real
+// responses, a folder), then copies rows inside the database in one INSERT … SELECT each (SQLite
+// only: seconds for a million rows instead of an hour of HTTP), keeping what the app keeps beside
+// them consistent: the survey's and collector's counts, the ordinal sequence, the rollup counts.
+import Database from 'better-sqlite3';
+import { collectSetup, postResponses } from './collect-data.js';
+
+const SMALL_RESPONSES = 10_000;
+const LARGE_RESPONSES = Number(process.env.BENCH_LARGE_RESPONSES ?? 1_000_000);
+const SMALL_SURVEYS = 100;
+const LARGE_SURVEYS = Number(process.env.BENCH_LARGE_SURVEYS ?? 10_000);
+/** Seeded responses are created one second apart from this instant. */
+const EPOCH = Date.parse('2025-01-01T00:00:00Z') / 1000;
+
+function sqliteOf(ctx) {
+  if (!ctx.databaseUrl.startsWith('sqlite:')) throw new Error('the data-scale scenarios seed SQLite only');
+  const db = new Database(ctx.databaseUrl.slice('sqlite:'.length));
+  db.pragma('busy_timeout = 60000');
+  return db;
+}
+
+const iso = (seconds) => new Date(seconds * 1000).toISOString();
+
+/** A survey of every family with `count` responses (100 posted, the rest copied, a second apart). */
+async function responsesSurvey(ctx, count, idBase) {
+  const { details, collector } = await collectSetup(ctx);
+  await postResponses(ctx, details, collector.id, 100);
+  const db = sqliteOf(ctx);
+  try {
+    const cols = db
+      .prepare('PRAGMA table_info(responses)')
+      .all()
+      .map((c) => c.name);
+    const pick = cols.map((c) => {
+      if (c === 'id') return `CAST(${idBase} + n.i AS TEXT)`;
+      if (c === 'ordinal') return 'n.i';
+      if (c === 'edit_token') return `t.edit_token || '-' || n.i`;
+      if (c === 'respondent_key') return 'NULL';
+      if (c === 'date_created' || c === 'date_modified')
+        return `strftime('%Y-%m-%dT%H:%M:%S.000Z', ${EPOCH} + n.i, 'unixepoch')`;
+      return `t.${c}`;
+    });
+    const copies = db.transaction(() => {
+      db.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 101 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO responses (${cols.join(', ')})
+         SELECT ${pick.join(', ')} FROM n JOIN responses t ON t.survey_id = ? AND t.ordinal = ((n.i - 1) % 100) + 1`,
+      ).run(count, details.id);
+      // What the app keeps beside the rows: counts, the next ordinal, the rollups (each of the 100
+      // posted responses now stands for count / 100 of them).
+      db.prepare('UPDATE surveys SET response_count = ? WHERE id = ?').run(count, details.id);
+      db.prepare('UPDATE collectors SET response_count = ? WHERE id = ?').run(count, collector.id);
+      db.prepare('UPDATE survey_response_seq SET next_ordinal = ? WHERE survey_id = ?').run(
+        count,
+        details.id,
+      );
+      db.prepare('UPDATE response_counts SET n = n * ? WHERE survey_id = ?').run(count / 100, details.id);
+    });
+    copies();
+  } finally {
+    db.close();
+  }
+  return { surveyId: details.id, pageId: details.pages[0].id, numericPageId: details.pages[1].id, count };
+}
+
+/** An account of `count` surveys (50 of them in a folder, 50 titled "Quarterly review …"). */
+async function surveysAccount(ctx, count, name) {
+  ctx.cli([
+    'user',
+    'create',
+    '--username',
+    name,
+    '--email',
+    `${name}@example.com`,
+    '--password',
+    'bench-password',
+  ]);
+  const { access_token: token } = ctx.cli([
+    'app',
+    'create',
+    '--owner',
+    name,
+    '--name',
+    name,
+    '--minute-limit',
+    '0',
+    '--day-limit',
+    '0',
+  ]);
+  const survey = await ctx.http(ctx.base, 'POST', '/v3/surveys', { token, body: { title: 'Template' } });
+  const folder = await ctx.http(ctx.base, 'POST', '/v3/survey_folders', { token, body: { title: 'Fifty' } });
+  if (survey.status !== 201 || folder.status !== 201)
+    throw new Error(`${name}: ${survey.text} ${folder.text}`);
+  const db = sqliteOf(ctx);
+  try {
+    const cols = db
+      .prepare('PRAGMA table_info(surveys)')
+      .all()
+      .map((c) => c.name);
+    const every = Math.floor(count / 50);
+    const pick = cols.map((c) => {
+      if (c === 'id') return `CAST(${name === 'bigacct' ? 6_000_000_000 : 5_000_000_000} + n.i AS TEXT)`;
+      if (c === 'title')
+        return `CASE WHEN n.i % ${every} = 1 THEN 'Quarterly review ' ELSE 'Bench survey ' END || n.i`;
+      if (c === 'folder_id') return `CASE WHEN n.i % ${every} = 0 THEN ? ELSE NULL END`;
+      if (c === 'preview_token' || c === 'manage_token') return `t.${c} || '-' || n.i`;
+      if (c === 'date_created' || c === 'date_modified')
+        return `strftime('%Y-%m-%dT%H:%M:%S.000Z', ${EPOCH} + n.i * 60, 'unixepoch')`;
+      return `t.${c}`;
+    });
+    db.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+       INSERT INTO surveys (${cols.join(', ')}) SELECT ${pick.join(', ')} FROM n JOIN surveys t ON t.id = ?`,
+    ).run(count - 1, folder.json.id, survey.json.id);
+  } finally {
+    db.close();
+  }
+  return { token, folderId: folder.json.id };
+}
+
+const memo = new Map();
+/** Each data set is made once per run, whichever of its scenarios comes first. */
+function once(key, make) {
+  if (!memo.has(key)) memo.set(key, make());
+  return memo.get(key);
+}
+
+const responsesScenarios = (size, count, idBase) => {
+  const data = (ctx) => once(`responses-${size}`, () => responsesSurvey(ctx, count, idBase));
+  const label = count.toLocaleString('en');
+  // A window of 1,000 seeded responses in the middle, the same size at both scales.
+  const mid = EPOCH + Math.floor(count / 2);
+  return [
+    {
+      // The first page's questions (choices, demographic): counted as responses arrive. The
+      // second page's numerical question is summarised by reading every response (see README).
+      name: `data_rollups_${size}`,
+      description: `GET /v3/surveys/{id}/pages/{id}/rollups (counted questions) of a survey of ${label} responses`,
+      prepare: async (ctx) => {
+        const { surveyId, pageId } = await data(ctx);
+        return { path: `/v3/surveys/${surveyId}/pages/${pageId}/rollups` };
+      },
+    },
+    {
+      name: `data_responses_by_date_${size}`,
+      description: `GET /v3/surveys/{id}/responses?start_created_at&end_created_at (1,000 of ${label} match), 100 a page`,
+      prepare: async (ctx) => ({
+        path: `/v3/surveys/${(await data(ctx)).surveyId}/responses?per_page=100&start_created_at=${iso(mid).slice(0, 19)}&end_created_at=${iso(mid + 999).slice(0, 19)}`,
+      }),
+    },
+    {
+      name: `data_bulk_first_page_${size}`,
+      description: `GET /v3/surveys/{id}/responses/bulk?per_page=100, page 1 of ${label}`,
+      prepare: async (ctx) => ({
+        path: `/v3/surveys/${(await data(ctx)).surveyId}/responses/bulk?per_page=100&page=1`,
+        unit: 100,
+      }),
+    },
+    {
+      name: `data_bulk_deep_page_${size}`,
+      description: `GET …/responses/bulk?per_page=100 at offset ${(count * 0.99).toLocaleString('en')} of ${label}`,
+      prepare: async (ctx) => ({
+        path: `/v3/surveys/${(await data(ctx)).surveyId}/responses/bulk?per_page=100&page=${(count * 0.99) / 100 + 1}`,
+        unit: 100,
+      }),
+    },
+  ];
+};
+
+const surveysScenarios = (size, count, user) => {
+  const data = (ctx) => once(`surveys-${size}`, () => surveysAccount(ctx, count, user));
+  const label = count.toLocaleString('en');
+  return [
+    {
+      name: `data_surveys_list_${size}`,
+      description: `GET /v3/surveys?per_page=50 of an account of ${label} surveys`,
+      prepare: async (ctx) => {
+        const { token } = await data(ctx);
+        return { path: '/v3/surveys?per_page=50&include=date_modified,question_count', token, unit: 50 };
+      },
+    },
+    {
+      name: `data_surveys_search_${size}`,
+      description: `GET /v3/surveys?title=quarterly (50 of ${label} match)`,
+      prepare: async (ctx) => {
+        const { token } = await data(ctx);
+        return { path: '/v3/surveys?per_page=50&title=quarterly', token, unit: 50 };
+      },
+    },
+    {
+      name: `data_surveys_folder_${size}`,
+      description: `GET /v3/surveys?folder_id= (a folder of 50 among ${label} surveys)`,
+      prepare: async (ctx) => {
+        const { token, folderId } = await data(ctx);
+        return { path: `/v3/surveys?per_page=50&folder_id=${folderId}`, token, unit: 50 };
+      },
+    },
+  ];
+};
+
+const twin = (small, large) =>
+  small.flatMap((s, i) => [
+    { ...s, optIn: true, noFloor: true, target: 'the 1x data twin' },
+    {
+      ...large[i],
+      optIn: true,
+      noFloor: true,
+      scaleOf: s.name,
+      target: large[i].name.includes('deep_page')
+        ? '>= 0.8 of page 1 at the same scale; flat against the small twin'
+        : 'flat: the same throughput as its small twin',
+    },
+  ]);
+
+export const dataScenarios = [
+  ...twin(
+    responsesScenarios('10k', SMALL_RESPONSES, 7_000_000_000),
+    responsesScenarios('1m', LARGE_RESPONSES, 9_000_000_000),
+  ),
+  ...twin(
+    surveysScenarios('100', SMALL_SURVEYS, 'smallacct'),
+    surveysScenarios('10k', LARGE_SURVEYS, 'bigacct'),
+  ),
+];

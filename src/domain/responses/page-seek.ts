@@ -1,0 +1,158 @@
+// Deep pages of an unfiltered export (GET …/responses/bulk in ordinal order) without walking the
+// rows before them: OFFSET 990,000 reads 990,000 index entries, a seek reads none. The API pages by
+// number, so each process remembers where pages began: the ordinal that ends the rows before an
+// offset ("a mark"), for every page it served and every STRIDE-th row. A page then starts with a
+// seek past the mark at its offset; without one, the mark below it (or the start) and a walk of the
+// (scope, ordinal) index alone find it, and it is kept for the next request.
+//
+// Ordinals only grow (survey_response_seq), so new responses never move earlier rows; only a
+// deletion does. Marks are keyed by the survey's deletion count, read in one statement as
+// next_ordinal (responses ever made) minus response_count (responses kept): any deletion changes
+// the key on every process at once, and old marks are simply never asked for again.
+import type { Db } from '../../db/database.js';
+import { prepareQuery } from '../../db/prepared.js';
+import type { ResponseRow } from './responses.js';
+
+const STRIDE = 1000;
+/** Marks kept per process (a key and a number each; the oldest go first). */
+const MAX_MARKS = 100_000;
+
+interface Seeks {
+  version: (surveyId: string) => Promise<unknown[][]>;
+  /** The ordinal of the row `offset` rows past `after`, read on the (scope, ordinal) index alone. */
+  surveyBoundary: (surveyId: string, after: number, offset: number) => Promise<unknown[][]>;
+  collectorBoundary: (collectorId: string, after: number, offset: number) => Promise<unknown[][]>;
+  survey: (surveyId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
+  collector: (collectorId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
+  marks: Map<string, number>;
+}
+const perDb = new WeakMap<Db, Seeks>();
+
+function seeksOf(db: Db): Seeks {
+  let s = perDb.get(db);
+  if (s) return s;
+  const { kysely } = db;
+  s = {
+    version: prepareQuery(
+      db,
+      1,
+      (surveyId) =>
+        kysely
+          .selectFrom('surveys as s')
+          .leftJoin('survey_response_seq as q', 'q.survey_id', 's.id')
+          .select(['q.next_ordinal', 's.response_count'])
+          .where('s.id', '=', surveyId),
+      { arrays: true },
+    ),
+    surveyBoundary: prepareQuery(
+      db,
+      3,
+      (surveyId, after, offset) =>
+        kysely
+          .selectFrom('responses')
+          .select('ordinal')
+          .where('survey_id', '=', surveyId)
+          .where('ordinal', '>', after as unknown as number)
+          .orderBy('ordinal')
+          .limit(1)
+          .offset(offset as unknown as number),
+      { arrays: true },
+    ),
+    collectorBoundary: prepareQuery(
+      db,
+      3,
+      (collectorId, after, offset) =>
+        kysely
+          .selectFrom('responses')
+          .select('ordinal')
+          .where('collector_id', '=', collectorId)
+          .where('ordinal', '>', after as unknown as number)
+          .orderBy('ordinal')
+          .limit(1)
+          .offset(offset as unknown as number),
+      { arrays: true },
+    ),
+    survey: prepareQuery(db, 4, (surveyId, after, limit, offset) =>
+      kysely
+        .selectFrom('responses')
+        .selectAll()
+        .where('survey_id', '=', surveyId)
+        .where('ordinal', '>', after as unknown as number)
+        .orderBy('ordinal')
+        .limit(limit as unknown as number)
+        .offset(offset as unknown as number),
+    ),
+    collector: prepareQuery(db, 4, (collectorId, after, limit, offset) =>
+      kysely
+        .selectFrom('responses')
+        .selectAll()
+        .where('collector_id', '=', collectorId)
+        .where('ordinal', '>', after as unknown as number)
+        .orderBy('ordinal')
+        .limit(limit as unknown as number)
+        .offset(offset as unknown as number),
+    ),
+    marks: new Map(),
+  };
+  perDb.set(db, s);
+  return s;
+}
+
+function remember(marks: Map<string, number>, key: string, ordinal: number): void {
+  if (marks.has(key)) return;
+  if (marks.size >= MAX_MARKS) {
+    let drop = MAX_MARKS / 10;
+    for (const k of marks.keys()) {
+      marks.delete(k);
+      if (--drop === 0) break;
+    }
+  }
+  marks.set(key, ordinal);
+}
+
+/**
+ * The page of `limit` rows at `offset` of a survey's (or one of its collectors') responses in
+ * ordinal order, unfiltered: the same rows as ORDER BY ordinal LIMIT … OFFSET …, read by seek.
+ */
+export async function seekResponsesPage(
+  db: Db,
+  scope: { surveyId: string; collectorId?: string },
+  offset: number,
+  limit: number,
+): Promise<ResponseRow[]> {
+  const s = seeksOf(db);
+  const [found] = await s.version(scope.surveyId);
+  if (!found) return [];
+  const deleted = Number(found[0] ?? 0) - Number(found[1]);
+  const key = `${scope.collectorId ? `c${scope.collectorId}` : `s${scope.surveyId}`}:${deleted}:`;
+  let from = offset;
+  let after = s.marks.get(key + offset);
+  if (after === undefined) {
+    from = offset - (offset % STRIDE);
+    after = from > 0 ? s.marks.get(key + from) : 0;
+    if (after === undefined) {
+      from = 0;
+      after = 0;
+    }
+  }
+  if (offset > from) {
+    // No mark at the page itself: find it on the index alone (no row read), and keep it, so the
+    // next request for this page (or the one after it) seeks straight there.
+    const [hit] = scope.collectorId
+      ? await s.collectorBoundary(scope.collectorId, after, offset - from - 1)
+      : await s.surveyBoundary(scope.surveyId, after, offset - from - 1);
+    if (!hit) return [];
+    after = Number(hit[0]);
+    from = offset;
+    remember(s.marks, key + offset, after);
+  }
+  const rows = scope.collectorId
+    ? await s.collector(scope.collectorId, after, limit, offset - from)
+    : await s.survey(scope.surveyId, after, limit, offset - from);
+  if (rows.length > 0) {
+    remember(s.marks, key + (offset + rows.length), rows[rows.length - 1].ordinal);
+    for (let m = offset - (offset % STRIDE) + STRIDE; m < offset + rows.length; m += STRIDE)
+      remember(s.marks, key + m, rows[m - offset - 1].ordinal);
+  }
+  return rows;
+}
