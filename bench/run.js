@@ -186,7 +186,36 @@ async function main() {
   const duration = Number(args.duration);
   const connections = Number(args.connections);
   const dir = mkdtempSync(join(tmpdir(), 'ss-bench-'));
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`;
+  const pgDatabase = await freshPgDatabase(process.env.BENCH_DATABASE_URL);
+  try {
+    await bench(duration, connections, dir, pgDatabase?.url ?? `sqlite:${join(dir, 'bench.db')}`);
+  } finally {
+    await pgDatabase?.drop();
+  }
+}
+
+/** On PostgreSQL each run gets its own database on the server BENCH_DATABASE_URL names (a rerun
+ * on the same database would find the bench's user taken), dropped afterwards. */
+async function freshPgDatabase(serverUrl) {
+  if (!serverUrl) return null;
+  const { default: pg } = await import('pg');
+  const name = `ss_bench_${process.pid}`;
+  const admin = async (sql) => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function bench(duration, connections, dir, databaseUrl) {
   const env = { DATABASE_URL: databaseUrl, SECRET_KEY: 'bench' };
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
