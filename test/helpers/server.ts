@@ -50,6 +50,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     // export files of a test server go to a temporary directory, not the checkout's ./data
     EXPORT_DIR: mkdtempSync(join(tmpdir(), 'survey-exports-')),
     UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'survey-uploads-')),
+    // imports (page and API) may copy only from a closed local port: no test reaches SurveyMonkey
+    IMPORT_PAGE_SOURCES: 'http://127.0.0.1:9',
     SCRYPT_LOG_N: process.env.SCRYPT_LOG_N ?? '10',
     ...options.env,
   });

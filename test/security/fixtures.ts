@@ -1,6 +1,7 @@
 // One of every resource an account can own, made through the API (and, for teams, the service the
 // `team create`/`team add` verbs use), for the security tests. Returns the ids by path parameter.
 import { expect } from 'vitest';
+import { openJob } from '../../src/domain/import/jobs.js';
 import { addMember, createTeam } from '../../src/domain/teams/teams.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
@@ -23,6 +24,7 @@ export interface OwnedResources {
   recipientId: string;
   responseId: string;
   exportId: string;
+  importId: string;
   contactId: string;
   contactListId: string;
   webhookId: string;
@@ -202,6 +204,8 @@ export async function createEveryResource(
     recipientId: recipient.id,
     responseId: response.id,
     exportId: exported.id,
+    // an import job of the owner's, as POST /v3/imports leaves it (no source server needed here)
+    importId: (await openJob(server.deps, owner.user.id, 'https://api.surveymonkey.com', '1', 500)).id,
     contactId: contact.id,
     contactListId: list.id,
     webhookId: webhook.id,
@@ -230,6 +234,7 @@ export function ownedIdFor(ids: OwnedResources, param: string, path: string): st
     recipient_id: ids.recipientId,
     response_id: ids.responseId,
     export_id: ids.exportId,
+    import_id: ids.importId,
     contact_id: ids.contactId,
     contact_list_id: ids.contactListId,
     webhook_id: ids.webhookId,
