@@ -48,7 +48,14 @@ export function prepareQuery<Row, Args extends unknown[]>(
     const pool = db.pg;
     const name = statementName(compiled.sql);
     return async (...args) =>
-      (await pool.query<Row & object>({ name, text: compiled.sql, values: bind(args) })).rows;
+      (
+        await pool.query<Row & object>({
+          name,
+          text: compiled.sql,
+          values: bind(args),
+          ...(arrays ? { rowMode: 'array' as const } : {}),
+        })
+      ).rows;
   }
   const { sqlite, sqliteIdle } = db;
   if (!sqlite || !sqliteIdle) return (...args) => viaKysely(bind(args));
