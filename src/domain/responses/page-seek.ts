@@ -32,6 +32,33 @@ function seeksOf(db: Db): Seeks {
   let s = perDb.get(db);
   if (s) return s;
   const { kysely } = db;
+  // The same two reads per scope (a survey's responses or a collector's), on its (scope, ordinal) index.
+  const boundary = (scope: 'survey_id' | 'collector_id') =>
+    prepareQuery(
+      db,
+      3,
+      (id, after, offset) =>
+        kysely
+          .selectFrom('responses')
+          .select('ordinal')
+          .where(scope, '=', id)
+          .where('ordinal', '>', after as unknown as number)
+          .orderBy('ordinal')
+          .limit(1)
+          .offset(offset as unknown as number),
+      { arrays: true },
+    );
+  const rows = (scope: 'survey_id' | 'collector_id') =>
+    prepareQuery(db, 4, (id, after, limit, offset) =>
+      kysely
+        .selectFrom('responses')
+        .selectAll()
+        .where(scope, '=', id)
+        .where('ordinal', '>', after as unknown as number)
+        .orderBy('ordinal')
+        .limit(limit as unknown as number)
+        .offset(offset as unknown as number),
+    );
   s = {
     version: prepareQuery(
       db,
@@ -44,54 +71,10 @@ function seeksOf(db: Db): Seeks {
           .where('s.id', '=', surveyId),
       { arrays: true },
     ),
-    surveyBoundary: prepareQuery(
-      db,
-      3,
-      (surveyId, after, offset) =>
-        kysely
-          .selectFrom('responses')
-          .select('ordinal')
-          .where('survey_id', '=', surveyId)
-          .where('ordinal', '>', after as unknown as number)
-          .orderBy('ordinal')
-          .limit(1)
-          .offset(offset as unknown as number),
-      { arrays: true },
-    ),
-    collectorBoundary: prepareQuery(
-      db,
-      3,
-      (collectorId, after, offset) =>
-        kysely
-          .selectFrom('responses')
-          .select('ordinal')
-          .where('collector_id', '=', collectorId)
-          .where('ordinal', '>', after as unknown as number)
-          .orderBy('ordinal')
-          .limit(1)
-          .offset(offset as unknown as number),
-      { arrays: true },
-    ),
-    survey: prepareQuery(db, 4, (surveyId, after, limit, offset) =>
-      kysely
-        .selectFrom('responses')
-        .selectAll()
-        .where('survey_id', '=', surveyId)
-        .where('ordinal', '>', after as unknown as number)
-        .orderBy('ordinal')
-        .limit(limit as unknown as number)
-        .offset(offset as unknown as number),
-    ),
-    collector: prepareQuery(db, 4, (collectorId, after, limit, offset) =>
-      kysely
-        .selectFrom('responses')
-        .selectAll()
-        .where('collector_id', '=', collectorId)
-        .where('ordinal', '>', after as unknown as number)
-        .orderBy('ordinal')
-        .limit(limit as unknown as number)
-        .offset(offset as unknown as number),
-    ),
+    surveyBoundary: boundary('survey_id'),
+    collectorBoundary: boundary('collector_id'),
+    survey: rows('survey_id'),
+    collector: rows('collector_id'),
     marks: new Map(),
   };
   perDb.set(db, s);
