@@ -201,6 +201,12 @@ class Run {
       this.skipped.push(s);
   }
 
+  /** A contact this service refused (an ApiError) is reported as not copied; anything else throws. */
+  skipContact(full: SourceContact, sourceId: string, err: unknown) {
+    if (!(err instanceof ApiError)) throw err;
+    this.skip({ kind: 'contact', name: full.email ?? full.phone_number ?? sourceId, reason: err.message });
+  }
+
   /** Reports a malformed item of a listing as not copied (the listing goes on). */
   badItem(kind: string) {
     return (item: unknown, p: string) =>
@@ -328,12 +334,7 @@ class Run {
               (await findExisting(this.deps.db.kysely, this.owner.id, input)) ??
               (await createContact(this.deps, this.owner.id, this.plan, input));
           } catch (err) {
-            if (!(err instanceof ApiError)) throw err;
-            this.skip({
-              kind: 'contact',
-              name: full.email ?? full.phone_number ?? String(c.id),
-              reason: err.message,
-            });
+            this.skipContact(full, String(c.id), err);
             continue;
           }
           if (status !== 'active' && local.email)
@@ -395,12 +396,7 @@ class Run {
       const email = full.email ?? local.email;
       if (email && local.status !== status) await setContactStatus(this.deps, this.owner.id, email, status);
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      this.skip({
-        kind: 'contact',
-        name: full.email ?? full.phone_number ?? String(c.id),
-        reason: err.message,
-      });
+      this.skipContact(full, String(c.id), err);
       return;
     }
     await stamp(this.deps, this.job.id, 'contact', String(c.id), now);
