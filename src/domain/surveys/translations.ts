@@ -62,11 +62,15 @@ export async function surveyStrings(
     }
   const collectors = await deps.db.kysely
     .selectFrom('collectors')
-    .select(['id', 'options'])
+    .select(['id', 'options', 'date_created'])
     .where('survey_id', '=', survey.id)
     .where('type', 'in', ['weblink', 'email'])
     .execute();
-  collectors.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+  // In the order they were made (ids alone do not say it: each process allocates its own range).
+  collectors.sort(
+    (a, b) =>
+      a.date_created.localeCompare(b.date_created) || a.id.length - b.id.length || (a.id < b.id ? -1 : 1),
+  );
   for (const c of collectors) {
     const message = (JSON.parse(c.options) as { disqualification_message?: string }).disqualification_message;
     if (message) out.push({ default: message, context: 'collector_disqualification', resource_id: c.id });
