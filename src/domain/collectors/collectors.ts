@@ -300,6 +300,17 @@ export async function listCollectors(
   return [total, rows.map(parseCollector)];
 }
 
+/** A survey's collectors by name, in the order they were made (the analyze page's filter). */
+export async function collectorNames(deps: Deps, surveyId: string): Promise<{ id: string; name: string }[]> {
+  return deps.db.kysely
+    .selectFrom('collectors')
+    .select(['id', 'name'])
+    .where('survey_id', '=', surveyId)
+    .orderBy('date_created')
+    .orderBy('id')
+    .execute();
+}
+
 /** A collector by id, whoever owns it (not an access decision). */
 export async function collectorById(deps: Deps, id: string): Promise<Collector | undefined> {
   const row = await deps.db.kysely

@@ -11,7 +11,7 @@
 // check the answers' shape (answers.ts) but not `required` or formats, and take no files.
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Collector } from '../collectors/collectors.js';
+import { type Collector, collectorById } from '../collectors/collectors.js';
 import type { RecipientRow } from '../invitations/recipients.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { settingsOf } from '../surveys/surveys.js';
@@ -33,6 +33,7 @@ import {
   type ResponseInput,
   type ResponseRow,
   type ResponseStatus,
+  responseByEditToken,
   storedPages,
   updatedPages,
   updateResponse,
@@ -457,4 +458,29 @@ export async function exitPage(
 /** Whether a respondent who leaves can come back to a saved partial response. */
 export function mayResume(collector: Collector): boolean {
   return collector.options.edit_response_type !== 'never';
+}
+
+/** What a response's edit_url opens: the response and its collector (and, for an email invitation,
+ * its recipient's personal link), or `refused` when the collector does not let it be edited. */
+export type EditLink =
+  | { response: ResponseRow; collector: Collector; recipient?: { id: string; token: string } }
+  | { refused: 'never' | 'until_complete' };
+
+/** Opens an edit_url's token; undefined when it leads nowhere (no such response, no link). */
+export async function openEditLink(deps: Deps, token: string): Promise<EditLink | undefined> {
+  const response = await responseByEditToken(deps, token);
+  const collector = response && (await collectorById(deps, response.collector_id));
+  if (!response || !collector?.url_token) return undefined;
+  const mode = collector.options.edit_response_type;
+  if (mode === 'never' || (mode === 'until_complete' && response.response_status === 'completed'))
+    return { refused: mode };
+  if (collector.type !== 'email') return { response, collector };
+  // An email invitation's response continues at its recipient's personal link.
+  const recipient = await deps.db.kysely
+    .selectFrom('collector_recipients')
+    .select(['id', 'token'])
+    .where('id', '=', response.recipient_id)
+    .where('collector_id', '=', collector.id)
+    .executeTakeFirst();
+  return recipient ? { response, collector, recipient } : undefined;
 }

@@ -17,6 +17,7 @@ import {
   quizDistribution,
   ratingsOf,
 } from '../../domain/analysis/scores.js';
+import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
   checkExportAllowed,
   downloadName,
@@ -277,12 +278,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       if (!found) return reply;
       const { survey, plan } = found;
       const q = request.query;
-      const collectors = await deps.db.kysely
-        .selectFrom('collectors')
-        .select(['id', 'name'])
-        .where('survey_id', '=', survey.id)
-        .orderBy('date_created')
-        .execute();
+      const collectors = await collectorNames(deps, survey.id);
       const collectorId = collectors.some((c) => c.id === q.collector) ? q.collector : undefined;
       const filters = readableFilters(plan, {
         surveyId: survey.id,

@@ -13,7 +13,6 @@ import {
   CollectorNotOpen,
   closedReason,
   collectorByToken,
-  parseCollector,
   surveyOfCollector,
 } from '../../domain/collectors/collectors.js';
 import { checkCollectorPassword } from '../../domain/collectors/password.js';
@@ -24,6 +23,7 @@ import {
   answerPage,
   exitPage,
   mayResume,
+  openEditLink,
   type Place,
   placeOf,
   type Respondent,
@@ -31,7 +31,6 @@ import {
 import {
   bindRespondent,
   type ResponseRow,
-  responseByEditToken,
   responseOfRespondent,
   storedPages,
 } from '../../domain/responses/responses.js';
@@ -410,35 +409,16 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
     // A response's edit_url: the token is the capability. It hands the response to this browser's
     // session and continues at the collector's URL, if the collector lets responses be edited.
     app.get<{ Querystring: { sm?: string } }>('/r/', { schema: { hide: true } }, async (request, reply) => {
-      const response = await responseByEditToken(deps, String(request.query.sm ?? ''));
-      const row = response
-        ? await deps.db.kysely
-            .selectFrom('collectors')
-            .selectAll()
-            .where('id', '=', response.collector_id)
-            .executeTakeFirst()
-        : undefined;
-      if (!response || !row?.url_token) return notFound(reply);
-      const collector = parseCollector(row);
-      const mode = collector.options.edit_response_type;
-      if (mode === 'never' || (mode === 'until_complete' && response.response_status === 'completed'))
+      const link = await openEditLink(deps, String(request.query.sm ?? ''));
+      if (!link) return notFound(reply);
+      if ('refused' in link)
         return send(
           reply,
           403,
           'Response cannot be edited',
-          html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${mode === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
+          html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${link.refused === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
         );
-      // An email invitation's response continues at its recipient's personal link.
-      const invited =
-        collector.type === 'email'
-          ? await deps.db.kysely
-              .selectFrom('collector_recipients')
-              .select(['id', 'token'])
-              .where('id', '=', response.recipient_id)
-              .where('collector_id', '=', collector.id)
-              .executeTakeFirst()
-          : undefined;
-      if (collector.type === 'email' && !invited) return notFound(reply);
+      const { response, collector, recipient: invited } = link;
       const sess = newSessionToken();
       await bindRespondent(deps, response.id, sha256(sess));
       const path = `/r/${collector.url_token}`;
