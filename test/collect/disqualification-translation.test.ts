@@ -135,4 +135,42 @@ describe('the disqualification message in a translation', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain('translations.0');
   });
+
+  it("takes the survey's id as the resource, as the reference's example does: every collector's message", async () => {
+    const b = await branchingSurvey(server.client, owner.token);
+    const make = async (message: string) =>
+      (
+        await server.client.post(
+          `/v3/surveys/${b.surveyId}/collectors`,
+          { type: 'weblink', disqualification_message: message },
+          { token: owner.token },
+        )
+      ).body;
+    const one = await make('You do not qualify.');
+    const two = await make('You do not qualify.');
+    const other = await make('Another message.');
+    const saved = await server.client.post(
+      `/v3/surveys/${b.surveyId}/languages/fr`,
+      {
+        translations: [
+          {
+            default: 'You do not qualify.',
+            context: 'collector_disqualification',
+            resource_id: b.surveyId,
+            translation: 'Vous ne remplissez pas les conditions.',
+          },
+        ],
+      },
+      { token: owner.token },
+    );
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const translated = saved.body.translations
+      .filter((t: any) => t.context === 'collector_disqualification' && t.translation)
+      .map((t: any) => t.resource_id);
+    expect(translated.sort()).toEqual([one.id, two.id].sort());
+    expect(await disqualify(two.url, b.questions[0], b.route.C, 'fr')).toContain(
+      'Vous ne remplissez pas les conditions.',
+    );
+    expect(await disqualify(other.url, b.questions[0], b.route.C, 'fr')).toContain('Another message.');
+  });
 });

@@ -187,14 +187,29 @@ export async function saveTranslation(
     throw new ApiError(1002, `The survey is written in ${lang.id}; translate it into another language.`);
   const strings = await surveyStrings(deps, survey);
   const current = new Map(strings.map((s) => [key(s), s]));
-  const given = input.translations.map((t, i) => {
-    const s = current.get(key(t));
-    if (!s)
+  const given = input.translations.flatMap((t, i) => {
+    const exact = current.get(key(t));
+    // The reference's example names the survey as a disqualification message's resource; here each
+    // collector has its own message, so the survey's id stands for every collector's message (those
+    // whose text is `default`, when it is given).
+    const matched = exact
+      ? [exact]
+      : t.context === 'collector_disqualification' && t.resource_id === survey.id
+        ? strings.filter(
+            (s) => s.context === t.context && (t.default === undefined || s.default === t.default),
+          )
+        : [];
+    if (matched.length === 0)
       throw new ApiError(
         1002,
         `'translations.${i}': no ${t.context} string with resource_id ${t.resource_id} in this survey.`,
       );
-    return { default: s.default, translation: t.translation, context: t.context, resource_id: t.resource_id };
+    return matched.map((s) => ({
+      default: s.default,
+      translation: t.translation,
+      context: s.context,
+      resource_id: s.resource_id,
+    }));
   });
   const row = await stored(deps, survey.id, lang.id);
   if (mode === 'patch' && !row) throw new ApiError(1020, `The survey has no ${lang.id} translation.`);
