@@ -432,7 +432,9 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     const token = (request.query as { sm?: string }).sm ?? '';
     const csrf = (request.body as { _csrf: string })._csrf;
     const body = confirmationPage(request.url, csrf, d, editUrl(token));
-    return { markup: await userPage(deps, reply, actor.user, d.title, body, { section: 'surveys' }) };
+    return {
+      markup: await userPage(deps, reply, actor.user, d.title, body, { section: 'surveys', narrow: true }),
+    };
   }
 
   change(
