@@ -3,21 +3,16 @@
 // its name from the response's page.
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');

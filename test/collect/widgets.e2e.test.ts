@@ -1,23 +1,18 @@
 // Every question family in a real browser at a phone's width; the star and 0–10 widgets by mouse,
 // touch and keyboard; a quiz taken in the browser; the analyze page's NPS, average and quiz scores.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { everyFamilyPages } from './fixtures.js';
 import { createQuiz } from './quiz-fixture.js';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const H = (heading: string) => [{ heading }];

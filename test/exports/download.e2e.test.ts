@@ -4,20 +4,15 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, signIn } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 describe('analyze page download', () => {

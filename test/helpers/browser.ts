@@ -1,6 +1,8 @@
 // A real browser for page tests: Playwright driving Debian's Chromium (/usr/bin/chromium).
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type ServerOptions, startServer, type TestServer } from './server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -40,4 +42,25 @@ export async function signIn(
   await page.getByLabel('Username').fill(account.user.username);
   await page.getByLabel('Password').fill(account.password);
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+/**
+ * A page-test file's test server and its one shared browser: started before the file's tests,
+ * closed after them, handed to `use` once both are up.
+ */
+export function serverAndBrowser(
+  use: (server: TestServer, browser: Browser) => void,
+  options?: ServerOptions,
+): void {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(options);
+    browser = await launchBrowser();
+    use(server, browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }

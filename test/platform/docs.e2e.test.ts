@@ -1,18 +1,13 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { serverAndBrowser } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 it('renders the interactive API reference from /v3/openapi.json', async () => {

@@ -1,19 +1,14 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { questionOfEachKind } from './fixtures.js';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 async function countRows() {

@@ -1,22 +1,17 @@
 // The invitation accept page in a real browser.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { acceptUrl } from '../../src/domain/teams/invitations.js';
 import { addMember } from '../../src/domain/teams/teams.js';
-import { launchBrowser } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { serverAndBrowser } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { makeTeam } from './fixtures.js';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** The accept link on the test server's own address. */
