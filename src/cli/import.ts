@@ -3,6 +3,7 @@
 // command again resumes a paused import, and after a finished one copies only what is new or
 // changed. Exit codes: 0 done, 75 (EX_TEMPFAIL) paused until the budget renews, 1 failed.
 import { requireUser } from '../domain/accounts/users.js';
+import { DEFAULT_DAILY_BUDGET } from '../domain/import/background.js';
 import { type ImportResult, type Progress, planImport, runImport } from '../domain/import/importer.js';
 import { type Commands, print, wholeNumber, withDeps } from './common.js';
 
@@ -77,9 +78,9 @@ export const importCommands: Commands = (program) => {
     .requiredOption('--owner <username>', 'the local account to copy into')
     .option(
       '--daily-budget <n>',
-      'requests a day to spend on the source (its draft apps get 500)',
+      `requests a day to spend on the source (its draft apps get ${DEFAULT_DAILY_BUDGET})`,
       wholeNumber,
-      500,
+      DEFAULT_DAILY_BUDGET,
     )
     .option('--dry-run', 'print what would be copied and the requests it needs, copy nothing')
     .option('--json', 'print one JSON object')

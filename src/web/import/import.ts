@@ -8,7 +8,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import { type ImportRunner, importRunner, planPageImport } from '../../domain/import/background.js';
+import {
+  DEFAULT_DAILY_BUDGET,
+  DEFAULT_SOURCE,
+  type ImportRunner,
+  importRunner,
+  MAX_DAILY_BUDGET,
+  planPageImport,
+} from '../../domain/import/background.js';
 import {
   type DryRun,
   type ImportStatus,
@@ -26,7 +33,6 @@ import { csrfToken, signedInOnly } from '../session.js';
 
 /** Seconds between refreshes of a running import's page. */
 const REFRESH_SECONDS = 3;
-const DEFAULT_SOURCE = 'https://api.surveymonkey.com';
 
 const Form = Type.Object(
   {
@@ -116,8 +122,8 @@ ${
 <input id="import-token" name="token" type="password" autocomplete="off" required${described}>
 <p class="hint" id="import-token-hint">Kept only in the memory of the server process that runs the import, never stored: if the server restarts, this page asks for it again.</p>
 <label for="import-budget">Requests a day</label>
-<input id="import-budget" name="daily_budget" type="number" inputmode="numeric" min="1" max="1000000" required value="${values.budget ?? '500'}" aria-describedby="import-budget-hint">
-<p class="hint" id="import-budget-hint">SurveyMonkey allows a draft app 500 requests a day; a large account is copied over several days.</p>
+<input id="import-budget" name="daily_budget" type="number" inputmode="numeric" min="1" max="${MAX_DAILY_BUDGET}" required value="${values.budget ?? String(DEFAULT_DAILY_BUDGET)}" aria-describedby="import-budget-hint">
+<p class="hint" id="import-budget-hint">SurveyMonkey allows a draft app ${DEFAULT_DAILY_BUDGET} requests a day; a large account is copied over several days.</p>
 <div class="actions">${
       resume
         ? html`<button type="submit">${resume}</button>`
@@ -163,7 +169,7 @@ ${
     const csrf = await csrfToken(deps, reply);
     const body = html`<h1>Import from SurveyMonkey</h1>
 <p>Copies your surveys with their design, collectors and responses, your folders, contact fields, contacts and contact lists into this account, through the source’s API and within its daily request limit. Running it again later copies only what is new or changed.</p>
-${state.plan ? dryRunReport(state.plan, budgetOf(state.budget ?? '500')) : ''}
+${state.plan ? dryRunReport(state.plan, budgetOf(state.budget ?? String(DEFAULT_DAILY_BUDGET))) : ''}
 ${startForm(csrf, state, state.error)}
 ${importList(await listImports(deps, user.id))}`;
     return frame(reply, user, 'Import from SurveyMonkey', body, state.error ? state.error.status : 200);

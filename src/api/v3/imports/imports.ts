@@ -5,7 +5,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { Deps } from '../../../context.js';
-import { importRunner, planPageImport } from '../../../domain/import/background.js';
+import {
+  DEFAULT_DAILY_BUDGET,
+  DEFAULT_SOURCE,
+  importRunner,
+  planPageImport,
+} from '../../../domain/import/background.js';
 import { type ImportStatus, importStatus } from '../../../domain/import/importer.js';
 import { withOffset } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
@@ -14,8 +19,6 @@ import type { Routes } from '../../../platform/types.js';
 import { DryRunResult, ImportBody, ImportJob, ImportParams } from './schemas.js';
 
 const tags = ['Imports'];
-const DEFAULT_SOURCE = 'https://api.surveymonkey.com';
-const DEFAULT_BUDGET = 500;
 
 function present(request: FastifyRequest, s: ImportStatus): Static<typeof ImportJob> {
   const p = s.progress;
@@ -64,7 +67,7 @@ export const importsRoutes: Routes = (app, deps: Deps) => {
       const options = {
         from: body.from ?? DEFAULT_SOURCE,
         token: body.token,
-        dailyBudget: body.daily_budget ?? DEFAULT_BUDGET,
+        dailyBudget: body.daily_budget ?? DEFAULT_DAILY_BUDGET,
       };
       if (body.dry_run) {
         const plan = await planPageImport(deps, options);
