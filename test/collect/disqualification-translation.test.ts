@@ -38,17 +38,20 @@ async function disqualify(url: string, question: string, choice: string, languag
   return post.text();
 }
 
+/** A weblink collector of the survey with its own disqualification message. */
+async function weblink(surveyId: string, message: string) {
+  const res = await server.client.post(
+    `/v3/surveys/${surveyId}/collectors`,
+    { type: 'weblink', disqualification_message: message },
+    { token: owner.token },
+  );
+  return res.body;
+}
+
 describe('the disqualification message in a translation', () => {
   it('is a string of the translation per collector and is shown translated', async () => {
     const b = await branchingSurvey(server.client, owner.token);
-    const make = async (message: string) =>
-      (
-        await server.client.post(
-          `/v3/surveys/${b.surveyId}/collectors`,
-          { type: 'weblink', disqualification_message: message },
-          { token: owner.token },
-        )
-      ).body;
+    const make = (message: string) => weblink(b.surveyId, message);
     const one = await make('Sorry, not this time.');
     const two = await make('You do not qualify.');
     const base = `/v3/surveys/${b.surveyId}/languages/fr`;
@@ -138,14 +141,7 @@ describe('the disqualification message in a translation', () => {
 
   it("takes the survey's id as the resource, as the reference's example does: every collector's message", async () => {
     const b = await branchingSurvey(server.client, owner.token);
-    const make = async (message: string) =>
-      (
-        await server.client.post(
-          `/v3/surveys/${b.surveyId}/collectors`,
-          { type: 'weblink', disqualification_message: message },
-          { token: owner.token },
-        )
-      ).body;
+    const make = (message: string) => weblink(b.surveyId, message);
     const one = await make('You do not qualify.');
     const two = await make('You do not qualify.');
     const other = await make('Another message.');
