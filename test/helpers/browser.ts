@@ -64,3 +64,19 @@ export function serverAndBrowser(
     await server?.close();
   });
 }
+
+/** Two pages signed in as `account`: one without script (the plain forms) and one with it (the
+ * page checks, whose axe runs as script, and drag and drop). */
+export async function signedInPages(
+  browser: Browser,
+  baseUrl: string,
+  account: { user: { username: string }; password: string },
+): Promise<{ page: Page; jsPage: Page }> {
+  const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  const jsPage = await (await browser.newContext()).newPage();
+  for (const p of [page, jsPage]) {
+    p.setDefaultTimeout(10_000);
+    await signIn(p, baseUrl, account, '/');
+  }
+  return { page, jsPage };
+}

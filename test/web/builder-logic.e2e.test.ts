@@ -3,16 +3,15 @@
 // /v3/surveys/{id}/details, shown as markers in the lists, followed by respondents along every
 // path; a page move that would turn a rule backward is refused beside the page, and deleting a
 // page that rules go to says how many were cleared.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { launchBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
-let noJs: BrowserContext;
 let page: Page;
 let jsPage: Page;
 let owner: TestAccount;
@@ -22,14 +21,8 @@ const text = (heading: string) => ({ family: 'open_ended', subtype: 'single', he
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  noJs = await browser.newContext({ javaScriptEnabled: false });
-  page = await noJs.newPage();
-  page.setDefaultTimeout(10_000);
   owner = await server.account();
-  await signIn(page, server.url, owner, '/');
-  jsPage = await (await browser.newContext()).newPage();
-  jsPage.setDefaultTimeout(10_000);
-  await signIn(jsPage, server.url, owner, '/');
+  ({ page, jsPage } = await signedInPages(browser, server.url, owner));
 });
 afterAll(async () => {
   await browser?.close();

@@ -3,17 +3,16 @@
 // deleted (through the confirmation page), the settings are set, and GET /v3/surveys/{id}/details
 // answers what was entered; with script, questions are reordered by drag and drop and a deletion is
 // confirmed in the dialog. The page checks run on an empty survey, a full one and an edit form.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_KINDS } from '../../src/web/design/question-form.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { launchBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
-let noJs: BrowserContext;
 let page: Page;
 /** A page with script, for the page checks (axe runs as script) and drag and drop. */
 let jsPage: Page;
@@ -22,14 +21,8 @@ let owner: TestAccount;
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  noJs = await browser.newContext({ javaScriptEnabled: false });
-  page = await noJs.newPage();
-  page.setDefaultTimeout(10_000);
   owner = await server.account();
-  await signIn(page, server.url, owner, '/');
-  jsPage = await (await browser.newContext()).newPage();
-  jsPage.setDefaultTimeout(10_000);
-  await signIn(jsPage, server.url, owner, '/');
+  ({ page, jsPage } = await signedInPages(browser, server.url, owner));
 });
 
 /** The page checks on what the no-script page shows now. */
