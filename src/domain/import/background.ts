@@ -8,6 +8,7 @@
 // asks the owner for the token again to resume, from the stored cursor. Storing the token
 // (encrypted) would let a restart resume alone, but would keep a credential to another service's
 // account in our database for days; asking again after a restart is the smaller cost.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Account } from '../accounts/users.js';
@@ -80,19 +81,6 @@ export async function planPageImport(deps: Deps, options: Omit<PageImport, 'owne
   }
 }
 
-const sleepUntil = (when: Date, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, Math.max(0, when.getTime() - Date.now()));
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
 const runners = new WeakMap<Deps, ImportRunner>();
 
 /** The process's runner: the import page and the API start imports through the same one, so a
@@ -164,7 +152,7 @@ export class ImportRunner {
       }
       if (result.state !== 'paused' || !result.resumeAt) return;
       try {
-        await sleepUntil(new Date(result.resumeAt), run.signal);
+        await sleep(Math.max(0, Date.parse(result.resumeAt) - Date.now()), undefined, { signal: run.signal });
       } catch {
         return; // stopped while waiting: the job stays paused, its page asks for the token again
       }

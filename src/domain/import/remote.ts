@@ -3,6 +3,7 @@
 // X-Ratelimit-App-Global-* headers are obeyed, and a 429 is waited out. The token goes only into
 // the Authorization header: never into a message, a log line or the database.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Static, TSchema } from 'typebox';
 import { Envelope, MalformedSource, problem, read } from './source.js';
 
@@ -39,19 +40,6 @@ export interface RemoteOptions {
   signal?: AbortSignal;
 }
 
-const sleepFor = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 const header = (res: Response, name: string) => {
   const v = res.headers.get(name);
   return v === null || v === '' ? undefined : Number(v);
@@ -77,7 +65,7 @@ export class RemoteApi {
     private readonly options: RemoteOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    this.sleep = options.sleep ?? ((ms) => sleepFor(ms, options.signal));
+    this.sleep = options.sleep ?? ((ms) => sleep(ms, undefined, { signal: options.signal }));
     this.maxWaitMs = options.maxWaitMs ?? 5 * 60_000;
   }
 
