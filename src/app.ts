@@ -36,7 +36,7 @@ import { installRequestObservers } from './ops/logger.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId, sendError } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';
-import { installSecurityHeaders } from './platform/security-headers.js';
+import { securityHeaders } from './platform/security-headers.js';
 import type { Api, Routes } from './platform/types.js';
 import { analyzePages } from './web/analyze/pages.js';
 import { assets } from './web/assets.js';
@@ -103,7 +103,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  installSecurityHeaders(app);
+  await app.register(securityHeaders);
   installHttpConventions(app, deps, { pageNotFound });
   installRequestObservers(app, deps.log, config.metrics.port === undefined ? null : deps.metrics);
   await app.register(healthRoutes(deps));

@@ -9,6 +9,7 @@
 // path; these headers are fixed strings, computed once.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 
 const inline = { script: new Set<string>(), style: new Set<string>() };
 
@@ -35,26 +36,33 @@ function policy(): string {
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** Adds the headers to every answer of `app` (call before routes are registered). */
-export function installSecurityHeaders(app: FastifyInstance): void {
-  let headers: Record<string, string> | undefined;
-  let inlineCount = -1;
-  app.addHook('onRequest', (request, reply, done) => {
-    // Built on first use (every page module has declared its inline blocks by then), rebuilt only
-    // if a block is declared later.
-    const count = inline.script.size + inline.style.size;
-    if (!headers || count !== inlineCount) {
-      inlineCount = count;
-      headers = {
-        'content-security-policy': policy(),
-        'x-content-type-options': 'nosniff',
-        'x-frame-options': 'DENY',
-        'referrer-policy': 'no-referrer',
-      };
-    }
-    reply.headers(headers);
-    // request.protocol honours X-Forwarded-Proto only when TRUST_PROXY is set.
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    done();
-  });
-}
+/** The plugin's name, which every page plugin lists among its dependencies. */
+export const SECURITY_HEADERS = 'security-headers';
+
+/** Adds the headers to every answer of the scope that registers it (the root, before any route);
+ * a fastify-plugin, so its hook is the root's and not a child scope's. */
+export const securityHeaders = fp(
+  async (app: FastifyInstance) => {
+    let headers: Record<string, string> | undefined;
+    let inlineCount = -1;
+    app.addHook('onRequest', (request, reply, done) => {
+      // Built on first use (every page module has declared its inline blocks by then), rebuilt only
+      // if a block is declared later.
+      const count = inline.script.size + inline.style.size;
+      if (!headers || count !== inlineCount) {
+        inlineCount = count;
+        headers = {
+          'content-security-policy': policy(),
+          'x-content-type-options': 'nosniff',
+          'x-frame-options': 'DENY',
+          'referrer-policy': 'no-referrer',
+        };
+      }
+      reply.headers(headers);
+      // request.protocol honours X-Forwarded-Proto only when TRUST_PROXY is set.
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      done();
+    });
+  },
+  { name: SECURITY_HEADERS },
+);

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { pagePlugin } from './page-area.js';
 
 const require = createRequire(import.meta.url);
 // src/web and dist/web are both two levels below the package root.
@@ -25,7 +26,7 @@ export const SCRIPTS = {
   sortable: '/assets/vendor/sortable/Sortable.min.js',
 } as const;
 
-export async function assets(app: FastifyInstance): Promise<void> {
+async function assetRoutes(app: FastifyInstance): Promise<void> {
   const common = { maxAge: '1h', index: false, list: false, dotfiles: 'deny', schemaHide: true } as const;
   await app.register(fastifyStatic, { ...common, root: PUBLIC_DIR, prefix: '/assets/' });
   // Only the one minified file of each package is public, not the rest of node_modules.
@@ -38,3 +39,5 @@ export async function assets(app: FastifyInstance): Promise<void> {
       allowedPath: (path) => path === `/${v.file}`,
     });
 }
+
+export const assets = pagePlugin('page-assets', assetRoutes);

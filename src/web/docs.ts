@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { errorCatalogue } from '../platform/errors.js';
 import { html } from './html.js';
 import { page } from './layout.js';
+import { pagePlugin } from './page-area.js';
 
-export async function docsPages(app: FastifyInstance): Promise<void> {
+async function docsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) => {
     const rows = [...errorCatalogue.values()].map(
       (e) =>
@@ -26,3 +27,5 @@ A revoked token answers <code>{"status": 1, "errmsg": "Client revoked access gra
     uiConfig: { docExpansion: 'list', deepLinking: true },
   });
 }
+
+export const docsPages = pagePlugin('docs-pages', docsRoutes);

@@ -9,6 +9,7 @@ import fastifyCookieModule, { type FastifyCookie } from '@fastify/cookie';
 import csrfProtection from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Deps } from '../context.js';
 import { sessionUser } from '../domain/accounts/sessions.js';
 import type { User } from '../domain/accounts/users.js';
@@ -23,19 +24,20 @@ declare module 'fastify' {
 export const SESSION_COOKIE = 'ss_session';
 export const CSRF_COOKIE = '_csrf';
 
-/** Cookies, urlencoded form bodies and CSRF protection in the scope that registers it. */
-export async function webForms(app: FastifyInstance): Promise<void> {
-  if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookieModule);
-  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
-  if (!app.hasDecorator('csrfProtection'))
+/** Cookies, urlencoded form bodies and CSRF protection in the scope that registers it (a
+ * fastify-plugin, so the decorators and parsers apply to that scope, not a child of it). */
+export const webForms = fp(
+  async (app: FastifyInstance) => {
+    await app.register(fastifyCookieModule);
+    await app.register(formbody);
     await app.register(csrfProtection, {
       cookieKey: CSRF_COOKIE,
       cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
       getToken: (req) => (req.body as Record<string, string> | undefined)?._csrf,
     });
-}
-// Like fastify-plugin: the decorators and parsers apply to the registering scope, not a child.
-(webForms as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+  },
+  { name: 'web-forms' },
+);
 
 /** Cookies are Secure when the request came over HTTPS or the service's public URL is https. */
 export function isSecure(deps: Deps, request: FastifyRequest): boolean {

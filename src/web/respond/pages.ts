@@ -49,6 +49,7 @@ import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { type Html, html, inlineScript, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
+import { pagePlugin } from '../page-area.js';
 import { renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
@@ -274,7 +275,7 @@ function disqualified(reply: FastifyReply, ctx: Ctx): FastifyReply {
 }
 
 export function respondPages(deps: Deps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return pagePlugin('respond-pages', async function register(app: FastifyInstance): Promise<void> {
     // Its own CSRF (tied to the respondent's session, not a cookie pair), so not a pageArea; the
     // same HTML error page as every other page scope.
     app.setErrorHandler(pageErrorHandler);
@@ -651,7 +652,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         quizResultsSection(ctx.survey, ctx.index, finished),
       );
     }
-  };
+  });
 }
 
 export type { StoredPage };

@@ -14,6 +14,7 @@ import { waitText } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
+import { pagePlugin } from '../page-area.js';
 
 function send(reply: FastifyReply, status: number, title: string, body: ReturnType<typeof html>) {
   return (
@@ -55,7 +56,7 @@ ${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ''}
 </form>`;
 }
 
-export async function teamPages(app: FastifyInstance, options: { deps: Deps }): Promise<void> {
+async function teamRoutes(app: FastifyInstance, options: { deps: Deps }): Promise<void> {
   const { deps } = options;
   await app.register(formbody);
 
@@ -115,3 +116,5 @@ export async function teamPages(app: FastifyInstance, options: { deps: Deps }): 
     },
   );
 }
+
+export const teamPages = pagePlugin('team-pages', teamRoutes);
