@@ -1,31 +1,22 @@
-// Sign-in, sign-up, password reset, account, developer, operator and OAuth pages in one scope with
-// cookies, form bodies, CSRF protection and HTML error pages; /oauth/token in a child scope answering RFC 6749 errors.
+// The OAuth endpoints: /oauth/authorize, the consent page (a page area like any other, so it has
+// the pages' cookies, CSRF protection and HTML errors; it sends a signed-out visitor to /login, so
+// it needs the account pages), and /oauth/token in a child scope answering RFC 6749 errors.
 import type { Deps } from '../context.js';
-import { accountPages } from '../web/account/linked-apps.js';
-import { passwordPages } from '../web/account/password.js';
-import { settingsPages } from '../web/account/settings.js';
-import { signInPages } from '../web/account/sign-in.js';
-import { signUpPages } from '../web/account/signup.js';
-import { developerPages } from '../web/developer/apps.js';
-import { directoryPages } from '../web/developer/directory.js';
-import { operatorPages } from '../web/operator/apps.js';
+import { ACCOUNT_PAGES } from '../web/account/plugin.js';
 import { pageArea } from '../web/page-area.js';
 import { authorizeRoutes } from './authorize.js';
 import { tokenRoutes } from './token.js';
 
-export function oauthPages(deps: Deps) {
-  return pageArea('oauth-and-account-pages', deps, [
-    signInPages,
-    signUpPages,
-    passwordPages,
-    settingsPages,
-    accountPages,
-    developerPages,
-    directoryPages,
-    operatorPages,
-    authorizeRoutes,
-    async (app) => {
-      await app.register(async (token) => tokenRoutes(token, deps));
-    },
-  ]);
+export function oauthRoutes(deps: Deps) {
+  return pageArea(
+    'oauth',
+    deps,
+    [
+      authorizeRoutes,
+      async (app) => {
+        await app.register(async (token) => tokenRoutes(token, deps));
+      },
+    ],
+    { dependencies: [ACCOUNT_PAGES] },
+  );
 }

@@ -1,0 +1,16 @@
+// The account pages: sign-in and sign-out, sign-up and email verification, password reset, the
+// settings page and the linked apps of /account.
+import type { Deps } from '../../context.js';
+import { pageArea } from '../page-area.js';
+import { accountPages } from './linked-apps.js';
+import { passwordPages } from './password.js';
+import { settingsPages } from './settings.js';
+import { signInPages } from './sign-in.js';
+import { signUpPages } from './signup.js';
+
+/** The plugin's name: the pages that send a visitor to /login (OAuth consent) depend on it. */
+export const ACCOUNT_PAGES = 'account-pages';
+
+export function accountArea(deps: Deps) {
+  return pageArea(ACCOUNT_PAGES, deps, [signInPages, signUpPages, passwordPages, settingsPages, accountPages]);
+}
