@@ -12,5 +12,11 @@ import { signUpPages } from './signup.js';
 export const ACCOUNT_PAGES = 'account-pages';
 
 export function accountArea(deps: Deps) {
-  return pageArea(ACCOUNT_PAGES, deps, [signInPages, signUpPages, passwordPages, settingsPages, accountPages]);
+  return pageArea(ACCOUNT_PAGES, deps, [
+    signInPages,
+    signUpPages,
+    passwordPages,
+    settingsPages,
+    accountPages,
+  ]);
 }
