@@ -91,6 +91,8 @@ export interface Config {
   readyOutboxStuckSeconds: number;
   /** Days kept before the worker prunes (RETAIN_<KIND>_DAYS; 0 = keep forever). */
   retention: Record<RetainedKind, number>;
+  /** RETENTION_INTERVAL_SECONDS: how often each worker runs its retention job. */
+  retentionIntervalSeconds: number;
 }
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
@@ -234,6 +236,7 @@ export const ENV_SCHEMA = Type.Partial(
     RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
     RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
     RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
+    RETENTION_INTERVAL_SECONDS: whole(60, "seconds between the worker's retention passes", 1),
   }),
 );
 
@@ -388,6 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sign_in_failures: n('RETAIN_SIGN_IN_FAILURES_DAYS'),
       sessions: n('RETAIN_SESSIONS_DAYS'),
     },
+    retentionIntervalSeconds: n('RETENTION_INTERVAL_SECONDS'),
   };
 }
 

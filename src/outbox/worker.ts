@@ -1,7 +1,8 @@
 // The outbox worker: fans events out to webhook deliveries, then delivers the due deliveries, sends
 // the due emails and runs export jobs (one at a time, beside the rounds), each claimed from the
 // database so several workers (serve processes or `survey-service worker`) share the work without
-// doing any of it twice at once. Once a minute it prunes past retention (ops/retention.ts).
+// doing any of it twice at once. Between rounds it runs its scheduled jobs (`scheduledJobs`), each
+// at most once per its configured interval: retention (ops/retention.ts, RETENTION_INTERVAL_SECONDS).
 import type { Deps } from '../context.js';
 import { runExport } from '../domain/exports/exports.js';
 import { pruneOnce } from '../ops/retention.js';
@@ -23,6 +24,24 @@ export interface WorkerOptions {
   onError?: (err: unknown) => void;
 }
 
+/** A job the worker runs between its rounds, at most once per `everyMs` in each worker process. */
+export interface WorkerJob {
+  name: string;
+  everyMs: number;
+  run(deps: Deps): Promise<void>;
+}
+
+/** The worker's scheduled jobs, their intervals from the config. */
+export function scheduledJobs(deps: Deps): WorkerJob[] {
+  return [{ name: 'retention', everyMs: deps.config.retentionIntervalSeconds * 1000, run: prune }];
+}
+
+/** Retention: one pass of batched deletes (each batch a short statement), logged when it pruned. */
+async function prune(deps: Deps): Promise<void> {
+  const pruned = await pruneOnce(deps);
+  if (Object.values(pruned).some((n) => n > 0)) deps.log.info({ pruned }, 'retention: pruned old rows');
+}
+
 export interface RoundResult {
   events: number;
   deliveries: number;
@@ -41,7 +60,9 @@ export class OutboxWorker {
   private stopped = true;
   /** Set by stop(): the round in progress finishes its current item and goes no further. */
   private stopping = false;
-  private lastPrune = 0;
+  private readonly jobs: WorkerJob[];
+  /** When each job last started, by name (none yet: due at the first tick). */
+  private readonly lastRun = new Map<string, number>();
 
   constructor(
     private readonly deps: Deps,
@@ -51,6 +72,7 @@ export class OutboxWorker {
     this.clock = options.clock ?? deps.clock;
     this.transport = options.transport ?? createMailTransport(deps.config);
     this.onError = options.onError ?? ((err) => deps.log.error({ err }, 'outbox worker round failed'));
+    this.jobs = scheduledJobs(deps);
   }
 
   /** One round: fan out new events, deliver due webhooks, send due emails. */
@@ -109,7 +131,7 @@ export class OutboxWorker {
     const tick = async () => {
       if (this.stopped) return;
       this.running = this.drain(10)
-        .then(() => this.pruneDue())
+        .then(() => this.runDueJobs())
         .catch(this.onError);
       await this.running;
       this.running = null;
@@ -118,14 +140,18 @@ export class OutboxWorker {
     this.timer = setTimeout(tick, 0);
   }
 
-  /** Retention pruning, at most once a minute per worker (each batch is a short statement). */
-  private async pruneDue(): Promise<void> {
-    const now = this.clock.now().getTime();
-    if (now - this.lastPrune < 60_000 || this.stopping) return;
-    this.lastPrune = now;
-    const pruned = await pruneOnce(this.deps);
-    if (Object.values(pruned).some((n) => n > 0))
-      this.deps.log.info({ pruned }, 'retention: pruned old rows');
+  /** Runs each job whose interval has passed since it last started; a failed job waits its interval too. */
+  private async runDueJobs(): Promise<void> {
+    for (const job of this.jobs) {
+      if (this.stopping) return;
+      const now = this.clock.now().getTime();
+      const last = this.lastRun.get(job.name);
+      if (last !== undefined && now - last < job.everyMs) continue;
+      this.lastRun.set(job.name, now);
+      await job
+        .run(this.deps)
+        .catch((err) => this.deps.log.error({ err, job: job.name }, 'worker job failed'));
+    }
   }
 
   /** Stops polling and waits for the round in progress; claims it did not finish simply expire. */

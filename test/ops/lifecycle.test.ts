@@ -1,9 +1,12 @@
 // Data lifecycle: `worker --once` prunes rows past their retention (and keeps recent and pending
-// ones); a permanent SMTP refusal marks the address's contact bounced.
+// ones), as the running worker does on its own every RETENTION_INTERVAL_SECONDS; a permanent SMTP
+// refusal marks the address's contact bounced.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queueEmail } from '../../src/outbox/emails.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { runCliJson } from '../helpers/cli.js';
+import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 
@@ -79,6 +82,34 @@ it('worker --once prunes old finished emails, sign-in failures and expired sessi
   expect(
     (await k.selectFrom('sessions').select('session_hash').execute()).map((r) => r.session_hash),
   ).toEqual(['live']);
+});
+
+it('the running worker prunes as a scheduled job, once every RETENTION_INTERVAL_SECONDS', async () => {
+  const clock = new TestClock('2026-06-01T12:00:00Z');
+  const hourly = await startServer({ clock, env: { RETENTION_INTERVAL_SECONDS: '3600' } });
+  const k = hourly.deps.db.kysely;
+  const failure = (key: string) =>
+    k
+      .insertInto('sign_in_failures')
+      .values({ key, failures: 3, first_failure_at: OLD, last_failure_at: OLD, locked_until: null })
+      .execute();
+  const keys = async () => (await k.selectFrom('sign_in_failures').select('key').execute()).map((r) => r.key);
+  const worker = new OutboxWorker(hourly.deps, { pollMs: 5 });
+  try {
+    await failure('before-start');
+    worker.start();
+    // Due at once when the worker starts.
+    await expect.poll(keys, { timeout: 20_000 }).toEqual([]);
+    await failure('a-minute-later');
+    clock.advance(61_000);
+    await sleep(500); // rounds go on, the job is not due yet
+    expect(await keys()).toEqual(['a-minute-later']);
+    clock.advance(3600_000);
+    await expect.poll(keys, { timeout: 20_000 }).toEqual([]);
+  } finally {
+    await worker.stop();
+    await hourly.close();
+  }
 });
 
 it('a permanent SMTP refusal marks the contact bounced', async () => {
