@@ -53,8 +53,11 @@ export function pageOf(query: { page?: number; per_page?: number }): Page {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
+/** What paging reads of a request (a FastifyRequest is one). */
+type PagedRequest = Pick<FastifyRequest, 'url' | 'protocol' | 'host'>;
+
 /** `scheme://host` of the request: hrefs and links are absolute on the host that was called. */
-export function baseUrl(request: FastifyRequest): string {
+export function baseUrl(request: Pick<FastifyRequest, 'protocol' | 'host'>): string {
   return `${request.protocol}://${request.host}`;
 }
 
@@ -66,7 +69,7 @@ export type ListEnvelope<T extends TSchema> = ReturnType<typeof listEnvelopeSche
  * the response schema's serializer. Same fields, in the schema's order, as `envelope`.
  */
 export function envelopeJson<T extends TSchema>(
-  request: FastifyRequest,
+  request: PagedRequest,
   page: Page,
   total: number,
   data: JsonOf<TArray<T>>,
@@ -87,13 +90,7 @@ export function envelopeJson<T extends TSchema>(
 
 /** `lastPage`: the last page a client may be sent to, when later ones would be refused (the basic
  * plan's response limit); links.next and links.last never point past it. */
-export function envelope<T>(
-  request: FastifyRequest,
-  page: Page,
-  total: number,
-  data: T[],
-  lastPage?: number,
-) {
+export function envelope<T>(request: PagedRequest, page: Page, total: number, data: T[], lastPage?: number) {
   // Unlike the original, links keep the request's other filters, so following links.next pages
   // through the same result set.
   const [path, search = ''] = request.url.split('?');
