@@ -1,7 +1,8 @@
 // Paging for list endpoints: the shared query schema, and the envelope
 // {data, per_page, page, total, links} whose links hold only the keys that apply.
 import type { FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { type TArray, type TSchema, Type } from 'typebox';
+import { type JsonOf, jsonOf } from './json.js';
 
 export const MAX_PER_PAGE = 1000;
 
@@ -24,7 +25,7 @@ export function pagingQuery(maxPerPage = MAX_PER_PAGE) {
 
 export const PagingQuery = Type.Object(pagingQuery());
 
-export function listEnvelopeSchema(item: TSchema) {
+export function listEnvelopeSchema<T extends TSchema>(item: T) {
   return Type.Object({
     data: Type.Array(item),
     per_page: Type.Integer(),
@@ -52,23 +53,28 @@ export function pageOf(query: { page?: number; per_page?: number }): Page {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
+/** What paging reads of a request (a FastifyRequest is one). */
+type PagedRequest = Pick<FastifyRequest, 'url' | 'protocol' | 'host'>;
+
 /** `scheme://host` of the request: hrefs and links are absolute on the host that was called. */
-export function baseUrl(request: FastifyRequest): string {
+export function baseUrl(request: Pick<FastifyRequest, 'protocol' | 'host'>): string {
   return `${request.protocol}://${request.host}`;
 }
+
+export type ListEnvelope<T extends TSchema> = ReturnType<typeof listEnvelopeSchema<T>>;
 
 /**
  * The envelope as JSON text around `data`, the page's items already as JSON text (a JSON array):
  * for lists that splice stored JSON or build their items' text directly instead of going through
  * the response schema's serializer. Same fields, in the schema's order, as `envelope`.
  */
-export function envelopeJson(
-  request: FastifyRequest,
+export function envelopeJson<T extends TSchema>(
+  request: PagedRequest,
   page: Page,
   total: number,
-  data: string,
+  data: JsonOf<TArray<T>>,
   lastPage?: number,
-): string {
+): JsonOf<ListEnvelope<T>> {
   const { links } = envelope(request, page, total, [], lastPage);
   const ordered = {
     self: links.self,
@@ -77,18 +83,14 @@ export function envelopeJson(
     first: links.first,
     last: links.last,
   };
-  return `{"data":${data},"per_page":${page.perPage},"page":${page.page},"total":${total},"links":${JSON.stringify(ordered)}}`;
+  return jsonOf<ListEnvelope<T>>(
+    `{"data":${data},"per_page":${page.perPage},"page":${page.page},"total":${total},"links":${JSON.stringify(ordered)}}`,
+  );
 }
 
 /** `lastPage`: the last page a client may be sent to, when later ones would be refused (the basic
  * plan's response limit); links.next and links.last never point past it. */
-export function envelope<T>(
-  request: FastifyRequest,
-  page: Page,
-  total: number,
-  data: T[],
-  lastPage?: number,
-) {
+export function envelope<T>(request: PagedRequest, page: Page, total: number, data: T[], lastPage?: number) {
   // Unlike the original, links keep the request's other filters, so following links.next pages
   // through the same result set.
   const [path, search = ''] = request.url.split('?');

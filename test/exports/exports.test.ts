@@ -42,6 +42,8 @@ beforeAll(async () => {
   const numbers = details.pages[2].questions[3];
   // and a line break inside a field (RFC 4180 quotes it)
   const essay = details.pages[2].questions.find((q: any) => q.headings[0].heading === 'Tell us more');
+  // and formulas after the separators of semicolon and tab locales (quoted, so one cell)
+  const words = details.pages[2].questions.find((q: any) => q.headings[0].heading === 'Two words');
   formula[2].questions = formula[2].questions.map((q: any) =>
     q.id === nick.id
       ? { id: q.id, answers: [{ text: '=HYPERLINK("http://evil","x")' }] }
@@ -49,7 +51,15 @@ beforeAll(async () => {
         ? { id: q.id, answers: [{ row_id: numbers.answers.rows[0].id, text: '-5' }] }
         : q.id === essay.id
           ? { id: q.id, answers: [{ text: 'two\nlines' }] }
-          : q,
+          : q.id === words.id
+            ? {
+                id: q.id,
+                answers: [
+                  { row_id: words.answers.rows[0].id, text: 'a;=1+1' },
+                  { row_id: words.answers.rows[1].id, text: 'b\t=2+2' },
+                ],
+              }
+            : q,
   );
   bodies.push({
     pages: formula,
@@ -240,6 +250,8 @@ describe('exports', () => {
     expect(last).toContain(`'@SUM(A1)`);
     expect(last).toContain('-5');
     expect(file.body.toString()).toContain('"two\nlines"');
+    // a cell holding `;` or a tab is quoted: Excel in a semicolon locale keeps it one text cell
+    expect(file.body.toString()).toContain(',"a;=1+1","b\t=2+2"');
   });
 
   it('writes a small XLSX at once, numeric values, with the same filters as the pages', async () => {

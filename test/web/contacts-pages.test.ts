@@ -189,6 +189,28 @@ describe('CSV export', () => {
     const stranger = new WebSession(server.url);
     expect((await stranger.get('/contacts/export.csv')).status).toBe(303);
   });
+
+  it('quotes cells holding a separator of any locale, and neutralises field labels', async () => {
+    const a = await server.account();
+    const web = await signedIn(a);
+    const label = await server.client.patch('/v3/contact_fields/2', { label: '=cmd' }, { token: a.token });
+    expect(label.status).toBe(200);
+    await server.client.post(
+      '/v3/contacts',
+      { email: 'semi@example.org', first_name: 'a;=1+1', last_name: 'b\t=2+2' },
+      { token: a.token },
+    );
+    const res = await web.get('/contacts/export.csv');
+    expect(res.status).toBe(200);
+    // Excel in German, French or Dutch splits unquoted cells on `;`: quoted, each stays one cell
+    expect(res.text).toContain('semi@example.org,"a;=1+1","b\t=2+2",');
+    const [head, row] = parse(res.text, { bom: true }) as string[][];
+    expect(head).toEqual([
+      ...['email', 'first_name', 'last_name', 'phone_number', 'status'],
+      ...['Custom 1', "'=cmd", 'Custom 3', 'Custom 4', 'Custom 5', 'Custom 6'],
+    ]);
+    expect(row.slice(0, 3)).toEqual(['semi@example.org', 'a;=1+1', 'b\t=2+2']);
+  });
 });
 
 describe('email collector pages', () => {

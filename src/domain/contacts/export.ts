@@ -1,9 +1,8 @@
 // The address book as a CSV file: every contact (active, opted out, bounced) with the custom
-// fields under their labels. Cells that a spreadsheet would read as a formula are neutralised as in
-// the response exports.
-import { stringify } from 'csv-stringify/sync';
+// fields under their labels, written by the response exports' CSV writer (formula neutralising and
+// quoting included).
 import type { Deps } from '../../context.js';
-import { neutralise } from '../exports/layout.js';
+import { csvFile } from '../exports/csv.js';
 import { CONTACT_STATUSES, customFieldsOf, listContacts } from './contacts.js';
 import { listFields } from './fields.js';
 
@@ -19,18 +18,16 @@ export async function contactsCsv(deps: Deps, ownerId: string): Promise<string> 
       const { rows } = await listContacts(deps, ownerId, { status }, { offset, perPage: PAGE });
       for (const c of rows) {
         const custom = customFieldsOf(c);
-        records.push(
-          [
-            c.email ?? '',
-            c.first_name,
-            c.last_name,
-            c.phone_number ?? '',
-            c.status,
-            ...fields.map((f) => custom[f.id as keyof typeof custom]),
-          ].map(neutralise),
-        );
+        records.push([
+          c.email ?? '',
+          c.first_name,
+          c.last_name,
+          c.phone_number ?? '',
+          c.status,
+          ...fields.map((f) => custom[f.id as keyof typeof custom]),
+        ]);
       }
       if (rows.length < PAGE) break;
     }
-  return stringify(records, { bom: true, record_delimiter: '\r\n' });
+  return csvFile(records, true);
 }

@@ -5,8 +5,8 @@
 import type { Answer, StoredPage } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import type { ExportRow } from '../responses/responses.js';
+import type { Cell } from './csv.js';
 
-export type Cell = string | number | Date | null;
 export type ValuesMode = 'text' | 'numeric';
 
 /** A coded value: what it reads as, and its numeric code. */
@@ -153,24 +153,9 @@ export function buildLayout(index: DesignIndex, customVariables: string[]): Layo
   return { columns, customVariables, questions };
 }
 
-const PLAIN_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-
-/**
- * OWASP's rule against formula injection: a text cell starting with =, +, -, @, tab or carriage
- * return gets a leading apostrophe, so a spreadsheet shows it as text. Plain numbers (-5, +3.2)
- * cannot run anything and stay as they are.
- */
-export function neutralise(s: string): string {
-  const c = s.charCodeAt(0);
-  // = + - @ \t \r
-  if (c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13)
-    return PLAIN_NUMBER.test(s) ? s : `'${s}`;
-  return s;
-}
-
 const spaced = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 
-/** One response as a row of cells (strings already neutralised). `dates` makes Date cells (XLSX). */
+/** One response as a row of raw cells (the file writers neutralise text). `dates` makes Date cells (XLSX). */
 export function responseCells(
   layout: Layout,
   row: ExportRow,
@@ -183,15 +168,15 @@ export function responseCells(
   cells[1] = row.collector_id;
   cells[2] = date(row.date_created);
   cells[3] = date(row.date_modified);
-  cells[4] = neutralise(row.ip_address);
-  cells[5] = neutralise(row.email_address);
-  cells[6] = neutralise(row.first_name);
-  cells[7] = neutralise(row.last_name);
-  cells[8] = neutralise(row.custom_value);
+  cells[4] = row.ip_address;
+  cells[5] = row.email_address;
+  cells[6] = row.first_name;
+  cells[7] = row.last_name;
+  cells[8] = row.custom_value;
   if (layout.customVariables.length > 0) {
     const vars = JSON.parse(row.custom_variables) as Record<string, string>;
     layout.customVariables.forEach((name, i) => {
-      cells[9 + i] = neutralise(String(vars[name] ?? ''));
+      cells[9 + i] = String(vars[name] ?? '');
     });
   }
   const pages = JSON.parse(row.pages) as StoredPage[];
@@ -211,12 +196,12 @@ export function responseCells(
 function answerValue(slots: QuestionSlots, a: Answer, mode: ValuesMode): Cell {
   if (a.other_id === undefined && a.choice_id !== undefined) {
     const v = slots.values.get(a.col_id !== undefined ? `${a.col_id}:${a.choice_id}` : a.choice_id);
-    if (v) return mode === 'numeric' ? v.code : neutralise(v.text);
+    if (v) return mode === 'numeric' ? v.code : v.text;
   }
   const text = a.text ?? a.download_url ?? '';
   if (mode === 'numeric' && slots.q.subtype === 'numerical' && text.trim() !== '') {
     const n = Number(text);
     if (Number.isFinite(n)) return n;
   }
-  return neutralise(text);
+  return text;
 }

@@ -1,16 +1,15 @@
-// Export files written to a stream: responses as CSV (RFC 4180 with CRLF, optional BOM for Excel,
-// written by csvText: csv-stringify's rules without its per-field option checks) or XLSX
-// (exceljs's streaming writer), the summary (rollups per question) as CSV,
+// Export files written to a stream: responses as CSV (csv.ts: RFC 4180 with CRLF, optional BOM for
+// Excel) or XLSX (exceljs's streaming writer), the summary (rollups per question) as CSV,
 // and an SPSS syntax file that reads the numeric CSV and labels its variables and codes. Rows come
 // from the database in keyset batches, so memory stays constant however many responses there are.
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { rollups } from '../analysis/rollups.js';
 import type { DesignIndex } from '../responses/design-index.js';
 import { type ExportRow, exportBatches, type ResponseFilters } from '../responses/responses.js';
-import { type Cell, type Layout, neutralise, plainText, responseCells, type ValuesMode } from './layout.js';
+import { type Cell, sheetRow, writeCsv } from './csv.js';
+import { type Layout, plainText, responseCells, type ValuesMode } from './layout.js';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'summary', 'spss'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -48,45 +47,6 @@ async function* responseRows(
   }
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * CSV records as text, as csv-stringify writes them with its defaults and CRLF: a field holding a
- * quote, a comma or a line break is quoted (quotes doubled); null is empty; a number as JS writes
- * it; a Date as its epoch milliseconds.
- */
-export function csvText(batch: Cell[][]): string {
-  let out = '';
-  for (const row of batch) {
-    for (let i = 0; i < row.length; i++) {
-      const v = row[i];
-      if (i > 0) out += ',';
-      if (v === null || v === undefined) continue;
-      const s = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : String(v.getTime());
-      out += NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-    }
-    out += '\r\n';
-  }
-  return out;
-}
-
-/** Writes CSV records a batch at a time (one string and one stream write per batch rather than a
- * stream hop per record), waiting when `out` is full. */
-async function writeCsvRows(
-  out: Writable,
-  bom: boolean,
-  rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>,
-): Promise<void> {
-  let first = true;
-  for await (const batch of rows) {
-    const text = first && bom ? `\ufeff${csvText(batch)}` : csvText(batch);
-    first = false;
-    if (!out.write(text)) await once(out, 'drain');
-  }
-  out.end();
-  await finished(out);
-}
-
 export async function writeResponsesCsv(
   deps: Parameters<typeof exportBatches>[0],
   layout: Layout,
@@ -96,14 +56,11 @@ export async function writeResponsesCsv(
   progress?: Progress,
 ): Promise<void> {
   async function* cells(): AsyncGenerator<Cell[][]> {
-    yield [
-      layout.columns.map((c) => neutralise(c.question)),
-      layout.columns.map((c) => neutralise(c.detail)),
-    ];
+    yield [layout.columns.map((c) => c.question), layout.columns.map((c) => c.detail)];
     for await (const batch of responseRows(deps, source, progress))
       yield batch.map((r) => responseCells(layout, r, opts.values, 'text'));
   }
-  await writeCsvRows(out, opts.bom, cells());
+  await writeCsv(out, opts.bom, cells());
 }
 
 export async function writeResponsesXlsx(
@@ -120,11 +77,11 @@ export async function writeResponsesXlsx(
     useSharedStrings: false,
   });
   const ws = wb.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 2 }] });
-  ws.addRow(layout.columns.map((c) => neutralise(c.question))).commit();
-  ws.addRow(layout.columns.map((c) => neutralise(c.detail))).commit();
+  ws.addRow(sheetRow(layout.columns.map((c) => c.question))).commit();
+  ws.addRow(sheetRow(layout.columns.map((c) => c.detail))).commit();
   for await (const batch of responseRows(deps, source, progress))
     for (const r of batch) {
-      const row = ws.addRow(responseCells(layout, r, opts.values, 'date'));
+      const row = ws.addRow(sheetRow(responseCells(layout, r, opts.values, 'date')));
       row.getCell(3).numFmt = 'yyyy-mm-dd hh:mm:ss';
       row.getCell(4).numFmt = 'yyyy-mm-dd hh:mm:ss';
       row.commit();
@@ -147,9 +104,9 @@ export async function writeSummaryCsv(
   const lines: Cell[][] = [['Question', 'Row', 'Answer', 'Responses', 'Percent', 'Answered', 'Skipped']];
   const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : 0);
   for (const { question: q, summary: s } of items) {
-    const head = neutralise(plainText(q.heading));
+    const head = plainText(q.heading);
     const line = (row: string, answer: string, n: number, of: number) =>
-      lines.push([head, neutralise(row), neutralise(answer), n, pct(n, of), s.answered, s.skipped]);
+      lines.push([head, row, answer, n, pct(n, of), s.answered, s.skipped]);
     for (const c of s.choices ?? [])
       line('', plainText(q.choices.get(c.id)?.text ?? ''), c.count, s.answered);
     for (const o of s.other ?? []) line('', plainText(q.other?.text ?? ''), o.count, s.answered);
@@ -171,7 +128,7 @@ export async function writeSummaryCsv(
     }
     if (!s.choices && !s.rows && !s.other) line('', '', s.answered, total);
   }
-  await writeCsvRows(out, bom, [lines]);
+  await writeCsv(out, bom, [lines]);
 }
 
 /** SPSS names: a letter first, letters, digits and _ after, at most 64 characters. */

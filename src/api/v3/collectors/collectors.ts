@@ -129,7 +129,7 @@ export const collectorsRoutes: Routes = (app, deps: Deps) => {
       });
       const base = baseUrl(request);
       const data = rows.map((c) => {
-        const item: Record<string, unknown> = {
+        const item: Static<typeof CollectorListItem> = {
           id: c.id,
           name: c.name,
           href: `${base}/v3/collectors/${c.id}`,

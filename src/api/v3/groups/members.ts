@@ -1,7 +1,7 @@
 // Team members: GET /groups/{id}/members (paging, include, division_ids), GET and PATCH
 // /groups/{id}/members/{id} (spec "Group member", reference §3.2).
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import {
   changeMemberEmail,
@@ -100,7 +100,7 @@ export function groupMembersRoutes(app: Api, deps: Deps): void {
         limit: page.perPage,
       });
       const data = rows.map((m) => {
-        const item: Record<string, unknown> = {
+        const item: Static<typeof MemberItem> = {
           id: m.id,
           username: m.username,
           href: memberHref(request, m),

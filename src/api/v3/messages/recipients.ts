@@ -72,7 +72,8 @@ export const recipientsRoutes: Routes = (app, deps: Deps) => {
     const want = (f: string) => fields === 'all' || fields.has(f);
     return rows.map((r) => {
       const s = states.get(r.id)!;
-      const item: Record<string, unknown> = {
+      // A list item; with every field (`all`) a whole Recipient.
+      const item: Static<typeof RecipientListItem> & Partial<Static<typeof Recipient>> = {
         id: r.id,
         href: `${base}/v3/collectors/${collector.id}/recipients/${r.id}`,
         email: r.email,

@@ -1,5 +1,5 @@
 // Shaping stored responses into the API's response objects (reference §10.3–10.6).
-
+import type { Static } from 'typebox';
 import { answerMarks, type QuizContext, scoreResponse } from '../../../domain/quiz/score.js';
 import type { Answer, StoredPage } from '../../../domain/responses/answers.js';
 import type { DesignIndex } from '../../../domain/responses/design-index.js';
@@ -7,6 +7,8 @@ import { answerText } from '../../../domain/responses/readable.js';
 import { type ResponseRow, storedPages } from '../../../domain/responses/responses.js';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import { withOffset } from '../../../platform/dates.js';
+import { type JsonOf, jsonOf } from '../../../platform/json.js';
+import type { Response, Responses } from './schemas.js';
 
 export interface PresentOptions {
   base: string;
@@ -70,12 +72,12 @@ function shapePages(stored: StoredPage[], o: PresentOptions) {
   return out;
 }
 
-export function presentResponse(r: ResponseRow, o: PresentOptions) {
+export function presentResponse(r: ResponseRow, o: PresentOptions): Static<typeof Response> {
   const href =
     o.form === 'survey'
       ? `${o.base}/v3/surveys/${r.survey_id}/responses/${r.id}`
       : `${o.base}/v3/collectors/${r.collector_id}/responses/${r.id}`;
-  const out: Record<string, unknown> = {
+  const out: Static<typeof Response> = {
     total_time: r.total_time,
     href,
     custom_variables: JSON.parse(r.custom_variables),
@@ -118,7 +120,7 @@ export function plainShape(o: PresentOptions): boolean {
  * schemas accepted (answers checked field by field in domain/responses/answers.ts), so they have
  * the API's shapes; the tests read responses back through both paths.
  */
-export function responsesJson(rows: ResponseRow[], o: PresentOptions): string {
+export function responsesJson(rows: ResponseRow[], o: PresentOptions): JsonOf<typeof Responses> {
   const q = JSON.stringify;
   const parts: string[] = [];
   for (const r of rows) {
@@ -130,7 +132,7 @@ export function responsesJson(rows: ResponseRow[], o: PresentOptions): string {
       `{"total_time":${r.total_time},"href":${q(href)},"custom_variables":${r.custom_variables},"ip_address":${q(r.ip_address)},"id":${q(r.id)},"logic_path":${logicPathJson(r.logic_path)},"date_modified":${q(withOffset(r.date_modified))},"response_status":${q(r.response_status)},"custom_value":${q(r.custom_value)},"analyze_url":${q(`${o.base}/analyze/browse/${o.survey.manage_token}?respondent_id=${r.id}`)},"page_path":${r.page_path},"recipient_id":${q(r.recipient_id)},"collector_id":${q(r.collector_id)},"date_created":${q(withOffset(r.date_created))},"survey_id":${q(r.survey_id)},"collection_mode":${q(r.collection_mode)},"edit_url":${q(`${o.base}/r/?sm=${r.edit_token}`)},"metadata":${r.metadata},"first_name":${q(r.first_name)},"last_name":${q(r.last_name)},"email_address":${q(r.email_address)},"pages":${pagesJson(r, o)}}`,
     );
   }
-  return `[${parts.join(',')}]`;
+  return jsonOf<typeof Responses>(`[${parts.join(',')}]`);
 }
 
 /** Stored pages as they are, unless an answer is a file upload: its stored upload_id becomes the

@@ -21,6 +21,7 @@ import {
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
 import { parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
+import { orJson } from '../../../platform/json.js';
 import { baseUrl, envelope, envelopeJson, listEnvelopeSchema, pageOf } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
 import { plainShape, presentResponse, responsesJson } from './present.js';
@@ -196,7 +197,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           summary: `Full responses of ${of}, paged (at most 100 per page)`,
           params: Params,
           querystring: listQuery('bulk', form),
-          response: { 200: listEnvelopeSchema(Response) },
+          response: { 200: orJson(listEnvelopeSchema(Response)) },
         },
       },
       async (request, reply) => {
@@ -237,7 +238,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         if (plainShape(options))
           return reply
             .type('application/json; charset=utf-8')
-            .send(envelopeJson(request, page, total, responsesJson(rows, options), lastPage) as never);
+            .send(envelopeJson(request, page, total, responsesJson(rows, options), lastPage));
         return envelope(
           request,
           page,
@@ -278,7 +279,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           survey: scope.survey,
           quiz: await quizContext(deps, scope.survey),
           pages: false,
-        }) as never;
+        });
       },
     );
 
@@ -308,7 +309,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           simple: q.simple ? await designIndex(deps, scope.survey) : undefined,
           pageIds: idSet(q.page_ids),
           questionIds: idSet(q.question_ids),
-        }) as never;
+        });
       },
     );
 
@@ -338,7 +339,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
             quiz: await quizContext(deps, scope.survey),
             pages: true,
             details: true,
-          }) as never;
+          });
         },
       );
     }
@@ -358,7 +359,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           survey: scope.survey,
           quiz: await quizContext(deps, scope.survey),
           pages: false,
-        }) as never;
+        });
       },
     );
   }
@@ -394,7 +395,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           quiz: await quizContext(deps, survey),
           pages: true,
           details: true,
-        }) as never,
+        }),
       );
     },
   );

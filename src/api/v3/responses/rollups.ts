@@ -1,6 +1,6 @@
 // Rollups and trends of a survey, a page or a question (reference §11).
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import {
   type QuestionSummary,
@@ -149,8 +149,8 @@ function questionHref(base: string, surveyId: string, q: IndexedQuestion, what: 
   return `${base}/v3/surveys/${surveyId}/pages/${q.pageId}/questions/${q.id}/${what}`;
 }
 
-function trendPeriod(s: QuestionSummary) {
-  const out: Record<string, unknown> = {};
+function trendPeriod(s: QuestionSummary): Omit<Static<typeof Trend>['trends'][number], 'start' | 'end'> {
+  const out: ReturnType<typeof trendPeriod> = {};
   if (s.choices) out.choices = s.choices;
   if (s.other) out.other = s.other;
   if (s.rows?.some((r) => r.choices))
@@ -225,7 +225,7 @@ export const rollupsRoutes: Routes = (app, deps: Deps) => {
           href: questionHref(base, survey.id, it.question, 'rollups'),
           summary: [it.summary],
         }));
-        return (single ? data[0] : envelope(request, page, questions.length, data)) as never;
+        return single ? data[0] : envelope(request, page, questions.length, data);
       },
     );
 
@@ -264,7 +264,7 @@ export const rollupsRoutes: Routes = (app, deps: Deps) => {
             ...trendPeriod(p.summary),
           })),
         }));
-        return (single ? data[0] : envelope(request, page, questions.length, data)) as never;
+        return single ? data[0] : envelope(request, page, questions.length, data);
       },
     );
   }

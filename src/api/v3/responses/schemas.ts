@@ -141,6 +141,8 @@ export const Response = Type.Object({
   current_page_id: Type.Optional(Type.String()),
 });
 
+export const Responses = Type.Array(Response);
+
 export const ResponseListItem = Type.Object({ id: Type.String(), href: Type.String() });
 
 const DateQ = (d: string) => Type.Optional(Type.String({ maxLength: 40, description: d }));

@@ -1,16 +1,19 @@
 // Shaping stored rows into the API's resources: dates per reference §1.1 (surveys: minute
 // precision, no offset), absolute hrefs and survey URLs on the host that was called.
 import type { FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
 import type { Logic } from '../../../domain/surveys/logic.js';
-import type { StoredQuestion } from '../../../domain/surveys/question-schema.js';
+import type { Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { minuteNoOffset } from '../../../platform/dates.js';
+import { type JsonOf, jsonOf } from '../../../platform/json.js';
 import { baseUrl } from '../../../platform/paging.js';
+import type { Page, Survey, SurveyDetails } from './schemas.js';
 
-export function presentSurvey(request: FastifyRequest, s: SurveyRow) {
+export function presentSurvey(request: FastifyRequest, s: SurveyRow): Static<typeof Survey> {
   const base = baseUrl(request);
   const settings = settingsOf(s);
   return {
@@ -48,7 +51,7 @@ export function presentPage(
     PageWithCount,
     'id' | 'survey_id' | 'title' | 'description' | 'position' | 'question_count' | 'logic'
   >,
-) {
+): Static<typeof Page> {
   return {
     id: p.id,
     title: p.title,
@@ -64,7 +67,7 @@ export function presentQuestion(
   base: string,
   surveyId: string,
   q: { id: string; page_id: string; position: number; family: string; subtype: string; doc: StoredQuestion },
-) {
+): Static<typeof Question> {
   return {
     id: q.id,
     position: q.position,
@@ -93,7 +96,7 @@ export function detailsJson(
     string,
     Array<{ id: string; page_id: string; position: number; family: string; subtype: string; doc: string }>
   >,
-): string {
+): JsonOf<typeof SurveyDetails> {
   const base = baseUrl(request);
   const head = JSON.stringify(presentSurvey(request, survey));
   const parts: string[] = [head.slice(0, -1), ',"pages":['];
@@ -121,5 +124,5 @@ export function detailsJson(
     parts.push(']}');
   });
   parts.push(']}');
-  return parts.join('');
+  return jsonOf<typeof SurveyDetails>(parts.join(''));
 }

@@ -210,6 +210,8 @@ export const SurveyListItem = Type.Object({
   ),
 });
 
+export const SurveyList = Type.Array(SurveyListItem);
+
 /** For bodies whose fields are all optional: a request with no body at all means `{}`. */
 export async function emptyBodyIsObject(request: { body: unknown }): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};

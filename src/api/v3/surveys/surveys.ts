@@ -1,6 +1,6 @@
 // /v3/surveys, /v3/surveys/{id} and /v3/surveys/{id}/details (reference §4.1–4.4).
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { collectStats } from '../../../domain/collectors/collectors.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
@@ -18,6 +18,7 @@ import {
 import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { minuteNoOffset, parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
+import { orJson, stringifyAs } from '../../../platform/json.js';
 import { baseUrl, envelopeJson, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
 import type { Routes } from '../../../platform/types.js';
 import { detailsJson, presentSurvey } from './present.js';
@@ -28,6 +29,7 @@ import {
   Survey,
   SurveyCreateBody,
   SurveyDetails,
+  SurveyList,
   SurveyListItem,
   SurveyParams,
   SurveyUpdateBody,
@@ -89,7 +91,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         tags,
         summary: 'Surveys owned by or shared with the user',
         querystring: ListQuery,
-        response: { 200: listEnvelopeSchema(SurveyListItem) },
+        response: { 200: orJson(listEnvelopeSchema(SurveyListItem)) },
       },
     },
     async (request, reply) => {
@@ -164,17 +166,17 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
       // cheaper than the schema serializer for a page of rows); the schema still documents it.
       const data = rows.map((s) => {
         const id = s[0] as string;
-        const item: Record<string, unknown> = {
+        const item: Static<typeof SurveyListItem> = {
           id,
-          title: s[title],
-          nickname: s[nickname],
+          title: s[title] as string,
+          nickname: s[nickname] as string,
           href: `${base}/v3/surveys/${id}`,
         };
-        if (include.has('response_count')) item.response_count = s[responses];
+        if (include.has('response_count')) item.response_count = s[responses] as number;
         if (include.has('date_created')) item.date_created = minuteNoOffset(s[created] as string);
         if (include.has('date_modified')) item.date_modified = minuteNoOffset(s[modified] as string);
-        if (include.has('language')) item.language = s[language];
-        if (include.has('question_count')) item.question_count = s[questions];
+        if (include.has('language')) item.language = s[language] as string;
+        if (include.has('question_count')) item.question_count = s[questions] as number;
         const urls =
           include.has('analyze_url') || include.has('preview')
             ? surveyUrls(base, { manage_token: s[manage] as string, preview_token: s[preview] as string })
@@ -187,7 +189,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
       });
       return reply
         .type('application/json; charset=utf-8')
-        .send(envelopeJson(request, page, total, JSON.stringify(data)) as never);
+        .send(envelopeJson(request, page, total, stringifyAs(SurveyList, data)));
     },
   );
 
@@ -284,7 +286,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         tags,
         summary: 'A survey with its pages and their questions',
         params: SurveyParams,
-        response: { 200: SurveyDetails },
+        response: { 200: orJson(SurveyDetails) },
       },
     },
     async (request, reply) => {
@@ -293,7 +295,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
       // Sent as text: see detailsJson. The response schema still documents the shape.
       return reply
         .type('application/json; charset=utf-8')
-        .send(detailsJson(request, survey, pages, questions) as never);
+        .send(detailsJson(request, survey, pages, questions));
     },
   );
 };
