@@ -145,6 +145,28 @@ describe('posted forms', () => {
     expect(input.required).toEqual({ type: 'all' });
   });
 
+  it("add an N/A choice with its label, and weigh a rating scale's added columns by their place", () => {
+    const na = inputOf(
+      draftFromForm({ ...posted, na: 'yes', na_text: 'Does not apply' }, 'single_choice'),
+      false,
+    );
+    expect(na.answers?.choices?.at(-1)).toEqual({ text: 'Does not apply', is_na: true });
+    const form = {
+      heading: 'Q',
+      row_id: ['1'],
+      row_text: ['Service'],
+      choice_id: ['2'],
+      choice_text: ['Bad'],
+      choice_weight: ['-1'],
+    };
+    const rating = inputOf(draftFromForm({ ...form, add_choices: 'Good\nGreat' }, 'matrix_rating'), false);
+    expect(rating.answers?.choices?.map((c) => [c.text, c.weight])).toEqual([
+      ['Bad', -1],
+      ['Good', 2],
+      ['Great', 3],
+    ]);
+  });
+
   it('clear what was unchecked, and take a layout only where the kind has layouts', () => {
     const input = inputOf(draftFromForm({ heading: 'Q', layout: 'horiz' }, 'dropdown'), false);
     expect(input.subtype).toBe('menu');
