@@ -1,6 +1,7 @@
 // Server-rendered HTML: a tagged template that escapes every interpolated value unless it is
 // already Html (built by this tag or marked with `raw` for trusted, constant markup). Pages are
 // built from these fragments, so user text cannot become markup by accident.
+import { escapeHtml } from '../platform/escape.js';
 import { allowInline } from '../platform/security-headers.js';
 
 export class Html {
@@ -8,18 +9,6 @@ export class Html {
   toString(): string {
     return this.value;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
 type Value = Html | string | number | boolean | null | undefined | readonly Value[];

@@ -8,6 +8,7 @@ import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
 import { queueEmail } from '../../outbox/emails.js';
 import { ApiError } from '../../platform/errors.js';
+import { escapeHtml } from '../../platform/escape.js';
 import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
 import type { Account } from '../accounts/users.js';
@@ -28,9 +29,6 @@ export interface SendResult {
   /** ids of the recipients reached (collector_recipients, as GET /collectors/{id}/recipients/{id}) */
   recipientIds: string[];
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The message body for one recipient, placeholders filled. */
 export function personalize(
@@ -58,6 +56,7 @@ export function textOf(htmlBody: string): string {
     .replace(/&quot;/g, '"')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
+    .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -184,23 +184,138 @@ function strBound(v: number | string | null | undefined): string | null {
   return v === undefined || v === null ? null : String(v);
 }
 
-/**
- * Checks a question body against its family's rules and returns the stored design with fresh ids
- * on every choice, row, column and "other" (ids in `keep` that the client sent back are kept).
- */
-export function normalizeQuestion(
-  q: QuestionInput,
-  next: () => string,
-  keep: ReadonlySet<string> = new Set(),
-): StoredQuestion {
-  const family = q.family as Family;
+const choicesOf = (items: readonly ChoiceIn[], m: Minting) => ordered(items).map((c, i) => choice(c, i, m));
+const rowsOf = (items: readonly RowIn[], m: Minting) => ordered(items).map((r, i) => row(r, i, m));
+
+/** What a family's normaliser is given: the body, its display type, its name in errors, its ids. */
+interface FamilyInput {
+  q: QuestionInput;
+  a: AnswersInput | undefined;
+  display: string | null;
+  what: string;
+  m: Minting;
+}
+
+/** Checks the answers a family takes and needs, and stores them with their ids (undefined: none). */
+type FamilyRule = (x: FamilyInput) => Answers | undefined;
+
+const choiceAnswers: FamilyRule = ({ q, a, display, what, m }) => {
+  allowOnly(a, ['choices', 'other'], what);
+  need(a, 'choices', what);
+  if (display === 'image_choice')
+    a!.choices!.forEach((c, i) => {
+      if (!c.image?.url)
+        throw bad(`'answers.choices.${i}.image.url' is required for image choice questions.`);
+    });
+  const answers: Answers = { choices: choicesOf(a!.choices!, m) };
+  if (a!.other) answers.other = other(a!.other, q.family, m);
+  return answers;
+};
+
+/** Rows answered in the same columns (matrix single, multi and rating). */
+const gridAnswers: FamilyRule = ({ q, a, what, m }) => {
+  allowOnly(a, ['rows', 'choices', 'other'], what);
+  need(a, 'rows', what);
+  need(a, 'choices', what);
+  if (q.subtype === 'rating')
+    a!.choices!.forEach((c, i) => {
+      if (c.weight === undefined)
+        throw bad(`'answers.choices.${i}.weight' is required for matrix rating questions.`);
+    });
+  return { rows: rowsOf(a!.rows!, m), choices: choicesOf(a!.choices!, m) };
+};
+
+/** A matrix's answers by subtype (its "other" comment box is added by `matrixAnswers`). */
+const MATRIX_SUBTYPES: Record<string, FamilyRule> = {
+  menu: ({ a, what, m }) => {
+    allowOnly(a, ['rows', 'cols', 'other'], what);
+    need(a, 'rows', what);
+    need(a, 'cols', what);
+    a!.cols!.forEach((c, i) => {
+      if (!c.choices || c.choices.length === 0)
+        throw bad(`'answers.cols.${i}.choices' must hold at least one item for matrix menu questions.`);
+    });
+    return { rows: rowsOf(a!.rows!, m), cols: ordered(a!.cols!).map((c, i) => col(c, i, m)) };
+  },
+  ranking: ({ a, what, m }) => {
+    allowOnly(a, ['rows', 'choices', 'other'], what);
+    need(a, 'rows', what);
+    const rows = rowsOf(a!.rows!, m);
+    // The ranks 1..n, weighted 1..n, unless the client gives them (e.g. a copied question).
+    const ranks =
+      a!.choices && a!.choices.length > 0
+        ? choicesOf(a!.choices, m)
+        : rows.map((_, i) => choice({ text: String(i + 1), weight: i + 1 }, i, m));
+    return { rows, choices: ranks };
+  },
+  single: gridAnswers,
+  multi: gridAnswers,
+  rating: gridAnswers,
+};
+
+const matrixAnswers: FamilyRule = (x) => {
+  const answers = MATRIX_SUBTYPES[x.q.subtype](x)!;
+  if (x.a!.other) answers.other = other(x.a!.other, 'matrix', x.m);
+  return answers;
+};
+
+/** Answers that are only labelled rows (multiple textboxes, numerical, date/time). */
+const rowAnswers: FamilyRule = ({ a, what, m }) => {
+  allowOnly(a, ['rows'], what);
+  need(a, 'rows', what);
+  return { rows: rowsOf(a!.rows!, m) };
+};
+
+const noAnswers: FamilyRule = ({ a, what }) => {
+  allowOnly(a, [], what);
+  return undefined;
+};
+
+const FAMILY_RULES: Record<Family, FamilyRule> = {
+  single_choice: choiceAnswers,
+  multiple_choice: choiceAnswers,
+  matrix: matrixAnswers,
+  open_ended: (x) => (x.q.subtype === 'multi' || x.q.subtype === 'numerical' ? rowAnswers(x) : noAnswers(x)),
+  demographic: ({ q, a, what, m }) => {
+    allowOnly(a, ['rows'], what);
+    const labels = q.subtype === 'us' ? US_LABELS : INTL_LABELS;
+    const given = a?.rows ?? DEMOGRAPHIC_TYPES.map((type) => ({ type }) as RowIn);
+    const seen = new Set<string>();
+    given.forEach((r, i) => {
+      if (!r.type)
+        throw bad(
+          `'answers.rows.${i}.type' is required for demographic questions (one of ${DEMOGRAPHIC_TYPES.join(', ')}).`,
+        );
+      if (seen.has(r.type)) throw bad(`'answers.rows.${i}.type' ${r.type} appears twice.`);
+      seen.add(r.type);
+    });
+    // Every demographic question has all ten rows; those not given are hidden.
+    const all = [
+      ...given,
+      ...DEMOGRAPHIC_TYPES.filter((t) => !seen.has(t)).map((type) => ({ type, visible: false }) as RowIn),
+    ];
+    const text = (r: RowIn) => r.text ?? labels[DEMOGRAPHIC_TYPES.indexOf(r.type!)];
+    return {
+      rows: all.map((r, i) =>
+        row({ ...r, text: text(r), required: r.required ?? false, position: undefined }, i, m),
+      ),
+    };
+  },
+  datetime: rowAnswers,
+  presentation: (x) => {
+    if (x.q.subtype === 'image' && !x.q.headings[0]?.image?.url)
+      throw bad(`'headings.0.image.url' is required for presentation image questions.`);
+    return noAnswers(x);
+  },
+};
+
+/** The family and subtype must exist; A/B headings (random_assignment) split 100 percent. */
+function checkType(q: QuestionInput, family: Family): void {
   if (!FAMILIES.includes(family)) throw bad(`'family' must be one of ${FAMILIES.join(', ')}.`);
   if (!SUBTYPES[family].includes(q.subtype))
     throw bad(
       `'subtype' ${JSON.stringify(q.subtype)} is not a subtype of ${family} (one of ${SUBTYPES[family].join(', ')}).`,
     );
-  const what = `${family} ${q.subtype}`;
-  // A/B testing: headings with random_assignment split respondents; their percents total 100.
   const assigned = q.headings.filter((h) => h.random_assignment);
   if (assigned.length > 0) {
     if (assigned.length !== q.headings.length || assigned.length < 2)
@@ -211,12 +326,11 @@ export function normalizeQuestion(
     if (Math.abs(total - 100) > 1e-9)
       throw bad(`'headings.random_assignment.percent' must total 100 (got ${total}).`);
   }
-  const display = q.display_options?.display_type ?? null;
-  const displaySub = q.display_options?.display_subtype ?? null;
-  const a = q.answers;
-  const m: Minting = { next, keep, used: new Set() };
+}
 
-  // display_options.display_type per family
+/** display_options.display_type per family. */
+function checkDisplay(q: QuestionInput, family: Family, display: string | null): void {
+  const displaySub = q.display_options?.display_subtype ?? null;
   if (
     display === 'image_choice' &&
     !((family === 'single_choice' || family === 'multiple_choice') && q.subtype !== 'menu')
@@ -237,120 +351,13 @@ export function normalizeQuestion(
     !(family === 'open_ended' && q.subtype === 'single')
   )
     throw bad(`'display_options.display_type' ${display} needs an open_ended single question.`);
+}
 
-  let answers: Answers | undefined;
-  switch (family) {
-    case 'single_choice':
-    case 'multiple_choice': {
-      allowOnly(a, ['choices', 'other'], what);
-      need(a, 'choices', what);
-      if (display === 'image_choice')
-        a!.choices!.forEach((c, i) => {
-          if (!c.image?.url)
-            throw bad(`'answers.choices.${i}.image.url' is required for image choice questions.`);
-        });
-      answers = { choices: ordered(a!.choices!).map((c, i) => choice(c, i, m)) };
-      if (a!.other) answers.other = other(a!.other, family, m);
-      break;
-    }
-    case 'matrix': {
-      if (q.subtype === 'menu') {
-        allowOnly(a, ['rows', 'cols', 'other'], what);
-        need(a, 'rows', what);
-        need(a, 'cols', what);
-        a!.cols!.forEach((c, i) => {
-          if (!c.choices || c.choices.length === 0)
-            throw bad(`'answers.cols.${i}.choices' must hold at least one item for matrix menu questions.`);
-        });
-        answers = {
-          rows: ordered(a!.rows!).map((r, i) => row(r, i, m)),
-          cols: ordered(a!.cols!).map((c, i) => col(c, i, m)),
-        };
-      } else if (q.subtype === 'ranking') {
-        allowOnly(a, ['rows', 'choices', 'other'], what);
-        need(a, 'rows', what);
-        const rows = ordered(a!.rows!).map((r, i) => row(r, i, m));
-        // The ranks 1..n, weighted 1..n, unless the client gives them (e.g. a copied question).
-        const ranks =
-          a!.choices && a!.choices.length > 0
-            ? ordered(a!.choices).map((c, i) => choice(c, i, m))
-            : rows.map((_, i) => choice({ text: String(i + 1), weight: i + 1 }, i, m));
-        answers = { rows, choices: ranks };
-      } else {
-        allowOnly(a, ['rows', 'choices', 'other'], what);
-        need(a, 'rows', what);
-        need(a, 'choices', what);
-        if (q.subtype === 'rating')
-          a!.choices!.forEach((c, i) => {
-            if (c.weight === undefined)
-              throw bad(`'answers.choices.${i}.weight' is required for matrix rating questions.`);
-          });
-        answers = {
-          rows: ordered(a!.rows!).map((r, i) => row(r, i, m)),
-          choices: ordered(a!.choices!).map((c, i) => choice(c, i, m)),
-        };
-      }
-      if (a!.other) answers.other = other(a!.other, family, m);
-      break;
-    }
-    case 'open_ended': {
-      if (q.subtype === 'multi' || q.subtype === 'numerical') {
-        allowOnly(a, ['rows'], what);
-        need(a, 'rows', what);
-        answers = { rows: ordered(a!.rows!).map((r, i) => row(r, i, m)) };
-      } else allowOnly(a, [], what);
-      break;
-    }
-    case 'demographic': {
-      allowOnly(a, ['rows'], what);
-      const labels = q.subtype === 'us' ? US_LABELS : INTL_LABELS;
-      const given = a?.rows ?? DEMOGRAPHIC_TYPES.map((type) => ({ type }) as RowIn);
-      const seen = new Set<string>();
-      given.forEach((r, i) => {
-        if (!r.type)
-          throw bad(
-            `'answers.rows.${i}.type' is required for demographic questions (one of ${DEMOGRAPHIC_TYPES.join(', ')}).`,
-          );
-        if (seen.has(r.type)) throw bad(`'answers.rows.${i}.type' ${r.type} appears twice.`);
-        seen.add(r.type);
-      });
-      // Every demographic question has all ten rows; those not given are hidden.
-      const all = [
-        ...given,
-        ...DEMOGRAPHIC_TYPES.filter((t) => !seen.has(t)).map((type) => ({ type, visible: false }) as RowIn),
-      ];
-      answers = {
-        rows: all.map((r, i) =>
-          row(
-            {
-              ...r,
-              text: r.text ?? labels[DEMOGRAPHIC_TYPES.indexOf(r.type!)],
-              required: r.required ?? false,
-              position: undefined,
-            },
-            i,
-            m,
-          ),
-        ),
-      };
-      break;
-    }
-    case 'datetime': {
-      allowOnly(a, ['rows'], what);
-      need(a, 'rows', what);
-      answers = { rows: ordered(a!.rows!).map((r, i) => row(r, i, m)) };
-      break;
-    }
-    case 'presentation': {
-      allowOnly(a, [], what);
-      if (q.subtype === 'image' && !q.headings[0]?.image?.url)
-        throw bad(`'headings.0.image.url' is required for presentation image questions.`);
-      break;
-    }
-  }
-
-  // skip logic: on the choices of single_choice questions only (their targets are checked against
-  // the survey's pages by the caller: logic.ts checkTargets)
+/**
+ * Skip logic: on the choices of single_choice questions only (their targets are checked against
+ * the survey's pages by the caller: logic.ts checkTargets).
+ */
+function checkLogic(a: AnswersInput | undefined, family: Family): void {
   const ruled = [...(a?.choices ?? []), ...(a?.cols ?? []).flatMap((c) => c.choices ?? [])];
   ruled.forEach((c, i) => {
     if (!c.logic) return;
@@ -358,47 +365,71 @@ export function normalizeQuestion(
       throw bad(`'answers.choices[${i}].logic' is only allowed on single_choice questions.`);
     checkLogicShape(c.logic, `answers.choices[${i}].logic`);
   });
+}
 
-  // required
-  let required: StoredQuestion['required'] = null;
-  if (q.required) {
-    const needsType = family === 'matrix' && ['single', 'ranking', 'menu'].includes(q.subtype);
-    if (needsType && !q.required.type) throw bad(`'required.type' is required for ${what} questions.`);
-    const type = q.required.type ?? 'all';
-    const amount = q.required.amount ?? '0';
-    if (type === 'range' && !amount.includes(','))
-      throw bad(`'required.amount' must be "min,max" when 'required.type' is range.`);
-    required = { text: q.required.text ?? REQUIRED_TEXT, type, amount };
-  }
+function requiredOf(q: QuestionInput, family: Family, what: string): StoredQuestion['required'] {
+  if (!q.required) return null;
+  const needsType = family === 'matrix' && ['single', 'ranking', 'menu'].includes(q.subtype);
+  if (needsType && !q.required.type) throw bad(`'required.type' is required for ${what} questions.`);
+  const type = q.required.type ?? 'all';
+  const amount = q.required.amount ?? '0';
+  if (type === 'range' && !amount.includes(','))
+    throw bad(`'required.amount' must be "min,max" when 'required.type' is range.`);
+  return { text: q.required.text ?? REQUIRED_TEXT, type, amount };
+}
 
-  // validation (a slider is always an integer between its bounds)
-  let validation: StoredQuestion['validation'] = null;
+/** The validation kept (a slider is always an integer between its bounds, 0 to 100 unless given). */
+function validationOf(
+  q: QuestionInput,
+  family: Family,
+  display: string | null,
+): StoredQuestion['validation'] {
   const v = q.validation ?? (display === 'slider' ? { type: 'integer' as const, min: 0, max: 100 } : null);
-  if (v) {
-    if (
-      (v.sum !== undefined || v.sum_text !== undefined) &&
-      !(family === 'open_ended' && q.subtype === 'numerical')
-    )
-      throw bad(`'validation.sum' is only allowed for open_ended numerical questions.`);
-    if (!['open_ended', 'datetime', 'single_choice', 'multiple_choice', 'matrix'].includes(family))
-      throw bad(`'validation' is not allowed for ${family} questions.`);
-    if (v.type === 'regex' && typeof v.max === 'string') {
-      try {
-        new RegExp(v.max);
-      } catch {
-        throw bad(`'validation.max' is not a valid regular expression.`);
-      }
+  if (!v) return null;
+  if (
+    (v.sum !== undefined || v.sum_text !== undefined) &&
+    !(family === 'open_ended' && q.subtype === 'numerical')
+  )
+    throw bad(`'validation.sum' is only allowed for open_ended numerical questions.`);
+  if (!['open_ended', 'datetime', 'single_choice', 'multiple_choice', 'matrix'].includes(family))
+    throw bad(`'validation' is not allowed for ${family} questions.`);
+  if (v.type === 'regex' && typeof v.max === 'string') {
+    try {
+      new RegExp(v.max);
+    } catch {
+      throw bad(`'validation.max' is not a valid regular expression.`);
     }
-    validation = {
-      type: v.type,
-      text: v.text ?? VALIDATION_TEXT[v.type],
-      min: strBound(v.min),
-      max: strBound(v.max),
-    };
-    if (v.sum !== undefined) validation.sum = v.sum;
-    if (v.sum_text !== undefined) validation.sum_text = v.sum_text;
   }
+  const validation: NonNullable<StoredQuestion['validation']> = {
+    type: v.type,
+    text: v.text ?? VALIDATION_TEXT[v.type],
+    min: strBound(v.min),
+    max: strBound(v.max),
+  };
+  if (v.sum !== undefined) validation.sum = v.sum;
+  if (v.sum_text !== undefined) validation.sum_text = v.sum_text;
+  return validation;
+}
 
+/**
+ * Checks a question body against its family's rules and returns the stored design with fresh ids
+ * on every choice, row, column and "other" (ids in `keep` that the client sent back are kept).
+ */
+export function normalizeQuestion(
+  q: QuestionInput,
+  next: () => string,
+  keep: ReadonlySet<string> = new Set(),
+): StoredQuestion {
+  const family = q.family as Family;
+  checkType(q, family);
+  const what = `${family} ${q.subtype}`;
+  const display = q.display_options?.display_type ?? null;
+  checkDisplay(q, family, display);
+  const a = q.answers;
+  const answers = FAMILY_RULES[family]({ q, a, display, what, m: { next, keep, used: new Set() } });
+  checkLogic(a, family);
+  const required = requiredOf(q, family, what);
+  const validation = validationOf(q, family, display);
   if (q.forced_ranking && !(family === 'matrix' && (q.subtype === 'rating' || q.subtype === 'single')))
     throw bad(`'forced_ranking' is only allowed for matrix rating or single questions.`);
   if (q.sorting && !['single_choice', 'multiple_choice', 'matrix'].includes(family))

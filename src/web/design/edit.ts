@@ -69,8 +69,8 @@ import {
   QUESTION_FORM,
   QUESTION_KINDS,
   type QuestionForm,
-  questionFields,
 } from './question-form.js';
+import { questionFields } from './question-view.js';
 
 const Id = Type.String({ pattern: '^[0-9]{1,20}$' });
 const PageParams = Type.Object({ pageId: Id });

@@ -1,8 +1,9 @@
-// The builder's question forms. A question is edited as a *draft*: the fields of its form. A draft
-// comes from the stored question (to show the form) or from a posted form (to save it, or to show
-// it again with an error), and becomes the same body a client would send to PUT
+// The builder's question forms, as data. A question is edited as a *draft*: the fields of its form.
+// A draft comes from the stored question (to show the form) or from a posted form (to save it, or
+// to show it again with an error), and becomes the same body a client would send to PUT
 // /v3/surveys/{id}/pages/{id}/questions/{id}; the domain then checks it as it checks the API's.
 // Answer ids travel in hidden fields, so a renamed choice keeps its id (and its answers).
+// Pure: no HTML (question-view.ts renders a draft) and no requests (edit.ts posts them).
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
 import {
@@ -11,124 +12,26 @@ import {
   QuestionInput,
   type RowInput,
   type SORTING_TYPES,
-  type StoredQuestion,
 } from '../../domain/surveys/question-schema.js';
 import { ApiError } from '../../platform/errors.js';
-import { type Html, html, raw } from '../html.js';
-import { type PageChoice, ruleOf, ruleSelect, ruleValue } from './logic-ui.js';
+import { ruleOf, ruleValue } from './logic-ui.js';
+import {
+  findKind,
+  kindOf,
+  LAYOUTS,
+  type QuestionKind,
+  type QuestionRow,
+  type Shape,
+  SORTABLE,
+  validationsFor,
+} from './question-kinds.js';
 
-/** What the form needs of a stored question. */
-type QuestionRow = { family: string; subtype: string; doc: StoredQuestion };
-
-type Shape =
-  | 'choices'
-  | 'matrix'
-  | 'rating'
-  | 'stars'
-  | 'nps'
-  | 'ranking'
-  | 'menu'
-  | 'text'
-  | 'rows'
-  | 'demographic'
-  | 'presentation';
-
-export interface QuestionKind {
-  value: string;
-  label: string;
-  family: string;
-  subtype: string;
-  display?: 'image_choice' | 'emoji' | 'slider' | 'file_upload';
-  shape: Shape;
-}
-
-const k = (
-  value: string,
-  label: string,
-  family: string,
-  subtype: string,
-  shape: Shape,
-  display?: QuestionKind['display'],
-): QuestionKind => ({ value, label, family, subtype, shape, display });
-
-/** Every question type the API takes, by the name a survey author knows it. */
-export const QUESTION_KINDS: readonly QuestionKind[] = [
-  k('single_choice', 'Single choice (one answer)', 'single_choice', 'vertical', 'choices'),
-  k('dropdown', 'Dropdown', 'single_choice', 'menu', 'choices'),
-  k('multiple_choice', 'Checkboxes (several answers)', 'multiple_choice', 'vertical', 'choices'),
-  k('image_single', 'Image choice (one answer)', 'single_choice', 'vertical', 'choices', 'image_choice'),
-  k(
-    'image_multi',
-    'Image choice (several answers)',
-    'multiple_choice',
-    'vertical',
-    'choices',
-    'image_choice',
-  ),
-  k('matrix_single', 'Matrix (one answer per row)', 'matrix', 'single', 'matrix'),
-  k('matrix_multi', 'Matrix (several answers per row)', 'matrix', 'multi', 'matrix'),
-  k('matrix_rating', 'Rating scale (weighted matrix)', 'matrix', 'rating', 'rating'),
-  k('matrix_menu', 'Matrix of dropdown menus', 'matrix', 'menu', 'menu'),
-  k('ranking', 'Ranking', 'matrix', 'ranking', 'ranking'),
-  k('star_rating', 'Star rating', 'matrix', 'rating', 'stars', 'emoji'),
-  k('nps', 'Net Promoter Score (0 to 10)', 'matrix', 'rating', 'nps'),
-  k('single_textbox', 'Single textbox', 'open_ended', 'single', 'text'),
-  k('comment_box', 'Comment box (long answer)', 'open_ended', 'essay', 'text'),
-  k('multiple_textboxes', 'Multiple textboxes', 'open_ended', 'multi', 'rows'),
-  k('numerical', 'Numerical textboxes', 'open_ended', 'numerical', 'rows'),
-  k('slider', 'Slider', 'open_ended', 'single', 'text', 'slider'),
-  k('file_upload', 'File upload', 'open_ended', 'single', 'text', 'file_upload'),
-  k('date_time', 'Date and time', 'datetime', 'both', 'rows'),
-  k('date', 'Date', 'datetime', 'date_only', 'rows'),
-  k('time', 'Time', 'datetime', 'time_only', 'rows'),
-  k('contact_intl', 'Contact information', 'demographic', 'international', 'demographic'),
-  k('contact_us', 'Contact information (US address)', 'demographic', 'us', 'demographic'),
-  k('text', 'Text (no answer)', 'presentation', 'descriptive_text', 'presentation'),
-  k('image', 'Image (no answer)', 'presentation', 'image', 'presentation'),
-];
-
-export function findKind(value: string | undefined): QuestionKind | undefined {
-  return QUESTION_KINDS.find((x) => x.value === value);
-}
-
-const isNps = (q: QuestionRow) => {
-  const c = q.doc.answers?.choices ?? [];
-  return c.length === 11 && c.every((x, i) => x.weight === i);
-};
-
-/** The kind a stored question is (API-made questions included; layouts are not kinds). */
-export function kindOf(q: QuestionRow): QuestionKind {
-  const display = q.doc.display_options?.display_type ?? undefined;
-  if (q.family === 'matrix' && q.subtype === 'rating')
-    return findKind(display === 'emoji' ? 'star_rating' : isNps(q) ? 'nps' : 'matrix_rating')!;
-  const layout = q.family in LAYOUTS && q.subtype !== 'menu';
-  const same = (x: QuestionKind) => (layout ? x.subtype !== 'menu' : x.subtype === q.subtype);
-  return (
-    QUESTION_KINDS.find((x) => x.family === q.family && same(x) && x.display === display) ??
-    QUESTION_KINDS.find((x) => x.family === q.family && x.subtype === q.subtype) ??
-    QUESTION_KINDS[0]
-  );
-}
-
-/** Layouts a choice question can be shown in (its subtype). */
-const LAYOUTS: Record<string, [string, string][]> = {
-  single_choice: [
-    ['vertical', 'One column'],
-    ['horiz', 'In a row'],
-    ['vertical_two_col', 'Two columns'],
-    ['vertical_three_col', 'Three columns'],
-  ],
-  multiple_choice: [
-    ['vertical', 'One column'],
-    ['horiz', 'In a row'],
-    ['vertical_two_col', 'Two columns'],
-    ['vertical_three_col', 'Three columns'],
-  ],
-};
+// The kinds are part of the model's vocabulary: its users name a question's kind through it.
+export { findKind, kindOf, QUESTION_KINDS, type QuestionKind } from './question-kinds.js';
 
 // ---- the draft ------------------------------------------------------------------------------
 
-interface Item {
+export interface Item {
   id: string;
   text: string;
   order: string;
@@ -511,6 +414,126 @@ function number(text: string, what: string): number {
   return n;
 }
 
+/** What a kind's adapter works from: the draft, its kept and added choices and rows, in order. */
+interface Parts {
+  kind: QuestionKind;
+  d: Draft;
+  choices: Item[];
+  rows: Item[];
+  choiceOf: (c: Item) => ChoiceInput;
+}
+
+/** Turns a draft into the answers and display options of its kind's question body. */
+type Adapter = (p: Parts) => Pick<QuestionInput, 'answers' | 'display_options'>;
+
+const rowOf = (r: Item): RowInput => (r.id ? { id: r.id, text: r.text } : { text: r.text });
+const OTHER = 'Other (please specify)';
+const scaleLabels = (d: Draft) => ({
+  left_label: d.leftLabel,
+  middle_label: d.middleLabel,
+  right_label: d.rightLabel,
+});
+/** A star rating's or NPS's single (unlabelled) row, and its fixed choices' kept ids in order. */
+const scaleRows = (d: Draft) => (d.rows.length ? d.rows.map(rowOf) : [{ text: '' }]);
+const keptId = (d: Draft, i: number) => {
+  const kept = d.choices.filter((c) => c.id);
+  return kept[i] ? { id: kept[i].id } : {};
+};
+
+/** A matrix of weighted columns: rating scale columns added without a weight are weighted by place. */
+const grid =
+  (rating: boolean): Adapter =>
+  ({ d, rows, choices, choiceOf }) => ({
+    answers: {
+      rows: rows.map(rowOf),
+      choices: choices.map((c, i) =>
+        choiceOf(rating && c.weight === '' ? { ...c, weight: String(i + 1) } : c),
+      ),
+      ...(d.other ? { other: { text: d.otherText || OTHER } } : {}),
+    },
+  });
+
+/** One adapter per shape of form; a kind's shape names its adapter (kinds of a shape differ by display). */
+const ADAPTERS: Record<Shape, Adapter> = {
+  choices: ({ kind, d, choices, choiceOf }) => {
+    const all = choices.map(choiceOf);
+    const naLogic = kind.family === 'single_choice' ? ruleOf(d.naLogic) : null;
+    if (d.na)
+      all.push({
+        ...(d.naId ? { id: d.naId } : {}),
+        text: d.naText || 'N/A',
+        is_na: true,
+        ...(naLogic ? { logic: naLogic } : {}),
+      });
+    return {
+      answers: { choices: all, ...(d.other ? { other: { text: d.otherText || OTHER } } : {}) },
+      ...(kind.display ? { display_options: { display_type: kind.display } } : {}),
+    };
+  },
+  matrix: grid(false),
+  rating: (p) => ({ ...grid(true)(p), display_options: scaleLabels(p.d) }),
+  ranking: ({ rows }) => ({ answers: { rows: rows.map(rowOf) } }),
+  menu: ({ d, rows }) => {
+    const added = lines(d.addCols).map((text) => ({
+      id: '',
+      text,
+      order: '',
+      choices: 'Option 1\nOption 2',
+      remove: false,
+    }));
+    return {
+      answers: {
+        rows: rows.map(rowOf),
+        cols: [...arrange(d.cols), ...added].map((c) => ({
+          ...(c.id ? { id: c.id } : {}),
+          text: c.text,
+          choices: lines(c.choices).map((text) => ({ text })),
+        })),
+      },
+    };
+  },
+  stars: ({ d }) => {
+    const n = Math.round(number(d.stars, 'The number of stars'));
+    if (n < 2 || n > 10) throw new ApiError(1002, 'A star rating has 2 to 10 stars.');
+    return {
+      answers: {
+        rows: scaleRows(d),
+        choices: Array.from({ length: n }, (_, i) => ({ ...keptId(d, i), text: '', weight: i + 1 })),
+      },
+      display_options: { display_type: 'emoji', display_subtype: 'star', ...scaleLabels(d) },
+    };
+  },
+  nps: ({ d }) => ({
+    answers: {
+      rows: scaleRows(d),
+      choices: Array.from({ length: 11 }, (_, i) => ({ ...keptId(d, i), text: String(i), weight: i })),
+    },
+    display_options: scaleLabels(d),
+  }),
+  // A date/time question needs one row, which may be unlabelled.
+  rows: ({ kind, rows }) => ({
+    answers: { rows: rows.length || kind.family !== 'datetime' ? rows.map(rowOf) : [{ text: '' }] },
+  }),
+  demographic: ({ d }) => {
+    const show = new Set(d.demoShow);
+    const required = new Set(d.demoRequired);
+    const existing = new Map(d.rows.map((r) => [r.text, r]));
+    if (show.size === 0) throw new ApiError(1002, 'Choose at least one field to ask for.');
+    return {
+      answers: {
+        rows: DEMOGRAPHIC_TYPES.map((type) => ({
+          ...(existing.get(type)?.id ? { id: existing.get(type)!.id } : {}),
+          type,
+          visible: show.has(type),
+          required: required.has(type),
+        })),
+      },
+    };
+  },
+  text: ({ kind }) => (kind.display ? { display_options: { display_type: kind.display } } : {}),
+  presentation: () => ({}),
+};
+
 /** The question body a draft describes; ApiError 1002 (shown beside the form) when it cannot be one. */
 export function inputOf(d: Draft, quiz: boolean): QuestionInput {
   const kind = findKind(d.kind);
@@ -523,11 +546,6 @@ export function inputOf(d: Draft, quiz: boolean): QuestionInput {
   const heading: QuestionInput['headings'][number] = { heading: d.heading };
   if (d.description) heading.description = d.description;
   if (d.image) heading.image = { url: d.image };
-  const body: QuestionInput = {
-    family: kind.family as QuestionInput['family'],
-    subtype,
-    headings: [heading],
-  };
   const choiceOf = (c: Item): ChoiceInput => {
     const out: ChoiceInput = { text: c.text };
     if (c.id) out.id = c.id;
@@ -549,119 +567,15 @@ export function inputOf(d: Draft, quiz: boolean): QuestionInput {
       : added(d.addChoices);
   const choices = [...arrange(d.choices), ...addedChoices];
   const rows = [...arrange(d.rows), ...added(d.addRows)];
-  const rowOf = (r: Item): RowInput => (r.id ? { id: r.id, text: r.text } : { text: r.text });
-  const shape = kind.shape;
-  switch (shape) {
-    case 'choices': {
-      const all = choices.map(choiceOf);
-      const naLogic = kind.family === 'single_choice' ? ruleOf(d.naLogic) : null;
-      if (d.na)
-        all.push({
-          ...(d.naId ? { id: d.naId } : {}),
-          text: d.naText || 'N/A',
-          is_na: true,
-          ...(naLogic ? { logic: naLogic } : {}),
-        });
-      body.answers = { choices: all };
-      if (d.other) body.answers.other = { text: d.otherText || 'Other (please specify)' };
-      if (kind.display) body.display_options = { display_type: kind.display };
-      break;
-    }
-    case 'matrix':
-    case 'rating':
-      body.answers = {
-        rows: rows.map(rowOf),
-        // A rating scale's new columns are weighted by their place.
-        choices: choices.map((c, i) =>
-          choiceOf(shape === 'rating' && c.weight === '' ? { ...c, weight: String(i + 1) } : c),
-        ),
-      };
-      if (d.other) body.answers.other = { text: d.otherText || 'Other (please specify)' };
-      break;
-    case 'ranking':
-      body.answers = { rows: rows.map(rowOf) };
-      break;
-    case 'menu': {
-      const cols = [
-        ...arrange(d.cols),
-        ...lines(d.addCols).map((text) => ({
-          id: '',
-          text,
-          order: '',
-          choices: 'Option 1\nOption 2',
-          remove: false,
-        })),
-      ];
-      body.answers = {
-        rows: rows.map(rowOf),
-        cols: cols.map((c) => ({
-          ...(c.id ? { id: c.id } : {}),
-          text: c.text,
-          choices: lines(c.choices).map((text) => ({ text })),
-        })),
-      };
-      break;
-    }
-    case 'stars': {
-      const n = Math.round(number(d.stars, 'The number of stars'));
-      if (n < 2 || n > 10) throw new ApiError(1002, 'A star rating has 2 to 10 stars.');
-      const kept = d.choices.filter((c) => c.id);
-      body.answers = {
-        rows: d.rows.length ? d.rows.map(rowOf) : [{ text: '' }],
-        choices: Array.from({ length: n }, (_, i) => ({
-          ...(kept[i] ? { id: kept[i].id } : {}),
-          text: '',
-          weight: i + 1,
-        })),
-      };
-      body.display_options = { display_type: 'emoji', display_subtype: 'star' };
-      break;
-    }
-    case 'nps': {
-      const kept = d.choices.filter((c) => c.id);
-      body.answers = {
-        rows: d.rows.length ? d.rows.map(rowOf) : [{ text: '' }],
-        choices: Array.from({ length: 11 }, (_, i) => ({
-          ...(kept[i] ? { id: kept[i].id } : {}),
-          text: String(i),
-          weight: i,
-        })),
-      };
-      break;
-    }
-    case 'rows':
-      // A date/time question needs one row, which may be unlabelled.
-      body.answers = { rows: rows.length || kind.family !== 'datetime' ? rows.map(rowOf) : [{ text: '' }] };
-      break;
-    case 'demographic': {
-      const show = new Set(d.demoShow);
-      const required = new Set(d.demoRequired);
-      const existing = new Map(d.rows.map((r) => [r.text, r]));
-      if (show.size === 0) throw new ApiError(1002, 'Choose at least one field to ask for.');
-      body.answers = {
-        rows: DEMOGRAPHIC_TYPES.map((type) => ({
-          ...(existing.get(type)?.id ? { id: existing.get(type)!.id } : {}),
-          type,
-          visible: show.has(type),
-          required: required.has(type),
-        })),
-      };
-      break;
-    }
-    case 'text':
-      if (kind.display) body.display_options = { display_type: kind.display };
-      break;
-  }
-  if (['stars', 'nps', 'rating'].includes(shape))
-    body.display_options = {
-      ...body.display_options,
-      left_label: d.leftLabel,
-      middle_label: d.middleLabel,
-      right_label: d.rightLabel,
-    };
+  const body: QuestionInput = {
+    family: kind.family as QuestionInput['family'],
+    subtype,
+    headings: [heading],
+    ...ADAPTERS[kind.shape]({ kind, d, choices, rows, choiceOf }),
+  };
   // Unset options are sent as null, so saving a form clears what it unchecked.
   body.required =
-    d.required && shape !== 'presentation'
+    d.required && kind.shape !== 'presentation'
       ? { type: 'all', ...(d.requiredText ? { text: d.requiredText } : {}) }
       : null;
   body.validation = null;
@@ -680,7 +594,7 @@ export function inputOf(d: Draft, quiz: boolean): QuestionInput {
       ...(d.validationText ? { text: d.validationText } : {}),
     };
   }
-  if (d.sorting && SORTABLE.includes(shape))
+  if (d.sorting && SORTABLE.includes(kind.shape))
     body.sorting = { type: d.sorting as (typeof SORTING_TYPES)[number] };
   // The API validates bodies against this schema; the page checks the same before the domain runs.
   const [error] = [...Value.Errors(QuestionInput, body)];
@@ -690,219 +604,4 @@ export function inputOf(d: Draft, quiz: boolean): QuestionInput {
       `${error.instancePath.slice(1).replaceAll('/', '.') || 'The question'}: ${error.message}.`,
     );
   return body;
-}
-
-// ---- the form -------------------------------------------------------------------------------
-
-const VALIDATIONS: Partial<Record<Shape, [string, string][]>> = {
-  text: [
-    ['text_length', 'Text length (characters)'],
-    ['integer', 'A whole number'],
-    ['decimal', 'A number'],
-    ['email', 'An email address'],
-    ['date_us', 'A date (MM/DD/YYYY)'],
-    ['date_intl', 'A date (DD/MM/YYYY)'],
-  ],
-  rows: [
-    ['date_us', 'Date range (MM/DD/YYYY)'],
-    ['date_intl', 'Date range (DD/MM/YYYY)'],
-    ['integer', 'Whole numbers'],
-    ['decimal', 'Numbers'],
-    ['text_length', 'Text length (characters)'],
-  ],
-};
-const validationsFor = (kind: QuestionKind) =>
-  kind.display === 'file_upload'
-    ? undefined
-    : kind.display === 'slider'
-      ? VALIDATIONS.text!.filter(([v]) => v === 'integer')
-      : VALIDATIONS[kind.shape];
-const SORTABLE: Shape[] = ['choices', 'matrix', 'rating', 'menu', 'ranking'];
-
-const sel = (on: boolean) => (on ? raw(' selected') : '');
-const chk = (on: boolean) => (on ? raw(' checked') : '');
-
-function itemList(
-  f: string,
-  name: 'choice' | 'row',
-  legend: string,
-  items: Item[],
-  extra: { weight?: boolean; image?: boolean; score?: boolean; logic?: LogicContext },
-): Html {
-  return html`<fieldset class="items"><legend>${legend}</legend>
-${items.length ? '' : html`<p class="hint">None yet.</p>`}
-<ol class="items">${items.map((c, i) => {
-    const id = `${f}-${name}-${i}`;
-    return html`<li class="item-row">
-<input type="hidden" name="${name}_id" value="${c.id}">
-<span class="field"><label for="${id}-text">${name === 'choice' ? 'Choice' : 'Row'} ${i + 1}</label>
-<input id="${id}-text" name="${name}_text" type="text" maxlength="20000" value="${c.text}"></span>
-<span class="field small"><label for="${id}-order">Order</label>
-<input id="${id}-order" name="${name}_order" type="number" inputmode="numeric" value="${c.order || String(i + 1)}"></span>
-${extra.weight ? html`<span class="field small"><label for="${id}-weight">Weight</label><input id="${id}-weight" name="choice_weight" type="number" step="any" value="${c.weight}"></span>` : name === 'choice' ? html`<input type="hidden" name="choice_weight" value="${c.weight}">` : ''}
-${extra.image ? html`<span class="field"><label for="${id}-image">Image URL</label><input id="${id}-image" name="choice_image" type="url" maxlength="20000" value="${c.image}"></span>` : name === 'choice' ? html`<input type="hidden" name="choice_image" value="${c.image}">` : ''}
-${extra.score ? html`<span class="field small"><label for="${id}-score">Score</label><input id="${id}-score" name="choice_score" type="number" step="any" value="${c.score}"></span>` : name === 'choice' ? html`<input type="hidden" name="choice_score" value="${c.score}">` : ''}
-${extra.logic ? html`<span class="field then"><label for="${id}-logic">Then</label>${ruleSelect(`${id}-logic`, 'choice_logic', c.logic, extra.logic.pages, extra.logic.pageIndex, 'Continue (no rule)')}</span>` : ''}
-<label class="check"><input type="checkbox" name="${name}_remove" value="${c.id}"${chk(c.remove)}> Remove</label>
-</li>`;
-  })}</ol>
-</fieldset>`;
-}
-
-function area(id: string, name: string, label: string, help: string, value: string, rows = 3): Html {
-  return html`<label for="${id}">${label}</label>
-<p class="hint" id="${id}-help">${help}</p>
-<textarea id="${id}" name="${name}" rows="${rows}" aria-describedby="${id}-help">${value}</textarea>`;
-}
-
-function text(id: string, name: string, label: string, value: string, type = 'text'): Html {
-  return html`<label for="${id}">${label}</label>
-<input id="${id}" name="${name}" type="${type}" maxlength="20000" value="${value}">`;
-}
-
-/** Where the question is, for its choices' skip-logic selects (single choice questions only). */
-export interface LogicContext {
-  pages: readonly PageChoice[];
-  /** the index of the question's page in `pages` */
-  pageIndex: number;
-}
-
-/** The fields of a question's edit form (`f` prefixes their ids; the form element is the caller's). */
-export function questionFields(f: string, d: Draft, options: { quiz: boolean; logic?: LogicContext }): Html {
-  const kind = findKind(d.kind) ?? QUESTION_KINDS[0];
-  const shape = kind.shape;
-  const logic = kind.family === 'single_choice' ? options.logic : undefined;
-  const layouts = kind.subtype === 'menu' || kind.display ? undefined : LAYOUTS[kind.family];
-  const validations = validationsFor(kind);
-  const DEMO_LABELS: Record<string, string> = {
-    name: 'Name',
-    company: 'Company',
-    address: 'Address',
-    address2: 'Address 2',
-    city: 'City/Town',
-    state: 'State/Province',
-    zip: 'ZIP/Postal code',
-    country: 'Country',
-    email: 'Email address',
-    phone: 'Phone number',
-  };
-  return html`<input type="hidden" name="kind" value="${kind.value}"><p class="hint">Type: ${kind.label}</p>
-<label for="${f}-heading">${shape === 'presentation' ? 'Text' : 'Question text'}</label>
-<textarea id="${f}-heading" name="heading" rows="2" maxlength="20000">${d.heading}</textarea>
-${area(`${f}-description`, 'description', 'Description (optional)', 'Shown under the question text.', d.description, 2)}
-${text(`${f}-image`, 'image', kind.value === 'image' ? 'Image URL' : 'Image URL (optional)', d.image, 'url')}
-${kind.value === 'image' ? html`<p class="hint">The text above is the image's description for people who cannot see it.</p>` : ''}
-${
-  layouts
-    ? html`<label for="${f}-layout">Layout</label>
-<select id="${f}-layout" name="layout">${layouts.map(([v, label]) => html`<option value="${v}"${sel(d.layout === v)}>${label}</option>`)}</select>`
-    : ''
-}
-${
-  shape === 'matrix' || shape === 'rating' || shape === 'ranking' || shape === 'menu' || shape === 'rows'
-    ? html`${itemList(f, 'row', shape === 'ranking' ? 'Items to rank' : shape === 'rows' ? 'Boxes' : 'Rows', d.rows, {})}
-${area(`${f}-add-rows`, 'add_rows', shape === 'ranking' ? 'Add items' : shape === 'rows' ? 'Add boxes' : 'Add rows', 'One per line; paste a list to add many.', d.addRows)}`
-    : ''
-}
-${
-  shape === 'choices' || shape === 'matrix' || shape === 'rating'
-    ? html`${itemList(f, 'choice', shape === 'choices' ? 'Choices' : 'Columns', d.choices, {
-        weight: shape === 'rating',
-        image: kind.display === 'image_choice',
-        score: options.quiz,
-        logic,
-      })}
-${logic ? html`<p class="hint">"Then" is skip logic: where a respondent who picks the choice goes after this page. Rules only go to later pages; without one, the page's own rule (or the next page) applies.</p>` : ''}
-${area(`${f}-add-choices`, 'add_choices', shape === 'choices' ? 'Add choices' : 'Add columns', kind.display === 'image_choice' ? 'One per line: the image URL, a space, then its label (also the image description).' : 'One per line; paste a list to add many.', d.addChoices)}`
-    : ''
-}
-${
-  shape === 'menu'
-    ? html`<fieldset class="items"><legend>Columns (each a dropdown menu)</legend><ol class="items">${d.cols.map(
-        (c, i) => html`<li class="item-row">
-<input type="hidden" name="col_id" value="${c.id}">
-<span class="field"><label for="${f}-col-${i}-text">Column ${i + 1}</label><input id="${f}-col-${i}-text" name="col_text" type="text" maxlength="20000" value="${c.text}"></span>
-<span class="field small"><label for="${f}-col-${i}-order">Order</label><input id="${f}-col-${i}-order" name="col_order" type="number" value="${c.order || String(i + 1)}"></span>
-<span class="field"><label for="${f}-col-${i}-choices">Its menu choices (one per line)</label><textarea id="${f}-col-${i}-choices" name="col_choices" rows="3">${c.choices}</textarea></span>
-<label class="check"><input type="checkbox" name="col_remove" value="${c.id}"${chk(c.remove)}> Remove</label>
-</li>`,
-      )}</ol></fieldset>
-${area(`${f}-add-cols`, 'add_cols', 'Add columns', 'One per line; each starts with two menu choices to edit.', d.addCols)}`
-    : ''
-}
-${
-  shape === 'stars' || shape === 'nps'
-    ? html`${d.rows.map((r) => html`<input type="hidden" name="row_id" value="${r.id}"><input type="hidden" name="row_text" value="${r.text}"><input type="hidden" name="row_order" value="${r.order}">`)}
-${d.choices.map((c) => html`<input type="hidden" name="choice_id" value="${c.id}">`)}`
-    : ''
-}
-${
-  shape === 'stars'
-    ? html`<label for="${f}-stars">Number of stars</label>
-<select id="${f}-stars" name="stars">${[3, 4, 5, 6, 7, 8, 9, 10].map((n) => html`<option${sel(d.stars === String(n))}>${n}</option>`)}</select>`
-    : ''
-}
-${
-  shape === 'stars' || shape === 'nps' || shape === 'rating'
-    ? html`<fieldset class="labels"><legend>Scale labels</legend>
-${text(`${f}-left`, 'left_label', 'Low end', d.leftLabel)}
-${text(`${f}-middle`, 'middle_label', 'Middle', d.middleLabel)}
-${text(`${f}-right`, 'right_label', 'High end', d.rightLabel)}</fieldset>`
-    : ''
-}
-${
-  shape === 'demographic'
-    ? html`<fieldset class="items"><legend>Fields to ask for</legend><ul class="demo">${DEMOGRAPHIC_TYPES.map(
-        (
-          t,
-        ) => html`<li><label class="check"><input type="checkbox" name="demo_show" value="${t}"${chk(d.demoShow.includes(t))}> ${DEMO_LABELS[t]}</label>
-<label class="check"><input type="checkbox" name="demo_required" value="${t}"${chk(d.demoRequired.includes(t))}> ${DEMO_LABELS[t]} is required</label></li>`,
-      )}</ul>${d.rows.map((r) => html`<input type="hidden" name="row_id" value="${r.id}"><input type="hidden" name="row_text" value="${r.text}">`)}</fieldset>`
-    : ''
-}
-${
-  shape === 'choices'
-    ? html`<fieldset class="options"><legend>Extra choices</legend>
-<label class="check"><input type="checkbox" name="other" value="yes"${chk(d.other)}> Add an "Other" answer with a text box</label>
-${text(`${f}-other-text`, 'other_text', '"Other" label', d.otherText || 'Other (please specify)')}
-<label class="check"><input type="checkbox" name="na" value="yes"${chk(d.na)}> Add an "N/A" choice</label>
-<input type="hidden" name="na_id" value="${d.naId}">
-${text(`${f}-na-text`, 'na_text', '"N/A" label', d.naText || 'N/A')}
-${logic ? html`<label for="${f}-na-logic">Then, after "N/A"</label>${ruleSelect(`${f}-na-logic`, 'na_logic', d.naLogic, logic.pages, logic.pageIndex, 'Continue (no rule)')}` : ''}</fieldset>`
-    : shape === 'matrix' || shape === 'rating'
-      ? html`<fieldset class="options"><legend>Comment box</legend>
-<label class="check"><input type="checkbox" name="other" value="yes"${chk(d.other)}> Add a comment box</label>
-${text(`${f}-other-text`, 'other_text', 'Comment box label', d.otherText || 'Other (please specify)')}</fieldset>`
-      : ''
-}
-${
-  SORTABLE.includes(shape)
-    ? html`<label for="${f}-sorting">Order of choices for respondents</label>
-<select id="${f}-sorting" name="sorting"><option value="">As listed</option>
-<option value="random"${sel(d.sorting === 'random')}>Random for each respondent</option>
-<option value="flip"${sel(d.sorting === 'flip')}>Flip (as listed or reversed)</option>
-<option value="textasc"${sel(d.sorting === 'textasc')}>Alphabetical</option>
-<option value="textdesc"${sel(d.sorting === 'textdesc')}>Reverse alphabetical</option></select>`
-    : ''
-}
-${
-  shape === 'presentation'
-    ? ''
-    : html`<fieldset class="options"><legend>Required</legend>
-<label class="check"><input type="checkbox" name="required" value="yes"${chk(d.required)}> An answer is required</label>
-${text(`${f}-required-text`, 'required_text', 'Message when it is missing', d.requiredText || 'This question requires an answer.')}</fieldset>`
-}
-${
-  validations
-    ? html`<fieldset class="options"><legend>${kind.display === 'slider' ? 'Slider range' : 'Validation'}</legend>
-<label for="${f}-validation">Accept only</label>
-<select id="${f}-validation" name="validation">${kind.display === 'slider' ? '' : html`<option value="">Anything</option>`}${validations.map(
-        ([v, label]) => html`<option value="${v}"${sel(d.validation === v)}>${label}</option>`,
-      )}</select>
-<div class="row">
-<span class="field">${text(`${f}-min`, 'min', 'Minimum (length, number or date)', d.min)}</span>
-<span class="field">${text(`${f}-max`, 'max', 'Maximum', d.max)}</span></div>
-${text(`${f}-validation-text`, 'validation_text', 'Message when it does not fit', d.validationText)}</fieldset>`
-    : ''
-}`;
 }

@@ -196,7 +196,7 @@ function renderSurveyPage(
     );
     if (q.family === 'presentation') return rendered;
     const req = q.doc.required;
-    return html`<div class="q-wrap"${req ? raw(` data-required="1" data-required-text="${escapeAttr(req.text)}"`) : ''}>${rendered}</div>`;
+    return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
   });
   const isLast = pageIndex === pages.length - 1;
   const action = linkOf(ctx);
@@ -225,10 +225,6 @@ ${s.buttons_text.exit_button && !mayResume(ctx.collector) ? html`<p class="muted
 </form>
 ${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}
 ${SCRIPT}`;
-}
-
-function escapeAttr(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function valuesOf(ctx: Ctx, r: ResponseRow | undefined, page: IndexedPage): Values {

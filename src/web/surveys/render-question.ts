@@ -9,7 +9,8 @@
 // `values` holds what was entered before (for redisplay) and `errors` a message per question.
 import { isNpsQuestion } from '../../domain/surveys/nps.js';
 import type { Choice, Col, Row, StoredQuestion } from '../../domain/surveys/question-schema.js';
-import { escapeHtml, type Html, html, raw } from '../html.js';
+import { escapeHtml } from '../../platform/escape.js';
+import { type Html, html, raw } from '../html.js';
 
 export interface RenderableQuestion {
   id: string;
@@ -232,7 +233,7 @@ function renderSymbols(q: RenderableQuestion, o: RenderOptions, row: Row | undef
   const items = visible(q.doc.answers?.choices).map((c) => {
     const id = `c${q.id}_${c.id}`;
     const label = starLabel(c.weight ?? c.position, kind);
-    return html`<span class="star"><input type="radio" class="visually-hidden" id="${id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="${id}"><svg aria-hidden="true" focusable="false" viewBox="0 0 24 24"${color ? raw(` color="${escapeHtml(color)}"`) : ''}><path d="${SYMBOL_PATHS[kind]}"></path></svg><span class="visually-hidden">${label}</span></label></span>`;
+    return html`<span class="star"><input type="radio" class="visually-hidden" id="${id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="${id}"><svg aria-hidden="true" focusable="false" viewBox="0 0 24 24"${color ? html` color="${color}"` : ''}><path d="${SYMBOL_PATHS[kind]}"></path></svg><span class="visually-hidden">${label}</span></label></span>`;
   });
   return frame(q, o, html`<div class="stars ${kind}">${items}</div>`);
 }
