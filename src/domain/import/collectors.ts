@@ -70,7 +70,7 @@ export async function copyCollectors(run: RunContext, sourceSurveyId: string) {
 }
 
 /** A source collector as the body of a local createCollector. */
-export function collectorInput(c: SourceCollector): CollectorInput {
+function collectorInput(c: SourceCollector): CollectorInput {
   // The options are passed on as the source gives them: createCollector checks them as any body.
   const input = {
     type: c.type,

@@ -180,5 +180,5 @@ const contactInput = (c: SourceContact) => ({
 });
 
 /** What a contact's listing shows, as copied: a different one means "changed at the source". */
-export const contactStamp = (c: Static<typeof ListedContact>, status: string) =>
+const contactStamp = (c: Static<typeof ListedContact>, status: string) =>
   JSON.stringify([c.first_name ?? '', c.last_name ?? '', c.email ?? null, c.phone_number ?? null, status]);

@@ -193,7 +193,7 @@ async function recordDesign(run: RunContext, details: SurveyDetails, row: Survey
 }
 
 /** What a survey's copy was taken from (its import_ids stamp, as JSON). */
-export interface SurveyStamp {
+interface SurveyStamp {
   /** date_modified in the source's survey list (one-minute grain). */
   listed: string;
   /** When the details were read (this service's clock). */
@@ -218,7 +218,7 @@ export function settledBefore(listed: string | null | undefined, read: string): 
   return !!at && !!read && Date.parse(read) >= Date.parse(at) + 120_000;
 }
 
-export function designHash(details: SurveyDetails): string {
+function designHash(details: SurveyDetails): string {
   const {
     response_count: _r,
     date_modified: _m,
