@@ -22,6 +22,7 @@ import {
 } from './importer.js';
 import { beat, claimJob, HEARTBEAT_HOLD_MS, ownerJob, releaseJob } from './jobs.js';
 import { normaliseSourceUrl, RemoteError } from './remote.js';
+import { MalformedSource } from './source.js';
 
 export interface PageImport {
   owner: Account;
@@ -57,7 +58,7 @@ export function checkBudget(n: number): void {
     throw new ApiError(1002, `The daily budget must be a whole number from 1 to ${MAX_DAILY_BUDGET}.`);
 }
 
-/** A source that refused or could not be reached, as the form's error (its message has no token). */
+/** A source that refused, answered malformed or could not be reached, as the form's error (no token in it). */
 export function sourceRefusal(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof RemoteError)
@@ -67,6 +68,9 @@ export function sourceRefusal(err: unknown): ApiError {
         ? `The source refused the token (${err.status}): check that it is an access token of the account to copy.`
         : `The source answered ${err.status}: ${err.message}`,
     );
+  // Its message names what is wrong and where, never the answer of another host (none is read).
+  if (err instanceof MalformedSource)
+    return new ApiError(1002, `The source's answer is not what its API documents: ${err.message}.`);
   return new ApiError(1002, 'The source could not be reached: check its address.');
 }
 

@@ -1,7 +1,9 @@
 // The source account's API, read within its rate limits: every request is counted against the
 // job's daily budget first (kept in the database, so several runs in a day share it), the
 // X-Ratelimit-App-Global-* headers are obeyed, and a 429 is waited out. The token goes only into
-// the Authorization header: never into a message, a log line or the database.
+// the Authorization header: never into a message, a log line or the database, and only to the
+// source's origin: a redirect or a links.next elsewhere is not followed (a malformed source), so
+// another host never sees the token and its answer never reaches a message.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Static, TSchema } from 'typebox';
@@ -52,7 +54,11 @@ export function normaliseSourceUrl(url: string): string {
   return `${u.origin}${u.pathname.replace(/\/+$/, '').replace(/\/v3$/, '')}`;
 }
 
+/** Redirects within the source's origin followed for one request (each spends a request). */
+const MAX_REDIRECTS = 5;
+
 export class RemoteApi {
+  private readonly origin: string;
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly maxWaitMs: number;
@@ -64,23 +70,40 @@ export class RemoteApi {
     private readonly token: string,
     private readonly options: RemoteOptions,
   ) {
+    this.origin = new URL(baseUrl).origin;
     this.now = options.now ?? (() => new Date());
     this.sleep = options.sleep ?? ((ms) => sleep(ms, undefined, { signal: options.signal }));
     this.maxWaitMs = options.maxWaitMs ?? 5 * 60_000;
   }
 
-  /** GET a /v3 path (or an absolute links.next URL on the source) as JSON, unchecked. */
+  /**
+   * GET a /v3 path (or an absolute links.next URL on the source) as JSON, unchecked. A URL on
+   * another origin, or a redirect there, is a MalformedSource: it is never requested.
+   */
   async get(pathOrUrl: string): Promise<unknown> {
-    const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}/v3${pathOrUrl}`;
-    const path = new URL(url).pathname;
+    let url = this.onSource(pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}/v3${pathOrUrl}`);
+    if (!url) throw new MalformedSource(`the source linked away from ${this.origin}`);
+    const path = url.pathname;
+    let redirects = 0;
     for (;;) {
       this.options.signal?.throwIfAborted();
       this.checkPaused();
       await this.options.budget.spend();
+      // Redirects are followed by hand, so that the token goes to the source's origin only.
       const res = await fetch(url, {
         headers: { authorization: `bearer ${this.token}`, accept: 'application/json' },
+        redirect: 'manual',
         signal: this.options.signal,
       });
+      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (location !== null) {
+        await res.body?.cancel();
+        if (++redirects > MAX_REDIRECTS)
+          throw new MalformedSource(`the source redirected GET ${path} more than ${MAX_REDIRECTS} times`);
+        url = this.onSource(location, url);
+        if (!url) throw new MalformedSource(`the source redirected GET ${path} away from ${this.origin}`);
+        continue;
+      }
       const dayRemaining = header(res, 'x-ratelimit-app-global-day-remaining');
       const dayReset = header(res, 'x-ratelimit-app-global-day-reset') ?? 0;
       const minuteRemaining = header(res, 'x-ratelimit-app-global-minute-remaining');
@@ -138,8 +161,12 @@ export class RemoteApi {
         else if (bad) bad(item, p);
         else throw new MalformedSource(`the source's ${what} is malformed: ${p}`);
       }
-      yield items;
       next = page.links?.next;
+      if (next && !this.onSource(next))
+        throw new MalformedSource(
+          `the source's list of ${what} is malformed: its links.next leads away from ${this.origin}`,
+        );
+      yield items;
     }
   }
 
@@ -152,6 +179,16 @@ export class RemoteApi {
     const out: Static<T>[] = [];
     for await (const page of this.pages(schema, path, what, bad)) out.push(...page);
     return out;
+  }
+
+  /** The URL `href` names (relative to `base`) when it is on the source's origin, else undefined. */
+  private onSource(href: string, base?: URL): URL | undefined {
+    try {
+      const url = new URL(href, base);
+      return url.origin === this.origin ? url : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   checkPaused(): void {
