@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queueEmail } from '../../src/outbox/emails.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import { runCli, runCliJson } from '../helpers/cli.js';
+import { runCliAsync, runCliJson } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 
@@ -161,13 +161,14 @@ it('erase refuses an empty, blank or malformed address and erases nothing: anony
     anonymous.push({ token, path: `/v3/surveys/${survey.body.id}/responses/${r.body.id}` });
   }
   const env = { DATABASE_URL: server.config.databaseUrl };
-  for (const args of [
+  const cases = [
     ['--email', ''],
     ['--email', '   ', '--owner', owners[0].user.username],
     ['--email', 'a b@example'],
-  ]) {
-    const r = runCli(['erase', ...args, '--json'], env);
-    expect(r.status, args.join(' ')).toBe(1);
+  ];
+  const results = await Promise.all(cases.map((args) => runCliAsync(['erase', ...args, '--json'], env)));
+  for (const [i, r] of results.entries()) {
+    expect(r.status, cases[i].join(' ')).toBe(1);
     expect(r.stderr).toContain('is not an email address');
     expect(r.stdout).toBe('');
   }
