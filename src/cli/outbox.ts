@@ -1,13 +1,11 @@
 // The outbox worker on its own: `survey-service worker` (webhook deliveries and emails).
-import type { Server } from 'node:http';
 import { loadConfig } from '../config.js';
 import { createDeps } from '../context.js';
 import { startMetricsServer } from '../ops/metrics.js';
 import { pruneOnce } from '../ops/retention.js';
-import { exitGracefully } from '../ops/shutdown.js';
+import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';
 import { type Commands, print } from './common.js';
-import { closeServer } from './server.js';
 
 export const outboxCommands: Commands = (program) => {
   program
@@ -33,12 +31,12 @@ export const outboxCommands: Commands = (program) => {
         }
         return;
       }
-      let metrics: Server | null = null;
+      let closeMetrics = gracefulClose(null);
       exitGracefully(deps, async () => {
-        await Promise.all([worker.stop(), closeServer(metrics)]);
+        await Promise.all([worker.stop(), closeMetrics()]);
         await deps.db.close();
       });
-      metrics = await startMetricsServer(deps);
+      closeMetrics = gracefulClose(await startMetricsServer(deps));
       worker.start();
       process.stdout.write(`survey-service worker running (${deps.db.dialect})\n`);
     });

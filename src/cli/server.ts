@@ -1,12 +1,11 @@
 // Running the service: serve, migrate and config.
-import type { Server } from 'node:http';
 import { buildApp } from '../app.js';
 import { describeConfig, loadConfig } from '../config.js';
 import { createDeps } from '../context.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest, migrationStatus } from '../db/migrate.js';
 import { startMetricsServer } from '../ops/metrics.js';
-import { exitGracefully } from '../ops/shutdown.js';
+import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';
 import { type Commands, print } from './common.js';
 
@@ -20,14 +19,15 @@ export const serverCommands: Commands = (program) => {
       const deps = await createDeps(config);
       const app = await buildApp(deps);
       const worker = opts.worker && config.outbox.inServe ? new OutboxWorker(deps) : null;
-      let metrics: Server | null = null;
+      const closeApp = gracefulClose(app.server);
+      let closeMetrics = gracefulClose(null);
       // Stop taking requests and deliveries together; each finishes what it holds.
       exitGracefully(deps, async () => {
-        await Promise.all([app.close(), worker?.stop(), closeServer(metrics)]);
+        await Promise.all([closeApp(() => app.close()), worker?.stop(), closeMetrics()]);
         await deps.db.close();
       });
       await app.listen({ port: config.port, host: config.host });
-      metrics = await startMetricsServer(deps);
+      closeMetrics = gracefulClose(await startMetricsServer(deps));
       worker?.start();
       process.stdout.write(
         `survey-service listening on http://${config.host}:${config.port} (${deps.db.dialect})\n`,
@@ -80,7 +80,3 @@ export const serverCommands: Commands = (program) => {
       );
     });
 };
-
-export function closeServer(server: Server | null): Promise<void> {
-  return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
-}

@@ -4,18 +4,16 @@
 // have relayed the request, and the answer is not cached (nor framed: platform/security-headers.ts).
 // Anyone else gets a 404.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackHost } from '../platform/http.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 
 const LOOPBACK_PEER = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-/** localhost and *.localhost (always loopback, RFC 6761), 127/8 and [::1], with any port. */
-const LOOPBACK_HOST =
-  /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d{1,5})?$/i;
 
 export function isLocalRequest(request: FastifyRequest): boolean {
   const h = request.headers;
   if (h['x-forwarded-for'] || h['x-forwarded-host'] || h.forwarded || h['x-real-ip']) return false;
-  return LOOPBACK_PEER.test(request.socket.remoteAddress ?? '') && LOOPBACK_HOST.test(h.host ?? '');
+  return LOOPBACK_PEER.test(request.socket.remoteAddress ?? '') && isLoopbackHost(h.host);
 }
 
 /** A preHandler for local-only routes: others get a 404; nothing is cached (framing is refused for every page). */

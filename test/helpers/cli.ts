@@ -20,6 +20,27 @@ export function runCli(args: string[], env: Record<string, string>): CliResult {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** runCli without blocking this process, so a test server in it keeps answering meanwhile. */
+export function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = spawn(process.execPath, [...ARGS, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 /** Runs a verb with --json and parses its one JSON object. */
 export function runCliJson(args: string[], env: Record<string, string>): any {
   const r = runCli([...args, '--json'], env);

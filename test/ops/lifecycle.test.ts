@@ -1,11 +1,12 @@
 // Data lifecycle: `worker --once` prunes rows past their retention (and keeps recent and pending
 // ones), as the running worker does on its own every RETENTION_INTERVAL_SECONDS; a permanent SMTP
-// refusal marks the address's contact bounced.
+// refusal marks the address's contact bounced; `erase` removes one address's data and refuses
+// anything but one address.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queueEmail } from '../../src/outbox/emails.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import { runCliJson } from '../helpers/cli.js';
+import { runCliAsync, runCliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
@@ -173,4 +174,51 @@ it('erase --email --owner removes the contact and the responses given under the 
     (await server.client.get(`/v3/surveys/${survey.body.id}/responses/${other.body.id}`, t)).status,
   ).toBe(200);
   expect((await server.client.get(`/v3/surveys/${survey.body.id}`, t)).body.response_count).toBe(1);
+});
+
+it('erase refuses an empty, blank or malformed address and erases nothing: anonymous responses never match', async () => {
+  const owners = [await server.account(), await server.account()];
+  const anonymous = [];
+  for (const { token } of owners) {
+    const survey = await server.client.post('/v3/surveys', { title: 'Anonymous' }, { token });
+    const collector = await server.client.post(
+      `/v3/surveys/${survey.body.id}/collectors`,
+      { type: 'weblink' },
+      { token },
+    );
+    const r = await server.client.post(`/v3/collectors/${collector.body.id}/responses`, {}, { token });
+    expect(r.status).toBe(201);
+    expect(r.body.email_address).toBe('');
+    anonymous.push({ token, path: `/v3/surveys/${survey.body.id}/responses/${r.body.id}` });
+  }
+  const env = { DATABASE_URL: server.config.databaseUrl };
+  const cases = [
+    ['--email', ''],
+    ['--email', '   ', '--owner', owners[0].user.username],
+    ['--email', 'a b@example'],
+  ];
+  const results = await Promise.all(cases.map((args) => runCliAsync(['erase', ...args, '--json'], env)));
+  for (const [i, r] of results.entries()) {
+    expect(r.status, cases[i].join(' ')).toBe(1);
+    expect(r.stderr).toContain('is not an email address');
+    expect(r.stdout).toBe('');
+  }
+  for (const { token, path } of anonymous)
+    expect((await server.client.get(path, { token })).status).toBe(200);
+}, 180_000);
+
+it('erase removes emails addressed to "Name <address>" when the address has an underscore', async () => {
+  const { user } = await server.account();
+  await email('800000101', 'sent', new Date().toISOString(), user.id, 'Erase Me <erase_me@example.org>');
+  await email('800000102', 'sent', new Date().toISOString(), user.id, 'Keep <erasexme@example.org>');
+  const report = runCliJson(['erase', '--email', 'erase_me@example.org', '--owner', user.username], {
+    DATABASE_URL: server.config.databaseUrl,
+  });
+  expect(report.emails).toBe(1);
+  const left = await server.deps.db.kysely
+    .selectFrom('emails')
+    .select('id')
+    .where('owner_id', '=', user.id)
+    .execute();
+  expect(left.map((e) => e.id)).toEqual(['800000102']);
 });

@@ -1,5 +1,6 @@
 // Operating the service: health and readiness probes, Prometheus metrics on their own port, and
 // one JSON log line per request, all from a real `serve` process as operators run it.
+import { get } from 'node:http';
 import { sql } from 'kysely';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,7 +125,30 @@ describe('health', () => {
   });
 });
 
+/** GET `url` with this Host header (fetch cannot set one); the status. */
+function statusWithHost(url: string, host: string) {
+  return new Promise<number>((resolve, reject) =>
+    get(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject),
+  );
+}
+
 describe('metrics and request logs', () => {
+  it('the metrics listener answers loopback Host names only, like the local-only pages', async () => {
+    const port = new URL(metricsUrl).port;
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `localhost.evil.example:${port}`,
+      `10.0.0.1:${port}`,
+    ])
+      expect(await statusWithHost(metricsUrl, host), host).toBe(404);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, 'localhost'])
+      expect(await statusWithHost(metricsUrl, host), host).toBe(200);
+  });
+
   it('counts requests by route and status, rate-limit rejections, responses, pool and outbox', async () => {
     const user = runCliJson(
       [

@@ -1,6 +1,8 @@
 // Graceful life: on SIGTERM `serve` stops accepting connections, finishes the request in flight
-// (its body still arriving) and exits 0; a second signal exits at once.
-import { request } from 'node:http';
+// (its body still arriving), closes idle keep-alive connections at once and exits 0; a second
+// signal exits at once.
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCliJson, startServeProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -15,9 +17,9 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function serving() {
+async function serving(env: Record<string, string> = {}) {
   const port = await freePort();
-  const serve = startServeProcess({ DATABASE_URL: db.url, PORT: String(port), SECRET_KEY: 'k' });
+  const serve = startServeProcess({ DATABASE_URL: db.url, PORT: String(port), SECRET_KEY: 'k', ...env });
   await serve.ready;
   const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
   return { serve, port, exited };
@@ -32,6 +34,7 @@ function slowRequest(port: number) {
     method: 'POST',
     path: '/oauth/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length },
+    agent: new Agent({ keepAlive: true }),
   });
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -81,4 +84,41 @@ it('a second signal exits at once, without waiting for the request in flight', a
   expect(serve.child.exitCode).toBeNull();
   serve.child.kill('SIGTERM');
   expect(await exited).toBe(1);
+});
+
+/** One answered GET on a keep-alive connection that the client then holds open, idle. */
+function idleKeepAlive(port: number, path: string) {
+  const socket = connect(port, '127.0.0.1');
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return new Promise<{ closed: Promise<void> }>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.on('data', (chunk) => {
+      if (chunk.toString().startsWith('HTTP/1.1 200')) resolve({ closed });
+    });
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n`);
+  });
+}
+
+it('SIGTERM with idle keep-alive connections (API and metrics): closes them at once and exits 0', async () => {
+  const metricsPort = await freePort();
+  const { serve, port, exited } = await serving({
+    SHUTDOWN_TIMEOUT_MS: '20000',
+    METRICS_PORT: String(metricsPort),
+  });
+  const api = await idleKeepAlive(port, '/healthz');
+  const metrics = await idleKeepAlive(metricsPort, '/metrics');
+  // connected, nothing sent yet
+  const silent = connect(port, '127.0.0.1');
+  const silentClosed = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+  // a request in flight on a keep-alive connection, answered after the signal, then idle
+  const slow = slowRequest(port);
+  await new Promise((r) => setTimeout(r, 200));
+  const started = Date.now();
+  serve.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  slow.finish();
+  expect((await slow.answered).status).toBe(401);
+  expect(await exited).toBe(0);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  await Promise.all([api.closed, metrics.closed, silentClosed]);
 });

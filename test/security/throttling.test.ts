@@ -1,6 +1,6 @@
 // Password throttles hold under concurrency: N concurrent attempts never check more passwords than
-// the same attempts one at a time would (sign-in and collector passwords); respondents cannot
-// flood a collector.
+// the same attempts one at a time would (sign-in and collector passwords); a collector's guessers
+// are throttled, not its other respondents; respondents cannot flood a collector.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptUrl } from '../../src/domain/teams/invitations.js';
 import { addMember } from '../../src/domain/teams/teams.js';
@@ -174,6 +174,21 @@ describe('collector password throttling', () => {
     expect((await post('open sesame')).status).toBe(429);
     // another respondent is not locked out
     expect((await (await passwordForm(link, nextIp()))('open sesame')).status).toBe(303);
+  });
+
+  it('a guess flood from ten addresses throttles the guessers, not respondents elsewhere', async () => {
+    const link = await protectedCollector('open sesame');
+    const guessers = await Promise.all(Array.from({ length: 10 }, () => passwordForm(link, nextIp())));
+    const results = await Promise.all(
+      guessers.flatMap((post, g) => Array.from({ length: 8 }, (_, i) => post(`guess ${g}.${i}`))),
+    );
+    // each address has its own five checks: 50 wrong passwords in all
+    expect(tally(results.map((r) => r.status))).toEqual({ 403: 50, 429: 30 });
+    // a respondent from another address gets in at once with the right password ...
+    expect((await (await passwordForm(link, nextIp()))('open sesame')).status).toBe(303);
+    // ... while every guessing address still waits, the right password included
+    const again = await Promise.all(guessers.map((post) => post('open sesame')));
+    expect(again.map((r) => r.status)).toEqual(Array(10).fill(429));
   });
 
   it('locks an address after 20 wrong passwords, one at a time', async () => {

@@ -1,7 +1,7 @@
 // A collector's password, checked for the respondent page with the same brute-force protection as
-// sign-in (platform/attempts.ts): attempts are counted per collector and address (slowdown, then a
-// lock) and per collector (slowdown only, so guesses from many addresses are slowed but nobody can
-// lock respondents out), before the password is checked.
+// sign-in (platform/attempts.ts): attempts are counted per collector and client address (slowdown,
+// then a lock) before the password is checked. Only the guessing client is throttled, never the
+// collector: a flood of guesses from many addresses must not make a respondent elsewhere wait.
 import type { Deps } from '../../context.js';
 import {
   attemptSucceeded,
@@ -14,7 +14,6 @@ import { verifyPassword } from '../../platform/secrets.js';
 import type { Collector } from './collectors.js';
 
 export const COLLECTOR_ADDRESS_POLICY: Policy = { slowAfter: 5, lockAt: 20 };
-export const COLLECTOR_POLICY: Policy = { slowAfter: 50, lockAt: 0 };
 
 export type PasswordResult = { ok: true } | { ok: false; reason: 'wrong' } | ({ ok: false } & Refusal);
 
@@ -25,10 +24,7 @@ export async function checkCollectorPassword(
   ip: string,
 ): Promise<PasswordResult> {
   if (!collector.password_hash) return { ok: true };
-  const keys: Keys = [
-    [`collector:${collector.id}`, COLLECTOR_POLICY],
-    [`collector:${collector.id}:ip:${ip}`, COLLECTOR_ADDRESS_POLICY],
-  ];
+  const keys: Keys = [[`collector:${collector.id}:ip:${ip}`, COLLECTOR_ADDRESS_POLICY]];
   const refused = await reserveAttempt(deps, keys);
   if (refused) return { ok: false, ...refused };
   if (!(await verifyPassword(password, collector.password_hash))) return { ok: false, reason: 'wrong' };

@@ -2,9 +2,11 @@
 // contacts, invitation recipients (with what messages reached them), responses given under that
 // address or through those recipients' links, and queued or sent emails to it. Responses go through
 // deleteResponses, so survey and collector counts and rollup counts stay consistent and webhooks
-// hear response_deleted.
+// hear response_deleted. The address must be one real address: an empty or blank one would match
+// every anonymous response (stored with no address), so it is refused before anything is read.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { ApiError } from '../../platform/errors.js';
 import { deleteResponses, type ResponseRow } from '../responses/responses.js';
 
 export interface ErasureReport {
@@ -16,9 +18,19 @@ export interface ErasureReport {
   emails: number;
 }
 
+/** One address (something@somewhere, no spaces), as stored addresses are compared. */
+const ADDRESS = /^[^\s@]+@[^\s@]+$/;
+
+/** The address an erasure is for, lower-cased and trimmed; null for an empty, blank or malformed one. */
+export function erasureAddress(email: string): string | null {
+  const address = email.trim().toLowerCase();
+  return ADDRESS.test(address) && address.length <= 320 ? address : null;
+}
+
 export async function erasePerson(deps: Deps, email: string, ownerId?: string): Promise<ErasureReport> {
   const k = deps.db.kysely;
-  const address = email.trim().toLowerCase();
+  const address = erasureAddress(email);
+  if (!address) throw new ApiError(1002, `'${email}' is not an email address; erasure needs exactly one.`);
   // biome-ignore lint/suspicious/noExplicitAny: the select, delete and update builders' where differ
   const owned = <T extends { where: (...a: any[]) => T }>(q: T, column: string): T =>
     ownerId ? q.where(column, '=', ownerId) : q;
@@ -53,14 +65,13 @@ export async function erasePerson(deps: Deps, email: string, ownerId?: string): 
       'owner_id',
     ).executeTakeFirst();
     const e = await owned(
-      trx
-        .deleteFrom('emails')
-        .where((eb) =>
-          eb.or([
-            eb(sql`lower(to_address)`, '=', address),
-            eb(sql`lower(to_address)`, 'like', `%<${address.replace(/[%_\\]/g, '')}>`),
-          ]),
-        ),
+      trx.deleteFrom('emails').where((eb) =>
+        eb.or([
+          eb(sql`lower(to_address)`, '=', address),
+          // "Name <address>": the address's own % and _ are escaped, not wildcards.
+          sql<boolean>`lower(to_address) like ${`%<${address.replace(/[!%_]/g, '!$&')}>`} escape '!'`,
+        ]),
+      ),
       'owner_id',
     ).executeTakeFirst();
     return {

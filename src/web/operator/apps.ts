@@ -13,7 +13,7 @@ import {
   scopeMap,
 } from '../../domain/accounts/lifecycle.js';
 import { findUserByUsername, isOperator, type User } from '../../domain/accounts/users.js';
-import { type ErasureReport, erasePerson } from '../../domain/privacy/erase.js';
+import { type ErasureReport, erasePerson, erasureAddress } from '../../domain/privacy/erase.js';
 import { errorPage, sendPage, userPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
 import { csrfToken, requireSignedIn } from '../session.js';
@@ -256,7 +256,7 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
           ),
           400,
         );
-      if (!/^[^\s@]+@[^\s@]+$/.test(values.email)) return again('Enter the email address to erase.');
+      if (!erasureAddress(values.email)) return again('Enter the email address to erase.');
       if (form.confirm !== '1') return again('Tick the box to confirm that the data is deleted for good.');
       const owner = values.owner ? await findUserByUsername(deps, values.owner) : undefined;
       if (values.owner && !owner) return again(`There is no account named ${values.owner}.`);
