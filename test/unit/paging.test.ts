@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { stringifyAs } from '../../src/platform/json.js';
 import { baseUrl, envelope, envelopeJson, type Page, pageOf } from '../../src/platform/paging.js';
 
-const request = (url: string) => ({ url, protocol: 'https', host: 'surveys.example.org' });
+const request = (url: string) => ({ url, protocol: 'https' as const, host: 'surveys.example.org' });
 const page = (n: number, perPage = 10): Page => pageOf({ page: n, per_page: perPage });
 const link = (query: string) => `https://surveys.example.org/v3/surveys?${query}`;
 
