@@ -32,7 +32,7 @@ import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
 import { oauthRoutes } from './oauth/plugin.js';
 import { healthRoutes } from './ops/health.js';
-import { installRequestObservers } from './ops/logger.js';
+import { installRequestObservers } from './http/observe.js';
 import { setErrorDocsBase } from './platform/errors.js';
 import { API_PREFIX, installHttpConventions, newRequestId, sendError } from './platform/http.js';
 import { SCOPES } from './platform/scopes.js';

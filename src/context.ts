@@ -1,15 +1,12 @@
-// The services every part of the server shares, built once per process (or per test).
-
+// Deps: the services every part of the server shares, by name. Type-only: compose.ts builds them
+// (once per process, or per test), and every layer above receives them as its first argument.
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { type Db, openDatabase } from './db/database.js';
-import { IdAllocator } from './db/ids.js';
-import { migrateToLatest } from './db/migrate.js';
-import { outboxBacklog } from './ops/health.js';
-import { createLogger } from './ops/logger.js';
-import { Metrics } from './ops/metrics.js';
-import { type Clock, systemClock } from './platform/clock.js';
-import { loadServerSecrets, type ServerSecrets } from './platform/secrets.js';
+import type { Db } from './db/database.js';
+import type { IdAllocator } from './db/ids.js';
+import type { Clock } from './platform/clock.js';
+import type { ServerSecrets } from './platform/secrets.js';
+import type { Metrics } from './telemetry/metrics.js';
 
 export interface Deps {
   config: Config;
@@ -21,37 +18,4 @@ export interface Deps {
   metrics: Metrics;
   /** The process's JSON logger (pino); the HTTP server logs through it too. */
   log: Logger;
-}
-
-export interface DepsOptions {
-  clock?: Clock;
-  /** Apply pending migrations first (serve does; the CLI's provisioning verbs do too). */
-  migrate?: boolean;
-}
-
-export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
-  let metrics: Metrics | undefined;
-  const db = openDatabase(config.databaseUrl, {
-    busyTimeoutMs: config.sqliteBusyTimeoutMs,
-    onQuery: config.metrics.port === undefined ? undefined : (s) => metrics?.queryLatency.observe(s),
-  });
-  try {
-    if (options.migrate !== false) await migrateToLatest(db);
-    const secrets = await loadServerSecrets(db, config.secretKey);
-    const clock = options.clock ?? systemClock;
-    const deps: Deps = {
-      config,
-      db,
-      clock,
-      ids: new IdAllocator(db),
-      secrets,
-      metrics: undefined!,
-      log: createLogger(config),
-    };
-    metrics = deps.metrics = new Metrics(db, () => outboxBacklog(deps));
-    return deps;
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
 }

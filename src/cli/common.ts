@@ -1,7 +1,8 @@
 // Shared pieces of the command line: option parsers, output, and running a verb with services.
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
-import { createDeps, type Deps } from '../context.js';
+import { createDeps } from '../compose.js';
+import type { Deps } from '../context.js';
 
 export function wholeNumber(value: string): number {
   const n = Number(value);

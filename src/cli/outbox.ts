@@ -1,7 +1,7 @@
 // The outbox worker on its own: `survey-service worker` (webhook deliveries and emails).
 import { loadConfig } from '../config.js';
-import { createDeps } from '../context.js';
-import { startMetricsServer } from '../ops/metrics.js';
+import { createDeps } from '../compose.js';
+import { startMetricsServer } from '../ops/metrics-server.js';
 import { pruneOnce } from '../ops/retention.js';
 import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';

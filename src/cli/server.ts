@@ -1,10 +1,10 @@
 // Running the service: serve, migrate and config.
 import { buildApp } from '../app.js';
 import { describeConfig, loadConfig } from '../config.js';
-import { createDeps } from '../context.js';
+import { createDeps } from '../compose.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest, migrationStatus } from '../db/migrate.js';
-import { startMetricsServer } from '../ops/metrics.js';
+import { startMetricsServer } from '../ops/metrics-server.js';
 import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';
 import { type Commands, print } from './common.js';

@@ -5,13 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../context.js';
 import { migrationStatus } from '../db/migrate.js';
-
-export interface OutboxBacklog {
-  /** Pending rows of each outbox table. */
-  pending: { deliveries: number; emails: number };
-  /** Seconds the longest-waiting due row has been due (0 when none is due). */
-  oldestDueSeconds: number;
-}
+import type { OutboxBacklog } from '../telemetry/metrics.js';
 
 /** The outbox's backlog: two counts and the earliest due time, on the (status, next_attempt_at) indexes. */
 export async function outboxBacklog(deps: Deps): Promise<OutboxBacklog> {

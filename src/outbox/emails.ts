@@ -1,64 +1,11 @@
-// The email outbox: queueEmail() writes an email in the caller's transaction; the worker sends it
+// The email outbox's sending side: the worker sends each email queued by db/outbox-queue.ts
 // (retrying with backoff, every attempt recorded) through the configured transport.
 import { performance } from 'node:perf_hooks';
-import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { setContactStatus } from '../domain/contacts/contacts.js';
 import { backoffSeconds } from './claim.js';
 import { isPermanentMailError, type MailTransport } from './mail-transport.js';
-
-export interface NewEmail {
-  /** reserved beforehand with deps.ids, outside the transaction */
-  id: string;
-  /** the account the email is sent for (null for system mail) */
-  ownerId: string | null;
-  to: string;
-  /** defaults to MAIL_FROM */
-  from?: string;
-  subject: string;
-  text: string;
-  html?: string | null;
-  headers?: Record<string, string>;
-  /** what the email is for, e.g. 'invite', 'reminder', and the id it belongs to (e.g. a recipient) */
-  purpose?: string | null;
-  refId?: string | null;
-  /** send no earlier than this (a scheduled message); default now */
-  notBefore?: Date;
-}
-
-type Executor = Kysely<Database> | Transaction<Database>;
-
-/** Queues one email in `executor` (pass the transaction of the change that causes it). */
-export async function queueEmail(deps: Deps, executor: Executor, email: NewEmail): Promise<void> {
-  const now = deps.clock.now();
-  const due = email.notBefore && email.notBefore > now ? email.notBefore : now;
-  await executor
-    .insertInto('emails')
-    .values({
-      id: email.id,
-      owner_id: email.ownerId,
-      to_address: email.to,
-      from_address: email.from ?? deps.config.mail.from,
-      subject: email.subject,
-      text_body: email.text,
-      html_body: email.html ?? null,
-      headers: JSON.stringify(email.headers ?? {}),
-      purpose: email.purpose ?? null,
-      ref_id: email.refId ?? null,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: due.toISOString(),
-      retry_until: new Date(due.getTime() + deps.config.outbox.retryForHours * 3_600_000).toISOString(),
-      claimed_until: null,
-      claim_token: null,
-      last_error: null,
-      transport_id: null,
-      created_at: now.toISOString(),
-      sent_at: null,
-    })
-    .execute();
-}
 
 /** One attempt at one claimed email. */
 export async function sendOne(

@@ -4,7 +4,7 @@
 // have relayed the request, and the answer is not cached (nor framed: platform/security-headers.ts).
 // Anyone else gets a 404.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isLoopbackHost } from '../platform/http.js';
+import { isLoopbackHost } from '../platform/hosts.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 

@@ -4,7 +4,7 @@
 // anything but one address.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { queueEmail } from '../../src/outbox/emails.js';
+import { queueEmail } from '../../src/db/outbox-queue.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { runCliAsync, runCliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';

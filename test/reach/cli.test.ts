@@ -3,7 +3,8 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createDeps, type Deps } from '../../src/context.js';
+import { createDeps } from '../../src/compose.js';
+import type { Deps } from '../../src/context.js';
 import { createAccount, type TestAccount } from '../helpers/accounts.js';
 import { ROOT, startServeProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';

@@ -1,6 +1,6 @@
 // Webhook delivery end to end: events written through the domain, the worker, a real receiver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeps } from '../../src/context.js';
+import { createDeps } from '../../src/compose.js';
 import { createCode, exchangeCode, uninstallApp } from '../../src/domain/accounts/grants.js';
 import { claimDue } from '../../src/outbox/claim.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';

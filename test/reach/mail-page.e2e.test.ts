@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { queueEmail } from '../../src/outbox/emails.js';
+import { queueEmail } from '../../src/db/outbox-queue.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/context.js';
-import { type NewEmail, queueEmail } from '../../src/outbox/emails.js';
+import { type NewEmail, queueEmail } from '../../src/db/outbox-queue.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -2,7 +2,7 @@
 // loopback too: a DNS-rebound name that resolves to 127.0.0.1 must not read anyone's survey links.
 // They may never be framed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueEmail } from '../../src/outbox/emails.js';
+import { queueEmail } from '../../src/db/outbox-queue.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;

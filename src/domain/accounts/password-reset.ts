@@ -4,7 +4,7 @@
 // is single use and works for an hour; setting the new password ends every session of the account
 // and lifts a sign-in lockout (the person proved they read the account's mail).
 import type { Deps } from '../../context.js';
-import { queueEmail } from '../../outbox/emails.js';
+import { queueEmail } from '../../db/outbox-queue.js';
 import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../../platform/attempts.js';
 import { hashPassword } from '../../platform/secrets.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';

@@ -4,7 +4,7 @@
 // address is verified by the link emailed in the same transaction (an invitation link already
 // proved the address, so that account starts verified). Sign-ups are throttled per client address.
 import type { Deps } from '../../context.js';
-import { queueEmail } from '../../outbox/emails.js';
+import { queueEmail } from '../../db/outbox-queue.js';
 import { type Policy, type Refusal, reserveAttempt } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { findLink, issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';

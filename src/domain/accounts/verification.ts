@@ -5,7 +5,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
-import { queueEmail } from '../../outbox/emails.js';
+import { queueEmail } from '../../db/outbox-queue.js';
 import { type Policy, reserveAttempt } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';

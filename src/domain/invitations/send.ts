@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
-import { queueEmail } from '../../outbox/emails.js';
+import { queueEmail } from '../../db/outbox-queue.js';
 import { ApiError } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/escape.js';
 import type { Plan } from '../../platform/plans.js';

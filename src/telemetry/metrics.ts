@@ -1,13 +1,15 @@
 // Prometheus metrics (prom-client), one registry per process (per Deps in tests). Served on a
-// separate listener (METRICS_PORT) so they never share the public port; unset, nothing is
-// measured per request at all (the HTTP hook is only installed when metrics are on).
-import { createServer, type Server } from 'node:http';
-import { isIP } from 'node:net';
+// separate listener (METRICS_PORT, ops/metrics-server.ts) so they never share the public port;
+// unset, nothing is measured per request at all (the HTTP hook is only installed when metrics are on).
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Deps } from '../context.js';
 import type { Db } from '../db/database.js';
-import { isLoopbackHost } from '../platform/http.js';
-import type { OutboxBacklog } from './health.js';
+
+export interface OutboxBacklog {
+  /** Pending rows of each outbox table. */
+  pending: { deliveries: number; emails: number };
+  /** Seconds the longest-waiting due row has been due (0 when none is due). */
+  oldestDueSeconds: number;
+}
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
 const NAME = 'survey_http_request_duration_seconds';
@@ -157,42 +159,4 @@ export class Metrics {
   text(): Promise<string> {
     return this.registry.metrics();
   }
-}
-
-const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '']);
-
-/**
- * Host values the metrics listener answers, with any port: loopback names, METRICS_HOST itself and,
- * when it listens on every address, the IP address a scraper dialled. Any other name is one a web
- * page rebound to this machine (DNS rebinding), refused like on the local-only pages.
- */
-function knownHost(host: string | undefined, bound: string): boolean {
-  if (isLoopbackHost(host)) return true;
-  const name = (host ?? '')
-    .replace(/:\d{1,5}$/, '')
-    .replace(/^\[(.*)\]$/, '$1')
-    .toLowerCase();
-  if (name === bound.toLowerCase()) return true;
-  return WILDCARD_ADDRESSES.has(bound) && isIP(name) !== 0;
-}
-
-/** GET /metrics on its own listener; resolves once it listens. */
-export async function startMetricsServer(deps: Deps): Promise<Server | null> {
-  const { port, host } = deps.config.metrics;
-  if (port === undefined) return null;
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics' || !knownHost(req.headers.host, host)) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-      return;
-    }
-    deps.metrics.text().then(
-      (body) => res.writeHead(200, { 'content-type': deps.metrics.registry.contentType }).end(body),
-      () => res.writeHead(503, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  return server;
 }

@@ -1,0 +1,44 @@
+// The composition root: the one place that builds the process's services into Deps.
+import type { Config } from './config.js';
+import type { Deps } from './context.js';
+import { openDatabase } from './db/database.js';
+import { IdAllocator } from './db/ids.js';
+import { migrateToLatest } from './db/migrate.js';
+import { outboxBacklog } from './ops/health.js';
+import { type Clock, systemClock } from './platform/clock.js';
+import { loadServerSecrets } from './platform/secrets.js';
+import { createLogger } from './telemetry/logger.js';
+import { Metrics } from './telemetry/metrics.js';
+
+export interface DepsOptions {
+  clock?: Clock;
+  /** Apply pending migrations first (serve does; the CLI's provisioning verbs do too). */
+  migrate?: boolean;
+}
+
+export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
+  let metrics: Metrics | undefined;
+  const db = openDatabase(config.databaseUrl, {
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    onQuery: config.metrics.port === undefined ? undefined : (s) => metrics?.queryLatency.observe(s),
+  });
+  try {
+    if (options.migrate !== false) await migrateToLatest(db);
+    const secrets = await loadServerSecrets(db, config.secretKey);
+    const clock = options.clock ?? systemClock;
+    const deps: Deps = {
+      config,
+      db,
+      clock,
+      ids: new IdAllocator(db),
+      secrets,
+      metrics: undefined!,
+      log: createLogger(config),
+    };
+    metrics = deps.metrics = new Metrics(db, () => outboxBacklog(deps));
+    return deps;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,66 @@
+// The email outbox's enqueue side: queueEmail() writes an email in the caller's transaction, so
+// the email exists exactly when the change that causes it commits; the worker (outbox/emails.ts)
+// sends it.
+import type { Kysely, Transaction } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from './schema.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** What queueing reads of Deps: the clock and the mail and outbox settings. */
+interface QueueDeps {
+  clock: { now(): Date };
+  config: Pick<Config, 'mail' | 'outbox'>;
+}
+
+export interface NewEmail {
+  /** reserved beforehand with deps.ids, outside the transaction */
+  id: string;
+  /** the account the email is sent for (null for system mail) */
+  ownerId: string | null;
+  to: string;
+  /** defaults to MAIL_FROM */
+  from?: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  headers?: Record<string, string>;
+  /** what the email is for, e.g. 'invite', 'reminder', and the id it belongs to (e.g. a recipient) */
+  purpose?: string | null;
+  refId?: string | null;
+  /** send no earlier than this (a scheduled message); default now */
+  notBefore?: Date;
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Queues one email in `executor` (pass the transaction of the change that causes it). */
+export async function queueEmail(deps: QueueDeps, executor: Executor, email: NewEmail): Promise<void> {
+  const now = deps.clock.now();
+  const due = email.notBefore && email.notBefore > now ? email.notBefore : now;
+  await executor
+    .insertInto('emails')
+    .values({
+      id: email.id,
+      owner_id: email.ownerId,
+      to_address: email.to,
+      from_address: email.from ?? deps.config.mail.from,
+      subject: email.subject,
+      text_body: email.text,
+      html_body: email.html ?? null,
+      headers: JSON.stringify(email.headers ?? {}),
+      purpose: email.purpose ?? null,
+      ref_id: email.refId ?? null,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: due.toISOString(),
+      retry_until: new Date(due.getTime() + deps.config.outbox.retryForHours * 3_600_000).toISOString(),
+      claimed_until: null,
+      claim_token: null,
+      last_error: null,
+      transport_id: null,
+      created_at: now.toISOString(),
+      sent_at: null,
+    })
+    .execute();
+}
