@@ -4,9 +4,10 @@ import type { Deps } from './context.js';
 import { openDatabase } from './db/database.js';
 import { IdAllocator } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
+import { storedServerKey } from './db/settings.js';
 import { outboxBacklog } from './ops/health.js';
 import { type Clock, systemClock } from './platform/clock.js';
-import { loadServerSecrets } from './platform/secrets.js';
+import { randomToken, ServerSecrets } from './platform/secrets.js';
 import { createLogger } from './telemetry/logger.js';
 import { Metrics } from './telemetry/metrics.js';
 
@@ -24,7 +25,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
-    const secrets = await loadServerSecrets(db, config.secretKey);
+    // The server key: SECRET_KEY if configured, else one generated on first start and kept.
+    const secrets = new ServerSecrets(config.secretKey || (await storedServerKey(db, randomToken(32))));
     const clock = options.clock ?? systemClock;
     const deps: Deps = {
       config,

@@ -1,7 +1,7 @@
 // Serialising writers on an owning row, so a limit checked by counting rows stays true until the
 // transaction that inserts commits (check-then-insert without the race).
 import { sql, type Transaction } from 'kysely';
-import type { Deps } from '../context.js';
+import type { Db } from './database.js';
 import type { Database } from './schema.js';
 
 /** Rows other rows are counted under: the account, a collector, a message, a survey, a team. */
@@ -12,12 +12,7 @@ type Owner = 'users' | 'collectors' | 'collector_messages' | 'surveys' | 'teams'
  * PostgreSQL: SELECT ... FOR UPDATE. SQLite needs nothing: a transaction holds the only
  * connection, so transactions run one at a time.
  */
-export async function lockRow(
-  deps: Deps,
-  trx: Transaction<Database>,
-  table: Owner,
-  id: string,
-): Promise<void> {
-  if (deps.db.dialect !== 'postgres') return;
+export async function lockRow(db: Db, trx: Transaction<Database>, table: Owner, id: string): Promise<void> {
+  if (db.dialect !== 'postgres') return;
   await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(trx);
 }

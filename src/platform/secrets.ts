@@ -4,7 +4,6 @@
 // while the database holds nothing that reveals a secret.
 import { createHmac, hash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Db } from '../db/database.js';
 
 const scryptAsync = promisify(scrypt) as (
   pw: string,
@@ -101,21 +100,4 @@ export class ServerSecrets {
   sign(purpose: string, value: string): string {
     return createHmac('sha256', this.key).update(`${purpose}:${value}`).digest('base64url');
   }
-}
-
-/** The server key: SECRET_KEY if configured, else one generated once and kept in the database. */
-export async function loadServerSecrets(db: Db, configured: string | undefined): Promise<ServerSecrets> {
-  if (configured) return new ServerSecrets(configured);
-  const k = db.kysely;
-  await k
-    .insertInto('settings')
-    .values({ key: 'server_key', value: randomToken(32) })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await k
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', 'server_key')
-    .executeTakeFirstOrThrow();
-  return new ServerSecrets(row.value);
 }

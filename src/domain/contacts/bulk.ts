@@ -80,7 +80,7 @@ export async function bulkCreateContacts(
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The account's row serialises concurrent requests: sorting into new/existing and the
     // contact limit both stay true until this transaction commits.
-    await lockRow(deps, trx, 'users', ownerId);
+    await lockRow(deps.db, trx, 'users', ownerId);
     const toCreate: ContactInput[] = [];
     const toUpdate: Array<{ current: Contact; input: ContactInput }> = [];
     pending = [];

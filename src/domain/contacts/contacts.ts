@@ -60,7 +60,7 @@ function customColumns(fields: Partial<Record<CustomSlot, string>> | undefined, 
 
 /**
  * Refuses when `adding` more contacts would pass the plan's limit (403/1017). Call it inside the
- * inserting transaction after `lockRow(deps, trx, 'users', ownerId)`, so the count stays true
+ * inserting transaction after `lockRow(deps.db, trx, 'users', ownerId)`, so the count stays true
  * until the insert commits.
  */
 export async function checkContactLimit(db: Db, deps: Deps, ownerId: string, plan: Plan, adding: number) {
@@ -121,7 +121,7 @@ export async function createContact(
   const row = newContactRow(deps, await deps.ids.one(), ownerId, input);
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The account's row serialises concurrent creates: the duplicate check and the limit hold.
-    await lockRow(deps, trx, 'users', ownerId);
+    await lockRow(deps.db, trx, 'users', ownerId);
     if (await findExisting(trx, ownerId, input))
       throw new ApiError(1026, 'A contact with this email or phone number already exists.');
     await checkContactLimit(trx, deps, ownerId, plan, 1);

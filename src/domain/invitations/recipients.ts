@@ -7,12 +7,11 @@ import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
 import { countAndPage, ownedRow } from '../../db/owned.js';
-import type { CollectorRecipientsTable } from '../../db/tables/invitations.js';
+import type { CollectorMessagesTable, CollectorRecipientsTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { type Collector, urlToken } from '../collectors/collectors.js';
 import { type Contact, checkContactLimit, newContactRow } from '../contacts/contacts.js';
-import type { MessageRow } from './messages.js';
 
 export type RecipientRow = Selectable<CollectorRecipientsTable>;
 
@@ -91,7 +90,7 @@ export async function addRecipients(
   deps: Deps,
   plan: Plan,
   collector: Collector,
-  message: MessageRow,
+  message: Pick<Selectable<CollectorMessagesTable>, 'id' | 'type' | 'status'>,
   input: BulkInput,
   duplicates: Duplicates = 'add',
 ): Promise<BulkOutcome> {
@@ -170,7 +169,7 @@ export async function addRecipients(
   await deps.db.kysely.transaction().execute(async (k) => {
     // The account's row serialises concurrent additions and sends: the buckets, the recipient
     // limit and the contact limit stay true until this transaction commits.
-    await lockRow(deps, k, 'users', owner);
+    await lockRow(deps.db, k, 'users', owner);
     const current = await k
       .selectFrom('collector_messages')
       .select('status')

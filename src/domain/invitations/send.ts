@@ -151,7 +151,7 @@ export async function sendMessage(
   };
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The account's row serialises concurrent sends: the day's count stays true until commit.
-    await lockRow(deps, trx, 'users', collector.owner_id);
+    await lockRow(deps.db, trx, 'users', collector.owner_id);
     if (daily > 0) {
       const since = new Date(now.getTime() - 86_400_000).toISOString();
       const { n } = await trx

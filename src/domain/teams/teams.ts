@@ -143,7 +143,7 @@ export async function addMember(
   };
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The team's row serialises concurrent additions, so max_invites holds.
-    await lockRow(deps, trx, 'teams', team.id);
+    await lockRow(deps.db, trx, 'teams', team.id);
     const count = await trx
       .selectFrom('team_members')
       .select((eb) => eb.fn.countAll<number>().as('n'))
