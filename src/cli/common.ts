@@ -1,7 +1,7 @@
 // Shared pieces of the command line: option parsers, output, and running a verb with services.
 import { type Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../config.js';
 import { createDeps } from '../compose.js';
+import { loadConfig } from '../config.js';
 import type { Deps } from '../context.js';
 
 export function wholeNumber(value: string): number {

@@ -1,9 +1,10 @@
 // The outbox worker on its own: `survey-service worker` (webhook deliveries and emails).
-import { loadConfig } from '../config.js';
+
 import { createDeps } from '../compose.js';
+import { loadConfig } from '../config.js';
 import { startMetricsServer } from '../ops/metrics-server.js';
-import { pruneOnce } from '../ops/retention.js';
 import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
+import { pruneOnce } from '../outbox/retention.js';
 import { OutboxWorker } from '../outbox/worker.js';
 import { type Commands, print } from './common.js';
 

@@ -1,7 +1,7 @@
 // Running the service: serve, migrate and config.
 import { buildApp } from '../app.js';
-import { describeConfig, loadConfig } from '../config.js';
 import { createDeps } from '../compose.js';
+import { describeConfig, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest, migrationStatus } from '../db/migrate.js';
 import { startMetricsServer } from '../ops/metrics-server.js';

@@ -32,8 +32,6 @@ export interface NewEmail {
   notBefore?: Date;
 }
 
-type Executor = Kysely<Database> | Transaction<Database>;
-
 /** Queues one email in `executor` (pass the transaction of the change that causes it). */
 export async function queueEmail(deps: QueueDeps, executor: Executor, email: NewEmail): Promise<void> {
   const now = deps.clock.now();

@@ -4,8 +4,8 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../context.js';
 import { clientSecret, isDisabled } from '../domain/accounts/apps.js';
 import { smSignature, standardSignature } from '../domain/webhooks/signing.js';
+import { sendToTarget } from '../platform/http-target.js';
 import { backoffSeconds } from './claim.js';
-import { sendToTarget } from './http-target.js';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'gone';
 

@@ -5,13 +5,13 @@
 // at most once per its configured interval: retention (ops/retention.ts, RETENTION_INTERVAL_SECONDS).
 import type { Deps } from '../context.js';
 import { runExport } from '../domain/exports/exports.js';
-import { pruneOnce } from '../ops/retention.js';
 import type { Clock } from '../platform/clock.js';
 import { claimDue } from './claim.js';
 import { deliverOne } from './deliver-webhook.js';
 import { sendOne } from './emails.js';
 import { fanOut } from './fanout.js';
 import { createMailTransport, type MailTransport } from './mail-transport.js';
+import { pruneOnce } from './retention.js';
 
 export interface WorkerOptions {
   /** Poll interval in ms (default OUTBOX_POLL_MS). */

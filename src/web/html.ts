@@ -1,8 +1,9 @@
 // Server-rendered HTML: a tagged template that escapes every interpolated value unless it is
 // already Html (built by this tag or marked with `raw` for trusted, constant markup). Pages are
 // built from these fragments, so user text cannot become markup by accident.
+
+import { allowInline } from '../http/security-headers.js';
 import { escapeHtml } from '../platform/escape.js';
-import { allowInline } from '../platform/security-headers.js';
 
 export class Html {
   constructor(readonly value: string) {}

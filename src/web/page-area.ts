@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../context.js';
-import { SECURITY_HEADERS } from '../platform/security-headers.js';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { pageErrorHandler } from './account/frame.js';
 import { webForms } from './session.js';
 

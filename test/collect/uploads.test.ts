@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepFile, receiveFile } from '../../src/domain/uploads/uploads.js';
-import { pruneOnce } from '../../src/ops/retention.js';
+import { pruneOnce } from '../../src/outbox/retention.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { errorCode } from '../helpers/client.js';
 import { TestClock } from '../helpers/clock.js';

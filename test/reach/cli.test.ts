@@ -2,8 +2,8 @@
 // processes over one database, including a hard kill between an event and its delivery.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
 import type { Deps } from '../../src/context.js';
 import { createAccount, type TestAccount } from '../helpers/accounts.js';
 import { ROOT, startServeProcess } from '../helpers/cli.js';

@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isBlockedAddress } from '../../src/outbox/http-target.js';
+import { isBlockedAddress } from '../../src/platform/http-target.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { surveyWithCollector } from './helpers/objects.js';

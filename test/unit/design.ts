@@ -1,8 +1,7 @@
 // A survey's design index built by hand for the pure engines' unit tests (skip logic, quiz
 // scoring): only the fields those engines read, the rest of each stored question left empty.
 import type { DesignIndex, IndexedPage, IndexedQuestion } from '../../src/domain/responses/design-index.js';
-import type { Logic } from '../../src/domain/surveys/logic.js';
-import type { Choice, StoredQuestion } from '../../src/domain/surveys/question-schema.js';
+import type { Choice, Logic, StoredQuestion } from '../../src/domain/surveys/question-schema.js';
 
 export interface ChoiceSpec {
   id: string;

@@ -1,7 +1,7 @@
 // Lenient parsing (src/platform/lenient.ts): the spellings published v3 clients send, rewritten to
 // what the schema accepts, and everything else left for validation to refuse.
 import { describe, expect, it } from 'vitest';
-import { lenientValue, type Schema } from '../../src/platform/lenient.js';
+import { lenientValue, type Schema } from '../../src/http/lenient.js';
 
 const bool: Schema = { type: 'boolean' };
 const id: Schema = { type: 'string', pattern: '^[0-9]{1,20}$' };

@@ -3,8 +3,8 @@
 
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { baseUrl, envelope, envelopeJson, type Page, pageOf } from '../../src/http/paging.js';
 import { stringifyAs } from '../../src/platform/json.js';
-import { baseUrl, envelope, envelopeJson, type Page, pageOf } from '../../src/platform/paging.js';
 
 const request = (url: string) => ({ url, protocol: 'https' as const, host: 'surveys.example.org' });
 const page = (n: number, perPage = 10): Page => pageOf({ page: n, per_page: perPage });

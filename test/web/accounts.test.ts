@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/domain/accounts/tokens.js';
-import { pruneOnce } from '../../src/ops/retention.js';
+import { pruneOnce } from '../../src/outbox/retention.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';

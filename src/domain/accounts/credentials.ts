@@ -2,9 +2,9 @@
 // checked with the sign-in throttle (per account and per client address), so a borrowed session
 // cannot take the account over nor guess its password faster than the sign-in page allows.
 import type { Deps } from '../../context.js';
-import { waitText } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashPassword, sha256 } from '../../platform/secrets.js';
+import { waitText } from '../limits/attempts.js';
 import { signIn } from './sign-in.js';
 import { checkEmail, checkPassword, takenError, type User } from './users.js';
 import { queueVerification } from './verification.js';

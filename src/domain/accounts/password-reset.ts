@@ -5,8 +5,8 @@
 // and lifts a sign-in lockout (the person proved they read the account's mail).
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
-import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../../platform/attempts.js';
 import { hashPassword } from '../../platform/secrets.js';
+import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
 import { checkEmail, checkPassword, findUserByEmail } from './users.js';
 

@@ -3,9 +3,9 @@
 // concurrent request, sees the same counts. Past a few failures each further attempt must wait
 // longer (slowdown); past more, the key is locked.
 import type { Deps } from '../../context.js';
-import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../../platform/attempts.js';
 import { hashPassword, verifyPassword } from '../../platform/secrets.js';
 import { recordEvent } from '../events.js';
+import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../limits/attempts.js';
 import { findUserByUsername, type User, verifyUserPassword } from './users.js';
 
 export const ACCOUNT_POLICY: Policy = { slowAfter: 3, lockAt: 10 };

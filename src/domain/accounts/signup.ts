@@ -5,8 +5,8 @@
 // proved the address, so that account starts verified). Sign-ups are throttled per client address.
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
-import { type Policy, type Refusal, reserveAttempt } from '../../platform/attempts.js';
 import { ApiError } from '../../platform/errors.js';
+import { type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
 import { findLink, issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
 import { checkEmail, checkNewUser, insertUser, prepareUser, type User } from './users.js';
 import { queueVerification } from './verification.js';

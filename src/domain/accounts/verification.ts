@@ -4,10 +4,10 @@
 // sent to, so a link to an address the account no longer has verifies nothing.
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
-import type { Database } from '../../db/schema.js';
 import { queueEmail } from '../../db/outbox-queue.js';
-import { type Policy, reserveAttempt } from '../../platform/attempts.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
+import { type Policy, reserveAttempt } from '../limits/attempts.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
 import type { User } from './users.js';
 

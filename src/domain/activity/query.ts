@@ -1,7 +1,7 @@
 // Reading a team's activity log: newest first with limit/offset and a date range, and counts per
 // period (day, ISO week from Monday, month, year; UTC) with every period in the range present.
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
+import { countAndPage } from '../owned.js';
 import type { ActivityType } from './types.js';
 
 export interface ActivityRange {

@@ -3,7 +3,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Selectable, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { CollectorsTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
@@ -11,6 +10,7 @@ import type { Plan } from '../../platform/plans.js';
 import { isPaid } from '../../platform/plans.js';
 import { hashPassword } from '../../platform/secrets.js';
 import { recordEvent } from '../events.js';
+import { countAndPage } from '../owned.js';
 import {
   type AccessLevel,
   type Caller,

@@ -3,14 +3,14 @@
 // then a lock) before the password is checked. Only the guessing client is throttled, never the
 // collector: a flood of guesses from many addresses must not make a respondent elsewhere wait.
 import type { Deps } from '../../context.js';
+import { verifyPassword } from '../../platform/secrets.js';
 import {
   attemptSucceeded,
   type Keys,
   type Policy,
   type Refusal,
   reserveAttempt,
-} from '../../platform/attempts.js';
-import { verifyPassword } from '../../platform/secrets.js';
+} from '../limits/attempts.js';
 import type { Collector } from './collectors.js';
 
 export const COLLECTOR_ADDRESS_POLICY: Policy = { slowAfter: 5, lockAt: 20 };

@@ -3,11 +3,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
-import { countAndPage, ownedRow } from '../../db/owned.js';
 import type { Database } from '../../db/schema.js';
 import type { ContactsTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
+import { countAndPage, ownedRow } from '../owned.js';
 
 export type Contact = ContactsTable;
 /** The database or an open transaction. */

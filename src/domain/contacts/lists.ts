@@ -1,7 +1,7 @@
 // Contact lists (reference §12.1): named sets of the account's contacts.
 import type { Deps } from '../../context.js';
-import { ownedPage, ownedRow } from '../../db/owned.js';
 import type { ContactListsTable } from '../../db/tables/reach.js';
+import { ownedPage, ownedRow } from '../owned.js';
 
 export type ContactList = ContactListsTable;
 

@@ -12,8 +12,8 @@ import {
   updatePage,
   updateQuestion,
 } from '../surveys/design.js';
-import { type Logic, remapLogic } from '../surveys/logic.js';
-import type { QuestionInput } from '../surveys/question-schema.js';
+import { remapLogic } from '../surveys/logic.js';
+import type { Logic, QuestionInput } from '../surveys/question-schema.js';
 import { loadDesign } from '../surveys/surveys.js';
 import { blueprintPages, pairAnswers, supported } from './design.js';
 import { record } from './jobs.js';

@@ -8,7 +8,7 @@
 // is validated by createSurvey, as any survey body.
 import { type Static, type TSchema, Type } from 'typebox';
 import Value from 'typebox/value';
-import { Logic } from '../surveys/logic.js';
+import { Logic } from '../surveys/question-schema.js';
 
 /** The source answered something that is not what its API documents. */
 export class MalformedSource extends Error {}

@@ -2,11 +2,11 @@
 // [SurveyLink] and [OptOutLink] placeholders; without a body the default template is used.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import type { CollectorMessagesTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPaid, type Plan } from '../../platform/plans.js';
 import { type CollectActor, type Collector, requireCollector } from '../collectors/collectors.js';
+import { countAndPage } from '../owned.js';
 import { addRecipients } from './recipients.js';
 
 export type MessageRow = Selectable<CollectorMessagesTable>;

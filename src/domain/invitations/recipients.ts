@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
-import { countAndPage, ownedRow } from '../../db/owned.js';
 import type { CollectorMessagesTable, CollectorRecipientsTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { type Collector, urlToken } from '../collectors/collectors.js';
 import { type Contact, checkContactLimit, newContactRow } from '../contacts/contacts.js';
+import { countAndPage, ownedRow } from '../owned.js';
 
 export type RecipientRow = Selectable<CollectorRecipientsTable>;
 

@@ -3,8 +3,7 @@
 // design change moves the survey's date_modified, which is part of the cache key).
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../surveys/access.js';
-import type { Logic } from '../surveys/logic.js';
-import type { Choice, Col, Other, Row, StoredQuestion } from '../surveys/question-schema.js';
+import type { Choice, Col, Logic, Other, Row, StoredQuestion } from '../surveys/question-schema.js';
 import { loadDesign } from '../surveys/surveys.js';
 
 export interface IndexedQuestion {

@@ -1,7 +1,7 @@
 // Evaluating skip logic (domain/surveys/logic.ts) over answers: where a respondent goes after a
 // page, and the path a whole response takes. Pure functions over the cached design index, so a
 // respondent's page costs no query for its logic.
-import type { LogicAction } from '../surveys/logic.js';
+import type { LogicAction } from '../surveys/question-schema.js';
 import type { StoredPage, StoredQuestionAnswers } from './answers.js';
 import type { DesignIndex } from './design-index.js';
 

@@ -13,10 +13,11 @@
 //   to raise their own privileges on someone else's survey);
 // - remove a share: someone who may share the survey, or a manager of the workgroup.
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import type { WorkgroupSharesTable } from '../../db/tables/sharing.js';
 import { ApiError } from '../../platform/errors.js';
-import { type EventType, recordEvent } from '../events.js';
+import type { EventType } from '../event-types.js';
+import { recordEvent } from '../events.js';
+import { countAndPage } from '../owned.js';
 import { isUniqueViolation } from '../teams/unique.js';
 import type { WorkgroupAccess } from '../workgroups/access.js';
 import { findRole, type Role, rolesById } from '../workgroups/roles.js';

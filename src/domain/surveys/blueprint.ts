@@ -3,22 +3,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
-import { ownedRow } from '../../db/owned.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Plan, questionTypes } from '../../platform/plans.js';
-import { type NewEvent, recordEvent } from '../events.js';
+import type { NewEvent } from '../event-types.js';
+import { recordEvent } from '../events.js';
+import { ownedRow } from '../owned.js';
 import type { SurveyRow } from './access.js';
-import {
-  checkTargets,
-  type Logic,
-  type PlacedRule,
-  questionRules,
-  remapLogic,
-  remapQuestion,
-} from './logic.js';
+import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
-import type { QuestionInput, StoredQuestion } from './question-schema.js';
+import type { Logic, QuestionInput, StoredQuestion } from './question-schema.js';
 
 export const MAX_QUESTIONS = 1000;
 

@@ -2,22 +2,15 @@
 // and the survey's counters (page_count, question_count) changed in the same transaction.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../events.js';
+import { countAndPage } from '../owned.js';
 import type { SurveyRow } from './access.js';
 import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
-import {
-  checkLogicShape,
-  checkTargets,
-  type Logic,
-  type PlacedRule,
-  parseLogic,
-  questionRules,
-} from './logic.js';
+import { checkLogicShape, checkTargets, type PlacedRule, parseLogic, questionRules } from './logic.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
-import type { QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
+import type { Logic, QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
 import type { Actor } from './surveys.js';
 
 type Trx = Transaction<Database>;

@@ -1,30 +1,8 @@
 // Skip logic and branching: a rule on a choice of a single_choice question, or on a page, says where
 // the respondent goes after the page. Rules only jump forward (to a later page of the same survey),
 // so every path through a survey is finite and a respondent never sees a page twice.
-import { type Static, Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
-import type { StoredQuestion } from './question-schema.js';
-
-export const LOGIC_ACTIONS = ['go_to_page', 'end_survey', 'disqualify'] as const;
-export type LogicAction = (typeof LOGIC_ACTIONS)[number];
-
-export const Logic = Type.Object(
-  {
-    action: Type.Enum(LOGIC_ACTIONS, {
-      description:
-        'go_to_page: continue at page_id (a later page); end_survey: finish (completed); disqualify: finish as disqualified',
-    }),
-    page_id: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,20}$', description: 'The page to go to (go_to_page only)' }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description:
-      'Skip logic (extension): where the respondent goes after this page. Choice rules come first (in question order), then the page rule, then the next page.',
-  },
-);
-export type Logic = Static<typeof Logic>;
+import type { Logic, StoredQuestion } from './question-schema.js';
 
 /** The shape rules beyond the schema: page_id with go_to_page and only there. */
 export function checkLogicShape(logic: Logic, field: string): void {

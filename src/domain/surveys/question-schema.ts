@@ -3,7 +3,28 @@
 // output serialization and the OpenAPI document cannot drift apart. The rules the schema language
 // cannot say (which answers a family takes) live in question-rules.ts.
 import { type Static, type TSchema, Type } from 'typebox';
-import { Logic } from './logic.js';
+
+// Skip logic (rules of a choice or a page; logic.ts checks and applies them).
+export const LOGIC_ACTIONS = ['go_to_page', 'end_survey', 'disqualify'] as const;
+export type LogicAction = (typeof LOGIC_ACTIONS)[number];
+
+export const Logic = Type.Object(
+  {
+    action: Type.Enum(LOGIC_ACTIONS, {
+      description:
+        'go_to_page: continue at page_id (a later page); end_survey: finish (completed); disqualify: finish as disqualified',
+    }),
+    page_id: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,20}$', description: 'The page to go to (go_to_page only)' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Skip logic (extension): where the respondent goes after this page. Choice rules come first (in question order), then the page rule, then the next page.',
+  },
+);
+export type Logic = Static<typeof Logic>;
 
 /**
  * T or null. Written as a type list (`type: ['object', 'null']`) rather than anyOf: the response

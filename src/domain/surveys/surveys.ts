@@ -24,9 +24,9 @@ import {
   settingsColumns,
   writeBlueprint,
 } from './blueprint.js';
-import { type Logic, parseLogic } from './logic.js';
+import { parseLogic } from './logic.js';
 import { storedAsInput } from './question-rules.js';
-import type { QuestionInput, StoredQuestion } from './question-schema.js';
+import type { Logic, QuestionInput, StoredQuestion } from './question-schema.js';
 import { findTemplate } from './templates/index.js';
 
 export interface SettingsInput {

@@ -1,10 +1,10 @@
 // Reading a team and its members, and the member changes made through the API (email).
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import { ApiError } from '../../platform/errors.js';
 import { takenError } from '../accounts/users.js';
 import { queueVerification } from '../accounts/verification.js';
+import { countAndPage } from '../owned.js';
 import { isAdminType, membershipOf, type TeamMember } from './membership.js';
 import { requireTeam, type Team } from './teams.js';
 

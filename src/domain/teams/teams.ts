@@ -5,7 +5,8 @@ import { lockRow } from '../../db/lock.js';
 import type { TeamsTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
 import { findUserById, findUserByUsername, type User } from '../accounts/users.js';
-import { type NewEvent, recordEvent } from '../events.js';
+import type { NewEvent } from '../event-types.js';
+import { recordEvent } from '../events.js';
 import { isAdminType, type MemberType, membershipOf, type TeamMember } from './membership.js';
 import { isUniqueViolation } from './unique.js';
 

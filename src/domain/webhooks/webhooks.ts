@@ -3,10 +3,10 @@
 // the same account neither see nor change it (404/1020), and it ends with that app's grant
 // (`grant-end.ts`). No HTTP here except the HEAD check of a subscription URL.
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/reach.js';
-import { sendToTarget, urlProblem } from '../../outbox/http-target.js';
 import { ApiError } from '../../platform/errors.js';
+import { sendToTarget, urlProblem } from '../../platform/http-target.js';
+import { countAndPage } from '../owned.js';
 import { checkObjectIds } from './object-ids.js';
 import { checkSubscription, type WebhookObjectType } from './rules.js';
 

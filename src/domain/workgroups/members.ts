@@ -2,10 +2,10 @@
 // workgroup's team (active or invited) can be members; a workgroup always keeps an owner.
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import type { Database } from '../../db/schema.js';
 import type { WorkgroupMembersTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
+import { countAndPage } from '../owned.js';
 import { isUniqueViolation } from '../teams/unique.js';
 import type { WorkgroupAccess } from './access.js';
 import { hexId } from './workgroups.js';

@@ -2,8 +2,8 @@
 // caller may see, change and delete. Views are assembled here in batches for lists.
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../../db/owned.js';
 import { ApiError } from '../../platform/errors.js';
+import { countAndPage } from '../owned.js';
 import { countShares } from '../sharing/counts.js';
 import { membershipOf } from '../teams/membership.js';
 import { findTeam } from '../teams/teams.js';

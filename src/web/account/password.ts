@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { findLink } from '../../domain/accounts/links.js';
 import { RESET_PATH, requestPasswordReset, resetPassword } from '../../domain/accounts/password-reset.js';
-import { waitText } from '../../platform/attempts.js';
+import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';

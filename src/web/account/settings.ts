@@ -7,7 +7,7 @@ import type { Deps } from '../../context.js';
 import { changeEmail, changePassword } from '../../domain/accounts/credentials.js';
 import type { User } from '../../domain/accounts/users.js';
 import { resendVerification } from '../../domain/accounts/verification.js';
-import { waitText } from '../../platform/attempts.js';
+import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { html } from '../html.js';

@@ -6,7 +6,7 @@ import type { Deps } from '../../context.js';
 import { dropSession, endSession, SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
 import { signIn } from '../../domain/accounts/sign-in.js';
 import { SIGNUP_PATH } from '../../domain/accounts/signup.js';
-import { waitText } from '../../platform/attempts.js';
+import { waitText } from '../../domain/limits/attempts.js';
 import { html } from '../html.js';
 import {
   csrfToken,

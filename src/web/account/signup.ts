@@ -8,7 +8,7 @@ import { SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
 import { invitedAddress, SIGNUP_PATH, signUp } from '../../domain/accounts/signup.js';
 import type { User } from '../../domain/accounts/users.js';
 import { VERIFY_PATH, verifyEmail } from '../../domain/accounts/verification.js';
-import { waitText } from '../../platform/attempts.js';
+import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';

@@ -19,9 +19,9 @@ import {
   updateCollector,
 } from '../../domain/collectors/collectors.js';
 import { managedSurvey, mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
+import { baseUrl } from '../../http/paging.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
-import { baseUrl } from '../../platform/paging.js';
 import type { Plan } from '../../platform/plans.js';
 import { userPage } from '../account/frame.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';

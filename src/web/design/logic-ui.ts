@@ -2,7 +2,7 @@
 // select and back, the select itself, and the short marker the question and page lists show. The
 // select offers only later pages, but the domain decides what is valid (a stale form that jumps
 // backward is refused there, 400/1002, and the message is shown beside the form).
-import type { Logic } from '../../domain/surveys/logic.js';
+import type { Logic } from '../../domain/surveys/question-schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Html, html, raw } from '../html.js';
 

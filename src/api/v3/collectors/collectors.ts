@@ -12,10 +12,10 @@ import {
   updateCollector,
 } from '../../../domain/collectors/collectors.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { parseApiDate, withOffset } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import {
   COLLECTOR_INCLUDES,
   CollectorCreateBody,

@@ -6,8 +6,8 @@ import type { Deps } from '../../../context.js';
 import { bulkCreateContacts } from '../../../domain/contacts/bulk.js';
 import { type ContactInput, createContact, listContacts } from '../../../domain/contacts/contacts.js';
 import { getList } from '../../../domain/contacts/lists.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import {
   BulkBody,
   BulkResult,

@@ -6,8 +6,8 @@ import {
   getContact,
   updateContact,
 } from '../../../domain/contacts/contacts.js';
-import { baseUrl } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
+import { baseUrl } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { addressBookRoutes } from './address-book.js';
 import { ContactBody, ContactParams, ContactResource, presentContact } from './schemas.js';
 

@@ -1,8 +1,8 @@
 // /v3/contact_fields: labels of the six custom contact fields (reference §12).
 import type { Deps } from '../../../context.js';
 import { getField, listFields, setFieldLabel } from '../../../domain/contacts/fields.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { FieldBody, FieldParams, FieldResource } from './schemas.js';
 
 const TAGS = ['Contacts'];

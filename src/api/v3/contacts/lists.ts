@@ -9,8 +9,8 @@ import {
   mergeList,
   renameList,
 } from '../../../domain/contacts/lists.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { addressBookRoutes } from './address-book.js';
 import { ListBody, ListNameBody, ListParams, ListResource, MergeBody, presentList } from './schemas.js';
 

@@ -15,10 +15,10 @@ import {
 } from '../../../domain/exports/exports.js';
 import type { ExportFormat } from '../../../domain/exports/writers.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
+import { baseUrl } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { parseApiDate, withOffset } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
-import { baseUrl } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import { ExportBody, ExportJob, ExportParams, OneExportParams } from './schemas.js';
 
 const tags = ['Exports'];

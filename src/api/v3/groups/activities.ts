@@ -13,9 +13,9 @@ import {
 } from '../../../domain/activity/query.js';
 import { ACTIVITY_TYPES, isActivityType } from '../../../domain/activity/types.js';
 import { teamForCaller } from '../../../domain/teams/members.js';
+import type { Api } from '../../../http/types.js';
 import { parseApiDate, spaced } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
-import type { Api } from '../../../platform/types.js';
 import { GroupParams, Nullable } from './schemas.js';
 
 const DateQuery = (description: string) =>

@@ -6,9 +6,9 @@ import { findUserById } from '../../../domain/accounts/users.js';
 import { countMembers, teamForCaller } from '../../../domain/teams/members.js';
 import { activeTeamOf } from '../../../domain/teams/membership.js';
 import { requireTeam } from '../../../domain/teams/teams.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import { withOffset } from '../../../platform/dates.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
 import { GroupParams } from './schemas.js';
 
 const GroupItem = Type.Object({ id: Type.String(), name: Type.String(), href: Type.String() });

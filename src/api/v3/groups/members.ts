@@ -10,10 +10,10 @@ import {
   type MemberRow,
   teamForCaller,
 } from '../../../domain/teams/members.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import { withOffset } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
 import { GroupParams, MEMBER_TYPES_DOC, MemberParams, MemberSchema } from './schemas.js';
 
 const INCLUDABLE = ['first_name', 'last_name', 'user_id', 'email', 'type', 'language', 'status'] as const;

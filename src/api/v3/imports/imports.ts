@@ -12,10 +12,10 @@ import {
   planPageImport,
 } from '../../../domain/import/background.js';
 import { type ImportStatus, importStatus } from '../../../domain/import/importer.js';
+import { baseUrl } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { withOffset } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
-import { baseUrl } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import { DryRunResult, ImportBody, ImportJob, ImportParams } from './schemas.js';
 
 const tags = ['Imports'];

@@ -12,10 +12,10 @@ import {
   updateMessage,
 } from '../../../domain/invitations/messages.js';
 import { invitationStats, sendMessage } from '../../../domain/invitations/send.js';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { parseApiDate, withOffset } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import { emailCollector } from './access.js';
 import {
   CollectorParams,

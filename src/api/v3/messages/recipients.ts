@@ -15,9 +15,9 @@ import {
   removeLink,
   surveyLink,
 } from '../../../domain/invitations/recipients.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import { emailCollector, linkBase } from './access.js';
 import {
   BulkResult,

@@ -1,8 +1,8 @@
 // GET /v3/errors and /v3/errors/{id}: the error catalogue itself (reference §16.2).
 import { Type } from 'typebox';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { ApiError, errorCatalogue, errorDocsUrl } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 
 const ErrorItem = Type.Object({ id: Type.String(), name: Type.String(), href: Type.String() });
 const ErrorDetail = Type.Object({

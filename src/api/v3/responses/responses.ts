@@ -19,11 +19,11 @@ import {
   unfiltered,
 } from '../../../domain/responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
+import { baseUrl, envelope, envelopeJson, listEnvelopeSchema, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { orJson } from '../../../platform/json.js';
-import { baseUrl, envelope, envelopeJson, listEnvelopeSchema, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import { plainShape, presentResponse, responsesJson } from './present.js';
 import {
   CollectorResponseParams,

@@ -13,10 +13,10 @@ import { designIndex, type IndexedQuestion } from '../../../domain/responses/des
 import { assertAllResponsesReadable } from '../../../domain/responses/plan-limit.js';
 import { RESPONSE_STATUSES, type ResponseFilters } from '../../../domain/responses/responses.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { parseApiDate, withOffset } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import { Id } from './schemas.js';
 
 const tags = ['Rollups and trends'];

@@ -1,7 +1,7 @@
 // TypeBox schemas of responses (reference §10.3–10.7) and their query parameters (§10.2).
 import { type TSchema, Type } from 'typebox';
 import { RESPONSE_STATUSES } from '../../../domain/responses/responses.js';
-import { pagingQuery } from '../../../platform/paging.js';
+import { pagingQuery } from '../../../http/paging.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const Id = Type.String({ pattern: '^[0-9]{1,20}$' });

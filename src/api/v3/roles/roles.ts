@@ -4,9 +4,9 @@ import { Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { activeTeamOf } from '../../../domain/teams/membership.js';
 import { findRole, listRoles, privilegesOf, type Role } from '../../../domain/workgroups/roles.js';
+import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import { noOffset } from '../../../platform/dates.js';
-import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
 
 const RoleSchema = Type.Object(
   {

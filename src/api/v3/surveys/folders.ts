@@ -9,8 +9,8 @@ import {
   renameFolder,
 } from '../../../domain/surveys/folders.js';
 import { NO_NUL } from '../../../domain/surveys/question-schema.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { emptyBodyIsObject, Id } from './schemas.js';
 
 const Folder = Type.Object({

@@ -5,9 +5,9 @@ import { findLanguage, LANGUAGES } from '../../../domain/surveys/languages.js';
 import { NO_NUL } from '../../../domain/surveys/question-schema.js';
 import { listTeamTemplates } from '../../../domain/surveys/team-templates.js';
 import { CATEGORIES, TEMPLATES, templateQuestionCount } from '../../../domain/surveys/templates/index.js';
+import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { badQuery } from '../../../platform/errors.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 
 const tags = ['Survey library'];
 const LanguageQuery = Type.Optional(

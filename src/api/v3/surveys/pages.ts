@@ -21,8 +21,8 @@ import {
   QuestionListItem,
   QuestionPatch,
 } from '../../../domain/surveys/question-schema.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { presentPage, presentQuestion, questionHeading } from './present.js';
 import { emptyBodyIsObject, Logic, Page, PageParams, QuestionParams, SurveyParams } from './schemas.js';
 import { actorOf } from './surveys.js';

@@ -4,13 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
-import type { Logic } from '../../../domain/surveys/logic.js';
-import type { Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
+import type { Logic, Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
+import { baseUrl } from '../../../http/paging.js';
 import { minuteNoOffset } from '../../../platform/dates.js';
 import { type JsonOf, jsonOf } from '../../../platform/json.js';
-import { baseUrl } from '../../../platform/paging.js';
 import type { Page, Survey, SurveyDetails } from './schemas.js';
 
 export function presentSurvey(request: FastifyRequest, s: SurveyRow): Static<typeof Survey> {

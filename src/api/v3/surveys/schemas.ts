@@ -1,8 +1,7 @@
 // TypeBox schemas of the survey resources (reference §4–6). Question schemas come from the one
 // question schema family in domain/surveys/question-schema.ts.
 import { type TSchema, Type } from 'typebox';
-import { Logic } from '../../../domain/surveys/logic.js';
-import { NO_NUL, Question, QuestionInput } from '../../../domain/surveys/question-schema.js';
+import { Logic, NO_NUL, Question, QuestionInput } from '../../../domain/surveys/question-schema.js';
 
 export { Logic };
 

@@ -16,11 +16,11 @@ import {
   updateSurvey,
 } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
+import { baseUrl, envelopeJson, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { minuteNoOffset, parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { orJson, stringifyAs } from '../../../platform/json.js';
-import { baseUrl, envelopeJson, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import { detailsJson, presentSurvey } from './present.js';
 import {
   emptyBodyIsObject,

@@ -11,8 +11,8 @@ import {
   type SurveyTranslation,
   saveTranslation,
 } from '../../../domain/surveys/translations.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { Id } from './schemas.js';
 
 const tags = ['Survey translations'];

@@ -2,10 +2,10 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Account } from '../../../domain/accounts/users.js';
+import { baseUrl } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { micro, withOffset } from '../../../platform/dates.js';
-import { baseUrl } from '../../../platform/paging.js';
 import { features, QUESTION_TYPE_FLAGS, questionTypes } from '../../../platform/plans.js';
-import type { Routes } from '../../../platform/types.js';
 
 export const UserSchema = Type.Object(
   {

@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { listSharedWith } from '../../../domain/sharing/shared-with.js';
 import { isTeamAdmin, membershipOf } from '../../../domain/teams/membership.js';
+import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
-import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
 import {
   IncludeQuery,
   parseInclude,

@@ -6,9 +6,9 @@ import type { Deps } from '../../../context.js';
 import { isTeamAdmin, membershipOf } from '../../../domain/teams/membership.js';
 import { viewerOf } from '../../../domain/workgroups/access.js';
 import { listWorkgroups, viewsOf } from '../../../domain/workgroups/workgroups.js';
+import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import { ApiError } from '../../../platform/errors.js';
-import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
 import { WorkgroupSchema, workgroupJson } from '../workgroups/schemas.js';
 
 export function userWorkgroupsRoutes(app: Api, deps: Deps): void {

@@ -18,9 +18,9 @@ import {
   type Webhook,
   type WebhookInput,
 } from '../../../domain/webhooks/webhooks.js';
+import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
+import type { Routes } from '../../../http/types.js';
 import { withOffset } from '../../../platform/dates.js';
-import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../platform/paging.js';
-import type { Routes } from '../../../platform/types.js';
 import {
   DeliveryItem,
   DeliveryParams,

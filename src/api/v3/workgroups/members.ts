@@ -10,8 +10,8 @@ import {
   removeWorkgroupMember,
   setWorkgroupOwner,
 } from '../../../domain/workgroups/members.js';
-import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
+import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import {
   WorkgroupMemberParams,
   WorkgroupMemberSchema,

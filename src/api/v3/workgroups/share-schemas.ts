@@ -6,9 +6,9 @@ import type { Deps } from '../../../context.js';
 import type { SharedRecord } from '../../../domain/sharing/shared-with.js';
 import type { Share } from '../../../domain/sharing/shares.js';
 import { privilegesOf, type Role, rolesById } from '../../../domain/workgroups/roles.js';
+import { baseUrl } from '../../../http/paging.js';
 import { noOffset } from '../../../platform/dates.js';
 import { badQuery } from '../../../platform/errors.js';
-import { baseUrl } from '../../../platform/paging.js';
 
 const HEX = '^[0-9a-f]{32}$';
 export const SURVEY_ID = '^[0-9]{1,20}$';

@@ -11,8 +11,8 @@ import {
   removeShare,
 } from '../../../domain/sharing/shares.js';
 import { viewerOf, workgroupFor } from '../../../domain/workgroups/access.js';
-import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
+import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import { WorkgroupParams } from './schemas.js';
 import {
   IncludeQuery,

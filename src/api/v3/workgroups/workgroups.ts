@@ -9,8 +9,8 @@ import {
   updateWorkgroup,
   viewsOf,
 } from '../../../domain/workgroups/workgroups.js';
-import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../platform/paging.js';
-import type { Api } from '../../../platform/types.js';
+import { envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import type { Api } from '../../../http/types.js';
 import { WorkgroupParams, WorkgroupSchema, workgroupJson } from './schemas.js';
 
 const Fields = {

@@ -9,12 +9,12 @@ import { changeStamp } from '../db/change-stamp.js';
 import { prepareQuery } from '../db/prepared.js';
 import { type App, disabledFrom } from '../domain/accounts/apps.js';
 import type { Account } from '../domain/accounts/users.js';
-import { ApiError } from './errors.js';
-import { availableScopes, isPaid, type Plan } from './plans.js';
+import { ApiError } from '../platform/errors.js';
+import { availableScopes, isPaid, type Plan } from '../platform/plans.js';
+import { regionOfHost } from '../platform/regions.js';
+import { type Scope, scopeInfo } from '../platform/scopes.js';
+import { sha256 } from '../platform/secrets.js';
 import { RateLimiter } from './rate-limit.js';
-import { regionOfHost } from './regions.js';
-import { type Scope, scopeInfo } from './scopes.js';
-import { sha256 } from './secrets.js';
 
 /** What a request needs of the calling app (its limits and state). */
 export type CallingApp = Pick<App, 'id' | 'status' | 'minute_limit' | 'day_limit' | 'draft_expires_at'>;

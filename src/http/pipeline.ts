@@ -10,10 +10,10 @@ import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import type { Deps } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database.js';
+import { ApiError, errorBody } from '../platform/errors.js';
+import type { Scope } from '../platform/scopes.js';
 import { type AuthContext, createAuthenticator, REVOKED_BODY, RevokedTokenError } from './auth.js';
-import { ApiError, errorBody } from './errors.js';
 import { lenientValue, type Schema } from './lenient.js';
-import type { Scope } from './scopes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

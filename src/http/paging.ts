@@ -2,7 +2,7 @@
 // {data, per_page, page, total, links} whose links hold only the keys that apply.
 import type { FastifyRequest } from 'fastify';
 import { type TArray, type TSchema, Type } from 'typebox';
-import { type JsonOf, jsonOf } from './json.js';
+import { type JsonOf, jsonOf } from '../platform/json.js';
 
 export const MAX_PER_PAGE = 1000;
 

@@ -4,7 +4,7 @@
 // decision and the count happen in one transaction with the key rows locked, so N concurrent
 // attempts never check more passwords than N sequential ones would. A successful check clears
 // the keys it proves (the account) and takes its own attempt back from the others.
-import type { Deps } from '../context.js';
+import type { Deps } from '../../context.js';
 
 export interface Policy {
   /** attempts allowed before the slowdown starts */
