@@ -268,7 +268,7 @@ export function installHttpConventions(
         },
       ];
     }
-    // What real clients send for booleans and ids (platform/lenient.ts), rewritten before validation;
+    // What real clients send for booleans and ids (http/lenient.ts), rewritten before validation;
     // on PUT and PATCH, the read-only fields of the resource's own representation (readOnlyEcho).
     const query = route.schema?.querystring as object | undefined;
     const body = route.schema?.body as Schema | undefined;

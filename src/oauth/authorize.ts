@@ -142,6 +142,16 @@ interface ScopePlan {
 /** Who may authorize the app, and which scopes the consent page offers; null after an error page. */
 async function checkUser(deps: Deps, app: App, user: User, reply: FastifyReply): Promise<ScopePlan | null> {
   const plan = user.account_type as Plan;
+  // An unconfirmed address may be someone else's: such an account grants nothing until confirmed.
+  if (!user.email_verified) {
+    errorPage(
+      reply,
+      403,
+      'Confirm your address first',
+      html`Your account's email address is not confirmed yet, so it cannot allow apps to use it. Open the link we emailed you (your <a href="/account">account page</a> can send it again), then try again. No access was granted.`,
+    );
+    return null;
+  }
   if (app.status === 'draft' && app.owner_id !== user.id) {
     errorPage(
       reply,

@@ -2,7 +2,7 @@
 // the due emails and runs export jobs (one at a time, beside the rounds), each claimed from the
 // database so several workers (serve processes or `survey-service worker`) share the work without
 // doing any of it twice at once. Between rounds it runs its scheduled jobs (`scheduledJobs`), each
-// at most once per its configured interval: retention (ops/retention.ts, RETENTION_INTERVAL_SECONDS).
+// at most once per its configured interval: retention (outbox/retention.ts, RETENTION_INTERVAL_SECONDS).
 import type { Deps } from '../context.js';
 import { runExport } from '../domain/exports/exports.js';
 import type { Clock } from '../platform/clock.js';

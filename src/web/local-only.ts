@@ -1,7 +1,7 @@
 // Pages for the person at the machine (the mail outbox): a loopback peer is not enough, since a
 // web page can rebind its own DNS name to 127.0.0.1 and then read these pages from the browser
 // with its own name in the Host header. So the Host must be a loopback name as well, no proxy may
-// have relayed the request, and the answer is not cached (nor framed: platform/security-headers.ts).
+// have relayed the request, and the answer is not cached (nor framed: http/security-headers.ts).
 // Anyone else gets a 404.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../platform/hosts.js';

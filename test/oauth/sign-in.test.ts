@@ -258,7 +258,7 @@ describe('brute-force protection', () => {
     const row = await server.deps.db.kysely
       .selectFrom('sign_in_failures')
       .selectAll()
-      .where('key', '=', `user:${a.user.username.toLowerCase()}`)
+      .where('key', '=', `user:${a.user.id}`)
       .executeTakeFirst();
     expect(row?.failures).toBe(3);
   });

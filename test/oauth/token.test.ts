@@ -346,7 +346,7 @@ describe('POST /oauth/token', () => {
 });
 
 describe('grants', () => {
-  it('keeps one token per account and app: re-authorizing replaces the grant', async () => {
+  it('keeps one OAuth token per account and app: re-authorizing replaces the grant', async () => {
     const d = await developer();
     const first = await exchange(server.url, tokenFields(d, await codeFor(d)));
     const second = await exchange(server.url, tokenFields(d, await codeFor(d)));
@@ -361,6 +361,7 @@ describe('grants', () => {
       .where('app_id', '=', d.app.id)
       .where('user_id', '=', d.dev.user.id)
       .where('status', '=', 'active')
+      .where('origin', '=', 'oauth') // beside the owner's registration token, which stays
       .execute();
     expect(active).toHaveLength(1);
     const created = await events('grant_info_created', d.dev.user.id);
@@ -393,6 +394,7 @@ describe('grants', () => {
       .where('app_id', '=', d.app.id)
       .where('user_id', '=', d.dev.user.id)
       .where('status', '=', 'active')
+      .where('origin', '=', 'oauth') // beside the owner's registration token, which stays
       .execute();
     expect(active).toHaveLength(1);
   });

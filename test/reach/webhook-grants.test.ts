@@ -137,12 +137,14 @@ describe('webhooks of one app', () => {
 });
 
 describe('a replayed authorization code', () => {
-  it("revokes the token it issued and ends that grant's webhooks", async () => {
+  it("revokes the token it issued and, with no other token for the app, ends that grant's webhooks", async () => {
+    // `b` is not the app's owner, so the code's token is b's only token for the app.
     const a = await server.account();
+    const b = await server.account();
     const grant = async () => {
       const code = await createCode(server.deps, {
         app: a.app,
-        userId: a.user.id,
+        userId: b.user.id,
         redirectUri: REDIRECT,
         scopes: ['webhooks_read', 'webhooks_write', 'surveys_read', 'surveys_write', 'collectors_write'],
         codeChallenge: null,
@@ -159,9 +161,9 @@ describe('a replayed authorization code', () => {
       return { token: res.body.access_token as string, fields };
     };
     const first = await grant();
-    const hook = await subscribe(a, first.token);
+    const hook = await subscribe(b, first.token);
     expect((await exchange(server.url, first.fields)).body.error).toBe('invalid_grant');
-    await responseCompleted(server.deps, a.user.id, hook.surveyId, hook.collectorId);
+    await responseCompleted(server.deps, b.user.id, hook.surveyId, hook.collectorId);
     await worker.drain();
     expect(postsTo(hook.url)).toHaveLength(0);
     const second = await grant();

@@ -277,7 +277,7 @@ describe.skipIf(!usingPostgres)(
       }
     });
 
-    // Each process remembers the callers it has seen (platform/auth.ts): a revocation made through
+    // Each process remembers the callers it has seen (http/auth.ts): a revocation made through
     // one must be seen by the other on its very next request.
     it('refuses a token on every process as soon as one process revoked it', {
       timeout: 60_000,

@@ -1,4 +1,4 @@
-// Lenient parsing (src/platform/lenient.ts): the spellings published v3 clients send, rewritten to
+// Lenient parsing (src/http/lenient.ts): the spellings published v3 clients send, rewritten to
 // what the schema accepts, and everything else left for validation to refuse.
 import { describe, expect, it } from 'vitest';
 import { lenientValue, type Schema } from '../../src/http/lenient.js';

@@ -1,4 +1,4 @@
-// Paging (src/platform/paging.ts): page and offset from the query, and the list envelope's links,
+// Paging (src/http/paging.ts): page and offset from the query, and the list envelope's links,
 // which hold only the keys that apply and keep the request's other filters.
 
 import { Type } from 'typebox';

@@ -1,7 +1,7 @@
 // PostgreSQL only (SQLite needs neither):
 // 1. caller_epoch: a counter that every committed change to the rows a bearer token's caller is
 //    made of (tokens, users, apps) moves on, so a process may remember callers and ask one cheap
-//    question, "has it moved?", instead of joining three tables per request (platform/auth.ts).
+//    question, "has it moved?", instead of joining three tables per request (http/auth.ts).
 //    Bumped by deferred constraint triggers: at commit, in the same transaction, so the new value
 //    is visible exactly when the change is, and the counter row is locked only for the commit
 //    (taken last, it adds no lock-order cycle with the rows the transaction changed). Inserts do not

@@ -51,6 +51,8 @@ export interface TokensTable {
   status: string;
   created_at: string;
   revoked_at: string | null;
+  /** registration (the owner's token made with the app) | oauth (issued for an authorization code) */
+  origin: string;
 }
 
 export interface RateCountersTable {

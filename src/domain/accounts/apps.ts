@@ -32,7 +32,16 @@ export function requestedScopes(app: Pick<App, 'scopes'>): Scope[] {
   return SCOPE_NAMES.filter((s) => map[s] === 'required' || map[s] === 'optional');
 }
 
+/** An account acts through apps only once its address is confirmed, so whoever signs up with
+ * someone else's address holds no token when the owner later takes the account back. */
+export function requireConfirmed(user: Pick<User, 'email_verified'>): void {
+  if (!user.email_verified)
+    throw new ApiError(1058, 'Confirm your email address first: open the link we emailed you.');
+}
+
+/** Registers a draft app and its owner's token; the owner's address must be confirmed (403/1058). */
 export async function createApp(deps: Deps, owner: User, input: NewApp): Promise<CreatedApp> {
+  requireConfirmed(owner);
   const name = input.name.trim();
   if (!name || name.length > 100) throw new ApiError(1002, 'name must be 1-100 characters');
   checkRedirectUris(input.redirectUris ?? []);

@@ -1,5 +1,6 @@
 // OAuth grants: authorization codes (single use, five minutes, bound to the app and redirect URI,
-// stored hashed, optionally PKCE S256), their exchange for the one token an account holds per app,
+// stored hashed, optionally PKCE S256), their exchange for the one OAuth token an account holds per
+// app (beside an app owner's registration token),
 // and revocation from the linked-apps page. Issuing and revoking record events.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../context.js';
@@ -57,7 +58,7 @@ export type ExchangeResult =
 /**
  * Exchanges a code for the account's token for the app. The code is claimed with one conditional
  * update, so of two concurrent exchanges only one wins; a replayed code also revokes the token
- * its first use issued (RFC 6749 §4.1.2).
+ * its first use issued, and no other (RFC 6749 §4.1.2).
  */
 export async function exchangeCode(
   deps: Deps,
@@ -73,11 +74,20 @@ export async function exchangeCode(
   const fail = (description: string): ExchangeResult => ({ ok: false, error: 'invalid_grant', description });
   if (!row || row.app_id !== app.id) return fail('The authorization code is not valid.');
   if (row.used_at) {
+    // Only the token this code issued (RFC 6749 §4.1.2): the owner's registration token and
+    // tokens of later codes were not obtained with it.
     if (row.token_id) await revokeTokenById(deps, row.token_id);
     return fail('The authorization code has already been used.');
   }
   const now = deps.clock.now();
   if (row.expires_at <= now.toISOString()) return fail('The authorization code has expired.');
+  // The address may have changed (and be unconfirmed) since the code was made.
+  const user = await k
+    .selectFrom('users')
+    .select('email_verified')
+    .where('id', '=', row.user_id)
+    .executeTakeFirst();
+  if (!user?.email_verified) return fail("The account's email address is not confirmed.");
   if (row.redirect_uri !== redirectUri)
     return fail('redirect_uri does not match the one the code was issued for.');
   if (row.code_challenge) {
@@ -96,16 +106,18 @@ export async function exchangeCode(
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) return false;
     // Serialise grants of one account on PostgreSQL (SQLite serialises writers already), so two
-    // exchanges at once cannot leave two active tokens for the same app.
+    // exchanges at once cannot leave two active OAuth tokens for the same app.
     if (deps.db.dialect === 'postgres')
       await trx.selectFrom('users').select('id').where('id', '=', row.user_id).forUpdate().execute();
-    // One token per account and app: the new grant replaces any earlier one.
+    // One OAuth token per account and app: the new grant replaces an earlier one. The owner's
+    // registration token (app create) is a credential of its own and stays.
     await trx
       .updateTable('tokens')
       .set({ status: 'revoked', revoked_at: now.toISOString() })
       .where('app_id', '=', app.id)
       .where('user_id', '=', row.user_id)
       .where('status', '=', 'active')
+      .where('origin', '=', 'oauth')
       .execute();
     await trx
       .insertInto('tokens')
@@ -118,6 +130,7 @@ export async function exchangeCode(
         status: 'active',
         created_at: now.toISOString(),
         revoked_at: null,
+        origin: 'oauth',
       })
       .execute();
     const data = { app_id: app.id, app_name: app.name, scopes: JSON.parse(row.scopes) };
@@ -140,7 +153,11 @@ export async function exchangeCode(
   return { ok: true, token, userId: row.user_id };
 }
 
-/** Revokes a token; when it was the account's active grant for its app, the grant's webhooks end too. */
+/**
+ * Revokes a token; when that leaves the account no active token for its app, the grant has ended
+ * and its webhooks end too (while another token, such as the registration token, still speaks
+ * for the app, they stay).
+ */
 async function revokeTokenById(deps: Deps, tokenId: string): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     const revoked = await trx
@@ -150,7 +167,15 @@ async function revokeTokenById(deps: Deps, tokenId: string): Promise<void> {
       .where('status', '=', 'active')
       .returning(['user_id', 'app_id'])
       .executeTakeFirst();
-    if (revoked) await deleteGrantWebhooks(trx, revoked.user_id, revoked.app_id);
+    if (!revoked) return;
+    const remaining = await trx
+      .selectFrom('tokens')
+      .select('id')
+      .where('app_id', '=', revoked.app_id)
+      .where('user_id', '=', revoked.user_id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (!remaining) await deleteGrantWebhooks(trx, revoked.user_id, revoked.app_id);
   });
 }
 

@@ -2,15 +2,20 @@
 // has an account (nothing to enumerate); requests are throttled per client address and per
 // address asked for (one address is one account), counted before anything is looked up. The link
 // is single use and works for an hour; setting the new password ends every session of the account
-// and lifts a sign-in lockout (the person proved they read the account's mail).
+// and lifts a sign-in lockout (the person proved they read the account's mail). A reset that
+// confirms an unconfirmed address also revokes every token the account held.
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
 import { hashPassword } from '../../platform/secrets.js';
 import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
+import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
+import { accountKey } from './sign-in.js';
 import { checkEmail, checkPassword, findUserByEmail } from './users.js';
 
 export const RESET_PATH = '/password/reset';
+/** The page that asks for a reset link. */
+export const FORGOT_PATH = '/password/forgot';
 /** Reset emails per address asked for, and requests per client address, within attempts' window. */
 const ADDRESS_POLICY: Policy = { slowAfter: 3, lockAt: 5 };
 const IP_POLICY: Policy = { slowAfter: 10, lockAt: 30 };
@@ -75,9 +80,26 @@ export async function resetPassword(deps: Deps, token: string, password: string)
       .where('id', '=', user.id)
       .execute();
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    // Confirming the address here proves whose account this is: whatever was granted before,
+    // perhaps by someone who signed up with this address, ends (tokens, their webhooks, codes).
+    if (!user.email_verified && verified) {
+      const ended = await trx
+        .updateTable('tokens')
+        .set({ status: 'revoked', revoked_at: deps.clock.now().toISOString() })
+        .where('user_id', '=', user.id)
+        .where('status', '=', 'active')
+        .returning('app_id')
+        .execute();
+      for (const appId of new Set(ended.map((t) => t.app_id))) await deleteGrantWebhooks(trx, user.id, appId);
+      await trx
+        .deleteFrom('auth_codes')
+        .where('user_id', '=', user.id)
+        .where('used_at', 'is', null)
+        .execute();
+    }
     return user;
   });
   if (!user) return false;
-  await attemptSucceeded(deps, [`user:${user.username.toLowerCase()}`], []);
+  await attemptSucceeded(deps, [accountKey(user, user.username)], []);
   return true;
 }

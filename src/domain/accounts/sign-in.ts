@@ -1,4 +1,4 @@
-// Password sign-in with brute-force protection (platform/attempts.ts): attempts are counted per
+// Password sign-in with brute-force protection (domain/limits/attempts.ts): attempts are counted per
 // account and per client address before the password is checked, so every process, and every
 // concurrent request, sees the same counts. Past a few failures each further attempt must wait
 // longer (slowdown); past more, the key is locked.
@@ -20,11 +20,12 @@ export type SignInResult =
 // A fixed hash to verify against when the username is unknown, so timing does not reveal it.
 let dummyHash: Promise<string> | undefined;
 
-/** The throttle keys of a password check for this account from this address. */
-export function signInKeys(username: string, ip: string | null): Keys {
-  const keys: Keys = [[`user:${username.toLowerCase()}`, ACCOUNT_POLICY]];
-  if (ip) keys.push([`ip:${ip}`, IP_POLICY]);
-  return keys;
+/**
+ * The throttle key of an account: its id, so no other account (and no other spelling of its name)
+ * can clear or share its count. A name that resolves to nobody is counted under the name.
+ */
+export function accountKey(user: Pick<User, 'id'> | undefined, username: string): string {
+  return user ? `user:${user.id}` : `name:${username.toLowerCase()}`;
 }
 
 /** Checks a username and password, applying the slowdown and lockout, and records the event. */
@@ -34,10 +35,11 @@ export async function signIn(
   password: string,
   ip: string | null,
 ): Promise<SignInResult> {
-  const keys = signInKeys(username, ip);
+  const user = await findUserByUsername(deps, username);
+  const keys: Keys = [[accountKey(user, username), ACCOUNT_POLICY]];
+  if (ip) keys.push([`ip:${ip}`, IP_POLICY]);
   const refused = await reserveAttempt(deps, keys);
   if (refused) return { ok: false, ...refused };
-  const user = await findUserByUsername(deps, username);
   dummyHash ??= hashPassword('not the password of anyone', deps.config.passwordCost);
   const ok = user
     ? await verifyUserPassword(deps, user, password)

@@ -3,12 +3,24 @@
 // `closed`. The account is created by the same function as `user create`, unverified: its
 // address is verified by the link emailed in the same transaction (an invitation link already
 // proved the address, so that account starts verified). Sign-ups are throttled per client address.
+// An address that already has an account is answered as a free one would be (the sign-up page
+// does not tell who has an account); nothing is created and the address's owner is told by email.
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
 import { findLink, issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
-import { checkEmail, checkNewUser, insertUser, prepareUser, type User } from './users.js';
+import { FORGOT_PATH } from './password-reset.js';
+import {
+  checkEmail,
+  checkNewUser,
+  clashOn,
+  findUserByEmail,
+  findUserByUsername,
+  prepareUser,
+  takenError,
+  type User,
+} from './users.js';
 import { queueVerification } from './verification.js';
 
 export const SIGNUP_PATH = '/signup';
@@ -23,8 +35,12 @@ export interface SignUpInput {
   invite?: string;
 }
 
+/** Emails to an address's owner about sign-ups with it (more are dropped, not queued). */
+const NOTICE_POLICY: Policy = { slowAfter: 3, lockAt: 5 };
+
 export type SignUpResult =
-  | { ok: true; user: User }
+  /** `user` null: the address had an account, whose owner was told; nothing was created */
+  | { ok: true; user: User | null }
   | { ok: false; reason: 'closed' | 'invitation' }
   | { ok: false; reason: Refusal['reason']; retryAfterSeconds: number };
 
@@ -34,8 +50,10 @@ export async function invitedAddress(deps: Deps, token: string): Promise<string 
 }
 
 /**
- * Creates an account. Invalid input throws 400/1002; a username or address in use throws 409/1026
- * (a unique constraint decides, so concurrent sign-ups cannot both take one).
+ * Creates an account. Invalid input throws 400/1002; a username in use throws 409/1026 (a unique
+ * constraint decides, so concurrent sign-ups cannot both take one). An address in use creates
+ * nothing and answers like a new account ({ ok: true, user: null }); with an invitation it throws
+ * 409/1026 (the invitation's holder owns the address).
  */
 export async function signUp(deps: Deps, input: SignUpInput, ip: string | null): Promise<SignUpResult> {
   const mode = deps.config.signupMode;
@@ -52,15 +70,52 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string | null):
   }
   const user = await prepareUser(deps, fields, { emailVerified: !!invited });
   const emailId = await deps.ids.one();
-  const created = await deps.db.kysely.transaction().execute(async (trx) => {
-    if (invited && !(await useLink(deps, trx, 'signup_invite', input.invite!))) return false;
-    await insertUser(trx, user);
-    if (!invited) await queueVerification(deps, trx, user, emailId);
-    return true;
-  });
+  let created: boolean;
+  try {
+    created = await deps.db.kysely.transaction().execute(async (trx) => {
+      if (invited && !(await useLink(deps, trx, 'signup_invite', input.invite!))) return false;
+      await trx.insertInto('users').values(user).execute();
+      if (!invited) await queueVerification(deps, trx, user, emailId);
+      return true;
+    });
+  } catch (err) {
+    if (invited || clashOn(err) !== 'email') throw takenError(err, user);
+    // The username may be taken as well (the database names one violation): that one is said.
+    if (await findUserByUsername(deps, user.username))
+      throw new ApiError(1026, `username ${user.username} is taken`);
+    await noticeToOwner(deps, email, emailId);
+    return { ok: true, user: null };
+  }
   // The invitation was used by a concurrent sign-up between the check and the transaction.
   if (!created) return { ok: false, reason: 'invitation' };
   return { ok: true, user };
+}
+
+/** Tells an address's owner that someone tried to sign up with it (a few an hour at most). */
+async function noticeToOwner(deps: Deps, email: string, emailId: string): Promise<void> {
+  const owner = await findUserByEmail(deps, email);
+  if (!owner) return;
+  if (await reserveAttempt(deps, [[`signup-notice:${owner.id}`, NOTICE_POLICY]])) return;
+  await queueEmail(deps, deps.db.kysely, {
+    id: emailId,
+    ownerId: owner.id,
+    to: owner.email,
+    subject: 'Someone tried to sign up with your address',
+    text: `Hello ${owner.username},
+
+Someone tried to create a Survey Service account with your address, ${owner.email}. It already
+belongs to your account, so no account was created.
+
+If it was you: sign in with your username, ${owner.username}. If you forgot your password, ask for
+a new one here:
+
+${deps.config.regionUrls.us}${FORGOT_PATH}
+
+If it was not you, you can ignore this email: nothing about your account has changed.
+`,
+    purpose: 'signup_notice',
+    refId: owner.id,
+  });
 }
 
 /** Emails a sign-up invitation link to `email` and returns the link (the operator's `user invite`). */

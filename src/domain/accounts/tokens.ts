@@ -1,5 +1,7 @@
 // Access tokens: issued per (app, user) with the granted scopes, stored only as SHA-256 hashes,
-// shown once. Revoking an app for a user revokes every token of that pair.
+// shown once. issueToken makes the app owner's registration token (app create, the developer
+// page); OAuth tokens are issued by grants.ts. Revoking an app for a user revokes every token of
+// that pair.
 import type { Deps } from '../../context.js';
 import type { Scope } from '../../platform/scopes.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
@@ -23,6 +25,7 @@ export async function issueToken(
       status: 'active',
       created_at: deps.clock.now().toISOString(),
       revoked_at: null,
+      origin: 'registration',
     })
     .execute();
   return token;

@@ -102,17 +102,29 @@ export async function insertUser(executor: Executor, user: User): Promise<void> 
   }
 }
 
+/** Which of an account's unique keys a database error violated, or null for any other error. */
+export function clashOn(err: unknown): 'email' | 'username' | null {
+  if (!isUniqueViolation(err)) return null;
+  const text = `${(err as Error).message} ${(err as { constraint?: string }).constraint ?? ''}`;
+  return /email/.test(text) ? 'email' : 'username';
+}
+
 /** A unique violation on users as the 409/1026 it means (which of username or email is taken). */
 export function takenError(err: unknown, user: Pick<User, 'username' | 'email'>): unknown {
-  if (!isUniqueViolation(err)) return err;
-  const text = `${(err as Error).message} ${(err as { constraint?: string }).constraint ?? ''}`;
-  return /email/.test(text)
+  const clash = clashOn(err);
+  if (!clash) return err;
+  return clash === 'email'
     ? new ApiError(1026, `the address ${user.email} is already used by an account`)
     : new ApiError(1026, `username ${user.username} is taken`);
 }
 
+/** The account of a username, in any case (usernames are unique without regard to case). */
 export function findUserByUsername(deps: Deps, username: string): Promise<User | undefined> {
-  return deps.db.kysely.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  return deps.db.kysely
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
 }
 
 export function findUserByEmail(deps: Deps, email: string): Promise<User | undefined> {

@@ -1,5 +1,5 @@
 // A collector's password, checked for the respondent page with the same brute-force protection as
-// sign-in (platform/attempts.ts): attempts are counted per collector and client address (slowdown,
+// sign-in (domain/limits/attempts.ts): attempts are counted per collector and client address (slowdown,
 // then a lock) before the password is checked. Only the guessing client is throttled, never the
 // collector: a flood of guesses from many addresses must not make a respondent elsewhere wait.
 import type { Deps } from '../../context.js';

@@ -5,7 +5,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { findLink } from '../../domain/accounts/links.js';
-import { RESET_PATH, requestPasswordReset, resetPassword } from '../../domain/accounts/password-reset.js';
+import {
+  FORGOT_PATH,
+  RESET_PATH,
+  requestPasswordReset,
+  resetPassword,
+} from '../../domain/accounts/password-reset.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
@@ -13,7 +18,7 @@ import { type Html, html } from '../html.js';
 import { csrfToken, SESSION_COOKIE, sessionCookieOptions } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 
-export const FORGOT_PATH = '/password/forgot';
+export { FORGOT_PATH };
 
 const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 const ForgotBody = Type.Object({

@@ -1,6 +1,7 @@
 // GET/POST /signup (a new account, as SIGNUP_MODE allows) and GET /account/verify (the link of a
-// verification email). A new account is signed in at once and lands on its account page, which
-// says where the verification link went.
+// verification email). An open sign-up lands on /signup/sent ("check your email"), whether the
+// address was free or already had an account; the person signs in afterwards. An invited sign-up
+// (its address proven) is signed in at once and lands on its account page.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
@@ -15,6 +16,7 @@ import { type Html, html } from '../html.js';
 import { csrfToken, currentUser, SESSION_COOKIE, sessionCookieOptions } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 
+const SENT_PATH = `${SIGNUP_PATH}/sent`;
 const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 const SignUpBody = Type.Object({
   _csrf: Type.String({ maxLength: 200 }),
@@ -129,6 +131,9 @@ ${
           ),
         );
       }
+      // Without an invitation, a new account and an address that already has one get the same
+      // answer (no session either way), so the form does not tell who has an account.
+      if (!invited || !result.user) return reply.redirect(SENT_PATH, 303);
       const id = await startSession(deps, result.user, request.ip ?? null);
       reply.setCookie(SESSION_COOKIE, id, {
         ...sessionCookieOptions(deps, request),
@@ -136,6 +141,20 @@ ${
       });
       return reply.redirect('/account?welcome=1', 303);
     },
+  );
+
+  app.get(SENT_PATH, { schema: { hide: true } }, async (request, reply) =>
+    show(
+      reply,
+      200,
+      'Check your email',
+      html`<h1>Check your email</h1>
+<p role="status">We sent a link to the address you gave. Open it to confirm the address, then
+<a href="/login">sign in</a> with your username and password.</p>
+<p class="muted">Nothing arrived? Check your spam folder. If the address already has an account, its
+owner got an email about it instead.</p>`,
+      await currentUser(deps, request),
+    ),
   );
 
   app.get(VERIFY_PATH, { schema: { hide: true, querystring: TokenQuery } }, async (request, reply) => {

@@ -103,7 +103,13 @@ export async function developerPages(app: FastifyInstance, deps: Deps): Promise<
     return found;
   }
 
-  async function newForm(reply: FastifyReply, user: User, values: SettingsInput, error: string | null) {
+  async function newForm(
+    reply: FastifyReply,
+    user: User,
+    values: SettingsInput,
+    error: string | null,
+    status = error ? 400 : 200,
+  ) {
     const body = html`<h1>Register an app</h1>
 ${error ? html`<p role="alert" class="error">${error}</p>` : ''}
 <p>A new app starts as a draft: it works for your own account for 90 days, until you deploy it.</p>
@@ -112,7 +118,7 @@ ${error ? html`<p role="alert" class="error">${error}</p>` : ''}
 ${settingsFields(values)}
 <p><button type="submit">Register app</button></p>
 </form>`;
-    return frame(reply, user, 'Register an app', body, error ? 400 : 200);
+    return frame(reply, user, 'Register an app', body, status);
   }
 
   app.get('/developer/apps', { schema: { hide: true } }, async (request, reply) => {
@@ -145,9 +151,11 @@ ${apps.map((a) => html`<tr><td><a href="/developer/apps/${a.id}">${a.name}</a></
       const user = await requireSignedIn(deps, request, reply);
       if (!user) return reply;
       let values: SettingsInput | undefined;
+      let created: Awaited<ReturnType<typeof createApp>>;
       try {
         values = parseSettings(request.body as Record<string, string>);
         validateSettings(values);
+        created = await createApp(deps, user, values);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return newForm(
@@ -155,9 +163,9 @@ ${apps.map((a) => html`<tr><td><a href="/developer/apps/${a.id}">${a.name}</a></
           user,
           values ?? { name: '', redirectUris: [], scopes: {} },
           err.detail ?? err.message,
+          err.status,
         );
       }
-      const created = await createApp(deps, user, values);
       const body = html`<h1>App registered: ${created.app.name}</h1>
 <p class="notice" role="status">Copy the client secret and access token now: they are shown only once.
 You can regenerate the secret later; the token is the draft app's token for your own account.</p>
