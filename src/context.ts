@@ -1,10 +1,14 @@
 // The services every part of the server shares, built once per process (or per test).
 
 import type { Logger } from 'pino';
+import { type Caches, createCaches } from './caches.js';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { IdAllocator } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
+import type { ResponseStore } from './db/stores/responses.js';
+import { PgResponseStore } from './db/stores/responses-pg.js';
+import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
 import { outboxBacklog } from './ops/health.js';
 import { createLogger } from './ops/logger.js';
 import { Metrics } from './ops/metrics.js';
@@ -21,6 +25,10 @@ export interface Deps {
   metrics: Metrics;
   /** The process's JSON logger (pino); the HTTP server logs through it too. */
   log: Logger;
+  /** Every cache this process keeps for this database (src/caches.ts). */
+  caches: Caches;
+  /** Where hot tables are written, one implementation per database engine (src/db/stores/). */
+  stores: { responses: ResponseStore };
 }
 
 export interface DepsOptions {
@@ -39,6 +47,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     if (options.migrate !== false) await migrateToLatest(db);
     const secrets = await loadServerSecrets(db, config.secretKey);
     const clock = options.clock ?? systemClock;
+    const now = () => clock.now().toISOString();
     const deps: Deps = {
       config,
       db,
@@ -47,6 +56,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       secrets,
       metrics: undefined!,
       log: createLogger(config),
+      caches: createCaches(),
+      stores: {
+        responses: db.sqlite ? new SqliteResponseStore(db, now) : new PgResponseStore(db, now),
+      },
     };
     metrics = deps.metrics = new Metrics(db, () => outboxBacklog(deps));
     return deps;

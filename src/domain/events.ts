@@ -4,6 +4,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { type EventFields, eventRow } from '../db/stores/responses.js';
 import { recordActivity } from './activity/record.js';
 
 /**
@@ -51,16 +52,9 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export interface NewEvent {
+/** An event (its row is mapped by eventRow, db/stores/responses.ts, for every writer). */
+export interface NewEvent extends EventFields {
   type: EventType;
-  /** The account that owns what the event is about. */
-  ownerId: string | null;
-  /** The user who acted, if a person did. */
-  actorId?: string | null;
-  resourceType?: string | null;
-  resourceId?: string | null;
-  ip?: string | null;
-  data?: Record<string, unknown>;
   /**
    * The team whose activity log the event belongs to. Omit it: the actor's team (their active
    * membership at the time) is used. Name it only when acting on a team the actor is not in.
@@ -85,17 +79,7 @@ export async function recordEvent(
   const createdAt = deps.clock.now().toISOString();
   await executor
     .insertInto('events')
-    .values({
-      id,
-      type: event.type,
-      owner_id: event.ownerId,
-      actor_id: event.actorId ?? null,
-      resource_type: event.resourceType ?? null,
-      resource_id: event.resourceId ?? null,
-      ip: event.ip ?? null,
-      data: JSON.stringify(event.data ?? {}),
-      created_at: createdAt,
-    })
+    .values(eventRow(id, event, createdAt))
     .execute();
   await recordActivity(executor, id, event, createdAt);
 }

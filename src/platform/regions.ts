@@ -2,22 +2,20 @@
 // access_url is that host. A request is in the region whose host it was addressed to; a host that
 // matches no region (a bare IP, a private name) counts as the default region.
 import { type Config, REGIONS, type Region } from '../config.js';
+import type { Deps } from '../context.js';
 
-const hostsByConfig = new WeakMap<Config, Map<string, Region>>();
-
+/** The regional hosts of the config (made once, deps.caches.regionHosts). */
 function regionHosts(config: Config): Map<string, Region> {
-  let hosts = hostsByConfig.get(config);
-  if (!hosts) {
-    hosts = new Map();
-    for (const region of REGIONS)
-      if (region !== 'us') hosts.set(new URL(config.regionUrls[region]).host, region);
-    hostsByConfig.set(config, hosts);
-  }
+  const hosts = new Map<string, Region>();
+  for (const region of REGIONS)
+    if (region !== 'us') hosts.set(new URL(config.regionUrls[region]).host, region);
   return hosts;
 }
 
-export function regionOfHost(config: Config, host: string | undefined): Region {
-  return (host && regionHosts(config).get(host.toLowerCase())) || 'us';
+export function regionOfHost(deps: Pick<Deps, 'config' | 'caches'>, host: string | undefined): Region {
+  return (
+    (host && deps.caches.regionHosts.get(() => regionHosts(deps.config)).get(host.toLowerCase())) || 'us'
+  );
 }
 
 /** The account's regional API root without /v3 (the token exchange's access_url). */

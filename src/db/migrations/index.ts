@@ -19,6 +19,7 @@ import * as m0021 from './0021_uploads.js';
 import * as m0023 from './0023_import_page.js';
 import * as m0024 from './0024_pg_hot_paths.js';
 import * as m0025 from './0025_responses_created.js';
+import * as m0026 from './0026_cache_keys.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0023_import_page': m0023,
   '0024_pg_hot_paths': m0024,
   '0025_responses_created': m0025,
+  '0026_cache_keys': m0026,
 };

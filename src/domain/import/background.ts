@@ -81,14 +81,11 @@ export async function planPageImport(deps: Deps, options: Omit<PageImport, 'owne
   }
 }
 
-const runners = new WeakMap<Deps, ImportRunner>();
-
-/** The process's runner: the import page and the API start imports through the same one, so a
- * job started by either is known to both (and stopped once when the server closes). */
+/** The process's runner (deps.caches.importRunner): the import page and the API start imports
+ * through the same one, so a job started by either is known to both (and stopped once when the
+ * server closes). */
 export function importRunner(deps: Deps): ImportRunner {
-  const runner = runners.get(deps) ?? new ImportRunner(deps);
-  runners.set(deps, runner);
-  return runner;
+  return deps.caches.importRunner.get(() => new ImportRunner(deps));
 }
 
 /** The background imports of one server process. */
