@@ -7,10 +7,8 @@
 //
 // Ground floor: this file imports only types.
 import type { Region } from './config.js';
-import type { ImportRunner } from './domain/import/background.js';
-import type { Seeks } from './domain/responses/page-seek.js';
-import type { DesignIndex } from './domain/responses/types.js';
-import type { Caller, ScopeList } from './platform/auth.js';
+import type { DesignIndex, Seeks } from './domain/responses/types.js';
+import type { Caller, ScopeList } from './platform/caller.js';
 
 /** A Map that forgets its oldest entry when full. */
 export class CacheMap<K, V> extends Map<K, V> {
@@ -63,6 +61,12 @@ export class Slot<T> {
 
 type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
 
+/** Work a process runs in the background (named by what stops it, so this file imports no code
+ * and no module that needs Deps). */
+export interface BackgroundRunner {
+  stop(): Promise<void>;
+}
+
 export interface Caches {
   /** platform/auth.ts: token → its holder, valid for one caller epoch (db/caller-epoch.ts). */
   callers: StampedCache<string, Caller>;
@@ -84,8 +88,8 @@ export interface Caches {
   seekMarks: CacheMap<string, number>;
   /** outbox/fanout.ts: where the previous batch ended while a backlog is worked through. */
   fanoutCursor: Slot<{ created_at: string; id: string }>;
-  /** domain/import/background.ts: the process's background imports. */
-  importRunner: Slot<ImportRunner>;
+  /** domain/import/background.ts: the process's background imports (its ImportRunner). */
+  importRunner: Slot<BackgroundRunner>;
   clearAll(): void;
 }
 

@@ -6,17 +6,14 @@ import type { Region } from '../config.js';
 import type { Deps } from '../context.js';
 import { callerEpochReader, sqliteCallerEpoch } from '../db/caller-epoch.js';
 import { prepareQuery } from '../db/prepared.js';
-import { type App, disabledFrom } from '../domain/accounts/apps.js';
-import type { Account } from '../domain/accounts/users.js';
+import { disabledFrom } from '../domain/accounts/apps.js';
+import type { Account, Caller, CallingApp, ScopeList } from './caller.js';
 import { ApiError } from './errors.js';
 import { availableScopes, isPaid, type Plan } from './plans.js';
 import { RateLimiter } from './rate-limit.js';
 import { regionOfHost } from './regions.js';
 import { type Scope, scopeInfo } from './scopes.js';
 import { sha256 } from './secrets.js';
-
-/** What a request needs of the calling app (its limits and state). */
-export type CallingApp = Pick<App, 'id' | 'status' | 'minute_limit' | 'day_limit' | 'draft_expires_at'>;
 
 export interface AuthContext {
   user: Account;
@@ -38,26 +35,6 @@ export class RevokedTokenError extends Error {
 export const REVOKED_BODY = { status: 1, errmsg: 'Client revoked access grant' };
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
-
-/** A token's holder, everything a request needs to know of it (immutable: it may be shared). */
-export interface Caller {
-  tokenId: string;
-  tokenActive: boolean;
-  user: Account;
-  app: CallingApp;
-  /** Epoch ms from which the app is disabled (see isDisabled). */
-  disabledFrom: number;
-  granted: ScopeList;
-  available: ScopeList;
-  plan: Plan;
-  paid: boolean;
-}
-
-export interface ScopeList {
-  set: ReadonlySet<Scope>;
-  /** The comma-separated header value. */
-  header: string;
-}
 
 export function createAuthenticator(deps: Deps) {
   const limiter = new RateLimiter(deps);

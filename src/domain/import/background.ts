@@ -85,7 +85,8 @@ export async function planPageImport(deps: Deps, options: Omit<PageImport, 'owne
  * through the same one, so a job started by either is known to both (and stopped once when the
  * server closes). */
 export function importRunner(deps: Deps): ImportRunner {
-  return deps.caches.importRunner.get(() => new ImportRunner(deps));
+  // Only this function fills the slot, always with an ImportRunner.
+  return deps.caches.importRunner.get(() => new ImportRunner(deps)) as ImportRunner;
 }
 
 /** The background imports of one server process. */

@@ -13,19 +13,9 @@ import type { Deps } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { ResponseRow } from '../../db/stores/responses.js';
+import type { Seeks } from './types.js';
 
 const STRIDE = 1000;
-
-/** The statements of the seek (kept in deps.caches.pageSeeks; the marks in deps.caches.seekMarks,
- * a key and a number each, the oldest forgotten first). */
-export interface Seeks {
-  version: (surveyId: string) => Promise<unknown[][]>;
-  /** The ordinal of the row `offset` rows past `after`, read on the (scope, ordinal) index alone. */
-  surveyBoundary: (surveyId: string, after: number, offset: number) => Promise<unknown[][]>;
-  collectorBoundary: (collectorId: string, after: number, offset: number) => Promise<unknown[][]>;
-  survey: (surveyId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
-  collector: (collectorId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
-}
 
 function seeksOf(db: Db): Seeks {
   const { kysely } = db;

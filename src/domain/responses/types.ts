@@ -1,5 +1,6 @@
 // The shapes of answers and of an indexed design, apart from the code that checks and builds them:
 // modules that only name them (uploads, surveys) import this file and no code of the responses area.
+import type { ResponseRow } from '../../db/stores/responses.js';
 import type { Logic } from '../surveys/logic.js';
 import type { Choice, Col, Other, Row, StoredQuestion } from '../surveys/question-schema.js';
 
@@ -66,4 +67,15 @@ export interface DesignIndex {
   pages: IndexedPage[];
   pageById: Map<string, IndexedPage>;
   questions: Map<string, IndexedQuestion>;
+}
+
+/** The statements of the seek (kept in deps.caches.pageSeeks; the marks in deps.caches.seekMarks,
+ * a key and a number each, the oldest forgotten first). */
+export interface Seeks {
+  version: (surveyId: string) => Promise<unknown[][]>;
+  /** The ordinal of the row `offset` rows past `after`, read on the (scope, ordinal) index alone. */
+  surveyBoundary: (surveyId: string, after: number, offset: number) => Promise<unknown[][]>;
+  collectorBoundary: (collectorId: string, after: number, offset: number) => Promise<unknown[][]>;
+  survey: (surveyId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
+  collector: (collectorId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
 }
