@@ -53,7 +53,7 @@ export const usersMeRoutes: Routes = (app, deps) => {
       const base = baseUrl(request);
       const key = `${tokenId}|${base}`;
       // The answer depends only on the caller and the host, and auth.ts hands out the same caller
-      // object for as long as nothing in the database changes: serialize it once for that span.
+      // object while no token, user or app changes: serialize it once for that span.
       const known = rendered.get(key);
       // Sent as text already JSON (the typed reply only takes the object; the bytes are the same).
       const untyped = reply as FastifyReply;
