@@ -1,10 +1,13 @@
 // The composition root: the one place that builds the process's services into Deps.
+import { createCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { openDatabase } from './db/database.js';
 import { IdAllocator } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
 import { storedServerKey } from './db/settings.js';
+import { PgResponseStore } from './db/stores/responses-pg.js';
+import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
 import { outboxBacklog } from './ops/health.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { randomToken, ServerSecrets } from './platform/secrets.js';
@@ -28,6 +31,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     // The server key: SECRET_KEY if configured, else one generated on first start and kept.
     const secrets = new ServerSecrets(config.secretKey || (await storedServerKey(db, randomToken(32))));
     const clock = options.clock ?? systemClock;
+    const now = () => clock.now().toISOString();
     const deps: Deps = {
       config,
       db,
@@ -36,6 +40,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       secrets,
       metrics: undefined!,
       log: createLogger(config),
+      caches: createCaches(),
+      stores: {
+        responses: db.sqlite ? new SqliteResponseStore(db, now) : new PgResponseStore(db, now),
+      },
     };
     metrics = deps.metrics = new Metrics(db, () => outboxBacklog(deps));
     return deps;

@@ -1,9 +1,11 @@
 // Deps: the services every part of the server shares, by name. Type-only: compose.ts builds them
 // (once per process, or per test), and every layer above receives them as its first argument.
 import type { Logger } from 'pino';
+import type { Caches } from './caches.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { IdAllocator } from './db/ids.js';
+import type { ResponseStore } from './db/stores/responses.js';
 import type { Clock } from './platform/clock.js';
 import type { ServerSecrets } from './platform/secrets.js';
 import type { Metrics } from './telemetry/metrics.js';
@@ -18,4 +20,8 @@ export interface Deps {
   metrics: Metrics;
   /** The process's JSON logger (pino); the HTTP server logs through it too. */
   log: Logger;
+  /** Every cache this process keeps for this database (src/caches.ts). */
+  caches: Caches;
+  /** Where hot tables are written, one implementation per database engine (src/db/stores/). */
+  stores: { responses: ResponseStore };
 }

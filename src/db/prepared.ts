@@ -3,11 +3,12 @@
 // compiling, the larger part of a simple query's cost.
 //
 // On SQLite, a call runs the statement synchronously on the raw handle when no query or
-// transaction holds the connection: the result is the same as through Kysely's executor (one
-// connection, nothing can interleave a synchronous call), without its promise hand-offs. When the
-// connection is held (a transaction is open), the call queues behind it through Kysely as before.
+// transaction holds the connection (one connection: nothing can interleave a synchronous call),
+// without the executor's promise hand-offs. When the connection is held (a transaction is open),
+// the call waits for it through Kysely and then runs the same statement, so rows come back alike.
+import { createHash } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
-import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';
 
@@ -39,11 +40,6 @@ export function prepareQuery<Row, Args extends unknown[]>(
     typeof p === 'string' && p.startsWith(MARK) ? { arg: Number(p.slice(MARK.length)) } : { value: p },
   );
   const bind = (args: unknown[]) => binds.map((b) => ('arg' in b ? args[b.arg as number] : b.value));
-  const viaKysely = async (params: unknown[]) => {
-    const { rows } = await db.kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, params));
-    return arrays ? rows.map((r) => Object.values(r as object)) : rows;
-  };
-
   if (db.pg) {
     const pool = db.pg;
     const name = statementName(compiled.sql);
@@ -57,33 +53,31 @@ export function prepareQuery<Row, Args extends unknown[]>(
         })
       ).rows;
   }
-  const { sqlite, sqliteIdle } = db;
-  if (!sqlite || !sqliteIdle) return (...args) => viaKysely(bind(args));
+  const sqlite = db.sqlite!;
+  const sqliteIdle = db.sqliteIdle!;
   // Prepared on first use: the tables may not exist yet when the query is declared.
   let statement: SqliteDatabase.Statement | undefined;
-  return async (...args) => {
-    const params = bind(args);
-    if (!sqliteIdle()) return viaKysely(params);
+  const run = (params: unknown[]): Row[] | unknown[][] => {
     if (!statement) {
       statement = sqlite.prepare(compiled.sql);
       if (arrays && statement.reader) statement.raw(true);
     }
-    if (statement.reader) return statement.all(params) as Row[];
+    if (statement.reader) return statement.all(params) as Row[] | unknown[][];
     statement.run(params);
     return [];
   };
+  return async (...args) => {
+    const params = bind(args);
+    // A held connection: wait for it through Kysely, then run the same statement (the same rows,
+    // as arrays or objects, either way).
+    return sqliteIdle() ? run(params) : db.kysely.connection().execute(async () => run(params));
+  };
 }
 
-/** One name per statement text (a name must always stand for the same text on a connection). */
-const statementNames = new Map<string, string>();
-
+/** The name of a statement text on PostgreSQL: a name must always stand for the same text on a
+ * connection, so it is derived from the text (no table of names to keep). */
 export function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `p${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return name;
+  return `p${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
 }
 
 /** prepareQuery for code that is handed the database on each call: prepared once per database. */

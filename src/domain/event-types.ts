@@ -1,4 +1,5 @@
 // What an event is: its types and the fields a change records (events.ts writes them).
+import type { EventFields } from '../db/stores/responses.js';
 
 /**
  * Event types. Webhook-visible events use the public API's webhook names; the others use the
@@ -45,16 +46,9 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export interface NewEvent {
+/** An event (its row is mapped by eventRow, db/stores/responses.ts, for every writer). */
+export interface NewEvent extends EventFields {
   type: EventType;
-  /** The account that owns what the event is about. */
-  ownerId: string | null;
-  /** The user who acted, if a person did. */
-  actorId?: string | null;
-  resourceType?: string | null;
-  resourceId?: string | null;
-  ip?: string | null;
-  data?: Record<string, unknown>;
   /**
    * The team whose activity log the event belongs to. Omit it: the actor's team (their active
    * membership at the time) is used. Name it only when acting on a team the actor is not in.

@@ -4,6 +4,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { eventRow } from '../db/stores/responses.js';
 import { recordActivity } from './activity/record.js';
 import type { NewEvent } from './event-types.js';
 
@@ -24,17 +25,7 @@ export async function recordEvent(
   const createdAt = deps.clock.now().toISOString();
   await executor
     .insertInto('events')
-    .values({
-      id,
-      type: event.type,
-      owner_id: event.ownerId,
-      actor_id: event.actorId ?? null,
-      resource_type: event.resourceType ?? null,
-      resource_id: event.resourceId ?? null,
-      ip: event.ip ?? null,
-      data: JSON.stringify(event.data ?? {}),
-      created_at: createdAt,
-    })
+    .values(eventRow(id, event, createdAt))
     .execute();
   await recordActivity(executor, id, event, createdAt);
 }

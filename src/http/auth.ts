@@ -4,20 +4,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Region } from '../config.js';
 import type { Deps } from '../context.js';
-import { callerEpochReader } from '../db/caller-epoch.js';
-import { changeStamp } from '../db/change-stamp.js';
+import { callerEpochReader, sqliteCallerEpoch } from '../db/caller-epoch.js';
 import { prepareQuery } from '../db/prepared.js';
-import { type App, disabledFrom } from '../domain/accounts/apps.js';
-import type { Account } from '../domain/accounts/users.js';
+import { disabledFrom } from '../domain/accounts/apps.js';
+import type { Account, Caller, CallingApp, ScopeList } from '../domain/accounts/caller.js';
 import { ApiError } from '../platform/errors.js';
 import { availableScopes, isPaid, type Plan } from '../platform/plans.js';
-import { regionOfHost } from '../platform/regions.js';
+import { regionHosts } from '../platform/regions.js';
 import { type Scope, scopeInfo } from '../platform/scopes.js';
 import { sha256 } from '../platform/secrets.js';
 import { RateLimiter } from './rate-limit.js';
-
-/** What a request needs of the calling app (its limits and state). */
-export type CallingApp = Pick<App, 'id' | 'status' | 'minute_limit' | 'day_limit' | 'draft_expires_at'>;
 
 export interface AuthContext {
   user: Account;
@@ -40,46 +36,24 @@ export const REVOKED_BODY = { status: 1, errmsg: 'Client revoked access grant' }
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 
-/** A token's holder, everything a request needs to know of it (immutable: it may be shared). */
-interface Caller {
-  tokenId: string;
-  tokenActive: boolean;
-  user: Account;
-  app: CallingApp;
-  /** Epoch ms from which the app is disabled (see isDisabled). */
-  disabledFrom: number;
-  granted: ScopeList;
-  available: ScopeList;
-  plan: Plan;
-  paid: boolean;
-}
-
-interface ScopeList {
-  set: ReadonlySet<Scope>;
-  /** The comma-separated header value. */
-  header: string;
-}
-
-/** A token's granted scopes (its stored JSON) or a plan's available ones, parsed once: there are
- * few distinct values, and every request needs one of each. */
-const scopeLists = new Map<string, ScopeList>();
-
-function scopeList(key: string): ScopeList {
-  let list = scopeLists.get(key);
-  if (!list) {
-    const scopes = key.startsWith('[') ? (JSON.parse(key) as Scope[]) : availableScopes(key as Plan);
-    const set = new Set(scopes);
-    list = { set, header: [...set].join(',') };
-    if (scopeLists.size >= 1000) scopeLists.clear();
-    scopeLists.set(key, list);
-  }
-  return list;
-}
-
 export function createAuthenticator(deps: Deps) {
   const limiter = new RateLimiter(deps);
   const k = deps.db.kysely;
   const pgEpoch = deps.db.pg ? callerEpochReader(deps.db.pg) : null;
+  const { callers, scopeLists } = deps.caches;
+
+  /** A token's granted scopes (its stored JSON) or a plan's available ones, parsed once: there
+   * are few distinct values, and every request needs one of each. */
+  function scopeList(key: string): ScopeList {
+    let list = scopeLists.get(key);
+    if (!list) {
+      const scopes = key.startsWith('[') ? (JSON.parse(key) as Scope[]) : availableScopes(key as Plan);
+      const set = new Set(scopes);
+      list = { set, header: [...set].join(',') };
+      scopeLists.set(key, list);
+    }
+    return list;
+  }
 
   // The one query every request runs: token, account and app together, only the columns a
   // request uses (each column read costs; the password hash and the app's settings are not read).
@@ -158,59 +132,41 @@ export function createAuthenticator(deps: Deps) {
     return { caller, epoch: Number(row.epoch ?? 0) };
   }
 
-  // On SQLite, callers are remembered until any row in the database changes (see change-stamp.ts):
-  // exact, across processes too, and it saves the join that is most of a read request's cost.
-  const stamp = changeStamp(deps.db);
-  const callers = new Map<string, Caller>();
-  let callersStamp: string | null = null;
+  // Callers are remembered (deps.caches.callers) with the caller epoch they were read at
+  // (db/caller-epoch.ts): the counter every update or delete of tokens, users or apps moves, in the
+  // changing transaction. A remembered caller serves a request only if the epoch read after the
+  // request arrived is still that value, i.e. no token, user or app changed since, in any process;
+  // writes to other tables (responses) leave it alone. The cache only ever holds one epoch's callers.
+  const sqliteEpoch = pgEpoch ? null : sqliteCallerEpoch(deps.db);
 
   async function callerOf(token: string): Promise<Caller | undefined> {
     if (pgEpoch) return callerOfPg(token, pgEpoch);
-    const now = stamp?.() ?? null;
+    // SQLite: read synchronously; null while the connection is held (then no cache).
+    const now = sqliteEpoch?.() ?? null;
     if (now !== null) {
-      if (now !== callersStamp) {
-        callers.clear();
-        callersStamp = now;
-      }
+      callers.at(now);
       const known = callers.get(token);
       if (known) return known;
     }
     const caller = (await lookUp(token))?.caller;
-    // Kept only if nothing was written since the stamp read before the lookup (or its rows might
-    // be newer than the stamp says; the next stamp would differ and drop them anyway).
-    if (caller && now !== null && now === callersStamp) {
-      if (callers.size >= 10_000) callers.clear();
-      callers.set(token, caller);
-    }
+    // Kept under the epoch read before the lookup: its rows are at least that new, and any later
+    // change moves the epoch past it.
+    if (caller && now !== null && now === callers.stamp) callers.set(token, caller);
     return caller;
   }
-
-  // On PostgreSQL, callers are remembered with the caller epoch they were read at (migration
-  // 0024): a remembered caller serves a request only if a read of the epoch that started after the
-  // request arrived still gives that value, i.e. no token, user or app changed since, in any process.
-  // The map only ever holds callers of one epoch (callersEpoch).
-  let callersEpoch = -1;
 
   async function callerOfPg(token: string, epochNow: () => Promise<number>): Promise<Caller | undefined> {
     const known = callers.get(token);
     if (known) {
       const now = await epochNow();
-      if (now === callersEpoch) return known;
-      if (now > callersEpoch) {
-        callers.clear();
-        callersEpoch = now;
-      }
+      if (now === callers.stamp) return known;
+      if (now > (callers.stamp ?? -1)) callers.at(now);
     }
     const found = await lookUp(token);
     if (!found) return undefined;
-    if (found.epoch > callersEpoch) {
-      callers.clear();
-      callersEpoch = found.epoch;
-    }
-    if (found.epoch === callersEpoch) {
-      if (callers.size >= 10_000) callers.clear();
-      callers.set(token, found.caller);
-    }
+    // The lookup read the epoch in its own statement (the same snapshot as the rows).
+    if (found.epoch > (callers.stamp ?? -1)) callers.at(found.epoch);
+    if (found.epoch === callers.stamp) callers.set(token, found.caller);
     return found.caller;
   }
 
@@ -232,7 +188,7 @@ export function createAuthenticator(deps: Deps) {
         'The app is disabled: its 90-day development window ended before it was deployed.',
       );
 
-    const hostRegion: Region = regionOfHost(deps.config, request.host);
+    const hostRegion: Region = regionOfHost(deps, request.host);
     if (hostRegion !== user.region) throw new ApiError(1018);
 
     reply.header('x-oauth-scopes-granted', granted.header);
@@ -261,4 +217,11 @@ export function createAuthenticator(deps: Deps) {
       paid,
     };
   };
+}
+
+/** The region a request was addressed to: its Host's region, any other host the default one. */
+function regionOfHost(deps: Deps, host: string | undefined): Region {
+  return (
+    (host && deps.caches.regionHosts.get(() => regionHosts(deps.config)).get(host.toLowerCase())) || 'us'
+  );
 }

@@ -95,21 +95,18 @@ export function deliveryBody(hook: WebhookRow, e: EventRow, facts: EventFacts, f
 const LATE_COMMIT_MARGIN_MS = 15 * 60_000;
 const WATERMARK = 'outbox:fanout_since';
 
-/**
- * Where a worker's previous batch ended, while it works through a backlog: the next batch starts
- * after it instead of re-reading every dispatched event since the watermark (quadratic over a long
- * backlog). Once a batch comes back short the cursor is dropped, so the next scan starts from the
- * watermark again and finds any event that committed late behind the cursor.
- */
-const cursors = new WeakMap<Deps, { created_at: string; id: string }>();
-
 /** Fans out up to `limit` events not yet dispatched; returns how many it handled. */
 export async function fanOut(deps: Deps, limit: number): Promise<number> {
   const k = deps.db.kysely;
   const mark = await k.selectFrom('settings').select('value').where('key', '=', WATERMARK).executeTakeFirst();
   const since = mark?.value ?? '';
   const scanStarted = deps.clock.now();
-  const after = cursors.get(deps);
+  // Where the previous batch ended, while a backlog is worked through (deps.caches.fanoutCursor):
+  // the next batch starts after it instead of re-reading every dispatched event since the
+  // watermark (quadratic over a long backlog). A short batch drops it, so the next scan starts
+  // from the watermark again and finds any event that committed late behind the cursor.
+  const cursor = deps.caches.fanoutCursor;
+  const after = cursor.value;
   let scan = k
     .selectFrom('events as e')
     .leftJoin('event_dispatch as d', 'd.event_id', 'e.id')
@@ -129,8 +126,8 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     );
   const events = await scan.orderBy('e.created_at').orderBy('e.id').limit(limit).execute();
   const last = events.at(-1);
-  if (events.length === limit && last) cursors.set(deps, { created_at: last.created_at, id: last.id });
-  else cursors.delete(deps);
+  if (events.length === limit && last) cursor.value = { created_at: last.created_at, id: last.id };
+  else cursor.clear();
 
   // The webhooks each event matches (one query per owner or app and event type in the batch).
   const hooksFor = new Map<string, Promise<WebhookRow[]>>();

@@ -3,21 +3,12 @@
 // matches no region (a bare IP, a private name) counts as the default region.
 import { type Config, REGIONS, type Region } from '../config.js';
 
-const hostsByConfig = new WeakMap<Config, Map<string, Region>>();
-
-function regionHosts(config: Config): Map<string, Region> {
-  let hosts = hostsByConfig.get(config);
-  if (!hosts) {
-    hosts = new Map();
-    for (const region of REGIONS)
-      if (region !== 'us') hosts.set(new URL(config.regionUrls[region]).host, region);
-    hostsByConfig.set(config, hosts);
-  }
+/** The regional hosts of the config, but the default region's (http/auth.ts keeps them in deps.caches.regionHosts). */
+export function regionHosts(config: Config): Map<string, Region> {
+  const hosts = new Map<string, Region>();
+  for (const region of REGIONS)
+    if (region !== 'us') hosts.set(new URL(config.regionUrls[region]).host, region);
   return hosts;
-}
-
-export function regionOfHost(config: Config, host: string | undefined): Region {
-  return (host && regionHosts(config).get(host.toLowerCase())) || 'us';
 }
 
 /** The account's regional API root without /v3 (the token exchange's access_url). */

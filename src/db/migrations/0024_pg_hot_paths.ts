@@ -6,7 +6,7 @@
 //    is visible exactly when the change is, and the counter row is locked only for the commit
 //    (taken last, it adds no lock-order cycle with the rows the transaction changed). Inserts do not
 //    bump it: only known callers are remembered, never an unknown token.
-// 2. insert_responses(jobs, now): the group commit of responses/pg-write.ts, one statement for many
+// 2. insert_responses(jobs, now): the group commit of db/stores/responses-pg.ts, one statement for many
 //    responses and their counters, rollup counts and events.
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 

@@ -3,6 +3,8 @@
 // A question is one row holding its whole design as a JSON document (`doc`), with the columns
 // needed to find and order it (survey, page, position, family, subtype).
 
+import type { Generated } from 'kysely';
+
 export interface SurveysTable {
   id: string;
   owner_id: string;
@@ -27,6 +29,8 @@ export interface SurveysTable {
   /** Kept in the transaction of every page/question change, so reading them is one row. */
   question_count: number;
   page_count: number;
+  /** Moved by every page/question change (the key of the design index a process keeps). */
+  design_version: Generated<number>;
   /** Kept by the responses area. */
   response_count: number;
   /** Unguessable token of the public preview URL. */

@@ -12,8 +12,7 @@ import { isUniqueViolation } from '../teams/unique.js';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export type User = UsersTable;
-/** An account as a request sees it: the user without its password hash. */
-export type Account = Omit<User, 'password_hash'>;
+export type { Account } from './caller.js';
 export const USER_STATES = ['active', 'soft_deleted', 'deleted'] as const;
 export type UserState = (typeof USER_STATES)[number];
 

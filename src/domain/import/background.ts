@@ -85,14 +85,12 @@ export async function planPageImport(deps: Deps, options: Omit<PageImport, 'owne
   }
 }
 
-const runners = new WeakMap<Deps, ImportRunner>();
-
-/** The process's runner: the import page and the API start imports through the same one, so a
- * job started by either is known to both (and stopped once when the server closes). */
+/** The process's runner (deps.caches.importRunner): the import page and the API start imports
+ * through the same one, so a job started by either is known to both (and stopped once when the
+ * server closes). */
 export function importRunner(deps: Deps): ImportRunner {
-  const runner = runners.get(deps) ?? new ImportRunner(deps);
-  runners.set(deps, runner);
-  return runner;
+  // Only this function fills the slot, always with an ImportRunner.
+  return deps.caches.importRunner.get(() => new ImportRunner(deps)) as ImportRunner;
 }
 
 /** The background imports of one server process. */

@@ -2,40 +2,17 @@
 // page, question, choice, row, column and "other" id must belong where it is given, and each family
 // takes only its own answer shape. Errors are 400/1002 naming the field and what is wrong.
 import { ApiError } from '../../platform/errors.js';
-import type { DesignIndex, IndexedQuestion } from './design-index.js';
+import type {
+  Answer,
+  AnswerIn,
+  DesignIndex,
+  IndexedQuestion,
+  PageIn,
+  StoredPage,
+  StoredQuestionAnswers,
+} from './types.js';
 
-export interface AnswerIn {
-  choice_id?: string;
-  row_id?: string;
-  col_id?: string;
-  other_id?: string;
-  text?: string;
-  download_url?: string;
-  content_type?: string;
-  /** A file-upload answer's file (domain/uploads): set by the respondent flow only; the API's
-   * input schema has no such field, and its output turns it into download_url. */
-  upload_id?: string;
-}
-export interface QuestionIn {
-  id: string;
-  variable_id?: string;
-  answers?: AnswerIn[];
-}
-export interface PageIn {
-  id: string;
-  questions?: QuestionIn[];
-}
-
-export type Answer = AnswerIn;
-export interface StoredQuestionAnswers {
-  id: string;
-  variable_id?: string;
-  answers: Answer[];
-}
-export interface StoredPage {
-  id: string;
-  questions: StoredQuestionAnswers[];
-}
+export type { Answer, AnswerIn, PageIn, QuestionIn, StoredPage, StoredQuestionAnswers } from './types.js';
 
 const bad = (detail: string) => new ApiError(1002, detail);
 

@@ -1,50 +1,20 @@
 // A survey's design indexed for answering: every question by id with its choices, rows, columns and
-// "other" by id. Built from loadDesign and kept per process while the survey is unchanged (any
-// design change moves the survey's date_modified, which is part of the cache key).
+// "other" by id. Built from loadDesign and kept per database (deps.caches.designs) while the
+// survey's design_version is unchanged: every page/question change moves it (design.ts touch).
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../surveys/access.js';
-import type { Choice, Col, Logic, Other, Row, StoredQuestion } from '../surveys/question-schema.js';
 import { loadDesign } from '../surveys/surveys.js';
+import type { DesignIndex, IndexedPage, IndexedQuestion } from './types.js';
 
-export interface IndexedQuestion {
-  id: string;
-  pageId: string;
-  position: number;
-  family: string;
-  subtype: string;
-  heading: string;
-  displayType: string | null;
-  doc: StoredQuestion;
-  choices: Map<string, Choice>;
-  rows: Map<string, Row>;
-  cols: Map<string, { col: Col; choices: Map<string, Choice> }>;
-  other: Other | null;
-}
+export type { DesignIndex, IndexedPage, IndexedQuestion } from './types.js';
 
-export interface IndexedPage {
-  id: string;
-  position: number;
-  title: string;
-  description: string;
-  /** the page's skip-logic rule (choice rules are on the questions' choices) */
-  logic: Logic | null;
-  questions: IndexedQuestion[];
-}
-
-export interface DesignIndex {
-  surveyId: string;
-  pages: IndexedPage[];
-  pageById: Map<string, IndexedPage>;
-  questions: Map<string, IndexedQuestion>;
-}
-
-const cache = new Map<string, { key: string; index: DesignIndex }>();
-const MAX_CACHED = 500;
-
-export async function designIndex(deps: Deps, survey: SurveyRow): Promise<DesignIndex> {
-  const key = `${survey.date_modified}|${survey.question_count}|${survey.page_count}`;
+export async function designIndex(
+  deps: Deps,
+  survey: Pick<SurveyRow, 'id' | 'design_version'>,
+): Promise<DesignIndex> {
+  const cache = deps.caches.designs;
   const hit = cache.get(survey.id);
-  if (hit && hit.key === key) return hit.index;
+  if (hit && hit.version === survey.design_version) return hit.index;
   const { pages, questions } = await loadDesign(deps, survey.id);
   const index: DesignIndex = { surveyId: survey.id, pages: [], pageById: new Map(), questions: new Map() };
   for (const p of pages) {
@@ -73,7 +43,6 @@ export async function designIndex(deps: Deps, survey: SurveyRow): Promise<Design
     index.pages.push(page);
     index.pageById.set(p.id, page);
   }
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(survey.id, { key, index });
+  cache.set(survey.id, { version: survey.design_version, index });
   return index;
 }

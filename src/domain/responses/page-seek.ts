@@ -9,28 +9,15 @@
 // deletion does. Marks are keyed by the survey's deletion count, read in one statement as
 // next_ordinal (responses ever made) minus response_count (responses kept): any deletion changes
 // the key on every process at once, and old marks are simply never asked for again.
+import type { Deps } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { prepareQuery } from '../../db/prepared.js';
-import type { ResponseRow } from './responses.js';
+import type { ResponseRow } from '../../db/stores/responses.js';
+import type { Seeks } from './types.js';
 
 const STRIDE = 1000;
-/** Marks kept per process (a key and a number each; the oldest go first). */
-const MAX_MARKS = 100_000;
-
-interface Seeks {
-  version: (surveyId: string) => Promise<unknown[][]>;
-  /** The ordinal of the row `offset` rows past `after`, read on the (scope, ordinal) index alone. */
-  surveyBoundary: (surveyId: string, after: number, offset: number) => Promise<unknown[][]>;
-  collectorBoundary: (collectorId: string, after: number, offset: number) => Promise<unknown[][]>;
-  survey: (surveyId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
-  collector: (collectorId: string, after: number, limit: number, offset: number) => Promise<ResponseRow[]>;
-  marks: Map<string, number>;
-}
-const perDb = new WeakMap<Db, Seeks>();
 
 function seeksOf(db: Db): Seeks {
-  let s = perDb.get(db);
-  if (s) return s;
   const { kysely } = db;
   // The same two reads per scope (a survey's responses or a collector's), on its (scope, ordinal) index.
   const boundary = (scope: 'survey_id' | 'collector_id') =>
@@ -59,7 +46,7 @@ function seeksOf(db: Db): Seeks {
         .limit(limit as unknown as number)
         .offset(offset as unknown as number),
     );
-  s = {
+  return {
     version: prepareQuery(
       db,
       1,
@@ -75,22 +62,11 @@ function seeksOf(db: Db): Seeks {
     collectorBoundary: boundary('collector_id'),
     survey: rows('survey_id'),
     collector: rows('collector_id'),
-    marks: new Map(),
   };
-  perDb.set(db, s);
-  return s;
 }
 
 function remember(marks: Map<string, number>, key: string, ordinal: number): void {
-  if (marks.has(key)) return;
-  if (marks.size >= MAX_MARKS) {
-    let drop = MAX_MARKS / 10;
-    for (const k of marks.keys()) {
-      marks.delete(k);
-      if (--drop === 0) break;
-    }
-  }
-  marks.set(key, ordinal);
+  if (!marks.has(key)) marks.set(key, ordinal);
 }
 
 /**
@@ -98,21 +74,22 @@ function remember(marks: Map<string, number>, key: string, ordinal: number): voi
  * ordinal order, unfiltered: the same rows as ORDER BY ordinal LIMIT … OFFSET …, read by seek.
  */
 export async function seekResponsesPage(
-  db: Db,
+  deps: Deps,
   scope: { surveyId: string; collectorId?: string },
   offset: number,
   limit: number,
 ): Promise<ResponseRow[]> {
-  const s = seeksOf(db);
+  const s = deps.caches.pageSeeks.get(() => seeksOf(deps.db));
+  const marks = deps.caches.seekMarks;
   const [found] = await s.version(scope.surveyId);
   if (!found) return [];
   const deleted = Number(found[0] ?? 0) - Number(found[1]);
   const key = `${scope.collectorId ? `c${scope.collectorId}` : `s${scope.surveyId}`}:${deleted}:`;
   let from = offset;
-  let after = s.marks.get(key + offset);
+  let after = marks.get(key + offset);
   if (after === undefined) {
     from = offset - (offset % STRIDE);
-    after = from > 0 ? s.marks.get(key + from) : 0;
+    after = from > 0 ? marks.get(key + from) : 0;
     if (after === undefined) {
       from = 0;
       after = 0;
@@ -127,15 +104,15 @@ export async function seekResponsesPage(
     if (!hit) return [];
     after = Number(hit[0]);
     from = offset;
-    remember(s.marks, key + offset, after);
+    remember(marks, key + offset, after);
   }
   const rows = scope.collectorId
     ? await s.collector(scope.collectorId, after, limit, offset - from)
     : await s.survey(scope.surveyId, after, limit, offset - from);
   if (rows.length > 0) {
-    remember(s.marks, key + (offset + rows.length), rows[rows.length - 1].ordinal);
+    remember(marks, key + (offset + rows.length), rows[rows.length - 1].ordinal);
     for (let m = offset - (offset % STRIDE) + STRIDE; m < offset + rows.length; m += STRIDE)
-      remember(s.marks, key + m, rows[m - offset - 1].ordinal);
+      remember(marks, key + m, rows[m - offset - 1].ordinal);
   }
   return rows;
 }

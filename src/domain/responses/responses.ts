@@ -2,28 +2,29 @@
 // response holds all its answers as one JSON document; the survey's and collector's response counts
 // and the rollup counts change in the same transaction as the response, with its events.
 import { randomBytes } from 'node:crypto';
-import { type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
+import { type SqlBool, sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
-import type { ResponsesTable } from '../../db/tables/collect.js';
+import { addCounts, CollectorRefused, type ResponseRow } from '../../db/stores/responses.js';
 import { ApiError } from '../../platform/errors.js';
+import { recordActivity } from '../activity/record.js';
+import { activityTypeOf } from '../activity/types.js';
 import { type Collector, CollectorNotOpen, closedReason, collectorById } from '../collectors/collectors.js';
 import type { EventType, NewEvent } from '../event-types.js';
 import { recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
-import { checkPages, countKeys, mergePages, type PageIn, type StoredPage } from './answers.js';
-import type { DesignIndex } from './design-index.js';
+import { checkPages, countKeys, mergePages } from './answers.js';
 import { seekResponsesPage } from './page-seek.js';
-import { insertResponsePgGrouped } from './pg-write.js';
 import type { LogicPath } from './route.js';
-import { insertResponseSqlite } from './sqlite-write.js';
+import type { DesignIndex, PageIn, StoredPage } from './types.js';
 
 /** The largest value of an INTEGER column on PostgreSQL. */
 const INT_MAX = 2147483647;
 
 type Trx = Transaction<Database>;
-export type ResponseRow = Selectable<ResponsesTable>;
+
+export type { ResponseRow };
 export const RESPONSE_STATUSES = ['completed', 'partial', 'overquota', 'disqualified'] as const;
 export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
 
@@ -61,37 +62,6 @@ export interface CreateExtras {
 }
 
 const editToken = () => randomBytes(18).toString('base64url');
-
-/** Adds `sign` × each answer key of `pages` to the collector's rollup counts (one statement). */
-export async function addCounts(
-  trx: Trx,
-  surveyId: string,
-  collectorId: string,
-  deltas: Map<string, number>,
-): Promise<void> {
-  const values = [];
-  for (const [k, n] of deltas) {
-    if (n === 0) continue;
-    const cut = k.indexOf('|');
-    values.push({
-      survey_id: surveyId,
-      collector_id: collectorId,
-      question_id: k.slice(0, cut),
-      akey: k.slice(cut + 1),
-      n,
-    });
-  }
-  for (let i = 0; i < values.length; i += 500)
-    await trx
-      .insertInto('response_counts')
-      .values(values.slice(i, i + 500))
-      .onConflict((oc) =>
-        oc
-          .columns(['survey_id', 'collector_id', 'question_id', 'akey'])
-          .doUpdateSet((eb) => ({ n: eb('response_counts.n', '+', eb.ref('excluded.n')) })),
-      )
-      .execute();
-}
 
 export function countDeltas(
   pages: StoredPage[],
@@ -196,16 +166,20 @@ export async function createResponse(
     edit_token: editToken(),
     respondent_key: extras.respondentKey ?? null,
   };
-  const deltas = countDeltas(pages, 1);
+  const events = types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) }));
+  // Events that are group activity need reads in the response's transaction: written alone then.
+  const activity = events.filter((e) => activityTypeOf(e.event) !== null);
   try {
-    const events = types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) }));
-    if (deps.db.sqlite) await insertResponseSqlite(deps, row, deltas, events);
-    else
-      await insertResponsePgGrouped(deps, row, deltas, events, () =>
-        insertResponsePg(deps, row, deltas, eventIds, types, actor, now),
-      );
+    await deps.stores.responses.insert(
+      { row, deltas: countDeltas(pages, 1), events },
+      activity.length === 0
+        ? undefined
+        : async (trx) => {
+            for (const e of activity) await recordActivity(trx, e.id, e.event, now);
+          },
+    );
   } catch (err) {
-    if (!(err instanceof CollectorNotOpen)) throw err;
+    if (!(err instanceof CollectorRefused)) throw err;
     // Say why, from the collector as it is now (the refusal itself was atomic).
     const current = await collectorById(deps, collector.id);
     throw new CollectorNotOpen(
@@ -215,54 +189,6 @@ export async function createResponse(
   }
   deps.metrics.responses.inc();
   return row;
-}
-
-/** One response in its own transaction (PostgreSQL: a response its group could not write). */
-async function insertResponsePg(
-  deps: Deps,
-  row: ResponseRow,
-  deltas: Map<string, number>,
-  eventIds: string[],
-  types: EventType[],
-  actor: ResponseActor,
-  now: string,
-): Promise<void> {
-  const survey = { id: row.survey_id, owner_id: row.owner_id };
-  const collector = { id: row.collector_id };
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    // First, and in one statement: count the response against the collector if it is open, not
-    // past its close date and below its limit (the row lock makes concurrent submissions queue).
-    const counted = await trx
-      .updateTable('collectors')
-      .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
-      .where('id', '=', collector.id)
-      .where('status', '<>', 'closed')
-      .where((eb) => eb.or([eb('close_date', 'is', null), eb('close_date', '>', now)]))
-      .where((eb) =>
-        eb.or([eb('response_limit', 'is', null), eb('response_count', '<', eb.ref('response_limit'))]),
-      )
-      .executeTakeFirst();
-    if (Number(counted.numUpdatedRows) === 0) throw new CollectorNotOpen(collector.id);
-    const seq = await trx
-      .insertInto('survey_response_seq')
-      .values({ survey_id: survey.id, owner_id: survey.owner_id, next_ordinal: 1 })
-      .onConflict((oc) =>
-        oc
-          .column('survey_id')
-          .doUpdateSet((eb) => ({ next_ordinal: eb('survey_response_seq.next_ordinal', '+', 1) })),
-      )
-      .returning('next_ordinal')
-      .executeTakeFirstOrThrow();
-    row.ordinal = Number(seq.next_ordinal);
-    await trx.insertInto('responses').values(row).execute();
-    await trx
-      .updateTable('surveys')
-      .set((eb) => ({ response_count: eb('response_count', '+', 1) }))
-      .where('id', '=', survey.id)
-      .execute();
-    await addCounts(trx, survey.id, collector.id, deltas);
-    await writeEvents(deps, trx, eventIds, types, row, actor);
-  });
 }
 
 export function storedPages(row: Pick<ResponseRow, 'pages'>): StoredPage[] {
@@ -475,7 +401,7 @@ export async function listResponses(
   if (columns === 'all' && f.surveyId && f.sortBy === undefined && f.sortOrder !== 'DESC' && unfiltered(f))
     return [
       Number(total),
-      await seekResponsesPage(deps.db, { surveyId: f.surveyId, collectorId: f.collectorId }, offset, limit),
+      await seekResponsesPage(deps, { surveyId: f.surveyId, collectorId: f.collectorId }, offset, limit),
     ];
   const order = f.sortOrder === 'DESC' ? 'desc' : 'asc';
   const base = columns === 'all' ? q.selectAll() : q.select(['id', 'survey_id', 'collector_id', 'ordinal']);

@@ -227,6 +227,7 @@ export async function writeBlueprint(
     ...settingsColumns(blueprint),
     question_count: questionCount,
     page_count: pages.length,
+    design_version: 0,
     response_count: 0,
     preview_token: token(),
     manage_token: token(),

@@ -52,6 +52,7 @@ async function touch(
     .updateTable('surveys')
     .set((eb) => ({
       date_modified: deps.clock.now().toISOString(),
+      design_version: eb('design_version', '+', 1),
       page_count: eb('page_count', '+', counts.pages ?? 0),
       question_count: eb('question_count', '+', counts.questions ?? 0),
     }))

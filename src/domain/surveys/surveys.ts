@@ -1,7 +1,6 @@
 // Surveys: create (Blank, Bulk, Copy), read, list, update, delete. No HTTP here.
 import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import type { Db } from '../../db/database.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
@@ -316,10 +315,6 @@ export type ListColumn = (typeof WORKSPACE_COLUMNS)[number];
 export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
 
 type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
-/** Per database: the list's statements by query shape (see listSurveys). */
-const listStatements = new WeakMap<Db, Map<string, { page: ListStatement; count: ListStatement }>>();
-/** Per database: "does this user take part in any workgroup?" (prepared once). */
-const memberChecks = new WeakMap<Db, (userId: string) => Promise<unknown[]>>();
 
 /**
  * The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. Reads only
@@ -357,13 +352,11 @@ export async function listSurveyRows(
   columns: readonly ListColumn[],
 ): Promise<{ total: number; columns: ListColumn[]; rows: unknown[][] }> {
   const { db } = deps;
-  let memberCheck = memberChecks.get(db);
-  if (!memberCheck) {
-    memberCheck = prepareQuery(db, 1, (user) =>
+  const memberCheck = deps.caches.workgroupMember.get(() =>
+    prepareQuery(db, 1, (user) =>
       db.kysely.selectFrom('workgroup_members').select('user_id').where('user_id', '=', user).limit(1),
-    );
-    memberChecks.set(db, memberCheck);
-  }
+    ),
+  );
   const all = q.filters.length === 0;
   const withShared = (all || q.filters.includes('shared_with')) && (await memberCheck(userId)).length > 0;
   const select = [...new Set<ListColumn>(['id', ...columns])];
@@ -379,15 +372,10 @@ export async function listSurveyRows(
     Boolean(q.endModified),
     folder,
   ]);
-  let byShape = listStatements.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    listStatements.set(db, byShape);
-  }
-  let statements = byShape.get(shape);
+  let statements = deps.caches.surveyLists.get(shape);
   if (!statements) {
     statements = listStatementsFor(deps, q, select, withShared, folder);
-    byShape.set(shape, statements);
+    deps.caches.surveyLists.set(shape, statements);
   }
   const pattern = q.title ? `%${q.title.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const args = [userId, pattern, q.startModified ?? null, q.endModified ?? null, q.folderId ?? null];

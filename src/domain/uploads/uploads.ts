@@ -11,7 +11,7 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../context.js';
-import type { StoredPage } from '../responses/answers.js';
+import type { StoredPage } from '../responses/types.js';
 import { kindOf } from './types.js';
 
 /** How long an unreferenced upload (or a tmp file) may wait for its response before it is swept. */

@@ -116,8 +116,8 @@ export function detailsJson(
         JSON.stringify(q.subtype),
         ',"href":',
         JSON.stringify(href + q.id),
-        ',',
-        q.doc.slice(1),
+        // The stored design's members follow; an empty one ("{}") has none, so no comma.
+        /^\{\s*\}$/.test(q.doc) ? '}' : `,${q.doc.slice(1)}`,
       );
     });
     parts.push(']}');

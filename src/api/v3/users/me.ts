@@ -1,7 +1,6 @@
 // GET /v3/users/me: the calling account (spec "User", reference §3.1).
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Account } from '../../../domain/accounts/users.js';
 import { baseUrl } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { micro, withOffset } from '../../../platform/dates.js';
@@ -36,10 +35,9 @@ export const UserSchema = Type.Object(
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
-/** Each caller's serialized answer, with the host it was built for. */
-const rendered = new WeakMap<Account, { base: string; json: string }>();
-
-export const usersMeRoutes: Routes = (app) => {
+export const usersMeRoutes: Routes = (app, deps) => {
+  /** Each token's serialized answer per host, for the remembered caller it was built from. */
+  const rendered = deps.caches.usersMe;
   app.get(
     '/users/me',
     {
@@ -51,14 +49,15 @@ export const usersMeRoutes: Routes = (app) => {
       },
     },
     async (request, reply) => {
-      const { user, granted, available, plan } = request.auth;
+      const { user, granted, available, plan, tokenId } = request.auth;
       const base = baseUrl(request);
+      const key = `${tokenId}|${base}`;
       // The answer depends only on the caller and the host, and auth.ts hands out the same caller
-      // object for as long as nothing in the database changes: serialize it once for that span.
-      const known = rendered.get(user);
+      // object while no token, user or app changes: serialize it once for that span.
+      const known = rendered.get(key);
       // Sent as text already JSON (the typed reply only takes the object; the bytes are the same).
       const untyped = reply as FastifyReply;
-      if (known?.base === base) return untyped.type(JSON_UTF8).send(known.json);
+      if (known?.user === user) return untyped.type(JSON_UTF8).send(known.json);
       const json = untyped.serialize({
         id: user.id,
         username: user.username,
@@ -76,7 +75,7 @@ export const usersMeRoutes: Routes = (app) => {
         features: features(plan),
         href: `${base}/v3/users/me`,
       }) as string;
-      rendered.set(user, { base, json });
+      rendered.set(key, { user, json });
       return untyped.type(JSON_UTF8).send(json);
     },
   );

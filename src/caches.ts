@@ -1,0 +1,116 @@
+// Every process-wide cache, queue holder and runner, in one typed registry (`deps.caches`): one
+// per Deps, so per database, never shared by two databases one process serves (tests do). Each
+// entry says what it is keyed by, is bounded, and can be cleared (`clearAll()` empties them all);
+// tests can look inside. A cache only saves work: it is keyed by what makes it exact (a version,
+// an epoch), and clearing any of them changes no answer. New caches go here, not in a module-level
+// Map. Pure constant tables (scopes by name, languages, templates) are not caches.
+//
+// It imports only types, so Deps (context.ts) can name it.
+import type { Region } from './config.js';
+import type { Caller, ScopeList } from './domain/accounts/caller.js';
+import type { DesignIndex, Seeks } from './domain/responses/types.js';
+
+/** A Map that forgets its oldest entry when full. */
+export class CacheMap<K, V> extends Map<K, V> {
+  constructor(readonly max: number) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    if (this.size >= this.max && !this.has(key)) this.delete(this.keys().next().value as K);
+    return super.set(key, value);
+  }
+}
+
+/** A CacheMap whose entries are valid for one `stamp` (an epoch): a new stamp empties it. */
+export class StampedCache<K, V> extends CacheMap<K, V> {
+  stamp: number | null = null;
+
+  /** Empties the cache if `stamp` is not the one its entries were read at. */
+  at(stamp: number): void {
+    if (stamp !== this.stamp) {
+      super.clear();
+      this.stamp = stamp;
+    }
+  }
+
+  override clear(): void {
+    super.clear();
+    this.stamp = null;
+  }
+}
+
+/** One value made on first use (a runner, a set of prepared statements). */
+export class Slot<T> {
+  value: T | undefined;
+
+  get size(): number {
+    return this.value === undefined ? 0 : 1;
+  }
+
+  /** The value, made by `make` the first time. */
+  get(make: () => T): T {
+    this.value ??= make();
+    return this.value;
+  }
+
+  clear(): void {
+    this.value = undefined;
+  }
+}
+
+type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
+
+/** Work a process runs in the background (named by what stops it, so this file imports no code
+ * and no module that needs Deps). */
+export interface BackgroundRunner {
+  stop(): Promise<void>;
+}
+
+export interface Caches {
+  /** platform/auth.ts: token → its holder, valid for one caller epoch (db/caller-epoch.ts). */
+  callers: StampedCache<string, Caller>;
+  /** platform/auth.ts: a token's stored scopes (JSON) or a plan's name → the parsed list. */
+  scopeLists: CacheMap<string, ScopeList>;
+  /** platform/regions.ts: the regional hosts of the config → their region. */
+  regionHosts: Slot<Map<string, Region>>;
+  /** api/v3/users/me.ts: token id and host → the answer serialized for that remembered caller. */
+  usersMe: CacheMap<string, { user: Caller['user']; json: string }>;
+  /** domain/surveys/surveys.ts: GET /surveys' page and count statements by query shape. */
+  surveyLists: CacheMap<string, { page: ListStatement; count: ListStatement }>;
+  /** domain/surveys/surveys.ts: "is this user in any workgroup?", prepared once. */
+  workgroupMember: Slot<(userId: string) => Promise<unknown[]>>;
+  /** domain/responses/design-index.ts: survey id → its indexed design and design_version. */
+  designs: CacheMap<string, { version: number; index: DesignIndex }>;
+  /** domain/responses/page-seek.ts: the export's seek statements. */
+  pageSeeks: Slot<Seeks>;
+  /** domain/responses/page-seek.ts: scope, deletion count and offset → the ordinal before it. */
+  seekMarks: CacheMap<string, number>;
+  /** outbox/fanout.ts: where the previous batch ended while a backlog is worked through. */
+  fanoutCursor: Slot<{ created_at: string; id: string }>;
+  /** domain/import/background.ts: the process's background imports (its ImportRunner). */
+  importRunner: Slot<BackgroundRunner>;
+  clearAll(): void;
+}
+
+export function createCaches(): Caches {
+  const caches: Omit<Caches, 'clearAll'> = {
+    callers: new StampedCache(10_000),
+    scopeLists: new CacheMap(1000),
+    regionHosts: new Slot(),
+    usersMe: new CacheMap(10_000),
+    surveyLists: new CacheMap(1000),
+    workgroupMember: new Slot(),
+    designs: new CacheMap(500),
+    pageSeeks: new Slot(),
+    seekMarks: new CacheMap(100_000),
+    fanoutCursor: new Slot(),
+    importRunner: new Slot(),
+  };
+  return {
+    ...caches,
+    clearAll: () => {
+      for (const cache of Object.values(caches)) cache.clear();
+    },
+  };
+}

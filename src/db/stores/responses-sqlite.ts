@@ -1,0 +1,149 @@
+// The responses store on SQLite: the whole write (collector's count, ordinal, row, survey count,
+// rollup counts, events) as one synchronous better-sqlite3 transaction of prepared statements, run
+// while holding Kysely's one connection (so no Kysely transaction can be open around it).
+// Concurrent inserts are committed together (group commit): each runs in its own savepoint, so one
+// failing leaves the others intact, and each caller is answered only after the shared COMMIT.
+import type SqliteDatabase from 'better-sqlite3';
+import type { Transaction } from 'kysely';
+import type { Db } from '../database.js';
+import type { Database } from '../schema.js';
+import {
+  CollectorRefused,
+  countRows,
+  EVENT_COLUMNS,
+  eventRow,
+  insertAlone,
+  type NewResponse,
+  RESPONSE_COLUMNS,
+  type ResponseStore,
+} from './responses.js';
+
+type Stmt = SqliteDatabase.Statement;
+interface Statements {
+  seq: Stmt;
+  insert: Stmt;
+  survey: Stmt;
+  collector: Stmt;
+  count: Stmt;
+  event: Stmt;
+  begin: Stmt;
+  commit: Stmt;
+  rollback: Stmt;
+}
+
+interface Job {
+  r: NewResponse;
+  now: string;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class SqliteResponseStore implements ResponseStore {
+  private readonly sqlite: SqliteDatabase.Database;
+  private statements: Statements | undefined;
+  private readonly queue: Job[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => string,
+  ) {
+    this.sqlite = db.sqlite!;
+  }
+
+  insert(r: NewResponse, more?: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+    if (more) return insertAlone(this.db.kysely, r, this.now(), more);
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ r, now: this.now(), resolve, reject });
+      if (this.queue.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  /** Prepared on first use: the tables may not exist yet when the store is made. */
+  private prepared(): Statements {
+    const db = this.sqlite;
+    this.statements ??= {
+      seq: db.prepare(
+        `INSERT INTO survey_response_seq (survey_id, owner_id, next_ordinal) VALUES (?, ?, 1)
+         ON CONFLICT (survey_id) DO UPDATE SET next_ordinal = next_ordinal + 1 RETURNING next_ordinal`,
+      ),
+      insert: db.prepare(
+        `INSERT INTO responses (${RESPONSE_COLUMNS.join(', ')}) VALUES (${RESPONSE_COLUMNS.map(() => '?').join(', ')})`,
+      ),
+      survey: db.prepare('UPDATE surveys SET response_count = response_count + 1 WHERE id = ?'),
+      // The collector's count and its openness in one statement (as insertResponseIn).
+      collector: db.prepare(
+        `UPDATE collectors SET response_count = response_count + 1
+         WHERE id = ? AND status <> 'closed' AND (close_date IS NULL OR close_date > ?)
+           AND (response_limit IS NULL OR response_count < response_limit)`,
+      ),
+      count: db.prepare(
+        `INSERT INTO response_counts (survey_id, collector_id, question_id, akey, n) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (survey_id, collector_id, question_id, akey) DO UPDATE SET n = n + excluded.n`,
+      ),
+      event: db.prepare(
+        `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`,
+      ),
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+    };
+    return this.statements;
+  }
+
+  private runJob(s: Statements, { r, now }: Job): void {
+    const db = this.sqlite;
+    const { row } = r;
+    db.exec('SAVEPOINT response');
+    try {
+      if (s.collector.run(row.collector_id, now).changes === 0) throw new CollectorRefused(row.collector_id);
+      const seq = s.seq.get(row.survey_id, row.owner_id) as { next_ordinal: number };
+      row.ordinal = Number(seq.next_ordinal);
+      s.insert.run(...RESPONSE_COLUMNS.map((c) => row[c]));
+      s.survey.run(row.survey_id);
+      for (const c of countRows(row.survey_id, row.collector_id, r.deltas))
+        s.count.run(c.survey_id, c.collector_id, c.question_id, c.akey, c.n);
+      for (const { id, event } of r.events) {
+        const e = eventRow(id, event, now);
+        s.event.run(...EVENT_COLUMNS.map((c) => e[c]));
+      }
+      db.exec('RELEASE response');
+    } catch (err) {
+      db.exec('ROLLBACK TO response');
+      db.exec('RELEASE response');
+      throw err;
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const db = this.sqlite;
+    const s = this.prepared();
+    const queue = this.queue;
+    const settled: Array<() => void> = [];
+    try {
+      await this.db.kysely.connection().execute(async () => {
+        // Jobs that arrived while waiting for the connection join this batch.
+        const jobs = queue.splice(0, queue.length);
+        if (jobs.length === 0) return;
+        s.begin.run();
+        try {
+          for (const j of jobs) {
+            try {
+              this.runJob(s, j);
+              settled.push(j.resolve);
+            } catch (err) {
+              settled.push(() => j.reject(err));
+            }
+          }
+          s.commit.run();
+        } catch (err) {
+          if (db.inTransaction) s.rollback.run();
+          settled.length = 0;
+          for (const j of jobs) settled.push(() => j.reject(err));
+        }
+      });
+    } catch (err) {
+      for (const j of queue.splice(0, queue.length)) settled.push(() => j.reject(err));
+    }
+    for (const settle of settled) settle();
+  }
+}
