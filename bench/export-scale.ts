@@ -6,8 +6,8 @@
 import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/compose.js';
+import { loadConfig } from '../src/config.js';
 import { checkExportAllowed, writeExportTo } from '../src/domain/exports/exports.js';
 import type { ExportFormat } from '../src/domain/exports/writers.js';
 import { everyFamilyPages, prng, randomAnswers } from '../test/collect/fixtures.js';
