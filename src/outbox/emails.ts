@@ -2,7 +2,6 @@
 // (retrying with backoff, every attempt recorded) through the configured transport.
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../context.js';
-import type { Database } from '../db/schema.js';
 import { setContactStatus } from '../domain/contacts/contacts.js';
 import { backoffSeconds } from './claim.js';
 import { isPermanentMailError, type MailTransport } from './mail-transport.js';
