@@ -65,6 +65,15 @@ describe('the house', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps db/ on its own: it imports db/ and config.ts only', () => {
+    const outside = files
+      .filter((f) => roomOf(f) === 'db')
+      .flatMap((f) => importsOf(f).map((t) => [f, t] as const))
+      .filter(([, t]) => !['db', 'config.ts'].includes(roomOf(t)))
+      .map(([f, t]) => `${relative(SRC, f)} -> ${relative(SRC, t)}`);
+    expect(outside).toEqual([]);
+  });
+
   it('has no import circles', () => {
     const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => text.has(t))]));
     const circles: string[] = [];
