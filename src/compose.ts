@@ -5,7 +5,7 @@ import { openDatabase } from './db/database.js';
 import { IdAllocator } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
 import { storedServerKey } from './db/settings.js';
-import { outboxBacklog } from './ops/health.js';
+import { outboxBacklog } from './outbox/backlog.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { randomToken, ServerSecrets } from './platform/secrets.js';
 import { createLogger } from './telemetry/logger.js';
