@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { openDatabase } from '../../src/db/database.js';
 import {
   ROOT,
@@ -334,6 +335,27 @@ describe('the outbox backlog', () => {
     } finally {
       await receiver.stop();
     }
+  });
+});
+
+describe('deploy/alerts.yml', () => {
+  it('parses as Prometheus rule groups whose expressions name metrics the service exports', async () => {
+    const file = parseYaml(readFileSync(`${ROOT}/deploy/alerts.yml`, 'utf8')) as {
+      groups: Array<{ name: string; rules: Array<Record<string, unknown>> }>;
+    };
+    const rules = file.groups.flatMap((g) => g.rules);
+    expect(rules.map((r) => r.alert)).toContain('SurveyServiceOutboxStuck');
+    await scrape();
+    for (const rule of rules) {
+      expect(Object.keys(rule).sort(), String(rule.alert)).toEqual(
+        ['alert', 'annotations', 'expr', 'for', 'labels'].sort(),
+      );
+      for (const name of String(rule.expr).match(/\bsurvey_[a-z_]+/g) ?? [])
+        expect(text, `${rule.alert}: ${name}`).toContain(`# TYPE ${name} `);
+    }
+    // The stuck-outbox rule covers every kind, webhooks included.
+    const stuck = rules.find((r) => r.alert === 'SurveyServiceOutboxStuck');
+    expect(stuck?.expr).toBe('max by (kind) (survey_outbox_oldest_due_seconds) > 900');
   });
 });
 
