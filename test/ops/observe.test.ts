@@ -335,7 +335,7 @@ describe('the outbox backlog', () => {
     } finally {
       await receiver.stop();
     }
-  });
+  }, 180_000); // three CLI processes and a worker pass
 });
 
 describe('deploy/alerts.yml', () => {
@@ -427,5 +427,5 @@ describe('the log stream', () => {
       else expect(lines.some((l) => l.msg === 'process warning')).toBe(true);
       expect(worker.stderr(), level).toBe('');
     }
-  });
+  }, 180_000); // two worker processes
 });
