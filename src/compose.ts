@@ -8,7 +8,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { storedServerKey } from './db/settings.js';
 import { PgResponseStore } from './db/stores/responses-pg.js';
 import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
-import { outboxBacklog } from './ops/health.js';
+import { outboxBacklog } from './outbox/backlog.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { randomToken, ServerSecrets } from './platform/secrets.js';
 import { createLogger } from './telemetry/logger.js';

@@ -87,8 +87,6 @@ export interface Config {
   metrics: { port: number | undefined; host: string };
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and deliveries. */
   shutdownTimeoutMs: number;
-  /** READY_OUTBOX_STUCK_SECONDS: /readyz fails when a due outbox row has waited longer. */
-  readyOutboxStuckSeconds: number;
   /** Days kept before the worker prunes (RETAIN_<KIND>_DAYS; 0 = keep forever). */
   retention: Record<RetainedKind, number>;
   /** RETENTION_INTERVAL_SECONDS: how often each worker runs its retention job. */
@@ -231,7 +229,6 @@ export const ENV_SCHEMA = Type.Partial(
     METRICS_PORT: whole(undefined, 'port of the Prometheus /metrics listener (unset = off)', 0, 65535),
     METRICS_HOST: text('127.0.0.1', 'address of the /metrics listener'),
     SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
-    READY_OUTBOX_STUCK_SECONDS: whole(900, '/readyz fails when a due outbox row waited longer', 1),
     RETAIN_DELIVERIES_DAYS: whole(30, 'days finished webhook deliveries are kept (0 = forever)'),
     RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
     RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
@@ -384,7 +381,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupMode: s('SIGNUP_MODE') as SignupMode,
     metrics: { port: e.METRICS_PORT as number | undefined, host: s('METRICS_HOST') },
     shutdownTimeoutMs: n('SHUTDOWN_TIMEOUT_MS'),
-    readyOutboxStuckSeconds: n('READY_OUTBOX_STUCK_SECONDS'),
     retention: {
       deliveries: n('RETAIN_DELIVERIES_DAYS'),
       emails: n('RETAIN_EMAILS_DAYS'),

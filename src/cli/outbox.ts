@@ -6,6 +6,7 @@ import { startMetricsServer } from '../ops/metrics-server.js';
 import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
 import { pruneOnce } from '../outbox/retention.js';
 import { OutboxWorker } from '../outbox/worker.js';
+import { announce, logProcessEvents } from '../telemetry/logger.js';
 import { type Commands, print } from './common.js';
 
 export const outboxCommands: Commands = (program) => {
@@ -32,6 +33,7 @@ export const outboxCommands: Commands = (program) => {
         }
         return;
       }
+      logProcessEvents(deps.log);
       let closeMetrics = gracefulClose(null);
       exitGracefully(deps, async () => {
         await Promise.all([worker.stop(), closeMetrics()]);
@@ -39,6 +41,6 @@ export const outboxCommands: Commands = (program) => {
       });
       closeMetrics = gracefulClose(await startMetricsServer(deps));
       worker.start();
-      process.stdout.write(`survey-service worker running (${deps.db.dialect})\n`);
+      announce(deps.log, { dialect: deps.db.dialect }, 'worker running');
     });
 };

@@ -2,6 +2,7 @@
 // (DESIGN.md): add to them, never rename them. With --json a verb prints one JSON object.
 // Each area declares its verbs in its own file; this list is the one place they are assembled.
 import { Command } from 'commander';
+import { VERSION } from '../platform/version.js';
 import { accountCommands } from './accounts.js';
 import type { Commands } from './common.js';
 import { exportCommands } from './exports.js';
@@ -26,6 +27,7 @@ const areas: Commands[] = [
 export function buildProgram(): Command {
   const program = new Command('survey-service')
     .description('Survey Service: a self-hostable survey platform with a SurveyMonkey v3 compatible API')
+    .version(VERSION, '-V, --version', 'print the version and exit (reads no configuration)')
     .showHelpAfterError();
   for (const register of areas) register(program);
   return program;

@@ -7,6 +7,7 @@ import { migrateToLatest, migrationStatus } from '../db/migrate.js';
 import { startMetricsServer } from '../ops/metrics-server.js';
 import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
 import { OutboxWorker } from '../outbox/worker.js';
+import { announce, logProcessEvents } from '../telemetry/logger.js';
 import { type Commands, print } from './common.js';
 
 export const serverCommands: Commands = (program) => {
@@ -17,6 +18,7 @@ export const serverCommands: Commands = (program) => {
     .action(async (opts: { worker: boolean }) => {
       const config = loadConfig();
       const deps = await createDeps(config);
+      logProcessEvents(deps.log);
       const app = await buildApp(deps);
       const worker = opts.worker && config.outbox.inServe ? new OutboxWorker(deps) : null;
       const closeApp = gracefulClose(app.server);
@@ -29,8 +31,10 @@ export const serverCommands: Commands = (program) => {
       await app.listen({ port: config.port, host: config.host });
       closeMetrics = gracefulClose(await startMetricsServer(deps));
       worker?.start();
-      process.stdout.write(
-        `survey-service listening on http://${config.host}:${config.port} (${deps.db.dialect})\n`,
+      announce(
+        deps.log,
+        { url: `http://${config.host}:${config.port}`, dialect: deps.db.dialect },
+        'listening',
       );
     });
 

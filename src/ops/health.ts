@@ -1,62 +1,51 @@
 // Health and readiness, for load balancers and orchestrators: GET /healthz answers while the
-// process runs; GET /readyz answers 200 only when the database answers, every migration this
-// program knows is applied, and no due outbox row has waited past READY_OUTBOX_STUCK_SECONDS.
-// Both live outside /v3: no token, no rate limit, no request log line.
+// process runs (with its version); GET /readyz answers 200 only when the process can serve
+// requests: the database answers and every migration this program knows is applied. Its body also
+// shows the worker's backlog per kind, which never fails it: a stuck or dead worker is an alert
+// (the survey_outbox_* metrics, deploy/alerts.yml), and taking every server out of the load
+// balancer for it would stop an API that works.
+// Both live outside /v3: no token, no rate limit, no request log line, no request metrics.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../context.js';
 import { migrationStatus } from '../db/migrate.js';
-import type { OutboxBacklog } from '../telemetry/metrics.js';
-
-/** The outbox's backlog: two counts and the earliest due time, on the (status, next_attempt_at) indexes. */
-export async function outboxBacklog(deps: Deps): Promise<OutboxBacklog> {
-  const k = deps.db.kysely;
-  const now = deps.clock.now();
-  const [deliveries, emails] = await Promise.all(
-    (['webhook_deliveries', 'emails'] as const).map((table) =>
-      k
-        .selectFrom(table as 'emails')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('next_attempt_at').as('first')])
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow(),
-    ),
-  );
-  const due = [deliveries.first, emails.first]
-    .filter((t): t is string => !!t)
-    .map((t) => (now.getTime() - Date.parse(t)) / 1000);
-  return {
-    pending: { deliveries: Number(deliveries.n), emails: Number(emails.n) },
-    oldestDueSeconds: Math.max(0, ...due),
-  };
-}
+import { outboxBacklog } from '../outbox/backlog.js';
+import { VERSION } from '../platform/version.js';
+import { OUTBOX_KINDS, type OutboxKind } from '../telemetry/metrics.js';
 
 export interface Readiness {
   ready: boolean;
   checks: {
     database: { ok: boolean; error?: string };
     migrations: { ok: boolean; pending?: string[] };
-    outbox: { ok: boolean; oldest_due_seconds?: number; limit_seconds?: number };
   };
+  /** Per kind, when it could be read: waiting items and the oldest due one's age in seconds. */
+  outbox?: Record<OutboxKind, { pending: number; oldest_due_seconds: number }>;
 }
 
 export async function readiness(deps: Deps): Promise<Readiness> {
-  const checks: Readiness['checks'] = {
-    database: { ok: true },
-    migrations: { ok: false },
-    outbox: { ok: false },
-  };
+  const checks: Readiness['checks'] = { database: { ok: true }, migrations: { ok: false } };
   try {
     const status = await migrationStatus(deps.db);
     checks.migrations = status.pending.length ? { ok: false, pending: status.pending } : { ok: true };
-    const backlog = await outboxBacklog(deps);
-    const limit = deps.config.readyOutboxStuckSeconds;
-    const oldest = Math.floor(backlog.oldestDueSeconds);
-    checks.outbox =
-      oldest > limit ? { ok: false, oldest_due_seconds: oldest, limit_seconds: limit } : { ok: true };
   } catch (err) {
     // Only the kind of failure: a message could carry a connection string.
     checks.database = { ok: false, error: (err as { code?: string }).code ?? 'unreachable' };
+    return { ready: false, checks };
   }
-  return { ready: Object.values(checks).every((c) => c.ok), checks };
+  const ready = checks.migrations.ok;
+  try {
+    const backlog = await outboxBacklog(deps);
+    const outbox = Object.fromEntries(
+      OUTBOX_KINDS.map((kind) => [
+        kind,
+        { pending: backlog[kind].pending, oldest_due_seconds: backlog[kind].oldestDueSeconds },
+      ]),
+    ) as NonNullable<Readiness['outbox']>;
+    return { ready, checks, outbox };
+  } catch {
+    // Information only (a pending migration may not have made its table yet).
+    return { ready, checks };
+  }
 }
 
 export function healthRoutes(deps: Deps) {
@@ -64,12 +53,12 @@ export function healthRoutes(deps: Deps) {
     const hide = { schema: { hide: true }, config: { operational: true } };
     app.get('/healthz', hide, async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { status: 'ok' };
+      return { status: 'ok', version: VERSION };
     });
     app.get('/readyz', hide, async (_request, reply) => {
-      const r = await readiness(deps);
-      reply.header('cache-control', 'no-store').code(r.ready ? 200 : 503);
-      return { status: r.ready ? 'ready' : 'not_ready', checks: r.checks };
+      const { ready, ...r } = await readiness(deps);
+      reply.header('cache-control', 'no-store').code(ready ? 200 : 503);
+      return { status: ready ? 'ready' : 'not_ready', ...r };
     });
   };
 }

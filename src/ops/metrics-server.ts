@@ -26,6 +26,7 @@ function knownHost(host: string | undefined, bound: string): boolean {
 export async function startMetricsServer(deps: Deps): Promise<Server | null> {
   const { port, host } = deps.config.metrics;
   if (port === undefined) return null;
+  deps.metrics.collectProcessMetrics();
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics' || !knownHost(req.headers.host, host)) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

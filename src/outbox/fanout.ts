@@ -93,7 +93,8 @@ export function deliveryBody(hook: WebhookRow, e: EventRow, facts: EventFacts, f
  * than to the whole history.
  */
 const LATE_COMMIT_MARGIN_MS = 15 * 60_000;
-const WATERMARK = 'outbox:fanout_since';
+/** The settings row where fan-out scans start (outbox/backlog.ts reads it too). */
+export const WATERMARK = 'outbox:fanout_since';
 
 /** Fans out up to `limit` events not yet dispatched; returns how many it handled. */
 export async function fanOut(deps: Deps, limit: number): Promise<number> {

@@ -24,3 +24,30 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
     },
   });
 }
+
+/**
+ * A long-running verb's start line (`listening`, `worker running`): written at any LOG_LEVEL, as
+ * supervisors and scripts wait for it, and as JSON like every other line.
+ */
+export function announce(log: Logger, fields: Record<string, unknown>, msg: string): void {
+  (log.isLevelEnabled('info') ? log : log.child({}, { level: 'info' })).info(fields, msg);
+}
+
+/**
+ * For serve and worker: what Node itself would print as plain text goes through the logger
+ * instead, so every line of the stream is JSON: process warnings (Fastify's and other libraries'
+ * deprecation notices among them), and the error that ends the process.
+ */
+export function logProcessEvents(log: Logger): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (w) =>
+    log.warn(
+      { warning: { name: w.name, code: (w as { code?: string }).code, message: w.message } },
+      'process warning',
+    ),
+  );
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught error: exiting');
+    process.exit(1);
+  });
+}

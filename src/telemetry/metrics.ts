@@ -1,15 +1,17 @@
 // Prometheus metrics (prom-client), one registry per process (per Deps in tests). Served on a
 // separate listener (METRICS_PORT, ops/metrics-server.ts) so they never share the public port;
 // unset, nothing is measured per request at all (the HTTP hook is only installed when metrics are on).
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/database.js';
+import { VERSION } from '../platform/version.js';
 
-export interface OutboxBacklog {
-  /** Pending rows of each outbox table. */
-  pending: { deliveries: number; emails: number };
-  /** Seconds the longest-waiting due row has been due (0 when none is due). */
-  oldestDueSeconds: number;
-}
+/** What the worker has waiting: webhook deliveries, events not yet fanned out to deliveries (a dead
+ * worker leaves webhooks there), emails and export jobs. */
+export const OUTBOX_KINDS = ['deliveries', 'events', 'emails', 'exports'] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
+/** Per kind: rows waiting, and seconds the longest-waiting due one has been due (0 when none is). */
+export type OutboxBacklog = Record<OutboxKind, { pending: number; oldestDueSeconds: number }>;
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
 const NAME = 'survey_http_request_duration_seconds';
@@ -69,6 +71,7 @@ export class Metrics {
     help: 'Survey responses created (API and respondent pages)',
     registers: [this.registry],
   });
+  private processMetrics = false;
   /** Request counts and latency buckets per "method route status", kept as plain numbers and
    * rendered at scrape time: prom-client hashes the label set on every call (~4 µs a request). */
   private readonly series = new Map<string, RequestSeries>();
@@ -108,7 +111,13 @@ export class Metrics {
         this.set({ state: 'waiting' }, s.waiting);
       },
     });
-    // Backlog gauges read the database when scraped; one query pair serves both gauges.
+    new Gauge({
+      name: 'survey_service_info',
+      help: 'The running version (always 1)',
+      labelNames: ['version'] as const,
+      registers,
+    }).set({ version: VERSION }, 1);
+    // Backlog gauges read the database when scraped; one read serves both gauges.
     let pending: Promise<OutboxBacklog> | null = null;
     const read = () => {
       pending ??= backlog().finally(() => {
@@ -118,23 +127,32 @@ export class Metrics {
     };
     new Gauge({
       name: 'survey_outbox_pending',
-      help: 'Outbox rows waiting to be sent, by kind (deliveries, emails)',
+      help: 'Work waiting for the worker, by kind (deliveries, events to fan out to webhooks, emails, exports)',
       labelNames: ['kind'] as const,
       registers,
       async collect() {
         const b = await read();
-        this.set({ kind: 'deliveries' }, b.pending.deliveries);
-        this.set({ kind: 'emails' }, b.pending.emails);
+        for (const kind of OUTBOX_KINDS) this.set({ kind }, b[kind].pending);
       },
     });
     new Gauge({
       name: 'survey_outbox_oldest_due_seconds',
-      help: 'Seconds the longest-waiting due outbox row has been due',
+      help: 'Seconds the longest-waiting due item of each kind has been due (0 when none is)',
+      labelNames: ['kind'] as const,
       registers,
       async collect() {
-        this.set((await read()).oldestDueSeconds);
+        const b = await read();
+        for (const kind of OUTBOX_KINDS) this.set({ kind }, b[kind].oldestDueSeconds);
       },
     });
+  }
+
+  /** prom-client's process metrics (memory, CPU, event-loop lag, GC, handles), once, for a process
+   * that serves its metrics: they sample continuously, so no other Deps (tests build many) pays. */
+  collectProcessMetrics(): void {
+    if (this.processMetrics) return;
+    this.processMetrics = true;
+    collectDefaultMetrics({ register: this.registry });
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

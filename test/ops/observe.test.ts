@@ -1,14 +1,29 @@
 // Operating the service: health and readiness probes, Prometheus metrics on their own port, and
 // one JSON log line per request, all from a real `serve` process as operators run it.
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { openDatabase } from '../../src/db/database.js';
-import { runCliJson, startServeProcess } from '../helpers/cli.js';
+import {
+  ROOT,
+  runCli,
+  runCliAsync,
+  runCliJson,
+  startServeProcess,
+  startWorkerProcess,
+} from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
+import { Receiver } from '../reach/helpers/receiver.js';
+
+const VERSION = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }).version;
+/** Preloaded into serve and worker: SIGUSR2 makes the process emit a warning. */
+const WARN_ON_SIGUSR2 = `--import=${fileURLToPath(new URL('./warning-probe.mjs', import.meta.url))}`;
 
 let db: TestDatabase;
 let serve: ReturnType<typeof startServeProcess>;
@@ -29,9 +44,10 @@ beforeAll(async () => {
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
     OUTBOX_IN_SERVE: 'false',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   };
   runCliJson(['migrate'], env);
-  serve = startServeProcess({ ...env, LOG_LEVEL: 'info' });
+  serve = startServeProcess({ ...env, LOG_LEVEL: 'info', NODE_OPTIONS: WARN_ON_SIGUSR2 });
   serve.child.stdout.on('data', (c) => {
     stdout += c;
   });
@@ -52,20 +68,23 @@ async function scrape() {
   return (name: string) => families.find((f) => f.name === name)?.metrics ?? [];
 }
 
+const idle = { pending: 0, oldest_due_seconds: 0 };
+
 describe('health', () => {
-  it('GET /healthz answers while the process runs; GET /readyz reports each check', async () => {
+  it('GET /healthz answers with the version; GET /readyz reports each check and the outbox', async () => {
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok', version: VERSION });
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'ready',
-      checks: { database: { ok: true }, migrations: { ok: true }, outbox: { ok: true } },
+      checks: { database: { ok: true }, migrations: { ok: true } },
+      outbox: { deliveries: idle, events: idle, emails: idle, exports: idle },
     });
   });
 
-  it('GET /readyz answers 503 naming a pending migration or a stuck outbox', async () => {
+  it('GET /readyz answers 503 for a pending migration; a stuck outbox shows there without failing it', async () => {
     const direct = openDatabase(db.url);
     try {
       const row = await sql<{ name: string; timestamp: string }>`
@@ -108,17 +127,21 @@ describe('health', () => {
           sent_at: null,
         })
         .execute();
+      // The API still serves: readiness stays 200, the body and the metrics show the backlog.
       const stuck = await fetch(`${url}/readyz`);
-      expect(stuck.status).toBe(503);
+      expect(stuck.status).toBe(200);
       const body = (await stuck.json()) as any;
-      expect(body.status).toBe('not_ready');
-      expect(body.checks.migrations).toEqual({ ok: true });
-      expect(body.checks.outbox).toMatchObject({ ok: false, limit_seconds: 900 });
-      expect(body.checks.outbox.oldest_due_seconds).toBeGreaterThan(800_000_000);
+      expect(body.status).toBe('ready');
+      expect(body.checks).toEqual({ database: { ok: true }, migrations: { ok: true } });
+      expect(body.outbox.emails.pending).toBe(1);
+      expect(body.outbox.emails.oldest_due_seconds).toBeGreaterThan(800_000_000);
+      expect(body.outbox.deliveries).toEqual(idle);
       const metric = await scrape();
-      expect(metric('survey_outbox_pending').find((m) => m.labels?.kind === 'emails')?.value).toBe('1');
+      const emails = (name: string) => metric(name).find((m) => m.labels?.kind === 'emails')?.value;
+      expect(emails('survey_outbox_pending')).toBe('1');
+      expect(Number(emails('survey_outbox_oldest_due_seconds'))).toBeGreaterThan(800_000_000);
       await direct.kysely.deleteFrom('emails').execute();
-      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      expect(((await (await fetch(`${url}/readyz`)).json()) as any).outbox.emails).toEqual(idle);
     } finally {
       await direct.close();
     }
@@ -187,6 +210,9 @@ describe('metrics and request logs', () => {
     while ((await client.get('/v3/users/me', t)).status === 200) served++;
     expect(served).toBe(1);
     expect((await client.get('/v3/users/me', { token: 'nope' })).status).toBe(401);
+    // Probes are neither logged nor counted.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     const metric = await scrape();
     const requests = metric('survey_http_requests_total');
@@ -212,11 +238,22 @@ describe('metrics and request logs', () => {
     const pool = metric('survey_db_pool_connections');
     expect(pool.map((m) => m.labels?.state).sort()).toEqual(['idle', 'in_use', 'waiting']);
     expect(Number(metric('survey_db_query_duration_seconds')[0].count)).toBeGreaterThan(0);
-    expect(metric('survey_outbox_pending').map((m) => [m.labels?.kind, m.value])).toEqual([
-      ['deliveries', '0'],
-      ['emails', '0'],
+    expect(requests.some((m) => ['/healthz', '/readyz'].includes(m.labels?.route ?? ''))).toBe(false);
+    expect(metric('survey_outbox_pending').map((m) => m.labels?.kind)).toEqual([
+      'deliveries',
+      'events',
+      'emails',
+      'exports',
     ]);
-    expect(metric('survey_outbox_oldest_due_seconds')[0].value).toBe('0');
+    expect(metric('survey_service_info')).toEqual([{ labels: { version: VERSION }, value: '1' }]);
+    // prom-client's process metrics: memory, event-loop lag, GC.
+    for (const name of [
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ])
+      expect(metric(name).length, name).toBeGreaterThan(0);
+    expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
     // Counters of the worker exist from the start (a separate worker process serves its own).
     expect(metric('survey_webhook_deliveries_total')).toBeDefined();
     expect((await fetch(`${url}/metrics`)).status).toBe(404); // never on the public port
@@ -233,6 +270,162 @@ describe('metrics and request logs', () => {
     expect(post.reqId).toMatch(/^[0-9a-f-]{36}$/);
     expect(typeof post.ms).toBe('number');
     expect(stdout).not.toContain(String(collector.body.id));
-    expect(lines.some((l) => l.route === '/healthz')).toBe(false);
+    expect(lines.some((l) => l.route === '/healthz' || l.route === '/readyz')).toBe(false);
   });
+});
+
+describe('the outbox backlog', () => {
+  it('with no worker running, webhooks waiting show per kind on the metrics and /readyz, which stays 200', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      runCliJson(
+        [
+          'user',
+          'create',
+          '--username',
+          'hooks',
+          '--email',
+          'hooks@example.com',
+          '--password',
+          'pw pw pw pw',
+        ],
+        env,
+      );
+      const t = {
+        token: runCliJson(['app', 'create', '--owner', 'hooks', '--name', 'Hooks'], env).access_token,
+      };
+      const client = new ApiClient(url);
+      const survey = await client.post('/v3/surveys', { title: 'Hooked' }, t);
+      expect(survey.status).toBe(201);
+      const hook = await client.post(
+        '/v3/webhooks',
+        {
+          name: 'h',
+          event_type: 'collector_created',
+          object_type: 'survey',
+          object_ids: [survey.body.id],
+          subscription_url: receiver.url,
+        },
+        t,
+      );
+      expect(hook.status).toBe(201);
+      expect(
+        (await client.post(`/v3/surveys/${survey.body.id}/collectors`, { type: 'weblink' }, t)).status,
+      ).toBe(201);
+      // No worker runs (OUTBOX_IN_SERVE=false): the event waits to be fanned out, no delivery exists.
+      await new Promise((r) => setTimeout(r, 1100));
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(200);
+      const { outbox } = (await ready.json()) as any;
+      expect(outbox.events.pending).toBeGreaterThanOrEqual(1);
+      expect(outbox.events.oldest_due_seconds).toBeGreaterThanOrEqual(1);
+      expect(outbox.deliveries).toEqual(idle);
+      let metric = await scrape();
+      const events = (name: string) => Number(metric(name).find((m) => m.labels?.kind === 'events')?.value);
+      expect(events('survey_outbox_pending')).toBeGreaterThanOrEqual(1);
+      expect(events('survey_outbox_oldest_due_seconds')).toBeGreaterThanOrEqual(1);
+
+      // A worker pass fans the events out and delivers: nothing waits any more.
+      const once = await runCliAsync(['worker', '--once', '--json'], env);
+      expect(once.status, once.stderr).toBe(0);
+      expect(receiver.posts().map((p) => p.json.event_type)).toEqual(['collector_created']);
+      metric = await scrape();
+      expect(metric('survey_outbox_pending').map((m) => m.value)).toEqual(['0', '0', '0', '0']);
+      expect(((await (await fetch(`${url}/readyz`)).json()) as any).outbox.events).toEqual(idle);
+    } finally {
+      await receiver.stop();
+    }
+  }, 180_000); // three CLI processes and a worker pass
+});
+
+describe('deploy/alerts.yml', () => {
+  it('parses as Prometheus rule groups whose expressions name metrics the service exports', async () => {
+    const file = parseYaml(readFileSync(`${ROOT}/deploy/alerts.yml`, 'utf8')) as {
+      groups: Array<{ name: string; rules: Array<Record<string, unknown>> }>;
+    };
+    const rules = file.groups.flatMap((g) => g.rules);
+    expect(rules.map((r) => r.alert)).toContain('SurveyServiceOutboxStuck');
+    await scrape();
+    for (const rule of rules) {
+      expect(Object.keys(rule).sort(), String(rule.alert)).toEqual(
+        ['alert', 'annotations', 'expr', 'for', 'labels'].sort(),
+      );
+      for (const name of String(rule.expr).match(/\bsurvey_[a-z_]+/g) ?? [])
+        expect(text, `${rule.alert}: ${name}`).toContain(`# TYPE ${name} `);
+    }
+    // The stuck-outbox rule covers every kind, webhooks included.
+    const stuck = rules.find((r) => r.alert === 'SurveyServiceOutboxStuck');
+    expect(stuck?.expr).toBe('max by (kind) (survey_outbox_oldest_due_seconds) > 900');
+  });
+});
+
+describe('the version', () => {
+  it('--version and -V print the version and exit 0 without reading the configuration', () => {
+    for (const flag of ['--version', '-V']) {
+      const r = runCli([flag], { PORT: 'not-a-port', DATABASE_URL: '' });
+      expect(r, flag).toMatchObject({ status: 0, stdout: `${VERSION}\n`, stderr: '' });
+    }
+  });
+});
+
+/** Every line a process wrote is one JSON object; the parsed lines. */
+function jsonLines(output: string) {
+  return output
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not a JSON line: ${l}`);
+      }
+    });
+}
+
+async function until(what: string, check: () => boolean) {
+  for (let i = 0; !check(); i++) {
+    if (i > 200) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('the log stream', () => {
+  const warned = (out: string) => out.includes('"msg":"process warning"');
+
+  it('serve writes only JSON lines: its start line and process warnings too', async () => {
+    serve.child.kill('SIGUSR2');
+    await until('the warning line', () => warned(stdout));
+    const lines = jsonLines(stdout);
+    expect(lines.find((l) => l.msg === 'listening')).toMatchObject({ level: 'info', url });
+    expect(lines.find((l) => l.msg === 'process warning')).toMatchObject({
+      level: 'warn',
+      warning: { name: 'Warning', code: 'PROBE_WARNING', message: 'probe warning' },
+    });
+    expect(serve.stderr()).toBe('');
+  });
+
+  it('worker writes only JSON lines, its start line at any LOG_LEVEL', async () => {
+    const { METRICS_PORT: _serves, ...workerEnv } = env;
+    for (const level of ['info', 'silent']) {
+      const worker = startWorkerProcess({ ...workerEnv, LOG_LEVEL: level, NODE_OPTIONS: WARN_ON_SIGUSR2 });
+      let out = '';
+      worker.child.stdout.on('data', (c) => {
+        out += c;
+      });
+      try {
+        await worker.ready;
+        if (level === 'info') {
+          worker.child.kill('SIGUSR2');
+          await until('the warning line', () => warned(out));
+        }
+      } finally {
+        await worker.stop();
+      }
+      const lines = jsonLines(out);
+      expect(lines[0], level).toMatchObject({ level: 'info', msg: 'worker running' });
+      if (level === 'silent') expect(lines, level).toHaveLength(1);
+      else expect(lines.some((l) => l.msg === 'process warning')).toBe(true);
+      expect(worker.stderr(), level).toBe('');
+    }
+  }, 180_000); // two worker processes
 });
