@@ -103,11 +103,21 @@ const WATERMARK = 'outbox:fanout_since';
  */
 const cursors = new WeakMap<Deps, { created_at: string; id: string }>();
 
+/** The watermark: events created before it are never scanned again (read, or too late to be);
+ * '' before the first caught-up scan. */
+export async function fannedOutBefore(deps: Deps): Promise<string> {
+  const mark = await deps.db.kysely
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', WATERMARK)
+    .executeTakeFirst();
+  return mark?.value ?? '';
+}
+
 /** Fans out up to `limit` events not yet dispatched; returns how many it handled. */
 export async function fanOut(deps: Deps, limit: number): Promise<number> {
   const k = deps.db.kysely;
-  const mark = await k.selectFrom('settings').select('value').where('key', '=', WATERMARK).executeTakeFirst();
-  const since = mark?.value ?? '';
+  const since = await fannedOutBefore(deps);
   const scanStarted = deps.clock.now();
   const after = cursors.get(deps);
   let scan = k
