@@ -3,26 +3,44 @@
 // variables the service reads, and health-checks what it starts; the image holds exactly what
 // `npm pack` ships (it installs the packed package) plus production dependencies, runs as `node`
 // and health-checks /healthz without curl; the worker's unit runs the `worker` verb.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ENV_SCHEMA } from '../../src/config.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runCliAsync } from '../helpers/cli.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const VARIABLES = new Set(Object.keys(ENV_SCHEMA.properties));
 
-/** The verbs the CLI lists in its help (one process for every check). */
-let verbs: string[] | undefined;
+/** The verbs the CLI lists in its help, and the files `npm pack` ships: each asked once, without
+ * blocking this process. */
+let verbs: string[] = [];
+let packed: string[] = [];
+beforeAll(async () => {
+  const help = await runCliAsync(['--help'], {});
+  expect(help.status, help.stderr).toBe(0);
+  verbs = [...help.stdout.slice(help.stdout.indexOf('Commands:')).matchAll(/^ {2}([a-z-]+)/gm)].map(
+    (m) => m[1],
+  );
+  const pack = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']);
+  packed = (JSON.parse(pack) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
+}, 120_000);
+
+function run(cmd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} exited ${code}`))));
+  });
+}
+
 function expectVerb(verb: string) {
-  if (!verbs) {
-    const r = runCli(['--help'], {});
-    expect(r.status, r.stderr).toBe(0);
-    const commands = r.stdout.slice(r.stdout.indexOf('Commands:'));
-    verbs = [...commands.matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]);
-  }
   expect(verbs, verb).toContain(verb);
 }
 
@@ -114,15 +132,8 @@ describe('Dockerfile', () => {
       'RUN tar -xzf /tmp/survey-service-*.tgz --strip-components=1 && cp /src/package-lock.json . && npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3 && rm package-lock.json',
     ]);
     // What the package ships: the build and the files the image runs, no sources or tests.
-    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    const files = (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map(
-      (f) => f.path,
-    );
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'bin/survey-service.js', 'dist/main.js']));
-    expect(files.filter((f) => /^(src|test)\//.test(f))).toEqual([]);
+    expect(packed).toEqual(expect.arrayContaining(['package.json', 'bin/survey-service.js', 'dist/main.js']));
+    expect(packed.filter((f) => /^(src|test)\//.test(f))).toEqual([]);
     expect(final).toContain('ENTRYPOINT ["node", "/app/bin/survey-service.js"]');
     expectVerb(/^CMD \["(\w+)"\]$/m.exec(final)![1]);
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queueEmail } from '../../src/db/outbox-queue.js';
 import { pruneOnce } from '../../src/outbox/retention.js';
-import { runCliJson } from '../helpers/cli.js';
+import { runCliAsync } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -22,6 +22,13 @@ afterAll(async () => {
 
 const OLD = '2001-01-01T00:00:00.000Z';
 const env = () => ({ DATABASE_URL: server.config.databaseUrl, MAIL_DIR: mailDir, SMTP_URL: '' });
+
+/** A verb with --json, run without blocking this process (a long spawnSync starves vitest's RPC). */
+async function cli(args: string[], extra: Record<string, string> = {}) {
+  const r = await runCliAsync([...args, '--json'], { ...env(), ...extra });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
 
 async function event(id: string, type: string, createdAt: string) {
   await server.deps.db.kysely
@@ -45,10 +52,10 @@ it('worker --once prunes old events the fan-out has read and keeps recent ones',
   await event('810000001', 'survey_created', OLD);
   await event('810000002', 'contact_created', OLD); // no consumer reads this type
   await event('810000003', 'survey_created', now);
-  const done = runCliJson(['worker', '--once'], { ...env(), RETAIN_EVENTS_DAYS: '30' });
+  const done = await cli(['worker', '--once'], { RETAIN_EVENTS_DAYS: '30' });
   expect(done.pruned.events).toBe(2);
   expect(await eventIds('81000000')).toEqual(['810000003']);
-});
+}, 180_000);
 
 it('an old event the webhook fan-out has not reached yet is kept', async () => {
   const k = server.deps.db.kysely;
@@ -76,26 +83,26 @@ async function email(id: string, to: string) {
 it('retention removes the .eml files of the emails it prunes', async () => {
   await email('830000001', 'old@example.org');
   await email('830000002', 'new@example.org');
-  runCliJson(['worker', '--once'], env()); // sends both into MAIL_DIR
+  await cli(['worker', '--once']); // sends both into MAIL_DIR
   expect(readdirSync(mailDir)).toEqual(expect.arrayContaining(['830000001.eml', '830000002.eml']));
   await server.deps.db.kysely
     .updateTable('emails')
     .set({ created_at: OLD })
     .where('id', '=', '830000001')
     .execute();
-  const done = runCliJson(['worker', '--once'], { ...env(), RETAIN_EMAILS_DAYS: '30' });
+  const done = await cli(['worker', '--once'], { RETAIN_EMAILS_DAYS: '30' });
   expect(done.pruned.emails).toBe(1);
   expect(existsSync(join(mailDir, '830000001.eml'))).toBe(false);
   expect(existsSync(join(mailDir, '830000002.eml'))).toBe(true);
-});
+}, 180_000);
 
 it('erase --email removes the .eml files of the emails to the address', async () => {
   await email('840000001', 'Erase Me <erase.me@example.org>');
   await email('840000002', 'keep.me@example.org');
-  runCliJson(['worker', '--once'], env());
+  await cli(['worker', '--once']);
   expect(readdirSync(mailDir)).toEqual(expect.arrayContaining(['840000001.eml', '840000002.eml']));
-  const report = runCliJson(['erase', '--email', 'erase.me@example.org'], env());
+  const report = await cli(['erase', '--email', 'erase.me@example.org']);
   expect(report.emails).toBe(1);
   expect(existsSync(join(mailDir, '840000001.eml'))).toBe(false);
   expect(existsSync(join(mailDir, '840000002.eml'))).toBe(true);
-});
+}, 180_000);
