@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../context.js';
 import { setContactStatus } from '../domain/contacts/contacts.js';
+import { removeMailFiles } from '../platform/mail-files.js';
 import { backoffSeconds } from './claim.js';
 import { isPermanentMailError, type MailTransport } from './mail-transport.js';
 
@@ -47,20 +48,8 @@ export async function sendOne(
   const outcome =
     error === null ? 'sent' : permanent || finished.toISOString() >= email.retry_until ? 'failed' : 'retry';
   const attemptId = await deps.ids.one();
-  await k.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('email_attempts')
-      .values({
-        id: attemptId,
-        email_id: email.id,
-        attempt,
-        started_at: started.toISOString(),
-        duration_ms: duration,
-        error,
-        outcome,
-      })
-      .execute();
-    await trx
+  const erased = await k.transaction().execute(async (trx) => {
+    const updated = await trx
       .updateTable('emails')
       .set({
         status: outcome === 'retry' ? 'pending' : outcome,
@@ -77,8 +66,28 @@ export async function sendOne(
       })
       .where('id', '=', email.id)
       .where('claim_token', '=', token)
+      .executeTakeFirst();
+    // Erased while it was being sent (erase --email): no row to record the attempt against.
+    if (updated.numUpdatedRows === 0n) {
+      const row = await trx.selectFrom('emails').select('id').where('id', '=', email.id).executeTakeFirst();
+      if (!row) return true;
+    }
+    await trx
+      .insertInto('email_attempts')
+      .values({
+        id: attemptId,
+        email_id: email.id,
+        attempt,
+        started_at: started.toISOString(),
+        duration_ms: duration,
+        error,
+        outcome,
+      })
       .execute();
+    return false;
   });
+  // ...and the .eml file just written for it goes too.
+  if (erased && transport.kind === 'file') removeMailFiles(deps.config.mail.dir, [email.id]);
   // The server refused the address for good (SMTP 5xx): the contact is bounced, so later sends
   // skip it like an opt-out.
   if (permanent && email.owner_id) {

@@ -96,11 +96,21 @@ const LATE_COMMIT_MARGIN_MS = 15 * 60_000;
 /** The settings row where fan-out scans start (outbox/backlog.ts reads it too). */
 export const WATERMARK = 'outbox:fanout_since';
 
+/** The watermark: events created before it are never scanned again (read, or too late to be);
+ * '' before the first caught-up scan. */
+export async function fannedOutBefore(deps: Deps): Promise<string> {
+  const mark = await deps.db.kysely
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', WATERMARK)
+    .executeTakeFirst();
+  return mark?.value ?? '';
+}
+
 /** Fans out up to `limit` events not yet dispatched; returns how many it handled. */
 export async function fanOut(deps: Deps, limit: number): Promise<number> {
   const k = deps.db.kysely;
-  const mark = await k.selectFrom('settings').select('value').where('key', '=', WATERMARK).executeTakeFirst();
-  const since = mark?.value ?? '';
+  const since = await fannedOutBefore(deps);
   const scanStarted = deps.clock.now();
   // Where the previous batch ended, while a backlog is worked through (deps.caches.fanoutCursor):
   // the next batch starts after it instead of re-reading every dispatched event since the

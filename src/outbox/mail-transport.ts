@@ -5,6 +5,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import { emlFileName } from '../platform/mail-files.js';
 
 export interface OutgoingMail {
   /** the outbox row id: names the .eml file, so writing it twice overwrites rather than duplicates */
@@ -28,10 +29,6 @@ export interface MailTransport {
 export function isPermanentMailError(err: unknown): boolean {
   const code = (err as { responseCode?: number }).responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
-}
-
-export function emlFileName(id: string): string {
-  return `${id}.eml`;
 }
 
 export function createMailTransport(config: Config): MailTransport {

@@ -1,5 +1,6 @@
-// Data retention: the worker prunes rows past their RETAIN_<KIND>_DAYS in small batches (one
-// short statement each, so a prune never holds SQLite's writer or PostgreSQL row locks for long).
+// Data retention: the worker prunes rows (and emails' .eml files) past their RETAIN_<KIND>_DAYS in
+// small batches (one short statement each, so a prune never holds SQLite's writer or PostgreSQL row
+// locks for long).
 // Finished exports carry their own expiry (EXPORT_RETENTION_HOURS) and go in the same pass, with
 // their files (domain/exports pruneExports), as do expired account links (domain/accounts/links.ts)
 // and uploads whose response never committed or is gone (domain/uploads sweepUploads).
@@ -8,6 +9,9 @@ import type { RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
 import { pruneExports } from '../domain/exports/exports.js';
 import { sweepUploads } from '../domain/uploads/uploads.js';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
+import { removeMailFiles } from '../platform/mail-files.js';
+import { fannedOutBefore } from './fanout.js';
 
 /** Deletes up to `limit` rows of one kind older than `cutoff` (ISO); returns how many. */
 type Pruner = (deps: Deps, cutoff: string, limit: number) => Promise<number>;
@@ -29,13 +33,41 @@ export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
   // Finished deliveries and emails (their attempts cascade); pending ones are never pruned.
   deliveries: (deps, cutoff, limit) =>
     deleteSome(deps, 'webhook_deliveries', 'id', sql`status <> 'pending' AND created_at < ${cutoff}`, limit),
-  emails: (deps, cutoff, limit) =>
-    deleteSome(deps, 'emails', 'id', sql`status <> 'pending' AND created_at < ${cutoff}`, limit),
+  // An email's .eml file (the local outbox) goes first, so a pass cut short leaves a row whose file
+  // is gone (the next pass finishes it) rather than a file no row names.
+  emails: async (deps, cutoff, limit) => {
+    const k = deps.db.kysely;
+    const ids = (
+      await k
+        .selectFrom('emails')
+        .select('id')
+        .where('status', '<>', 'pending')
+        .where('created_at', '<', cutoff)
+        .limit(limit)
+        .execute()
+    ).map((r) => r.id);
+    if (ids.length === 0) return 0;
+    removeMailFiles(deps.config.mail.dir, ids);
+    const r = await k.deleteFrom('emails').where('id', 'in', ids).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
   sign_in_failures: (deps, cutoff, limit) =>
     deleteSome(deps, 'sign_in_failures', 'key', sql`last_failure_at < ${cutoff}`, limit),
   // Sessions count from their expiry: a live session is never pruned.
   sessions: (deps, cutoff, limit) =>
     deleteSome(deps, 'sessions', 'session_hash', sql`expires_at < ${cutoff}`, limit),
+  // Group activity is written with its event, so the webhook fan-out is the only reader: an event
+  // of a webhook type goes once it is behind the fan-out's watermark (never scanned again).
+  events: async (deps, cutoff, limit) => {
+    const read = await fannedOutBefore(deps);
+    return deleteSome(
+      deps,
+      'events',
+      'id',
+      sql`created_at < ${cutoff} AND (type NOT IN (${sql.join(WEBHOOK_EVENT_TYPES)}) OR created_at < ${read})`,
+      limit,
+    );
+  },
 };
 
 /** One pass: for each kind with a retention, up to `batches` batches of `batchSize` rows. */

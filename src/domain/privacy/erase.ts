@@ -1,12 +1,14 @@
 // Erasure on request: everything an address left in one owner's account (or every account):
 // contacts, invitation recipients (with what messages reached them), responses given under that
-// address or through those recipients' links, and queued or sent emails to it. Responses go through
+// address or through those recipients' links, and queued or sent emails to it (with their .eml files
+// in the local outbox). Responses go through
 // deleteResponses, so survey and collector counts and rollup counts stay consistent and webhooks
 // hear response_deleted. The address must be one real address: an empty or blank one would match
 // every anonymous response (stored with no address), so it is refused before anything is read.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
+import { removeMailFiles } from '../../platform/mail-files.js';
 import { deleteResponses, type ResponseRow } from '../responses/responses.js';
 
 export interface ErasureReport {
@@ -64,7 +66,7 @@ export async function erasePerson(deps: Deps, email: string, ownerId?: string): 
       trx.deleteFrom('contacts').where(sql`lower(email)`, '=', address),
       'owner_id',
     ).executeTakeFirst();
-    const e = await owned(
+    const emails = await owned(
       trx.deleteFrom('emails').where((eb) =>
         eb.or([
           eb(sql`lower(to_address)`, '=', address),
@@ -73,11 +75,19 @@ export async function erasePerson(deps: Deps, email: string, ownerId?: string): 
         ]),
       ),
       'owner_id',
-    ).executeTakeFirst();
+    )
+      .returning('id')
+      .execute();
+    // Before the commit: should it fail, the rows stay and a second erasure finishes the job, while
+    // no file is left behind by an erasure that reported success.
+    removeMailFiles(
+      deps.config.mail.dir,
+      emails.map((m) => m.id),
+    );
     return {
       recipients: Number(r.numDeletedRows),
       contacts: Number(c.numDeletedRows),
-      emails: Number(e.numDeletedRows),
+      emails: emails.length,
     };
   });
   return { email: address, ...gone, responses: responses.length, surveys: bySurvey.size };

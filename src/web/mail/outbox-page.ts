@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../context.js';
 import { outboxEmail, outboxPage } from '../../outbox/emails.js';
-import { emlFileName } from '../../outbox/mail-transport.js';
+import { emlFileName } from '../../platform/mail-files.js';
 import { sendPage } from '../account/frame.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
