@@ -1,5 +1,8 @@
-// Configuration: every variable checked at start-up (one line naming the variable, the value and
-// what is allowed), and `survey-service config` printing the effective values with secrets masked.
+// Configuration: every variable checked at start-up (one line per wrong variable naming it, the
+// value and what is allowed, all reported at once), and `survey-service config` printing the
+// effective values with secrets masked.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -46,7 +49,7 @@ it.each([
 it('config prints every variable with its effective value, secrets masked', () => {
   const env = {
     DATABASE_URL: 'postgres://svc:db-password-1@db.internal:5432/surveys',
-    SECRET_KEY: 'very-secret-key-2',
+    SECRET_KEY: 'very-secret-key-2-0123456789abcdefghijklmnopqrstuvwxyz',
     SMTP_URL: 'smtp://mailer:smtp-password-3@mail.internal:587',
     TRUST_PROXY: 'true',
     PORT: '9000',
@@ -74,4 +77,62 @@ it('config prints every variable with its effective value, secrets masked', () =
   expect(human.stdout).toContain('OUTBOX_BATCH=20  (default)\n');
   for (const secret of ['db-password-1', 'very-secret-key-2', 'smtp-password-3'])
     expect(human.stdout + JSON.stringify(printed)).not.toContain(secret);
+});
+
+it('reports every wrong variable at once, one line each, and exits non-zero', () => {
+  for (const verb of ['serve', 'config']) {
+    const r = runCli([verb], {
+      DATABASE_URL: db.url,
+      PORT: 'eighty',
+      TRUST_PROXY: 'maybe',
+      LOG_LEVEL: 'loud',
+      SMTP_URL: 'mail.internal:25',
+    });
+    expect(r.status, verb).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')).toEqual([
+      'survey-service: 4 variables are not allowed:',
+      '  PORT="eighty" is not allowed: PORT must be a whole number of at least 0 and at most 65535',
+      '  TRUST_PROXY="maybe" is not allowed: TRUST_PROXY must be true or false',
+      '  LOG_LEVEL="loud" is not allowed: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      '  SMTP_URL="****" is not allowed: SMTP_URL must be an smtp:// or smtps:// URL',
+      '',
+    ]);
+  }
+});
+
+const ADVICE =
+  "SECRET_KEY must be at least 32 random bytes: 43 or more base64 characters or 64 hex digits; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`";
+
+it.each([
+  ['3 characters', 'abc'],
+  ['a 42-character key', 'k'.repeat(32) + '0123456789'],
+  ['63 hex digits', 'a1b2c3d4e5f6a7b8c9d0'.repeat(3) + 'f0e'],
+  ['a long run of one pattern', 'abcd'.repeat(20)],
+])('refuses a SECRET_KEY of %s and says how to make one', (_, key) => {
+  const r = runCli(['serve'], { DATABASE_URL: db.url, SECRET_KEY: key, TRUST_PROXY: 'maybe' });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(`  SECRET_KEY="****" is not allowed: ${ADVICE}\n`);
+  expect(r.stderr).toContain('TRUST_PROXY="maybe"');
+  expect(r.stderr).not.toContain(key);
+});
+
+it('takes keys made as advised, and an unset key (one is generated and kept)', () => {
+  const made = [
+    execFileSync('openssl', ['rand', '-base64', '32'], { encoding: 'utf8' }).trim(),
+    execFileSync('openssl', ['rand', '-hex', '32'], { encoding: 'utf8' }).trim(),
+    randomBytes(32).toString('base64url'),
+  ];
+  for (const key of made)
+    expect(runCliJson(['config'], { DATABASE_URL: db.url, SECRET_KEY: key }).SECRET_KEY).toBe('****');
+  expect(runCliJson(['config'], { DATABASE_URL: db.url, SECRET_KEY: '' }).SECRET_KEY).toBe(null);
+});
+
+it('sizes the PostgreSQL pool by DATABASE_POOL_MAX', () => {
+  expect(runCliJson(['config'], { DATABASE_URL: db.url }).DATABASE_POOL_MAX).toBe(null);
+  expect(runCliJson(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '3' }).DATABASE_POOL_MAX).toBe(3);
+  const r = runCli(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '0' });
+  expect(r.stderr).toBe(
+    'survey-service: DATABASE_POOL_MAX="0" is not allowed: DATABASE_POOL_MAX must be a whole number of at least 1\n',
+  );
 });
