@@ -3,9 +3,11 @@
 // effective values with secrets masked.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli, runCliJson } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
+import { scaleOut, startServer } from '../helpers/server.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -136,3 +138,39 @@ it('sizes the PostgreSQL pool by DATABASE_POOL_MAX', () => {
     'survey-service: DATABASE_POOL_MAX="0" is not allowed: DATABASE_POOL_MAX must be a whole number of at least 1\n',
   );
 });
+
+it.skipIf(!usingPostgres || scaleOut)(
+  'a server opens at most DATABASE_POOL_MAX connections',
+  async () => {
+    const server = await startServer({ env: { DATABASE_POOL_MAX: '2' } });
+    const watcher = new pg.Client({ connectionString: server.config.databaseUrl });
+    await watcher.connect();
+    try {
+      const { token } = await server.account();
+      let busy = true;
+      let most = 0;
+      const watching = (async () => {
+        while (busy) {
+          const { rows } = await watcher.query(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+          );
+          most = Math.max(most, rows[0].n);
+        }
+      })();
+      for (let round = 0; round < 5; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, () => server.client.get('/v3/surveys', { token })),
+        );
+        for (const a of answers) expect(a.status).toBe(200);
+      }
+      busy = false;
+      await watching;
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      await watcher.end();
+      await server.close();
+    }
+  },
+  120_000,
+);
