@@ -260,7 +260,7 @@ export class ConfigError extends Error {}
  * 64 hex digits, or 43 characters of base64/base64url (or any other text at least that long); and
  * at least 10 different characters, so a long run of one pattern is refused.
  */
-export function strongKey(key: string): boolean {
+function strongKey(key: string): boolean {
   const hexOnly = /^[0-9a-fA-F]+$/.test(key);
   return key.length >= (hexOnly ? 64 : 43) && new Set(key).size >= 10;
 }
