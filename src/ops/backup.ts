@@ -29,14 +29,19 @@ function sqliteFile(url: string): string {
 function masked(url: string): string {
   const u = new URL(url);
   if (u.password) u.password = '****';
+  if (u.searchParams.has('password')) u.searchParams.set('password', '****');
   return u.toString();
 }
 
 /** The URL without its password, and the password for PGPASSWORD (libpq reads it there). */
 function splitPassword(url: string): { url: string; password: string | undefined } {
   const u = new URL(url);
-  const password = u.password ? decodeURIComponent(u.password) : undefined;
+  // libpq also takes it as a query parameter
+  const password = u.password
+    ? decodeURIComponent(u.password)
+    : (u.searchParams.get('password') ?? undefined);
   u.password = '';
+  u.searchParams.delete('password');
   return { url: u.toString(), password };
 }
 

@@ -5,9 +5,17 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli, runCliJson } from '../helpers/cli.js';
+import { runCliAsync } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
 import { scaleOut, startServer } from '../helpers/server.js';
+
+// Child processes run without blocking this one: a blocked test worker misses vitest's heartbeats.
+const runCli = runCliAsync;
+async function runCliJson(args: string[], env: Record<string, string>) {
+  const r = await runCliAsync([...args, '--json'], env);
+  if (r.status !== 0) throw new Error(`survey-service ${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -42,13 +50,13 @@ it.each([
     'pdf,exe',
     'UPLOAD_TYPES="pdf,exe" is not allowed: UPLOAD_TYPES must be a comma-separated list of pdf, png, jpg, jpeg, gif, webp, txt, csv, docx, xlsx, pptx, odt, ods, odp',
   ],
-])('%s refuses to start with %s=%s, in one line', (verb, name, value, line) => {
-  const r = runCli([verb], { DATABASE_URL: db.url, [name]: value });
+])('%s refuses to start with %s=%s, in one line', async (verb, name, value, line) => {
+  const r = await runCli([verb], { DATABASE_URL: db.url, [name]: value });
   expect(r.status).toBe(1);
   expect(r.stderr).toBe(`survey-service: ${line}\n`);
 });
 
-it('config prints every variable with its effective value, secrets masked', () => {
+it('config prints every variable with its effective value, secrets masked', async () => {
   const env = {
     DATABASE_URL: 'postgres://svc:db-password-1@db.internal:5432/surveys',
     SECRET_KEY: 'very-secret-key-2-0123456789abcdefghijklmnopqrstuvwxyz',
@@ -56,7 +64,7 @@ it('config prints every variable with its effective value, secrets masked', () =
     TRUST_PROXY: 'true',
     PORT: '9000',
   };
-  const printed = runCliJson(['config'], env);
+  const printed = await runCliJson(['config'], env);
   expect(printed).toMatchObject({
     DATABASE_URL: 'postgres://svc:****@db.internal:5432/surveys',
     SECRET_KEY: '****',
@@ -70,20 +78,20 @@ it('config prints every variable with its effective value, secrets masked', () =
     UPLOAD_MAX_BYTES: 10485760,
   });
   // SQLite: uploads beside the database file
-  expect(runCliJson(['config'], { DATABASE_URL: 'sqlite:/srv/survey/main.db' })).toMatchObject({
+  expect(await runCliJson(['config'], { DATABASE_URL: 'sqlite:/srv/survey/main.db' })).toMatchObject({
     UPLOAD_DIR: '/srv/survey/uploads',
   });
-  const human = runCli(['config'], env);
+  const human = await runCli(['config'], env);
   expect(human.status).toBe(0);
   expect(human.stdout).toContain('TRUST_PROXY=true\n');
   expect(human.stdout).toContain('OUTBOX_BATCH=20  (default)\n');
   for (const secret of ['db-password-1', 'very-secret-key-2', 'smtp-password-3'])
     expect(human.stdout + JSON.stringify(printed)).not.toContain(secret);
-});
+}, 120_000);
 
-it('reports every wrong variable at once, one line each, and exits non-zero', () => {
+it('reports every wrong variable at once, one line each, and exits non-zero', async () => {
   for (const verb of ['serve', 'config']) {
-    const r = runCli([verb], {
+    const r = await runCli([verb], {
       DATABASE_URL: db.url,
       PORT: 'eighty',
       TRUST_PROXY: 'maybe',
@@ -101,7 +109,7 @@ it('reports every wrong variable at once, one line each, and exits non-zero', ()
       '',
     ]);
   }
-});
+}, 120_000);
 
 const ADVICE =
   "SECRET_KEY must be at least 32 random bytes: 43 or more base64 characters or 64 hex digits; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`";
@@ -111,33 +119,36 @@ it.each([
   ['a 42-character key', 'k'.repeat(32) + '0123456789'],
   ['63 hex digits', 'a1b2c3d4e5f6a7b8c9d0'.repeat(3) + 'f0e'],
   ['a long run of one pattern', 'abcd'.repeat(20)],
-])('refuses a SECRET_KEY of %s and says how to make one', (_, key) => {
-  const r = runCli(['serve'], { DATABASE_URL: db.url, SECRET_KEY: key, TRUST_PROXY: 'maybe' });
+])('refuses a SECRET_KEY of %s and says how to make one', async (_, key) => {
+  const r = await runCli(['serve'], { DATABASE_URL: db.url, SECRET_KEY: key, TRUST_PROXY: 'maybe' });
   expect(r.status).toBe(1);
   expect(r.stderr).toContain(`  SECRET_KEY="****" is not allowed: ${ADVICE}\n`);
   expect(r.stderr).toContain('TRUST_PROXY="maybe"');
   expect(r.stderr).not.toContain(key);
 });
 
-it('takes keys made as advised, and an unset key (one is generated and kept)', () => {
+it('takes keys made as advised, and no key at all (one is then generated)', async () => {
   const made = [
     execFileSync('openssl', ['rand', '-base64', '32'], { encoding: 'utf8' }).trim(),
     execFileSync('openssl', ['rand', '-hex', '32'], { encoding: 'utf8' }).trim(),
     randomBytes(32).toString('base64url'),
   ];
-  for (const key of made)
-    expect(runCliJson(['config'], { DATABASE_URL: db.url, SECRET_KEY: key }).SECRET_KEY).toBe('****');
-  expect(runCliJson(['config'], { DATABASE_URL: db.url, SECRET_KEY: '' }).SECRET_KEY).toBe(null);
-});
+  const printed = await Promise.all(
+    [...made, ''].map((key) => runCliJson(['config'], { DATABASE_URL: db.url, SECRET_KEY: key })),
+  );
+  expect(printed.map((p) => p.SECRET_KEY)).toEqual(['****', '****', '****', null]);
+}, 120_000);
 
-it('sizes the PostgreSQL pool by DATABASE_POOL_MAX', () => {
-  expect(runCliJson(['config'], { DATABASE_URL: db.url }).DATABASE_POOL_MAX).toBe(null);
-  expect(runCliJson(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '3' }).DATABASE_POOL_MAX).toBe(3);
-  const r = runCli(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '0' });
+it('sizes the PostgreSQL pool by DATABASE_POOL_MAX', async () => {
+  expect((await runCliJson(['config'], { DATABASE_URL: db.url })).DATABASE_POOL_MAX).toBe(null);
+  expect(
+    (await runCliJson(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '3' })).DATABASE_POOL_MAX,
+  ).toBe(3);
+  const r = await runCli(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '0' });
   expect(r.stderr).toBe(
     'survey-service: DATABASE_POOL_MAX="0" is not allowed: DATABASE_POOL_MAX must be a whole number of at least 1\n',
   );
-});
+}, 120_000);
 
 it.skipIf(!usingPostgres || scaleOut)(
   'a server opens at most DATABASE_POOL_MAX connections',
