@@ -216,7 +216,7 @@ async function freshPgDatabase(serverUrl) {
 }
 
 async function bench(duration, connections, dir, databaseUrl) {
-  const env = { DATABASE_URL: databaseUrl, SECRET_KEY: 'bench' };
+  const env = { DATABASE_URL: databaseUrl, SECRET_KEY: 'bench-0123456789abcdefghijklmnopqrstuvwxyzABCDEF' };
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
 

@@ -24,6 +24,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   let metrics: Metrics | undefined;
   const db = openDatabase(config.databaseUrl, {
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    poolSize: config.databasePoolMax,
     onQuery: config.metrics.port === undefined ? undefined : (s) => metrics?.queryLatency.observe(s),
   });
   try {

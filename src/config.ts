@@ -1,7 +1,7 @@
 // The environment, read once into a typed config. Every variable is declared once in ENV_SCHEMA
-// (TypeBox): its type, range and default. A wrong value stops start-up with one line naming the
-// variable, the value and what is allowed. Every setting is listed in the README's configuration
-// table; nothing else reads process.env.
+// (TypeBox): its type, range and default. Wrong values stop start-up with one line per variable
+// naming it, its value and what is allowed, all at once (an operator fixes them in one go). Every
+// setting is listed in the README's configuration table; nothing else reads process.env.
 
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -15,6 +15,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** DATABASE_POOL_MAX: PostgreSQL connections per process; unset = defaultPoolSize(). */
+  databasePoolMax: number | undefined;
   /** Public base URL of each datacenter (no trailing slash). `us` is the default region. */
   regionUrls: Record<Region, string>;
   trustProxy: boolean;
@@ -151,11 +153,16 @@ export const ENV_SCHEMA = Type.Partial(
       pattern: '^(sqlite:|postgres(ql)?://)',
       ...secret,
     }),
+    DATABASE_POOL_MAX: whole(
+      undefined,
+      'PostgreSQL connections per process (unset = 2 per core, 4 to 10)',
+      1,
+    ),
     PUBLIC_URL: httpUrl('public base URL of the default datacenter'),
     PUBLIC_URL_EU: httpUrl('public base URL of the EU datacenter'),
     PUBLIC_URL_CA: httpUrl('public base URL of the Canada datacenter'),
     TRUST_PROXY: flag(false, 'trust X-Forwarded-* from a reverse proxy'),
-    SECRET_KEY: Type.String({ minLength: 1, description: 'server key', ...secret }),
+    SECRET_KEY: Type.String({ minLength: 1, description: 'server key', ...secret, strongKey: true }),
     SCRYPT_LOG_N: whole(17, "scrypt's cost for new password hashes (N = 2^value)", 10, 20),
     BODY_LIMIT_BYTES: whole(10 * 1024 * 1024, 'largest request body', 1),
     SQLITE_BUSY_TIMEOUT_MS: whole(5000, "SQLite's wait for another process's write lock"),
@@ -243,16 +250,35 @@ type Env = Record<string, unknown>;
 type VarSchema = TSchema & Record<string, unknown>;
 const VARS = ENV_SCHEMA.properties as unknown as Record<string, VarSchema>;
 
-/** A wrong value of one variable; its message is the one line start-up prints. */
+/** Wrong values; its message has one line per variable, which start-up prints. */
 export class ConfigError extends Error {}
 
+/**
+ * Whether a server key carries at least 32 random bytes, as the two advised generators give them:
+ * 64 hex digits, or 43 characters of base64/base64url (or any other text at least that long); and
+ * at least 10 different characters, so a long run of one pattern is refused.
+ */
+function strongKey(key: string): boolean {
+  const hexOnly = /^[0-9a-fA-F]+$/.test(key);
+  return key.length >= (hexOnly ? 64 : 43) && new Set(key).size >= 10;
+}
+
+const KEY_ADVICE =
+  "at least 32 random bytes: 43 or more base64 characters or 64 hex digits; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`";
+
 const validateEnv = (() => {
-  const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false }));
+  const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false }));
+  ajv.addKeyword({
+    keyword: 'strongKey',
+    type: 'string',
+    validate: (_: boolean, key: string) => strongKey(key),
+  });
   return ajv.compile(ENV_SCHEMA as object);
 })();
 
 /** What a variable accepts, in words, from its schema. */
 function allowed(schema: VarSchema): string {
+  if (schema.strongKey) return KEY_ADVICE;
   if (schema.anyOf)
     return `one of ${(schema.anyOf as Array<{ const: string }>).map((s) => s.const).join(', ')}`;
   if (schema.type === 'boolean') return 'true or false';
@@ -279,13 +305,21 @@ export function readEnv(env: NodeJS.ProcessEnv): Env {
     if (raw !== undefined && raw !== '') given[name] = raw;
   }
   if (validateEnv(given)) return given;
-  const error = validateEnv.errors![0];
-  const name = error.instancePath.replace(/^\//, '');
-  const schema = VARS[name];
-  const value = env[name] ?? '';
-  const shown = schema?.secret ? mask(value) : value;
+  // allErrors gives several errors per variable (a union's branches, type and pattern): one line each.
+  const names = [...new Set(validateEnv.errors!.map((e) => e.instancePath.replace(/^\//, '')))];
+  const lines = names.map((name) => {
+    const schema = VARS[name];
+    const value = env[name] ?? '';
+    const shown = schema?.secret ? mask(value) : value;
+    const what = schema
+      ? allowed(schema)
+      : validateEnv.errors!.find((e) => e.instancePath === `/${name}`)?.message;
+    return `${name}=${JSON.stringify(shown)} is not allowed: ${name} must be ${what}`;
+  });
   throw new ConfigError(
-    `${name}=${JSON.stringify(shown)} is not allowed: ${name} must be ${schema ? allowed(schema) : error.message}`,
+    lines.length === 1
+      ? lines[0]
+      : `${lines.length} variables are not allowed:\n${lines.map((l) => `  ${l}`).join('\n')}`,
   );
 }
 
@@ -309,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: s('HOST'),
     databaseUrl: s('DATABASE_URL'),
+    databasePoolMax: e.DATABASE_POOL_MAX as number | undefined,
     regionUrls: {
       us: url(s('PUBLIC_URL') ?? `http://localhost:${port}`),
       eu: url(s('PUBLIC_URL_EU') ?? `http://eu.localhost:${port}`),

@@ -1,9 +1,10 @@
 // Backups: a consistent online copy while the service serves, and a restore into an empty
 // database. SQLite: `VACUUM INTO` reads one snapshot (WAL readers never block writers) and writes
-// a compact copy. PostgreSQL: pg_dump's custom format (one snapshot too) and pg_restore, run when
-// installed, otherwise the command is given to the operator to run.
+// a compact copy. PostgreSQL: pg_dump's custom format (one snapshot too) and pg_restore. A missing
+// or failing tool is an error (the verb exits non-zero with the reason, so a cron job notices), and
+// the password goes to the tool in PGPASSWORD, never on its command line (where `ps` shows it).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
@@ -12,9 +13,9 @@ import { dialectOf } from '../db/database.js';
 export interface BackupResult {
   dialect: 'sqlite' | 'postgres';
   file: string;
-  /** The command that makes (or would make) the copy, with the password masked (PostgreSQL). */
+  /** The command that made the copy, with the password masked (PostgreSQL). */
   command?: string;
-  /** False when the PostgreSQL tool is not installed: the operator runs `command`. */
+  /** Always true: a copy that could not be made is an error (kept for scripts that read it). */
   ran: boolean;
   bytes?: number;
 }
@@ -28,18 +29,38 @@ function sqliteFile(url: string): string {
 function masked(url: string): string {
   const u = new URL(url);
   if (u.password) u.password = '****';
+  if (u.searchParams.has('password')) u.searchParams.set('password', '****');
   return u.toString();
 }
 
-function hasTool(name: string): boolean {
-  return spawnSync(name, ['--version'], { stdio: 'ignore' }).status === 0;
+/** The URL without its password, and the password for PGPASSWORD (libpq reads it there). */
+function splitPassword(url: string): { url: string; password: string | undefined } {
+  const u = new URL(url);
+  // libpq also takes it as a query parameter
+  const password = u.password
+    ? decodeURIComponent(u.password)
+    : (u.searchParams.get('password') ?? undefined);
+  u.password = '';
+  u.searchParams.delete('password');
+  return { url: u.toString(), password };
 }
 
-/** Runs a PostgreSQL tool with the connection string in PGPASSWORD-free form: the URL is passed
- * as --dbname, which pg tools accept; stderr is returned for the error message. */
-function runTool(name: string, args: string[]): void {
-  const r = spawnSync(name, args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${name} failed: ${(r.stderr || r.error?.message || '').trim()}`);
+/** Runs a PostgreSQL client tool against `databaseUrl` (appended after `args`, then `tail`), the
+ * password in its environment; a missing tool or a non-zero exit throws with the reason. */
+function runTool(name: string, args: string[], databaseUrl: string, tail: string[] = []): string {
+  const { url, password } = splitPassword(databaseUrl);
+  const command = [name, ...args, `'${masked(databaseUrl)}'`, ...tail].join(' ');
+  const env = password === undefined ? process.env : { ...process.env, PGPASSWORD: password };
+  const r = spawnSync(name, [...args, url, ...tail], { encoding: 'utf8', env });
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+    throw new Error(
+      `${name} is not installed (or not on PATH): install PostgreSQL's client tools, of the server's major version or newer (Debian/Ubuntu: apt install postgresql-client), then run this again`,
+    );
+  if (r.status !== 0) {
+    const why = (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).trim();
+    throw new Error(`${name} failed: ${why}`);
+  }
+  return command;
 }
 
 export function backup(databaseUrl: string, to: string): BackupResult {
@@ -57,9 +78,13 @@ export function backup(databaseUrl: string, to: string): BackupResult {
     return { dialect: 'sqlite', file, ran: true, bytes: statSync(file).size };
   }
   const args = ['--format=custom', '--no-owner', '--no-privileges', '--file', file, '--dbname'];
-  const command = `pg_dump ${args.join(' ')} '${masked(databaseUrl)}'`;
-  if (!hasTool('pg_dump')) return { dialect: 'postgres', file, command, ran: false };
-  runTool('pg_dump', [...args, databaseUrl]);
+  let command: string;
+  try {
+    command = runTool('pg_dump', args, databaseUrl);
+  } catch (err) {
+    rmSync(file, { force: true }); // no partial copy left to be mistaken for a backup
+    throw err;
+  }
   return { dialect: 'postgres', file, command, ran: true, bytes: statSync(file).size };
 }
 
@@ -99,8 +124,6 @@ export async function restore(databaseUrl: string, from: string): Promise<Backup
     await client.end();
   }
   const args = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--dbname'];
-  const command = `pg_restore ${args.join(' ')} '${masked(databaseUrl)}' ${file}`;
-  if (!hasTool('pg_restore')) return { dialect: 'postgres', file, command, ran: false };
-  runTool('pg_restore', [...args, databaseUrl, file]);
+  const command = runTool('pg_restore', args, databaseUrl, [file]);
   return { dialect: 'postgres', file, command, ran: true };
 }

@@ -12,7 +12,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = { DATABASE_URL: db.url, SECRET_KEY: 'durability' };
+  env = { DATABASE_URL: db.url, SECRET_KEY: 'durability-0123456789abcdefghijklmnopqrstuvwxyzABCDEF' };
 });
 afterAll(() => db.drop());
 

@@ -55,7 +55,10 @@ describe('survey-service export', () => {
       headers: { authorization: `Bearer ${a.token}` },
     });
     const apiText = await fromApi.text();
-    const env = { DATABASE_URL: server.config.databaseUrl, SECRET_KEY: 'test-secret-key' };
+    const env = {
+      DATABASE_URL: server.config.databaseUrl,
+      SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+    };
     const to = join(mkdtempSync(join(tmpdir(), 'cli-export-')), 'out.csv');
     const r = runCli(
       ['export', '--survey', d.id, '--format', 'csv', '--to', to, '--owner', a.user.username],

@@ -36,7 +36,7 @@ describe.skipIf(usingPostgres)('memory under bad input (run on SQLite)', () => {
     dir = mkdtempSync(join(tmpdir(), 'ss-memory-'));
     const env = {
       DATABASE_URL: db.url,
-      SECRET_KEY: 'memory-test-key',
+      SECRET_KEY: 'memory-test-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
       PUBLIC_URL: 'http://localhost',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     };

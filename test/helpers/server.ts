@@ -47,7 +47,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     PUBLIC_URL_EU: `http://${EU_HOST}`,
     PUBLIC_URL_CA: `http://${CA_HOST}`,
     LOG_LEVEL: 'silent',
-    SECRET_KEY: 'test-secret-key',
+    SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
     // export files of a test server go to a temporary directory, not the checkout's ./data
     EXPORT_DIR: mkdtempSync(join(tmpdir(), 'survey-exports-')),
     UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'survey-uploads-')),

@@ -31,7 +31,11 @@ beforeAll(async () => {
   const b = await dest.account();
   dstToken = b.token;
   owner = b.user.username;
-  env = { DATABASE_URL: dest.config.databaseUrl, SECRET_KEY: 'test-secret-key', SCRYPT_LOG_N: '10' };
+  env = {
+    DATABASE_URL: dest.config.databaseUrl,
+    SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+    SCRYPT_LOG_N: '10',
+  };
 }, 600_000);
 
 afterAll(async () => {

@@ -14,7 +14,10 @@ const REDIRECT = 'http://localhost:9/callback';
 
 beforeAll(async () => {
   server = await startServer();
-  env = { DATABASE_URL: server.config.databaseUrl, SECRET_KEY: 'test-secret-key' };
+  env = {
+    DATABASE_URL: server.config.databaseUrl,
+    SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+  };
 });
 afterAll(() => server.close());
 

@@ -1,8 +1,21 @@
-// Configuration: every variable checked at start-up (one line naming the variable, the value and
-// what is allowed), and `survey-service config` printing the effective values with secrets masked.
+// Configuration: every variable checked at start-up (one line per wrong variable naming it, the
+// value and what is allowed, all reported at once), and `survey-service config` printing the
+// effective values with secrets masked.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli, runCliJson } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { runCliAsync } from '../helpers/cli.js';
+import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
+import { scaleOut, startServer } from '../helpers/server.js';
+
+// Child processes run without blocking this one: a blocked test worker misses vitest's heartbeats.
+const runCli = runCliAsync;
+async function runCliJson(args: string[], env: Record<string, string>) {
+  const r = await runCliAsync([...args, '--json'], env);
+  if (r.status !== 0) throw new Error(`survey-service ${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -37,21 +50,21 @@ it.each([
     'pdf,exe',
     'UPLOAD_TYPES="pdf,exe" is not allowed: UPLOAD_TYPES must be a comma-separated list of pdf, png, jpg, jpeg, gif, webp, txt, csv, docx, xlsx, pptx, odt, ods, odp',
   ],
-])('%s refuses to start with %s=%s, in one line', (verb, name, value, line) => {
-  const r = runCli([verb], { DATABASE_URL: db.url, [name]: value });
+])('%s refuses to start with %s=%s, in one line', async (verb, name, value, line) => {
+  const r = await runCli([verb], { DATABASE_URL: db.url, [name]: value });
   expect(r.status).toBe(1);
   expect(r.stderr).toBe(`survey-service: ${line}\n`);
 });
 
-it('config prints every variable with its effective value, secrets masked', () => {
+it('config prints every variable with its effective value, secrets masked', async () => {
   const env = {
     DATABASE_URL: 'postgres://svc:db-password-1@db.internal:5432/surveys',
-    SECRET_KEY: 'very-secret-key-2',
+    SECRET_KEY: 'very-secret-key-2-0123456789abcdefghijklmnopqrstuvwxyz',
     SMTP_URL: 'smtp://mailer:smtp-password-3@mail.internal:587',
     TRUST_PROXY: 'true',
     PORT: '9000',
   };
-  const printed = runCliJson(['config'], env);
+  const printed = await runCliJson(['config'], env);
   expect(printed).toMatchObject({
     DATABASE_URL: 'postgres://svc:****@db.internal:5432/surveys',
     SECRET_KEY: '****',
@@ -65,13 +78,110 @@ it('config prints every variable with its effective value, secrets masked', () =
     UPLOAD_MAX_BYTES: 10485760,
   });
   // SQLite: uploads beside the database file
-  expect(runCliJson(['config'], { DATABASE_URL: 'sqlite:/srv/survey/main.db' })).toMatchObject({
+  expect(await runCliJson(['config'], { DATABASE_URL: 'sqlite:/srv/survey/main.db' })).toMatchObject({
     UPLOAD_DIR: '/srv/survey/uploads',
   });
-  const human = runCli(['config'], env);
+  const human = await runCli(['config'], env);
   expect(human.status).toBe(0);
   expect(human.stdout).toContain('TRUST_PROXY=true\n');
   expect(human.stdout).toContain('OUTBOX_BATCH=20  (default)\n');
   for (const secret of ['db-password-1', 'very-secret-key-2', 'smtp-password-3'])
     expect(human.stdout + JSON.stringify(printed)).not.toContain(secret);
+}, 120_000);
+
+it('reports every wrong variable at once, one line each, and exits non-zero', async () => {
+  for (const verb of ['serve', 'config']) {
+    const r = await runCli([verb], {
+      DATABASE_URL: db.url,
+      PORT: 'eighty',
+      TRUST_PROXY: 'maybe',
+      LOG_LEVEL: 'loud',
+      SMTP_URL: 'mail.internal:25',
+    });
+    expect(r.status, verb).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')).toEqual([
+      'survey-service: 4 variables are not allowed:',
+      '  PORT="eighty" is not allowed: PORT must be a whole number of at least 0 and at most 65535',
+      '  TRUST_PROXY="maybe" is not allowed: TRUST_PROXY must be true or false',
+      '  LOG_LEVEL="loud" is not allowed: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      '  SMTP_URL="****" is not allowed: SMTP_URL must be an smtp:// or smtps:// URL',
+      '',
+    ]);
+  }
+}, 120_000);
+
+const ADVICE =
+  "SECRET_KEY must be at least 32 random bytes: 43 or more base64 characters or 64 hex digits; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`";
+
+it.each([
+  ['3 characters', 'abc'],
+  ['a 42-character key', 'k'.repeat(32) + '0123456789'],
+  ['63 hex digits', 'a1b2c3d4e5f6a7b8c9d0'.repeat(3) + 'f0e'],
+  ['a long run of one pattern', 'abcd'.repeat(20)],
+])('refuses a SECRET_KEY of %s and says how to make one', async (_, key) => {
+  const r = await runCli(['serve'], { DATABASE_URL: db.url, SECRET_KEY: key, TRUST_PROXY: 'maybe' });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(`  SECRET_KEY="****" is not allowed: ${ADVICE}\n`);
+  expect(r.stderr).toContain('TRUST_PROXY="maybe"');
+  expect(r.stderr).not.toContain(key);
 });
+
+it('takes keys made as advised, and no key at all (one is then generated)', async () => {
+  const made = [
+    execFileSync('openssl', ['rand', '-base64', '32'], { encoding: 'utf8' }).trim(),
+    execFileSync('openssl', ['rand', '-hex', '32'], { encoding: 'utf8' }).trim(),
+    randomBytes(32).toString('base64url'),
+  ];
+  const printed = await Promise.all(
+    [...made, ''].map((key) => runCliJson(['config'], { DATABASE_URL: db.url, SECRET_KEY: key })),
+  );
+  expect(printed.map((p) => p.SECRET_KEY)).toEqual(['****', '****', '****', null]);
+}, 120_000);
+
+it('sizes the PostgreSQL pool by DATABASE_POOL_MAX', async () => {
+  expect((await runCliJson(['config'], { DATABASE_URL: db.url })).DATABASE_POOL_MAX).toBe(null);
+  expect(
+    (await runCliJson(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '3' })).DATABASE_POOL_MAX,
+  ).toBe(3);
+  const r = await runCli(['config'], { DATABASE_URL: db.url, DATABASE_POOL_MAX: '0' });
+  expect(r.stderr).toBe(
+    'survey-service: DATABASE_POOL_MAX="0" is not allowed: DATABASE_POOL_MAX must be a whole number of at least 1\n',
+  );
+}, 120_000);
+
+it.skipIf(!usingPostgres || scaleOut)(
+  'a server opens at most DATABASE_POOL_MAX connections',
+  async () => {
+    const server = await startServer({ env: { DATABASE_POOL_MAX: '2' } });
+    const watcher = new pg.Client({ connectionString: server.config.databaseUrl });
+    await watcher.connect();
+    try {
+      const { token } = await server.account();
+      let busy = true;
+      let most = 0;
+      const watching = (async () => {
+        while (busy) {
+          const { rows } = await watcher.query(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+          );
+          most = Math.max(most, rows[0].n);
+        }
+      })();
+      for (let round = 0; round < 5; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, () => server.client.get('/v3/surveys', { token })),
+        );
+        for (const a of answers) expect(a.status).toBe(200);
+      }
+      busy = false;
+      await watching;
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      await watcher.end();
+      await server.close();
+    }
+  },
+  120_000,
+);

@@ -39,7 +39,7 @@ beforeAll(async () => {
   metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   env = {
     DATABASE_URL: db.url,
-    SECRET_KEY: 'ops-test-key',
+    SECRET_KEY: 'ops-test-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
     PUBLIC_URL: url,
     PORT: String(port),
     METRICS_PORT: String(metricsPort),

@@ -50,7 +50,12 @@ describe.skipIf(usingPostgres)('the packed package (run on SQLite)', () => {
     );
     expect(install.status, install.stderr).toBe(0);
     const bin = join(prefix, 'bin', 'survey-service');
-    const env = { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent', SECRET_KEY: 'pack-key' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+      SECRET_KEY: 'pack-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+    };
     const run = (args: string[]) => {
       const r = spawnSync(bin, [...args, '--json'], { cwd: dir, env, encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);

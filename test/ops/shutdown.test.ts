@@ -19,7 +19,12 @@ afterAll(async () => {
 
 async function serving(env: Record<string, string> = {}) {
   const port = await freePort();
-  const serve = startServeProcess({ DATABASE_URL: db.url, PORT: String(port), SECRET_KEY: 'k', ...env });
+  const serve = startServeProcess({
+    DATABASE_URL: db.url,
+    PORT: String(port),
+    SECRET_KEY: 'k-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+    ...env,
+  });
   await serve.ready;
   const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
   return { serve, port, exited };

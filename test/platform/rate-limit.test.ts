@@ -140,7 +140,7 @@ describe('per-app rate limits', () => {
 describe('several server processes on one database', () => {
   it('hold one limit between them', async () => {
     const db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, SECRET_KEY: 'shared-key' };
+    const env = { DATABASE_URL: db.url, SECRET_KEY: 'shared-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF' };
     runCliJson(
       [
         'user',

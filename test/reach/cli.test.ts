@@ -27,7 +27,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   env = {
     DATABASE_URL: db.url,
-    SECRET_KEY: 'cli-test-secret',
+    SECRET_KEY: 'cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     OUTBOX_POLL_MS: '50',
     OUTBOX_RETRY_BASE_SECONDS: '1',

@@ -101,7 +101,10 @@ describe('webhooks of one app', () => {
       expect(postsTo(hook.url)).toHaveLength(1);
 
       if (path === 'app revoke') {
-        const env = { DATABASE_URL: server.config.databaseUrl, SECRET_KEY: 'test-secret-key' };
+        const env = {
+          DATABASE_URL: server.config.databaseUrl,
+          SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+        };
         runCliJson(['app', 'revoke', '--app-id', a.app.id, '--username', a.user.username], env);
       } else {
         const web = new WebSession(server.url);

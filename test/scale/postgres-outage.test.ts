@@ -56,7 +56,10 @@ describe.skipIf(!usingPostgres)(
     beforeAll(async () => {
       cluster = await startPgCluster();
       await cluster.createDatabase('outage');
-      const env = { DATABASE_URL: cluster.url('outage'), SECRET_KEY: 'outage' };
+      const env = {
+        DATABASE_URL: cluster.url('outage'),
+        SECRET_KEY: 'outage-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+      };
       runCliJson(['migrate'], env);
       runCliJson(
         [

@@ -64,7 +64,7 @@ describe.skipIf(!usingPostgres)(
       db = await createTestDatabase();
       env = {
         DATABASE_URL: db.url,
-        SECRET_KEY: 'scale-out',
+        SECRET_KEY: 'scale-out-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         OUTBOX_POLL_MS: '100',
       };

@@ -25,7 +25,12 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  env = { DATABASE_URL: db.url, SECRET_KEY: 'log-test-key', PUBLIC_URL: url, PORT: String(port) };
+  env = {
+    DATABASE_URL: db.url,
+    SECRET_KEY: 'log-test-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+    PUBLIC_URL: url,
+    PORT: String(port),
+  };
   runCliJson(['migrate'], env);
   serve = startServeProcess({ ...env, LOG_LEVEL: 'trace' });
   serve.child.stdout.on('data', (c) => {

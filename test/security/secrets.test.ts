@@ -13,7 +13,7 @@ import { WebSession } from '../oauth/web.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const REDIRECT = 'http://localhost:9/callback';
-const SERVER_KEY = 'configured-server-key-7c1e0f';
+const SERVER_KEY = 'configured-server-key-7c1e0f-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 let db: TestDatabase;
 let server: TestServer;
 let env: Record<string, string>;

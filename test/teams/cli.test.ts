@@ -10,7 +10,11 @@ let server: TestServer;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = { DATABASE_URL: db.url, PUBLIC_URL: 'http://teams.example', SECRET_KEY: 'test-secret-key' };
+  env = {
+    DATABASE_URL: db.url,
+    PUBLIC_URL: 'http://teams.example',
+    SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+  };
   for (const u of ['owen', 'ada', 'rex', 'ivy'])
     runCliJson(
       [
