@@ -56,7 +56,7 @@ it('npm start serves without building, and SIGTERM to npm stops the server', asy
       DATABASE_URL: db.url,
       PORT: String(port),
       HOST: '127.0.0.1',
-      SECRET_KEY: 'npm-start-key',
+      SECRET_KEY: 'npm-start-key-0123456789abcdefghijklmnopqrstuvwxyz',
       LOG_LEVEL: 'silent',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
