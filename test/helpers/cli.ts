@@ -48,6 +48,14 @@ export function runCliJson(args: string[], env: Record<string, string>): any {
   return JSON.parse(r.stdout);
 }
 
+/** runCliJson without blocking the test's event loop (servers and proxies in the test process
+ * keep answering while the verb runs). */
+export async function runCliJsonAsync(args: string[], env: Record<string, string>): Promise<any> {
+  const r = await runCliAsync([...args, '--json'], env);
+  if (r.status !== 0) throw new Error(`survey-service ${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
 /** Starts `survey-service serve [args]` as its own process; resolves once it listens. */
 export function startServeProcess(env: Record<string, string>, args: string[] = []) {
   return startProcess(['serve', ...args], env, 'listening');

@@ -2,7 +2,7 @@
 // PostgreSQL database, behind a round-robin proxy. The API works through the proxy end to end,
 // webhooks are delivered once by the worker, and one rate limit holds across both processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliJson, startServeProcess, startWorkerProcess } from '../helpers/cli.js';
+import { runCliJson, runCliJsonAsync, startServeProcess, startWorkerProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
@@ -32,8 +32,10 @@ async function waitFor(what: string, done: () => boolean | Promise<boolean>, ms 
   }
 }
 
+// Verbs run without blocking: the proxy's health checks run in this process, and a blocked event
+// loop would time them out and take a healthy upstream out of rotation.
 function createUser(username: string) {
-  runCliJson(
+  return runCliJsonAsync(
     [
       'user',
       'create',
@@ -91,8 +93,8 @@ describe.skipIf(!usingPostgres)(
     it('serves a whole survey flow through the proxy, both processes taking part', {
       timeout: 90_000,
     }, async () => {
-      createUser('ada');
-      const app = runCliJson(
+      await createUser('ada');
+      const app = await runCliJsonAsync(
         [
           'app',
           'create',
@@ -254,8 +256,8 @@ describe.skipIf(!usingPostgres)(
     });
 
     it('holds one rate limit across both processes', { timeout: 90_000 }, async () => {
-      createUser('lim');
-      const app = runCliJson(
+      await createUser('lim');
+      const app = await runCliJsonAsync(
         ['app', 'create', '--owner', 'lim', '--name', 'Limited', '--minute-limit', '10', '--day-limit', '0'],
         env,
       );
@@ -282,8 +284,8 @@ describe.skipIf(!usingPostgres)(
     it('refuses a token on every process as soon as one process revoked it', {
       timeout: 60_000,
     }, async () => {
-      createUser('rev');
-      const app = runCliJson(
+      await createUser('rev');
+      const app = await runCliJsonAsync(
         [
           'app',
           'create',
@@ -329,8 +331,8 @@ describe.skipIf(!usingPostgres)(
 
     // Last: it stops one of the two serve processes.
     it('takes a serve process out of rotation when its /readyz stops answering, so no request fails', async () => {
-      createUser('ready');
-      const app = runCliJson(
+      await createUser('ready');
+      const app = await runCliJsonAsync(
         ['app', 'create', '--owner', 'ready', '--name', 'Ready', '--day-limit', '0'],
         env,
       );
