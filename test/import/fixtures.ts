@@ -1,6 +1,7 @@
 // A realistic small account on a source server (every question family, responses on an open and a
 // closed collector, folders, contact fields, contacts and lists), and a field-by-field comparison
 // of the source account with its copy, both read through the API.
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { expect } from 'vitest';
 import { createEveryFamilySurvey, postGeneratedResponses, prng, randomAnswers } from '../collect/fixtures.js';
 import type { ApiClient } from '../helpers/client.js';
@@ -272,4 +273,26 @@ export async function compareAccounts(src: ApiClient, srcToken: string, dst: Api
     // Statistics are summed in storage order, which differs between the copies: compare to 12 digits.
     expect(rounded(strip(rollB.data))).toEqual(rounded(strip(mapIds(rollA.data))));
   }
+}
+
+/**
+ * For a test proxy in front of the source: forwards one request to `sourceUrl` and answers with the
+ * source's status and headers and its body as `rewrite` returns it.
+ */
+export function forwardRewritten(
+  req: IncomingMessage,
+  res: ServerResponse,
+  sourceUrl: string,
+  rewrite: (status: number, text: string) => string,
+): void {
+  const up = httpRequest(new URL(req.url!, sourceUrl), { method: req.method, headers: req.headers }, (r) => {
+    const chunks: Buffer[] = [];
+    r.on('data', (c) => chunks.push(c));
+    r.on('end', () => {
+      const { 'content-length': _l, ...headers } = r.headers;
+      res.writeHead(r.statusCode!, headers);
+      res.end(rewrite(r.statusCode!, Buffer.concat(chunks).toString('utf8')));
+    });
+  });
+  req.pipe(up);
 }

@@ -2,10 +2,11 @@
 // second local server on another port) is never requested, so the source token never reaches it;
 // the import (and the dry run) report a malformed source, and nothing of the other server's answer
 // appears in the error.
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { forwardRewritten } from './fixtures.js';
 
 const FOREIGN_BODY = 'FOREIGN-SERVER-ANSWER';
 
@@ -43,22 +44,9 @@ beforeAll(async () => {
       res.end();
       return;
     }
-    const up = httpRequest(
-      new URL(req.url!, source.url),
-      { method: req.method, headers: req.headers },
-      (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c) => chunks.push(c));
-        r.on('end', () => {
-          let text = Buffer.concat(chunks).toString('utf8');
-          if (how?.next) text = JSON.stringify({ ...JSON.parse(text), links: { next: how.next } });
-          const { 'content-length': _l, ...headers } = r.headers;
-          res.writeHead(r.statusCode!, headers);
-          res.end(text);
-        });
-      },
+    forwardRewritten(req, res, source.url, (_status, text) =>
+      how?.next ? JSON.stringify({ ...JSON.parse(text), links: { next: how.next } }) : text,
     );
-    req.pipe(up);
   });
   proxyUrl = await listen(proxy);
   dest = await startServer({ env: { IMPORT_PAGE_SOURCES: proxyUrl } });

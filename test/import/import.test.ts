@@ -4,14 +4,14 @@
 // IMPORT_TEST_RESPONSES=10000 runs the heavy variant (default: 300 responses).
 
 import { spawn } from 'node:child_process';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireUser } from '../../src/domain/accounts/users.js';
 import { runImport } from '../../src/domain/import/importer.js';
 import { type CliResult, ROOT } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { compareAccounts, fillSource } from './fixtures.js';
+import { compareAccounts, fillSource, forwardRewritten } from './fixtures.js';
 
 const RESPONSES = Number(process.env.IMPORT_TEST_RESPONSES ?? 300);
 
@@ -234,15 +234,7 @@ describe('import', () => {
         res.end('{"error":{"id":"1040","message":"Too many requests"}}');
         return;
       }
-      const up = httpRequest(
-        new URL(req.url!, source.url),
-        { method: req.method, headers: req.headers },
-        (r) => {
-          res.writeHead(r.statusCode!, r.headers);
-          r.pipe(res);
-        },
-      );
-      req.pipe(up);
+      forwardRewritten(req, res, source.url, (_status, text) => text);
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
@@ -268,22 +260,9 @@ describe('import', () => {
     // A proxy in front of the source rewrites some of its answers.
     let corrupt: (path: string, body: any) => any = (_p, b) => b;
     const proxy = createServer((req, res) => {
-      const up = httpRequest(
-        new URL(req.url!, source.url),
-        { method: req.method, headers: req.headers },
-        (r) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c) => chunks.push(c));
-          r.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            const body = r.statusCode === 200 ? JSON.stringify(corrupt(req.url!, JSON.parse(text))) : text;
-            const { 'content-length': _l, ...headers } = r.headers;
-            res.writeHead(r.statusCode!, headers);
-            res.end(body);
-          });
-        },
+      forwardRewritten(req, res, source.url, (status, text) =>
+        status === 200 ? JSON.stringify(corrupt(req.url!, JSON.parse(text))) : text,
       );
-      req.pipe(up);
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const from = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
