@@ -93,6 +93,9 @@ export interface Config {
   retention: Record<RetainedKind, number>;
   /** RETENTION_INTERVAL_SECONDS: how often each worker runs its retention job. */
   retentionIntervalSeconds: number;
+  /** DKIM signing of every email (MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_PRIVATE_KEY or
+   * MAIL_DKIM_PRIVATE_KEY_FILE); null = unsigned. */
+  mailDkim: { domain: string; selector: string; privateKey?: string; privateKeyFile?: string } | null;
 }
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
@@ -242,6 +245,10 @@ export const ENV_SCHEMA = Type.Partial(
     RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
     RETAIN_EVENTS_DAYS: whole(30, 'days events are kept once every consumer has read them (0 = forever)'),
     RETENTION_INTERVAL_SECONDS: whole(60, "seconds between the worker's retention passes", 1),
+    MAIL_DKIM_DOMAIN: text(undefined, 'the domain emails are DKIM-signed for (unset = unsigned)'),
+    MAIL_DKIM_SELECTOR: text(undefined, "the DKIM selector (the key's DNS name under _domainkey)"),
+    MAIL_DKIM_PRIVATE_KEY: text(undefined, 'the DKIM private key (PEM)', secret),
+    MAIL_DKIM_PRIVATE_KEY_FILE: text(undefined, 'a file holding the DKIM private key (PEM)'),
   }),
 );
 
@@ -425,7 +432,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       events: n('RETAIN_EVENTS_DAYS'),
     },
     retentionIntervalSeconds: n('RETENTION_INTERVAL_SECONDS'),
+    mailDkim: dkimOf(s),
   };
+}
+
+/** The DKIM settings: all or nothing, the key given inline or as a file. */
+function dkimOf(s: (name: EnvName) => string | undefined): Config['mailDkim'] {
+  const domain = s('MAIL_DKIM_DOMAIN');
+  const selector = s('MAIL_DKIM_SELECTOR');
+  const privateKey = s('MAIL_DKIM_PRIVATE_KEY');
+  const privateKeyFile = s('MAIL_DKIM_PRIVATE_KEY_FILE');
+  if (!domain && !selector && !privateKey && !privateKeyFile) return null;
+  if (!domain || !selector || !(privateKey || privateKeyFile))
+    throw new ConfigError(
+      'MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_PRIVATE_KEY (or MAIL_DKIM_PRIVATE_KEY_FILE) go together: set all three or none',
+    );
+  return { domain, selector, privateKey, privateKeyFile };
 }
 
 /** The effective value of every variable, for `survey-service config`: secrets masked, a URL's

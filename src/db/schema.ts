@@ -3,6 +3,7 @@ import type { CollectTables } from './tables/collect.js';
 import type { ExportTables } from './tables/exports.js';
 import type { ImportTables } from './tables/imports.js';
 import type { InvitationTables } from './tables/invitations.js';
+import type { NotifyTables } from './tables/notify.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
@@ -22,4 +23,5 @@ export interface Database
     InvitationTables,
     ExportTables,
     ImportTables,
-    UploadTables {}
+    UploadTables,
+    NotifyTables {}

@@ -1,7 +1,7 @@
 // Mail transport: nodemailer over SMTP when SMTP_URL is set; otherwise a local outbox directory of
 // .eml files (MAIL_DIR, default ./data/mail) that the page at /outbox/mail shows, so the embedded
-// default needs no mail server.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+// default needs no mail server. Both sign with DKIM when MAIL_DKIM_* is set.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
@@ -31,7 +31,19 @@ export function isPermanentMailError(err: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
+/** nodemailer's DKIM option from MAIL_DKIM_* (the key file read once, when the transport is made). */
+function dkimOption(config: Config) {
+  const d = config.mailDkim;
+  if (!d) return undefined;
+  return {
+    domainName: d.domain,
+    keySelector: d.selector,
+    privateKey: d.privateKey ?? readFileSync(d.privateKeyFile!, 'utf8'),
+  };
+}
+
 export function createMailTransport(config: Config): MailTransport {
+  const dkim = dkimOption(config);
   const message = (m: OutgoingMail) => ({
     from: m.from,
     to: m.to,
@@ -47,6 +59,7 @@ export function createMailTransport(config: Config): MailTransport {
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,
       socketTimeout: 60_000,
+      dkim,
     });
     return {
       kind: 'smtp',
@@ -58,7 +71,7 @@ export function createMailTransport(config: Config): MailTransport {
     };
   }
   const dir = config.mail.dir;
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix', dkim });
   return {
     kind: 'file',
     async send(m) {

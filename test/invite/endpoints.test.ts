@@ -129,10 +129,14 @@ const cases: Case[] = [
     method: 'PUT',
     write: true,
     path: (f) => f.m,
-    body: { subject: 'Put', body_text: '[SurveyLink] [OptOutLink]' },
+    body: { subject: 'Put', body_text: '[SurveyLink] [OptOutLink] [FooterLink]' },
     status: 200,
     check: (b) =>
-      expect(b).toMatchObject({ subject: 'Put', body: '[SurveyLink] [OptOutLink]', body_html: null }),
+      expect(b).toMatchObject({
+        subject: 'Put',
+        body: '[SurveyLink] [OptOutLink] [FooterLink]',
+        body_html: null,
+      }),
     bad: { body: { body_html: '<p>[OptOutLink]</p>' }, code: '1002', status: 400 },
   },
   {

@@ -150,7 +150,7 @@ describe('email invitations over SMTP', () => {
       {
         type: 'reminder',
         subject: 'Reminder',
-        body_text: 'Still time: [SurveyLink]\nUnsubscribe: [OptOutLink]',
+        body_text: 'Still time: [SurveyLink]\nUnsubscribe: [OptOutLink]\n[FooterLink]',
       },
       t,
     );

@@ -1,5 +1,5 @@
 // Messages of an email collector (reference §8): invite, reminder, thank_you. Bodies must carry the
-// [SurveyLink] and [OptOutLink] placeholders; without a body the default template is used.
+// [SurveyLink], [OptOutLink] and [FooterLink] placeholders; without a body the default template is used.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { CollectorMessagesTable } from '../../db/tables/invitations.js';
@@ -22,7 +22,7 @@ const DEFAULT_STATUS: Record<MessageType, string | null> = {
   reminder: 'has_not_responded',
   thank_you: 'completed',
 };
-export const REQUIRED_PLACEHOLDERS = ['[SurveyLink]', '[OptOutLink]'] as const;
+export const REQUIRED_PLACEHOLDERS = ['[SurveyLink]', '[OptOutLink]', '[FooterLink]'] as const;
 
 export const DEFAULT_SUBJECT = 'We want your opinion';
 export const DEFAULT_BODY_HTML = `<html><body>
@@ -53,7 +53,7 @@ function checkBodies(input: Pick<MessageInput, 'body_text' | 'body_html'>): void
     if (body === undefined || body === null) continue;
     const missing = REQUIRED_PLACEHOLDERS.filter((p) => !body.includes(p));
     if (missing.length > 0)
-      throw new ApiError(1002, `'${key}' must contain the placeholders ${missing.join(' and ')}.`);
+      throw new ApiError(1002, `'${key}' must contain the placeholders ${missing.join(', ')}.`);
   }
 }
 

@@ -8,12 +8,12 @@ import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
 import { queueEmail } from '../../db/outbox-queue.js';
 import { ApiError } from '../../platform/errors.js';
-import { escapeHtml } from '../../platform/escape.js';
 import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
 import type { Account } from '../accounts/users.js';
 import type { Collector } from '../collectors/collectors.js';
 import { newContactRow, setContactStatus } from '../contacts/contacts.js';
+import { type MergeValues, type MessageLinks, renderInvitation, themeFor } from './email-body.js';
 import type { MessageRow } from './messages.js';
 import {
   byEmail,
@@ -30,36 +30,41 @@ export interface SendResult {
   recipientIds: string[];
 }
 
-/** The message body for one recipient, placeholders filled. */
-export function personalize(
-  template: string,
-  links: { survey: string; optOut: string; privacy: string; footer: string },
-  isHtml: boolean,
-): string {
-  const v = (s: string) => (isHtml ? escapeHtml(s) : s);
-  return template
-    .replaceAll('[SurveyLink]', v(links.survey))
-    .replaceAll('[OptOutLink]', v(links.optOut))
-    .replaceAll('[PrivacyLink]', v(links.privacy))
-    .replaceAll('[FooterLink]', isHtml ? 'Sent with Survey Service' : 'Sent with Survey Service')
-    .replaceAll('{{EmbeddedBody}}', '')
-    .replaceAll('{{FirstQuestion}}', '');
+/** `"Name" <address>`, or the bare address when there is no name (quotes taken out of the name). */
+export function addressOf(email: string, name: string): string {
+  const n = name.replace(/["\\\r\n]/g, '').trim();
+  return n ? `"${n}" <${email}>` : email;
 }
 
-/** Plain text of an HTML body, for the text part. */
-export function textOf(htmlBody: string): string {
-  return htmlBody
-    .replace(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/gi, '$2: $1')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>/gi, '\n\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+/** Invitations come from the service's MAIL_FROM address under the owner's name, so they pass the
+ * receiving server's SPF/DKIM checks; answers go to the owner (Reply-To). */
+export function senderOf(deps: Deps, owner: Account): { from: string; replyTo: string } {
+  const service = /<([^>]+)>\s*$/.exec(deps.config.mail.from)?.[1] ?? deps.config.mail.from.trim();
+  const name = `${owner.first_name ?? ''} ${owner.last_name ?? ''}`.trim() || owner.username;
+  return { from: addressOf(service, name), replyTo: addressOf(owner.email, name) };
+}
+
+/** A recipient's merge values. */
+export function mergeValuesOf(
+  r: Pick<RecipientRow, 'email' | 'first_name' | 'last_name' | 'custom_fields'>,
+): MergeValues {
+  let custom: Record<string, string> = {};
+  try {
+    custom = JSON.parse(r.custom_fields) as Record<string, string>;
+  } catch {
+    // a malformed stored value merges as empty fields
+  }
+  return { email: r.email, first_name: r.first_name ?? '', last_name: r.last_name ?? '', custom };
+}
+
+/** The look of the collector's survey's emails. */
+export async function surveyTheme(deps: Deps, collector: Collector) {
+  const row = await deps.db.kysely
+    .selectFrom('surveys')
+    .select('theme_color')
+    .where('id', '=', collector.survey_id)
+    .executeTakeFirst();
+  return themeFor(row?.theme_color);
 }
 
 /** The recipients a message reaches now, and the reachable ones it skips (opted out/bounced). */
@@ -142,7 +147,8 @@ export async function sendMessage(
   const emailIds = await deps.ids.take(recipients.length);
   const at = scheduledIso ?? now.toISOString();
   const notBefore = scheduledIso ? new Date(scheduledIso) : undefined;
-  const from = senderEmail ?? sender.user.email;
+  const { from, replyTo } = senderOf(deps, sender.user);
+  const theme = await surveyTheme(deps, collector);
   const sent: MessageRow = {
     ...message,
     status: 'sent',
@@ -177,26 +183,22 @@ export async function sendMessage(
       throw new ApiError(1025, `Message ${message.id} has already been sent.`);
     for (let i = 0; i < recipients.length; i++) {
       const r = recipients[i];
-      const links = {
+      const links: MessageLinks = {
         survey: surveyLink(base, linkToken, r),
         optOut: removeLink(base, r),
         privacy: `${base}/privacy`,
         footer: base,
       };
-      const htmlBody = message.body_html ? personalize(message.body_html, links, true) : null;
-      const text = message.body_text ? personalize(message.body_text, links, false) : textOf(htmlBody ?? '');
+      const mail = renderInvitation(message, mergeValuesOf(r), links, theme);
       await queueEmail(deps, trx, {
         id: emailIds[i],
         ownerId: collector.owner_id,
-        to:
-          r.first_name || r.last_name
-            ? `"${`${r.first_name} ${r.last_name}`.trim().replace(/"/g, '')}" <${r.email}>`
-            : r.email,
+        to: addressOf(r.email, `${r.first_name} ${r.last_name}`),
         from,
-        subject: message.subject,
-        text,
-        html: htmlBody,
-        headers: { 'List-Unsubscribe': `<${links.optOut}>` },
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: { 'Reply-To': replyTo, 'List-Unsubscribe': `<${links.optOut}>` },
         purpose: message.type,
         refId: r.id,
         notBefore,
@@ -229,6 +231,56 @@ export async function sendMessage(
       await trx.updateTable('collectors').set({ status: 'open' }).where('id', '=', collector.id).execute();
   });
   return { message: sent, recipientIds: recipients.map((r) => r.id) };
+}
+
+/**
+ * One copy of the message to the sender's own address, filled with their own name ("send a test to
+ * me"): it is not an invitation (no recipient, not counted in the day's sends) and its links are
+ * examples. The address must be verified, as for a real send (1058).
+ */
+export async function sendTestMessage(
+  deps: Deps,
+  user: Account,
+  collector: Collector,
+  message: MessageRow,
+): Promise<void> {
+  if (!user.email_verified)
+    throw new ApiError(1058, "The account's email address must be verified before invitations are sent.");
+  const base = accessUrl(deps.config, user.region);
+  const links: MessageLinks = exampleLinks(base, collector);
+  const values = {
+    email: user.email,
+    first_name: user.first_name ?? '',
+    last_name: user.last_name ?? '',
+    custom: {},
+  };
+  const mail = renderInvitation(message, values, links, await surveyTheme(deps, collector));
+  const { from, replyTo } = senderOf(deps, user);
+  const id = await deps.ids.one();
+  await deps.db.kysely.transaction().execute((trx) =>
+    queueEmail(deps, trx, {
+      id,
+      ownerId: collector.owner_id,
+      to: addressOf(user.email, `${user.first_name ?? ''} ${user.last_name ?? ''}`),
+      from,
+      subject: `[Test] ${mail.subject}`,
+      text: mail.text,
+      html: mail.html,
+      headers: { 'Reply-To': replyTo },
+      purpose: 'test',
+      refId: message.id,
+    }),
+  );
+}
+
+/** The links a preview or a test shows in place of a recipient's personal ones. */
+export function exampleLinks(base: string, collector: Collector): MessageLinks {
+  return {
+    survey: `${base}/r/${collector.url_token ?? 'survey'}?rcp=personal-link`,
+    optOut: `${base}/optout?sm=personal-link`,
+    privacy: `${base}/privacy`,
+    footer: base,
+  };
 }
 
 export interface Stats {

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { changeEmail, changePassword } from '../../domain/accounts/credentials.js';
+import { setTimeZone } from '../../domain/accounts/preferences.js';
 import type { User } from '../../domain/accounts/users.js';
 import { resendVerification } from '../../domain/accounts/verification.js';
 import { waitText } from '../../domain/limits/attempts.js';
@@ -13,12 +14,14 @@ import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { html } from '../html.js';
 import { csrfToken, sessionId, signedInOnly } from '../session.js';
 import { sendPage, userPage } from './frame.js';
+import { notificationSection } from './notifications.js';
 
 const NOTICES: Record<string, string> = {
   welcome: 'Welcome! Your account is ready. We sent a link to your address: open it to confirm the address.',
   password: 'Your password is changed. Your other sessions are signed out.',
   email: 'Your address is changed. We sent a link to it: open it to confirm the address.',
   resent: 'We sent a new confirmation link to your address.',
+  zone: 'Your time zone is saved.',
 };
 
 const AccountQuery = Type.Object({
@@ -32,6 +35,7 @@ const PasswordBody = Type.Object({
   password: Type.String({ maxLength: 1000 }),
   password2: Type.String({ maxLength: 1000 }),
 });
+const ZoneBody = Type.Object({ ...Csrf, time_zone: Type.String({ maxLength: 64 }) });
 const EmailBody = Type.Object({
   ...Csrf,
   email: Type.String({ maxLength: 300 }),
@@ -88,6 +92,7 @@ ${hidden(csrf)}
 <div class="actions"><button type="submit">Change email address</button></div>
 </form>
 </section>
+${await notificationSection(deps, user.id, csrf, state)}
 <section aria-labelledby="apps-heading">
 <h2 id="apps-heading">Apps</h2>
 <ul class="plain">
@@ -161,5 +166,9 @@ ${hidden(csrf)}
         1040,
         `Too many links were sent. Try again in ${waitText(refused.retryAfterSeconds)}.`,
       );
+  });
+
+  post('/account/time-zone', ZoneBody, 'zone', async (request, user) => {
+    await setTimeZone(deps, user.id, (request.body as { time_zone: string }).time_zone);
   });
 }

@@ -9,10 +9,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
+import { preferencesOf } from '../../domain/accounts/preferences.js';
 import type { User } from '../../domain/accounts/users.js';
 import type { Collector } from '../../domain/collectors/collectors.js';
 import { listContacts } from '../../domain/contacts/contacts.js';
 import { listLists } from '../../domain/contacts/lists.js';
+import { renderInvitation, textOf } from '../../domain/invitations/email-body.js';
 import {
   createMessage,
   DEFAULT_BODY_HTML,
@@ -32,17 +34,18 @@ import {
   recipientStates,
 } from '../../domain/invitations/recipients.js';
 import {
+  exampleLinks,
   invitationStats,
-  personalize,
   type Stats,
+  senderOf,
   sendMessage,
-  textOf,
+  sendTestMessage,
 } from '../../domain/invitations/send.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
-import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
+import { localTime, utcOfLocal } from '../../platform/time-zones.js';
 import { sendPage, userPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
@@ -74,6 +77,7 @@ const NOTICES: Record<string, string> = {
   saved: 'The message was saved.',
   sent: 'The message was sent: the emails are on their way.',
   scheduled: 'The message is scheduled.',
+  tested: 'A test copy is on its way to your address.',
 };
 const TYPE_LABELS: Record<string, string> = {
   invite: 'Invitation',
@@ -98,6 +102,8 @@ interface Ctx {
   survey: SurveyRow;
   collector: Collector;
   token: string;
+  /** the account's time zone: times are shown and entered in it */
+  zone: string;
 }
 
 /** The signed-in user's email collector named by the path, of the survey named by `sm`. */
@@ -118,11 +124,12 @@ async function contextOf(
   const actor = { user, plan: user.account_type as Plan, ip: request.ip ?? null };
   const collector = await emailCollectorFor(deps, actor, collectorId, level);
   if (collector.survey_id !== survey.id) throw new ApiError(1020, 'Collector not found.');
-  return { user, actor, survey, collector, token };
+  const { time_zone: zone } = await preferencesOf(deps, user.id);
+  return { user, actor, survey, collector, token, zone };
 }
 
-function when(iso: string): Html {
-  return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`;
+function when(iso: string, zone: string): Html {
+  return html`<time datetime="${iso}">${localTime(iso, zone)} ${zone === 'UTC' ? 'UTC' : `(${zone})`}</time>`;
 }
 
 function statsList(s: Stats, id: string): Html {
@@ -147,9 +154,9 @@ function errorBox(error: ApiError | undefined): Html {
     : html``;
 }
 
-const PLACEHOLDER_HELP = html`<p class="hint" id="body-help">Write the email as plain text. It must contain ${REQUIRED_PLACEHOLDERS.map(
-  (p, i) => html`${i ? ' and ' : ''}<code>${p}</code>`,
-)}: each recipient gets their own survey link and unsubscribe link there. <code>[PrivacyLink]</code> (the privacy page) and <code>[FooterLink]</code> (the "Sent with Survey Service" footer) are optional.</p>`;
+const PLACEHOLDER_HELP = html`<p class="hint" id="body-help">Write the email as plain text; it is sent as text and as formatted HTML. It must contain ${REQUIRED_PLACEHOLDERS.map(
+  (p, i) => html`${i ? ', ' : ''}<code>${p}</code>`,
+)}: each recipient gets their own survey link and unsubscribe link, and the "Sent with Survey Service" footer. <code>[PrivacyLink]</code> (the privacy page) is optional. The subject and the message may use each recipient's <code>[FirstName]</code>, <code>[LastName]</code>, <code>[Email]</code> and <code>[CustomData1]</code> to <code>[CustomData6]</code>.</p>`;
 
 function messageFields(values: { subject: string; body: string }, invalid: boolean): Html {
   return html`<div class="field"><label for="msg-subject">Subject</label>
@@ -232,7 +239,7 @@ ${
     ? html`<table class="cards messages"><thead><tr><th scope="col">Message</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Sent or scheduled</th></tr></thead>
 <tbody>${messages.map((m) => {
         const status = messageStatus(m, now);
-        return html`<tr><td data-label="Message"><a href="${messageUrl(token, collector.id, m.id)}">${m.subject}</a></td><td data-label="Type">${TYPE_LABELS[m.type] ?? m.type}</td><td data-label="Status">${STATUS_LABELS[status] ?? status}</td><td data-label="Sent or scheduled">${m.scheduled_date ? when(m.scheduled_date) : '—'}</td></tr>`;
+        return html`<tr><td data-label="Message"><a href="${messageUrl(token, collector.id, m.id)}">${m.subject}</a></td><td data-label="Type">${TYPE_LABELS[m.type] ?? m.type}</td><td data-label="Status">${STATUS_LABELS[status] ?? status}</td><td data-label="Sent or scheduled">${m.scheduled_date ? when(m.scheduled_date, ctx.zone) : '—'}</td></tr>`;
       })}</tbody></table>`
     : html`<p class="empty">No messages yet. Write the invitation below.</p>`
 }</section>
@@ -271,13 +278,12 @@ ${
       `/collect/email/${collector.id}/messages/${message.id}/${path}?sm=${encodeURIComponent(token)}`;
     const mine = (at: string) => (state.errorAt === at ? state.form : undefined);
     const base = accessUrl(deps.config, user.region);
-    const sample = {
-      survey: `${base}/r/${collector.url_token ?? 'survey'}?rcp=personal-link`,
-      optOut: `${base}/optout?sm=personal-link`,
-      privacy: `${base}/privacy`,
-      footer: base,
-    };
-    const previewText = personalize(bodyOf(message), sample, false);
+    const sender = senderOf(deps, user);
+    const preview = renderInvitation(
+      message,
+      { email: user.email, first_name: user.first_name ?? '', last_name: user.last_name ?? '', custom: {} },
+      exampleLinks(base, collector),
+    );
     const [total, recipients] = await listRecipients(
       deps,
       collector,
@@ -299,10 +305,12 @@ ${messageFields({ subject: mine('edit')?.subject ?? message.subject, body: mine(
 <p><button type="submit">Save message</button></p></form></section>`
       : '';
 
-    const preview = html`<section class="card" aria-labelledby="preview-heading"><h3 id="preview-heading">Preview</h3>
-<p class="hint">As a recipient will read it; their personal links replace the example links.</p>
-<div class="email-preview"><dl class="email-head"><div><dt>From</dt><dd>${collector.options.sender_email ?? user.email}</dd></div><div><dt>Subject</dt><dd>${message.subject}</dd></div></dl>
-<pre>${previewText}</pre></div></section>`;
+    const previewCard = html`<section class="card" aria-labelledby="preview-heading"><h3 id="preview-heading">Preview</h3>
+<p class="hint">As a recipient will read it, here with your own name; their personal links and fields replace the examples.</p>
+<div class="email-preview"><dl class="email-head"><div><dt>From</dt><dd>${sender.from}</dd></div><div><dt>Reply to</dt><dd>${sender.replyTo}</dd></div><div><dt>Subject</dt><dd>${preview.subject}</dd></div></dl>
+<pre>${preview.text}</pre></div>
+${state.errorAt === 'test' ? errorBox(state.error) : ''}
+<form method="post" action="${act('test')}">${hidden(csrf)}<p><button type="submit" class="secondary">Send a test to me</button> <span class="hint">to ${user.email}</span></p></form></section>`;
 
     let picker: Html | string = '';
     if (editable && message.type === 'invite') {
@@ -343,7 +351,7 @@ ${state.errorAt === 'send' ? errorBox(state.error) : ''}
 <fieldset><legend>When</legend>
 <div class="check"><input type="radio" id="send-now" name="when" value="now" checked><label for="send-now">Send now</label></div>
 <div class="check"><input type="radio" id="send-later" name="when" value="later"${mine('send')?.when === 'later' ? html` checked` : ''}><label for="send-later">Send at a time</label></div>
-<div class="field"><label for="send-at">Date and time (UTC)</label><input id="send-at" name="scheduled_date" type="datetime-local" value="${mine('send')?.scheduled_date ?? ''}"></div>
+<div class="field"><label for="send-at">Date and time (${ctx.zone})</label><p class="hint" id="send-at-help">In your time zone; change it on <a href="/account">your account</a>.</p><input id="send-at" name="scheduled_date" type="datetime-local" aria-describedby="send-at-help" value="${mine('send')?.scheduled_date ?? ''}"></div>
 </fieldset>
 <p><button type="submit">${message.type === 'invite' ? `Send to ${total} recipient${total === 1 ? '' : 's'}` : 'Send reminder'}</button></p></form></section>`
       : '';
@@ -351,7 +359,7 @@ ${state.errorAt === 'send' ? errorBox(state.error) : ''}
     const sentInfo = editable
       ? ''
       : html`<section aria-labelledby="mstats-heading"><h3 id="mstats-heading">Stats of this message</h3>
-<p>${status === 'scheduled' ? html`Scheduled for ${when(message.scheduled_date!)}.` : html`Sent ${message.scheduled_date ? when(message.scheduled_date) : ''}.`}</p>
+<p>${status === 'scheduled' ? html`Scheduled for ${when(message.scheduled_date!, ctx.zone)}.` : html`Sent ${message.scheduled_date ? when(message.scheduled_date, ctx.zone) : ''}.`}</p>
 ${statsList(await invitationStats(deps, collector.id, message.id), 'message-stats')}</section>`;
 
     const recipientList = html`<section aria-labelledby="recipients-heading"><h3 id="recipients-heading">${
@@ -379,7 +387,7 @@ ${
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
 ${state.error && !state.errorAt ? errorBox(state.error) : ''}
 ${state.outcome ? outcomeTable(state.outcome) : ''}
-${sentInfo}${editForm}${preview}${picker}${recipientList}${sendForm}`;
+${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
     return render(ctx, reply, message.subject, body, state.error ? Math.min(state.error.status, 500) : 200);
   }
 
@@ -525,10 +533,15 @@ ${sentInfo}${editForm}${preview}${picker}${recipientList}${sendForm}`;
     let scheduled: string | null = null;
     if (f.when === 'later') {
       const v = String(f.scheduled_date ?? '').trim();
-      scheduled = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v) ? parseApiDate(v) : null;
+      scheduled = utcOfLocal(v, ctx.zone);
       if (!scheduled) throw new ApiError(1002, 'Give the date and time to send at, like 2038-01-01T09:00.');
     }
     const { message: sent } = await sendMessage(deps, ctx.actor, ctx.collector, message, scheduled);
     return messageStatus(sent, deps.clock.now()) === 'scheduled' ? 'scheduled' : 'sent';
+  });
+
+  messagePost('test', 'test', {}, async (ctx, message) => {
+    await sendTestMessage(deps, ctx.user, ctx.collector, message);
+    return 'tested';
   });
 }

@@ -1,0 +1,159 @@
+// What one recipient receives: SurveyMonkey's merge fields filled in the subject and both bodies
+// (values escaped in HTML), and an HTML part in a small inline-styled layout beside the text part,
+// whether the message was written as HTML or as text.
+import { escapeHtml } from '../../platform/escape.js';
+
+/** The recipient's own values: `[FirstName]`, `[LastName]`, `[Email]`, `[CustomData1]`…`[CustomData6]`. */
+export interface MergeValues {
+  first_name: string;
+  last_name: string;
+  email: string;
+  /** custom fields by slot "1".."6" */
+  custom: Record<string, string>;
+}
+
+export interface MessageLinks {
+  survey: string;
+  optOut: string;
+  privacy: string;
+  footer: string;
+}
+
+/** The look of the HTML part. Survey themes can supply it once they exist; until then the accent is
+ * the survey's theme_color. */
+export interface EmailTheme {
+  accent: string;
+}
+
+export const DEFAULT_THEME: EmailTheme = { accent: '#1f6f5c' };
+
+/** The accent a survey's stored theme_color gives, if it is a plain hex colour (it goes in a style). */
+export function themeFor(themeColor: string | null | undefined): EmailTheme {
+  return themeColor && /^#[0-9a-f]{6}$/i.test(themeColor) ? { accent: themeColor } : DEFAULT_THEME;
+}
+
+const FOOTER_TEXT = 'Sent with Survey Service';
+const PLACEHOLDER_KEYS = [
+  ['[SurveyLink]', 'survey'],
+  ['[OptOutLink]', 'optOut'],
+  ['[PrivacyLink]', 'privacy'],
+] as const;
+
+/**
+ * `template` with every merge field filled. `mode`: 'text' (values as they are), 'html' (the owner
+ * wrote HTML: values escaped, links as bare URLs for their href), 'text-html' (a text template shown
+ * as HTML: escaped, each link placeholder an anchor).
+ */
+export function mergeFields(
+  template: string,
+  values: MergeValues,
+  links: MessageLinks,
+  mode: 'text' | 'html' | 'text-html',
+): string {
+  const esc = (s: string) => (mode === 'text' ? s : escapeHtml(s));
+  let out = mode === 'text-html' ? escapeHtml(template) : template;
+  for (const [token, key] of PLACEHOLDER_KEYS)
+    out = out.replaceAll(
+      token,
+      mode === 'text-html'
+        ? `<a href="${escapeHtml(links[key])}">${escapeHtml(links[key])}</a>`
+        : esc(links[key]),
+    );
+  out = out.replaceAll(
+    '[FooterLink]',
+    mode === 'text' ? FOOTER_TEXT : `<a href="${escapeHtml(links.footer)}">${FOOTER_TEXT}</a>`,
+  );
+  out = out
+    .replaceAll('[FirstName]', esc(values.first_name))
+    .replaceAll('[LastName]', esc(values.last_name))
+    .replaceAll('[Email]', esc(values.email));
+  for (let i = 1; i <= 6; i++) out = out.replaceAll(`[CustomData${i}]`, esc(values.custom[String(i)] ?? ''));
+  return out.replaceAll('{{EmbeddedBody}}', '').replaceAll('{{FirstQuestion}}', '');
+}
+
+/** The subject with the recipient's merge fields (a header: no HTML, no line breaks). */
+export function mergeSubject(subject: string, values: MergeValues, links: MessageLinks): string {
+  return mergeFields(subject, values, links, 'text').replace(/[\r\n]+/g, ' ');
+}
+
+/** The inside of an HTML document's body (an owner's body_html may be a whole document). */
+function bodyOf(doc: string): string {
+  const m = /<body[^>]*>([\s\S]*)<\/body>/i.exec(doc);
+  return (m ? m[1] : doc).trim();
+}
+
+/** Inline styles on the owner's links, buttons for the survey link (mail clients drop <style>). */
+function styleLinks(inner: string, theme: EmailTheme, surveyUrl: string): string {
+  const survey = escapeHtml(surveyUrl);
+  return inner.replace(/<a (?![^>]*style=)([^>]*?)href="([^"]*)"([^>]*)>/gi, (_all, pre, href, post) =>
+    href === survey
+      ? `<a ${pre}href="${href}"${post} style="display:inline-block;padding:12px 20px;background:${theme.accent};color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold">`
+      : `<a ${pre}href="${href}"${post} style="color:${theme.accent}">`,
+  );
+}
+
+/** The whole HTML part: a narrow, readable, single-column layout with inline styles. */
+export function emailLayout(inner: string, subject: string, theme: EmailTheme, lang = 'en'): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:0;background:#f4f5f7">
+<div role="article" aria-label="${escapeHtml(subject)}" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#1d2228">
+<div style="background:#ffffff;border-top:4px solid ${theme.accent};border-radius:6px;padding:24px">
+${inner}
+</div>
+</div>
+</body></html>`;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Subject, text part and HTML part of one message for one recipient. */
+export function renderInvitation(
+  message: { subject: string; body_text: string | null; body_html: string | null },
+  values: MergeValues,
+  links: MessageLinks,
+  theme: EmailTheme = DEFAULT_THEME,
+): RenderedEmail {
+  const subject = mergeSubject(message.subject, values, links);
+  let inner: string;
+  let text: string;
+  if (message.body_html !== null) {
+    inner = styleLinks(bodyOf(mergeFields(message.body_html, values, links, 'html')), theme, links.survey);
+    text = message.body_text !== null ? mergeFields(message.body_text, values, links, 'text') : textOf(inner);
+  } else {
+    const template = message.body_text ?? '';
+    text = mergeFields(template, values, links, 'text');
+    inner = styleLinks(
+      template
+        .split(/\r?\n\s*\r?\n/)
+        .map((p) => `<p>${mergeFields(p.trim(), values, links, 'text-html').replace(/\r?\n/g, '<br>')}</p>`)
+        .join('\n'),
+      theme,
+      links.survey,
+    );
+  }
+  return { subject, text, html: emailLayout(inner, subject, theme) };
+}
+
+/** Plain text of an HTML body, for the text part. */
+export function textOf(htmlBody: string): string {
+  return htmlBody
+    .replace(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/gi, (_all, href: string, label: string) =>
+      label.trim() === href ? href : `${label}: ${href}`,
+    )
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>/gi, '\n\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
