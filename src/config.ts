@@ -96,6 +96,8 @@ export interface Config {
   /** DKIM signing of every email (MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_PRIVATE_KEY or
    * MAIL_DKIM_PRIVATE_KEY_FILE); null = unsigned. */
   mailDkim: { domain: string; selector: string; privateKey?: string; privateKeyFile?: string } | null;
+  /** ALERT_DIGEST_INTERVAL_SECONDS: how often the worker looks for daily alert digests that are due. */
+  alertDigestIntervalSeconds: number;
 }
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
@@ -249,6 +251,7 @@ export const ENV_SCHEMA = Type.Partial(
     MAIL_DKIM_SELECTOR: text(undefined, "the DKIM selector (the key's DNS name under _domainkey)"),
     MAIL_DKIM_PRIVATE_KEY: text(undefined, 'the DKIM private key (PEM)', secret),
     MAIL_DKIM_PRIVATE_KEY_FILE: text(undefined, 'a file holding the DKIM private key (PEM)'),
+    ALERT_DIGEST_INTERVAL_SECONDS: whole(300, "seconds between the worker's looks for due alert digests", 1),
   }),
 );
 
@@ -433,6 +436,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     retentionIntervalSeconds: n('RETENTION_INTERVAL_SECONDS'),
     mailDkim: dkimOf(s),
+    alertDigestIntervalSeconds: n('ALERT_DIGEST_INTERVAL_SECONDS'),
   };
 }
 

@@ -1,7 +1,8 @@
 // Fan-out: turns events (written by every area in the transaction of its change) into one webhook
 // delivery per matching webhook. Each event is fanned out exactly once: the marker row in
 // event_dispatch and the deliveries are written in one transaction, and a second worker that
-// raced for the same event finds the marker taken and writes nothing.
+// raced for the same event finds the marker taken and writes nothing. The survey owners' response
+// alerts (domain/alerts) are queued the same way, with the marker of their event.
 //
 // What an event must carry for webhooks (areas write these with recordEvent):
 //   survey_*     resourceType 'survey',    resourceId survey id
@@ -11,8 +12,10 @@
 //   app_*        resourceType 'app',       resourceId app id, ownerId the installing user
 import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../context.js';
+import { queueEmail } from '../db/outbox-queue.js';
 import type { EventsTable } from '../db/tables/platform.js';
 import type { WebhooksTable } from '../db/tables/reach.js';
+import { planResponseAlerts } from '../domain/alerts/alerts.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
 import { micro } from '../platform/dates.js';
 
@@ -174,6 +177,9 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     const until = new Date(now.getTime() + retryForHours * 3_600_000).toISOString();
     const wanted = planned.reduce((n, p) => n + p.matches.length, 0);
     const ids = wanted > 0 ? await deps.ids.take(wanted) : [];
+    // Response alerts ride on the same markers: an event's alert is queued with its marker.
+    const facts = new Map(planned.map((p) => [p.e.id, p.facts]));
+    const alerts = await planResponseAlerts(deps, events, (e) => facts.get(e.id)?.surveyId ?? null);
     await k.transaction().execute(async (trx) => {
       const marked = new Set<string>();
       for (const chunk of chunks(events, 500)) {
@@ -224,6 +230,7 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
           .values(chunk)
           .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
           .execute();
+      for (const a of alerts) if (marked.has(a.eventId)) await queueEmail(deps, trx, a.email);
     });
   }
   if (events.length < limit) {

@@ -2,8 +2,10 @@
 // the due emails and runs export jobs (one at a time, beside the rounds), each claimed from the
 // database so several workers (serve processes or `survey-service worker`) share the work without
 // doing any of it twice at once. Between rounds it runs its scheduled jobs (`scheduledJobs`), each
-// at most once per its configured interval: retention (outbox/retention.ts, RETENTION_INTERVAL_SECONDS).
+// at most once per its configured interval: retention (outbox/retention.ts, RETENTION_INTERVAL_SECONDS)
+// and the daily alert digests (domain/alerts, ALERT_DIGEST_INTERVAL_SECONDS).
 import type { Deps } from '../context.js';
+import { sendDigests } from '../domain/alerts/alerts.js';
 import { runExport } from '../domain/exports/exports.js';
 import type { Clock } from '../platform/clock.js';
 import { claimDue } from './claim.js';
@@ -33,10 +35,18 @@ export interface WorkerJob {
 
 /** The worker's scheduled jobs, their intervals from the config. */
 export function scheduledJobs(deps: Deps): WorkerJob[] {
-  return [{ name: 'retention', everyMs: deps.config.retentionIntervalSeconds * 1000, run: prune }];
+  return [
+    { name: 'retention', everyMs: deps.config.retentionIntervalSeconds * 1000, run: prune },
+    { name: 'alert-digest', everyMs: deps.config.alertDigestIntervalSeconds * 1000, run: digests },
+  ];
 }
 
 /** Retention: one pass of batched deletes (each batch a short statement), logged when it pruned. */
+async function digests(deps: Deps): Promise<void> {
+  const sent = await sendDigests(deps);
+  if (sent > 0) deps.log.info({ sent }, 'alerts: daily digests queued');
+}
+
 async function prune(deps: Deps): Promise<void> {
   const pruned = await pruneOnce(deps);
   if (Object.values(pruned).some((n) => n > 0)) deps.log.info({ pruned }, 'retention: pruned old rows');

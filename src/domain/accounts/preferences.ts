@@ -24,7 +24,7 @@ export async function setTimeZone(deps: Deps, userId: string, zone: string): Pro
   if (!isTimeZone(zone)) throw new ApiError(1002, `'${zone}' is not a known time zone, like Europe/Paris.`);
   await deps.db.kysely
     .insertInto('account_preferences')
-    .values({ user_id: userId, time_zone: zone })
+    .values({ user_id: userId, time_zone: zone, alerts_opt_out: 0 })
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ time_zone: zone }))
     .execute();
 }

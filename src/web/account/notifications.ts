@@ -1,7 +1,9 @@
-// The account page's notification settings (a section of GET /account, posted to
-// POST /account/time-zone): the time zone scheduled sends are shown and entered in.
+// The account page's notification settings (sections of GET /account): the time zone scheduled
+// sends are shown and entered in (POST /account/time-zone), and the opt-out of every survey's
+// response alerts (POST /account/alerts).
 import type { Deps } from '../../context.js';
 import { preferencesOf } from '../../domain/accounts/preferences.js';
+import { alertsOptedOut } from '../../domain/alerts/alerts.js';
 import { timeZoneNames } from '../../platform/time-zones.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { type Html, html } from '../html.js';
@@ -13,6 +15,7 @@ export async function notificationSection(
   state: FormErrorState,
 ): Promise<Html> {
   const prefs = await preferencesOf(deps, userId);
+  const optedOut = await alertsOptedOut(deps, userId);
   return html`<section aria-labelledby="zone-heading">
 <h2 id="zone-heading">Time zone</h2>
 ${errorFor(state, 'zone')}
@@ -24,6 +27,15 @@ ${hidden(csrf)}
     (z) => html`<option${z === prefs.time_zone ? html` selected` : ''}>${z}</option>`,
   )}</select>
 <div class="actions"><button type="submit">Save time zone</button></div>
+</form>
+</section>
+<section aria-labelledby="alerts-heading">
+<h2 id="alerts-heading">Response alerts</h2>
+<p>Each survey can email you on every response or once a day (its Response alerts page, reached from an email collector).</p>
+<form method="post" action="/account/alerts">
+${hidden(csrf)}
+<div class="check"><input type="checkbox" id="alerts-off" name="opt_out" value="1"${optedOut ? html` checked` : ''}><label for="alerts-off">Send me no response alerts, whatever my surveys ask</label></div>
+<div class="actions"><button type="submit">Save alerts</button></div>
 </form>
 </section>`;
 }

@@ -8,6 +8,7 @@ import { changeEmail, changePassword } from '../../domain/accounts/credentials.j
 import { setTimeZone } from '../../domain/accounts/preferences.js';
 import type { User } from '../../domain/accounts/users.js';
 import { resendVerification } from '../../domain/accounts/verification.js';
+import { setAlertsOptOut } from '../../domain/alerts/alerts.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
@@ -22,6 +23,7 @@ const NOTICES: Record<string, string> = {
   email: 'Your address is changed. We sent a link to it: open it to confirm the address.',
   resent: 'We sent a new confirmation link to your address.',
   zone: 'Your time zone is saved.',
+  alerts: 'Your alert setting is saved.',
 };
 
 const AccountQuery = Type.Object({
@@ -36,6 +38,7 @@ const PasswordBody = Type.Object({
   password2: Type.String({ maxLength: 1000 }),
 });
 const ZoneBody = Type.Object({ ...Csrf, time_zone: Type.String({ maxLength: 64 }) });
+const AlertsBody = Type.Object({ ...Csrf, opt_out: Type.Optional(Type.String({ maxLength: 1 })) });
 const EmailBody = Type.Object({
   ...Csrf,
   email: Type.String({ maxLength: 300 }),
@@ -170,5 +173,9 @@ ${await notificationSection(deps, user.id, csrf, state)}
 
   post('/account/time-zone', ZoneBody, 'zone', async (request, user) => {
     await setTimeZone(deps, user.id, (request.body as { time_zone: string }).time_zone);
+  });
+
+  post('/account/alerts', AlertsBody, 'alerts', async (request, user) => {
+    await setAlertsOptOut(deps, user.id, (request.body as { opt_out?: string }).opt_out === '1');
   });
 }

@@ -51,6 +51,7 @@ import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { surveyHeader } from '../layout.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
+import { alertPages, alertsUrl } from './alerts.js';
 
 /** Recipients and contacts listed on a message's page (the rest: "and N more"). */
 const SHOWN = 200;
@@ -193,6 +194,7 @@ function outcomeTable(out: BulkOutcome): Html {
 }
 
 export function emailCollectorPages(app: FastifyInstance, deps: Deps): void {
+  alertPages(app, deps);
   async function render(ctx: Ctx, reply: FastifyReply, title: string, body: Html, status = 200) {
     const markup = await userPage(
       deps,
@@ -232,7 +234,8 @@ ${messageFields({ subject: f?.subject ?? subject, body: f?.body ?? DEFAULT_BODY_
 <h2>${collector.name} <span class="badge">Email invitation</span></h2>
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
 ${state.error && !state.errorAt ? errorBox(state.error) : ''}
-<section aria-labelledby="stats-heading"><h3 id="stats-heading">Recipients and responses</h3>${statsList(stats, 'collector-stats')}</section>
+<section aria-labelledby="stats-heading"><h3 id="stats-heading">Recipients and responses</h3>${statsList(stats, 'collector-stats')}
+<p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p></section>
 <section aria-labelledby="messages-heading"><h3 id="messages-heading">Messages</h3>
 ${
   messages.length
