@@ -44,7 +44,7 @@ ${optedOut ? html`<p class="notice warn">The survey's owner has turned off all a
 <fieldset><legend>Email the survey's owner</legend>
 ${CHOICES.map(
   ([value, label, hint]) =>
-    html`<div class="check"><input type="radio" id="alert-${value}" name="mode" value="${value}"${value === mode ? html` checked` : ''}${hint ? html` aria-describedby="alert-${value}-hint"` : ''}><label for="alert-${value}">${label}</label>${hint ? html`<p class="hint" id="alert-${value}-hint">${hint}</p>` : ''}</div>`,
+    html`<div class="check"><input type="radio" id="alert-${value}" name="mode" value="${value}"${value === mode ? html` checked` : ''}${hint ? html` aria-describedby="alert-${value}-hint"` : ''}><label for="alert-${value}">${label}</label></div>${hint ? html`<p class="hint" id="alert-${value}-hint">${hint}</p>` : ''}`,
 )}
 </fieldset>
 <div class="actions"><button type="submit">Save alerts</button></div>
