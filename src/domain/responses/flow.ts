@@ -14,6 +14,7 @@ import { ApiError } from '../../platform/errors.js';
 import { type Collector, collectorById } from '../collectors/collectors.js';
 import type { RecipientRow } from '../invitations/recipients.js';
 import type { SurveyRow } from '../surveys/access.js';
+import type { PipeRef } from '../surveys/piping.js';
 import { settingsOf } from '../surveys/surveys.js';
 import {
   discardFiles,
@@ -27,6 +28,7 @@ import {
 import type { Answer, PageIn } from './answers.js';
 import { answerProblem } from './checks.js';
 import type { DesignIndex } from './design-index.js';
+import { hiddenOn, type Known, knownFrom, recalled } from './recall.js';
 import {
   createResponse,
   type ResponseActor,
@@ -43,14 +45,16 @@ import { type Ending, type LogicPath, routeAfter, type Walk, walk } from './rout
 // ---- the API: whole responses ----------------------------------------------------------------
 
 /**
- * The path of an API response, refusing answers on pages the logic skips (400/1002 naming the
- * page): a respondent could not have given them. A path that ends in a disqualify rule makes a
- * response that would be completed disqualified; partial and overquota stay as sent.
+ * The path of an API response, refusing answers on pages the logic skips and answers to questions
+ * its display logic hides (400/1002 naming the page or question): a respondent could not have
+ * given them. A path that ends in a disqualify rule makes a response that would be completed
+ * disqualified; partial and overquota stay as sent.
  */
 function replay(
   index: DesignIndex,
   pages: PageIn[] | ReturnType<typeof storedPages>,
   status: ResponseStatus,
+  variables: Record<string, string>,
 ) {
   const stored = pages.map((p) => ({
     id: p.id,
@@ -64,6 +68,16 @@ function replay(
       `'pages[${i}].id': page ${w.skipped[0]} is not on the respondent's path (${w.pagePath.join(' → ')}): the survey's skip logic skips it, so it cannot hold answers.`,
     );
   }
+  const known = knownFrom(stored, variables);
+  stored.forEach((p, i) => {
+    const hidden = hiddenOn(index, p.id, known);
+    const j = p.questions.findIndex((q) => hidden.has(q.id) && q.answers.length > 0);
+    if (j >= 0)
+      throw new ApiError(
+        1002,
+        `'pages[${i}].questions[${j}]': question ${p.questions[j].id} is hidden by its display logic for these answers, so it cannot hold answers.`,
+      );
+  });
   return {
     status: w.end === 'disqualified' && status === 'completed' ? ('disqualified' as const) : status,
     extras: {
@@ -83,7 +97,12 @@ export async function submitResponse(
   input: ResponseInput,
   created: string | undefined,
 ): Promise<ResponseRow> {
-  const r = replay(index, input.pages ?? [], input.response_status ?? 'completed');
+  const r = replay(
+    index,
+    input.pages ?? [],
+    input.response_status ?? 'completed',
+    input.custom_variables ?? {},
+  );
   return createResponse(
     deps,
     actor,
@@ -110,7 +129,9 @@ export async function reviseResponse(
     return updateResponse(deps, actor, current, index, input, created, mode);
   const status =
     input.response_status ?? (mode === 'put' ? 'completed' : (current.response_status as ResponseStatus));
-  const r = replay(index, updatedPages(index, current, input, mode), status);
+  const variables =
+    input.custom_variables ?? (JSON.parse(current.custom_variables || '{}') as Record<string, string>);
+  const r = replay(index, updatedPages(index, current, input, mode), status, variables);
   const row = await updateResponse(
     deps,
     actor,
@@ -196,13 +217,59 @@ function startTime(now: Date, started: string | undefined): string {
 }
 
 /** The survey's declared custom variables, with the values the link gives. */
-function customVariables(r: Respondent): Record<string, string> {
+function customVariables(r: Pick<Respondent, 'survey' | 'link'>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(settingsOf(r.survey).custom_variables)) {
     const v = r.link.get(name);
     if (v !== null) out[name] = v;
   }
   return out;
+}
+
+/**
+ * What the respondent has told before `pageId` (the answers of the pages before it on the path
+ * taken), the link's custom variables and the invitation's contact: what display logic and piping
+ * on that page see.
+ */
+export function knownBefore(
+  r: Pick<Respondent, 'survey' | 'link' | 'recipient'>,
+  response: ResponseRow | undefined,
+  pageId: string,
+): Known {
+  const path = pathOf(response);
+  const k = path.indexOf(pageId);
+  const before = new Set(k >= 0 ? path.slice(0, k) : path);
+  const pages = response ? storedPages(response).filter((p) => before.has(p.id)) : [];
+  const variables = response
+    ? (JSON.parse(response.custom_variables || '{}') as Record<string, string>)
+    : customVariables(r);
+  const who = r.recipient ?? (response && { ...response, email: response.email_address });
+  return knownFrom(
+    pages,
+    variables,
+    who ? { first_name: who.first_name, last_name: who.last_name, email: who.email } : {},
+  );
+}
+
+/** How a page is drawn for a respondent: which questions it hides, what its recalls show, and
+ * the seed of its random orders (the session's, so a reload keeps the order). */
+export interface PageView {
+  hidden: Set<string>;
+  recall: (ref: PipeRef) => string;
+  seed: number;
+}
+
+export function pageView(
+  r: Pick<Respondent, 'survey' | 'link' | 'recipient' | 'index' | 'respondentKey'>,
+  response: ResponseRow | undefined,
+  pageId: string,
+): PageView {
+  const known = knownBefore(r, response, pageId);
+  return {
+    hidden: hiddenOn(r.index, pageId, known),
+    recall: (ref) => recalled(r.index, ref, known),
+    seed: Number.parseInt(r.respondentKey.slice(0, 8), 16) || 0,
+  };
 }
 
 async function save(
@@ -307,7 +374,10 @@ function checkPage(
   const stored = response ? storedPages(response).find((p) => p.id === given.page.id) : undefined;
   const errors = new Map<string, string>();
   const accepted: IncomingFile[] = [];
-  const questions = (given.page.questions ?? []).map((qi) => {
+  // A question the display logic hides is not asked: it is not required and keeps no answer.
+  const hidden = hiddenOn(r.index, given.page.id, knownBefore(r, response, given.page.id));
+  const shown = (given.page.questions ?? []).filter((qi) => !hidden.has(qi.id));
+  const questions = shown.map((qi) => {
     const q = r.index.questions.get(qi.id);
     let answers: Answer[] = qi.answers ?? [];
     if (!q) return { id: qi.id, answers };

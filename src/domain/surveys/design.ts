@@ -8,6 +8,7 @@ import { recordEvent } from '../events.js';
 import { countAndPage } from '../owned.js';
 import type { SurveyRow } from './access.js';
 import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
+import { checkLookBack } from './display-logic.js';
 import { checkLogicShape, checkTargets, type PlacedRule, parseLogic, questionRules } from './logic.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
 import type { Logic, QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
@@ -446,6 +447,7 @@ export async function createQuestion(
   const doc = normalizeQuestion(input, next);
   const rules = questionRules(pageId, doc, '');
   if (rules.length > 0) checkTargets(await pageOrder(deps, survey.id), rules);
+  await checkLookBack(deps, survey, pageId, undefined, doc);
   let row!: QuestionRow;
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The counter is bumped first and checked after: concurrent creates cannot both slip past 1000.
@@ -512,6 +514,7 @@ export async function updateQuestion(
   const doc = normalizeQuestion(merged, () => ids[k++], answerIds(current.doc));
   const rules = questionRules(pageId, doc, '');
   if (rules.length > 0) checkTargets(await pageOrder(deps, survey.id), rules);
+  await checkLookBack(deps, survey, pageId, questionId, doc);
   let position = current.position;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);

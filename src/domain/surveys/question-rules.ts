@@ -3,6 +3,7 @@
 // of answer ids. Turns a validated QuestionInput into the StoredQuestion kept in the database.
 import { ApiError } from '../../platform/errors.js';
 import type { QuestionTypeFlag } from '../../platform/plans.js';
+import { displayLogicShape } from './display-logic.js';
 import { checkLogicShape } from './logic.js';
 import {
   type Answers,
@@ -448,6 +449,7 @@ export function normalizeQuestion(
   if (answers) out.answers = answers;
   if (q.display_options) out.display_options = q.display_options;
   if (q.quiz_options) out.quiz_options = q.quiz_options;
+  if (q.display_logic) out.display_logic = displayLogicShape(q.display_logic);
   return out;
 }
 
@@ -482,5 +484,6 @@ export function storedAsInput(family: string, subtype: string, doc: StoredQuesti
   if (doc.answers) input.answers = doc.answers as AnswersInput;
   if (doc.display_options) input.display_options = doc.display_options;
   if (doc.quiz_options) input.quiz_options = doc.quiz_options;
+  if (doc.display_logic) input.display_logic = doc.display_logic;
   return input;
 }

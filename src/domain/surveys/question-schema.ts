@@ -238,6 +238,31 @@ export const Sorting = Type.Object(
   { additionalProperties: false },
 );
 
+/** Display logic (an extension: docs/api-extensions.md): the question is shown only when the
+ * condition holds for an answer on an earlier page, or for a custom variable of the link. */
+export const DISPLAY_OPERATORS = [
+  'selected',
+  'not_selected',
+  'equals',
+  'not_equals',
+  'contains',
+  'answered',
+  'not_answered',
+] as const;
+export const DisplayLogic = Type.Object(
+  {
+    question_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
+    custom_variable: Type.Optional(Type.String({ pattern: NO_NUL, minLength: 1, maxLength: 100 })),
+    operator: Type.Optional(Type.Enum(DISPLAY_OPERATORS)),
+    choice_ids: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[0-9]{1,20}$' }), { minItems: 1, maxItems: 200 }),
+    ),
+    value: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type DisplayLogic = Static<typeof DisplayLogic>;
+
 export const REQUIRED_TYPES = ['all', 'at_least', 'at_most', 'exactly', 'range'] as const;
 const RequiredInput = Type.Object(
   {
@@ -362,6 +387,7 @@ function inputFields() {
     quiz_options: Type.Optional(QuestionQuiz),
     nickname: Type.Optional(Nullable(Type.String({ pattern: NO_NUL, maxLength: 200 }))),
     layout: Type.Optional(Nullable(Layout)),
+    display_logic: Type.Optional(Nullable(DisplayLogic)),
   };
 }
 
@@ -386,6 +412,7 @@ export const StoredQuestion = Type.Object({
   quiz_options: Type.Optional(QuestionQuiz),
   nickname: Nullable(Type.String()),
   layout: Nullable(Layout),
+  display_logic: Type.Optional(DisplayLogic),
 });
 export type StoredQuestion = Static<typeof StoredQuestion>;
 export type Answers = Static<typeof Answers>;
@@ -415,6 +442,7 @@ export const Question = Type.Object({
   quiz_options: Type.Optional(QuestionQuiz),
   nickname: Nullable(Type.String()),
   layout: Nullable(Layout),
+  display_logic: Type.Optional(DisplayLogic),
   href: Type.String(),
 });
 export type Question = Static<typeof Question>;

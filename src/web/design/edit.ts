@@ -51,7 +51,7 @@ import {
   renderEditor,
   rulesTo,
 } from './editor-page.js';
-import { ruleOf } from './logic-ui.js';
+import { conditionOf, ruleOf } from './logic-ui.js';
 import {
   draftFromForm,
   findKind,
@@ -85,6 +85,7 @@ const NOTICES: Record<string, string | ((n: number) => string)> = {
   question_moved: 'The question was moved.',
   question_copied: 'The question was copied.',
   question_deleted: 'The question was deleted.',
+  question_display: 'When the question is shown was saved.',
 };
 
 /** Checks text a form sent against the limits the API's schemas set (no NUL, a maximum length). */
@@ -364,6 +365,20 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
         await moveQuestionToPage(deps, actor, survey, pageId, questionId, form.to_page, position);
       }
       return { done: 'question_moved', anchor: `q-${questionId}` };
+    },
+  );
+
+  change(
+    '/create/pages/:pageId/questions/:questionId/display',
+    { show: formText(140), value: formText(1000) },
+    QuestionParams,
+    at((request) => `q-${questionOf(request).questionId}`),
+    (request) => async (survey, actor) => {
+      const { pageId, questionId } = questionOf(request);
+      const form = request.body as { show?: string; value?: string };
+      const display_logic = conditionOf(form.show, form.value);
+      await updateQuestion(deps, actor, survey, pageId, questionId, { display_logic }, 'patch');
+      return { done: 'question_display', anchor: `q-${questionId}` };
     },
   );
 

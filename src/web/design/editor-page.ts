@@ -22,7 +22,17 @@ import { type Html, html, raw } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
 import { csrfToken } from '../session.js';
 import { richText } from '../surveys/render-question.js';
-import { explainRuleError, type PageChoice, ruleMarker, ruleSelect, ruleValue } from './logic-ui.js';
+import {
+  type ConditionChoice,
+  conditionChoices,
+  conditionMarker,
+  conditionValue,
+  explainRuleError,
+  type PageChoice,
+  ruleMarker,
+  ruleSelect,
+  ruleValue,
+} from './logic-ui.js';
 import { type Draft, draftOf, kindOf, QUESTION_KINDS } from './question-form.js';
 import { questionFields } from './question-view.js';
 
@@ -97,6 +107,30 @@ function choiceRules(q: QuestionRow, pages: readonly PageChoice[]): Html {
   )}</ul>`;
 }
 
+/** "Show this question": always, or when an earlier choice or a custom variable says so. */
+function displayForm(
+  action: string,
+  csrf: string,
+  id: string,
+  label: string,
+  value: string,
+  typed: string,
+  conditions: readonly ConditionChoice[],
+): Html {
+  const opt = (v: string, text: string) =>
+    html`<option value="${v}"${value === v ? raw(' selected') : ''}>${text}</option>`;
+  return html`<form method="post" action="${action}" class="display-logic">${hidden(csrf)}
+<span class="field"><label for="${id}">Show ${label}</label>
+<select id="${id}" name="show">${opt('', 'Always')}${conditions.map((c) => opt(c.value, `Only if ${c.label}`))}</select></span>
+${
+  conditions.some((c) => c.value.startsWith('var:'))
+    ? html`<span class="field"><label for="${id}-value">Value (for a custom variable)</label>
+<input id="${id}-value" name="value" type="text" maxlength="1000" value="${typed}"></span>`
+    : ''
+}
+<button type="submit" class="secondary" aria-label="Save condition for ${label}">Save condition</button></form>`;
+}
+
 export function questionDestruction(
   q: QuestionRow,
   label: string,
@@ -151,8 +185,13 @@ export async function renderEditor(
   const act = (path: string) => `/create/${path}?sm=${encodeURIComponent(token)}`;
   let number = 0;
 
+  const variables = Object.keys(settings.custom_variables);
   const sections = pages.map((p, pageIndex) => {
     const qs = questions.get(p.id) ?? [];
+    const conditions = conditionChoices(
+      pages.slice(0, pageIndex).flatMap((x) => questions.get(x.id) ?? []),
+      variables,
+    );
     const items = qs.map((q, i) => {
       const n = q.family === 'presentation' ? undefined : ++number;
       const label = questionLabel(q, n);
@@ -173,6 +212,7 @@ ${questionFields(f, draft, { quiz, logic: { pages: pageChoices, pageIndex } })}
 ${i > 0 ? html`<form method="post" action="${qAct('move')}" class="inline">${hidden(csrf)}<input type="hidden" name="direction" value="up"><button type="submit" class="secondary" aria-label="Move ${label} up">Up</button></form>` : ''}
 ${i < qs.length - 1 ? html`<form method="post" action="${qAct('move')}" class="inline">${hidden(csrf)}<input type="hidden" name="direction" value="down"><button type="submit" class="secondary" aria-label="Move ${label} down">Down</button></form>` : ''}
 <form method="post" action="${qAct('copy')}" class="inline">${hidden(csrf)}<button type="submit" class="secondary" aria-label="Copy ${label}">Copy</button></form>
+${conditions.length > 0 || q.doc.display_logic ? displayForm(qAct('display'), csrf, `${f}-show`, label, conditionValue(q.doc.display_logic), q.doc.display_logic?.value ?? '', conditions) : ''}
 ${destructiveForm(qAct('delete'), csrf, questionDestruction(q, label, answers), { label: 'Delete', name: `Delete ${label}` })}
 ${
   pages.length > 1
@@ -189,7 +229,8 @@ ${
 <div class="q-title"><p class="q-meta">${n === undefined ? 'Text block' : `Q${n}`} · ${kind.label}${q.doc.required ? ' · Required' : ''}${q.doc.sorting?.type === 'random' ? ' · Random order' : ''}</p>
 <h3 class="q-heading">${richText(q.doc.headings[0]?.heading ?? '')}</h3>
 ${answerSummary(q)}
-${choiceRules(q, pageChoices)}</div></div>
+${choiceRules(q, pageChoices)}
+${conditionMarker(q.doc.display_logic, conditions)}</div></div>
 ${tools}
 </li>`;
     });

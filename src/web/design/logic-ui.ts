@@ -2,7 +2,7 @@
 // select and back, the select itself, and the short marker the question and page lists show. The
 // select offers only later pages, but the domain decides what is valid (a stale form that jumps
 // backward is refused there, 400/1002, and the message is shown beside the form).
-import type { Logic } from '../../domain/surveys/question-schema.js';
+import type { DisplayLogic, Logic, StoredQuestion } from '../../domain/surveys/question-schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Html, html, raw } from '../html.js';
 
@@ -90,4 +90,68 @@ export function explainRuleError(error: ApiError, pages: readonly PageChoice[]):
     );
   if (text === error.message) return error;
   return new ApiError(1002, text.charAt(0).toUpperCase() + text.slice(1));
+}
+
+// ---- display logic: "show this question only if…" beside the skip logic ----------------------
+
+/** A condition the builder offers: a select's value and how it reads. */
+export interface ConditionChoice {
+  value: string;
+  label: string;
+}
+
+const plainText = (s: string) =>
+  s
+    .replace(/<[^>]*>/g, '')
+    .trim()
+    .slice(0, 60);
+
+/**
+ * The conditions a question on page `pageIndex` may have: a choice picked in a choice question on
+ * an earlier page (`q:<question>:<choice>`), or a custom variable of the link (`var:<name>`, with
+ * the value typed beside it).
+ */
+export function conditionChoices(
+  earlier: ReadonlyArray<{ id: string; doc: StoredQuestion }>,
+  variables: readonly string[],
+): ConditionChoice[] {
+  const out: ConditionChoice[] = [];
+  for (const q of earlier)
+    for (const c of q.doc.answers?.choices ?? [])
+      out.push({
+        value: `q:${q.id}:${c.id}`,
+        label: `"${plainText(q.doc.headings[0]?.heading ?? '')}" is answered "${plainText(c.text)}"`,
+      });
+  for (const v of variables)
+    out.push({ value: `var:${v}`, label: `Custom variable "${v}" equals the value below` });
+  return out;
+}
+
+/** A stored condition as the select's value ('' for always shown). */
+export function conditionValue(d: DisplayLogic | undefined): string {
+  if (!d) return '';
+  if (d.custom_variable !== undefined) return `var:${d.custom_variable}`;
+  return `q:${d.question_id}:${d.choice_ids?.[0] ?? ''}`;
+}
+
+/** The condition a form names; null for "always show". The domain judges whether it may look there. */
+export function conditionOf(show: string | undefined, value: string | undefined): DisplayLogic | null {
+  if (!show) return null;
+  const q = /^q:([0-9]{1,20}):([0-9]{1,20})$/.exec(show);
+  if (q) return { question_id: q[1], choice_ids: [q[2]] };
+  const v = /^var:(.{1,100})$/.exec(show)?.[1];
+  if (v === undefined) throw new ApiError(1002, 'Choose when the question is shown.');
+  if (!value?.trim()) throw new ApiError(1002, `Type the value the custom variable "${v}" must have.`);
+  return { custom_variable: v, value: value.trim() };
+}
+
+/** The marker of a condition in the question list. */
+export function conditionMarker(d: DisplayLogic | undefined, choices: readonly ConditionChoice[]): Html {
+  if (!d) return html``;
+  const known = choices.find((c) => c.value === conditionValue(d));
+  const text =
+    d.custom_variable !== undefined
+      ? `custom variable "${d.custom_variable}" ${d.operator === 'equals' ? 'equals' : (d.operator ?? 'equals').replace('_', ' ')} "${d.value ?? ''}"`
+      : (known?.label ?? `question ${d.question_id} meets a condition`);
+  return html`<p class="logic-note"><span class="badge accent">Shown if</span> ${text}</p>`;
 }

@@ -24,7 +24,9 @@ import {
   exitPage,
   mayResume,
   openEditLink,
+  type PageView,
   type Place,
+  pageView,
   placeOf,
   type Respondent,
 } from '../../domain/responses/flow.js';
@@ -171,6 +173,7 @@ function renderSurveyPage(
   values: Values,
   errors: Map<string, string>,
   started: string,
+  view: PageView,
 ): Html {
   const s = settingsOf(ctx.survey);
   const pages = ctx.index.pages;
@@ -184,20 +187,24 @@ function renderSurveyPage(
     maxBytes: deps.config.uploads.maxBytes,
     maxText: sizeText(deps.config.uploads.maxBytes),
   };
-  const questions = p.questions.map((q) => {
-    const rendered = renderQuestion(
-      { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
-      {
-        number: q.family === 'presentation' ? undefined : ++number,
-        values,
-        error: errors.get(q.id),
-        upload,
-      },
-    );
-    if (q.family === 'presentation') return rendered;
-    const req = q.doc.required;
-    return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
-  });
+  const questions = p.questions
+    .filter((q) => !view.hidden.has(q.id))
+    .map((q) => {
+      const rendered = renderQuestion(
+        { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
+        {
+          seed: view.seed,
+          recall: view.recall,
+          number: q.family === 'presentation' ? undefined : ++number,
+          values,
+          error: errors.get(q.id),
+          upload,
+        },
+      );
+      if (q.family === 'presentation') return rendered;
+      const req = q.doc.required;
+      return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
+    });
   const isLast = pageIndex === pages.length - 1;
   const action = linkOf(ctx);
   const { done, total } = place.progress;
@@ -397,6 +404,11 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!),
             new Map(),
             started,
+            pageView(
+              { ...ctx, link: new URLSearchParams(ctx.query), respondentKey: sha256(sess) },
+              response,
+              place.pageId,
+            ),
           ),
           ctx.survey,
         );
@@ -619,6 +631,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
               values,
               outcome.errors,
               started ?? deps.clock.now().toISOString(),
+              pageView(respondent, response, place.pageId),
             ),
             ctx.survey,
           );

@@ -8,6 +8,7 @@
 //   q_<qid>_<rowid>_<colid>      matrix menu cells (value = choice id)
 // `values` holds what was entered before (for redisplay) and `errors` a message per question.
 import { isNpsQuestion } from '../../domain/surveys/nps.js';
+import { type PipeRef, splitPipes } from '../../domain/surveys/piping.js';
 import type { Choice, Col, Row, StoredQuestion } from '../../domain/surveys/question-schema.js';
 import { escapeHtml } from '../../platform/escape.js';
 import { type Html, html, raw } from '../html.js';
@@ -28,18 +29,35 @@ export interface RenderOptions {
   error?: string;
   /** What file-upload questions accept (the respondent page: UPLOAD_TYPES and UPLOAD_MAX_BYTES). */
   upload?: { accept: string; maxBytes: number; maxText: string };
+  /** Piping: the value of each recall in a heading, description or choice (the respondent page);
+   * without it the text shows as stored. */
+  recall?: (ref: PipeRef) => string;
 }
 
 const SIMPLE_TAG = /&lt;(\/?)(b|i|em|strong|u|br|p|span)\s*\/?&gt;/gi;
 
-/** Headings may carry simple markup (<b>, <br>...): kept without attributes, everything else escaped. */
-export function richText(text: string): Html {
+/**
+ * Headings may carry simple markup (<b>, <br>...): kept without attributes, everything else escaped.
+ * With `recall`, each piping recall is replaced by its value, escaped as text (never markup).
+ */
+export function richText(text: string, recall?: (ref: PipeRef) => string): Html {
+  const markup = (t: string) =>
+    escapeHtml(t).replace(SIMPLE_TAG, (_m, slash: string, tag: string) => `<${slash}${tag.toLowerCase()}>`);
+  if (!recall) return raw(markup(text));
   return raw(
-    escapeHtml(text).replace(
-      SIMPLE_TAG,
-      (_m, slash: string, tag: string) => `<${slash}${tag.toLowerCase()}>`,
-    ),
+    splitPipes(text)
+      .map((p) => (typeof p === 'string' ? markup(p) : escapeHtml(recall(p))))
+      .join(''),
   );
+}
+
+/** A plain text (a menu's option) with its recalls replaced. */
+function recalledText(text: string, o: RenderOptions): string {
+  const recall = o.recall;
+  if (!recall) return text;
+  return splitPipes(text)
+    .map((p) => (typeof p === 'string' ? p : recall(p)))
+    .join('');
 }
 
 function entered(o: RenderOptions, name: string): string[] {
@@ -104,9 +122,9 @@ function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asG
     ? html`<span class="required" aria-hidden="true"> *</span><span class="visually-hidden"> (required)</span>`
     : '';
   const id = `q${q.id}`;
-  const title = html`${showNumber ? html`<span class="qnum">${o.number}.</span> ` : ''}${richText(h.heading)}${required}`;
+  const title = html`${showNumber ? html`<span class="qnum">${o.number}.</span> ` : ''}${richText(h.heading, o.recall)}${required}`;
   const description = h.description
-    ? html`<p class="qdesc" id="${id}-desc">${richText(h.description)}</p>`
+    ? html`<p class="qdesc" id="${id}-desc">${richText(h.description, o.recall)}</p>`
     : '';
   const image = h.image?.url ? html`<img class="qimg" src="${h.image.url}" alt="">` : '';
   const error = o.error ? html`<p class="error" id="${id}-err" role="alert">${o.error}</p>` : '';
@@ -139,10 +157,10 @@ function otherBox(
   return html`<div class="other"><label for="${name}">${other.text}</label>${box}</div>`;
 }
 
-function choiceLabel(c: Choice): Html {
+function choiceLabel(c: Choice, o: RenderOptions): Html {
   if (c.image?.url)
-    return html`<img src="${c.image.url}" alt="${c.text || 'Image choice'}" class="choice-img">${c.text ? html`<span>${c.text}</span>` : ''}`;
-  return richText(c.text);
+    return html`<img src="${c.image.url}" alt="${recalledText(c.text, o) || 'Image choice'}" class="choice-img">${c.text ? html`<span>${recalledText(c.text, o)}</span>` : ''}`;
+  return richText(c.text, o.recall);
 }
 
 export function renderSingleChoice(q: RenderableQuestion, o: RenderOptions = {}): Html {
@@ -152,7 +170,8 @@ export function renderSingleChoice(q: RenderableQuestion, o: RenderOptions = {})
   if (q.subtype === 'menu') {
     const other = q.doc.answers?.other;
     const options = html`<option value="">Select…</option>${choices.map(
-      (c) => html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${c.text}</option>`,
+      (c) =>
+        html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${recalledText(c.text, o)}</option>`,
     )}${other?.visible && other.is_answer_choice ? html`<option value="${other.id}"${chosen.includes(other.id) ? raw(' selected') : ''}>${other.text}</option>` : ''}`;
     const select = html`<select id="${name}" name="${name}" aria-labelledby="q${q.id}-title">${options}</select>`;
     const otherText = other?.visible
@@ -168,7 +187,7 @@ export function renderSingleChoice(q: RenderableQuestion, o: RenderOptions = {})
         : 'vertical';
   const items = choices.map(
     (c) =>
-      html`<div class="choice"><input type="radio" id="c${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${c.id}">${choiceLabel(c)}</label></div>`,
+      html`<div class="choice"><input type="radio" id="c${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${c.id}">${choiceLabel(c, o)}</label></div>`,
   );
   return frame(
     q,
@@ -188,7 +207,7 @@ export function renderMultipleChoice(q: RenderableQuestion, o: RenderOptions = {
         : 'vertical';
   const items = sortedOptions(q, visible(q.doc.answers?.choices), o).map(
     (c) =>
-      html`<div class="choice"><input type="checkbox" id="c${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${c.id}">${choiceLabel(c)}</label></div>`,
+      html`<div class="choice"><input type="checkbox" id="c${c.id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="c${c.id}">${choiceLabel(c, o)}</label></div>`,
   );
   return frame(
     q,
@@ -410,11 +429,11 @@ export function renderDatetime(q: RenderableQuestion, o: RenderOptions = {}): Ht
   return frame(q, o, html`<div class="rows">${rows}</div>`);
 }
 
-export function renderPresentation(q: RenderableQuestion, _o: RenderOptions = {}): Html {
+export function renderPresentation(q: RenderableQuestion, o: RenderOptions = {}): Html {
   const h = q.doc.headings[0] ?? { heading: '' };
   if (q.subtype === 'image')
-    return html`<figure class="question presentation" id="q${q.id}" data-family="presentation"><img src="${h.image?.url ?? ''}" alt="${h.heading}">${h.heading ? html`<figcaption>${richText(h.heading)}</figcaption>` : ''}</figure>`;
-  return html`<div class="question presentation" id="q${q.id}" data-family="presentation">${richText(h.heading)}${h.description ? html`<p>${richText(h.description)}</p>` : ''}</div>`;
+    return html`<figure class="question presentation" id="q${q.id}" data-family="presentation"><img src="${h.image?.url ?? ''}" alt="${h.heading}">${h.heading ? html`<figcaption>${richText(h.heading, o.recall)}</figcaption>` : ''}</figure>`;
+  return html`<div class="question presentation" id="q${q.id}" data-family="presentation">${richText(h.heading, o.recall)}${h.description ? html`<p>${richText(h.description, o.recall)}</p>` : ''}</div>`;
 }
 
 const RENDERERS: Record<string, (q: RenderableQuestion, o?: RenderOptions) => Html> = {

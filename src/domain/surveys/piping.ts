@@ -1,0 +1,76 @@
+// Piping: a question's heading, description or choice text may recall something the respondent
+// told before. The text is stored as written (the API returns it unchanged) and substituted only on
+// the respondent's page (domain/responses/recall.ts gives the values). The syntax is
+// SurveyMonkey's, so imported surveys keep their piping (docs/api-extensions.md):
+//   [question("value"), id="<question id>"]   the answer to an earlier question
+//   [contact("first_name")]                    first_name, last_name or email of the invitation
+//   [custom_variable("name")]                  a custom variable of the survey link
+// each optionally ending `, fallback="text"` (shown when there is nothing to recall).
+import { ApiError } from '../../platform/errors.js';
+import type { StoredQuestion } from './question-schema.js';
+
+export interface PipeRef {
+  kind: 'question' | 'contact' | 'custom_variable';
+  /** the question id, the contact field or the variable's name */
+  key: string;
+  fallback: string;
+}
+
+const PIPE =
+  /\[(question|contact|custom_variable)\("([^"\]]*)"\)(?:,\s*id="([0-9]{1,20})")?(?:,\s*fallback="([^"\]]*)")?\]/g;
+
+export const CONTACT_FIELDS = ['first_name', 'last_name', 'email'] as const;
+
+/** The text cut into literal parts and recalls, in order. */
+export function splitPipes(text: string): Array<string | PipeRef> {
+  const out: Array<string | PipeRef> = [];
+  let last = 0;
+  for (const m of text.matchAll(PIPE)) {
+    const [whole, kind, arg, id, fallback] = m;
+    // `question("value")` names what is recalled; the id says which question.
+    if (kind === 'question' && id === undefined) continue;
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push({
+      kind: kind as PipeRef['kind'],
+      key: kind === 'question' ? id : arg,
+      fallback: fallback ?? '',
+    });
+    last = m.index + whole.length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+export const hasPipes = (text: string | undefined): boolean =>
+  text !== undefined && splitPipes(text).some((p) => typeof p !== 'string');
+
+/** Every text of a question that may pipe, with its field (for error messages). */
+export function pipedTexts(doc: StoredQuestion): Array<{ field: string; text: string }> {
+  const out: Array<{ field: string; text: string }> = [];
+  doc.headings.forEach((h, i) => {
+    out.push({ field: `headings[${i}].heading`, text: h.heading });
+    if (h.description) out.push({ field: `headings[${i}].description`, text: h.description });
+  });
+  doc.answers?.choices?.forEach((c, i) => {
+    out.push({ field: `answers.choices[${i}].text`, text: c.text });
+  });
+  return out;
+}
+
+/** A question's recalls, with the field each sits in. */
+export function questionPipes(doc: StoredQuestion): Array<{ field: string; ref: PipeRef }> {
+  const out: Array<{ field: string; ref: PipeRef }> = [];
+  for (const t of pipedTexts(doc))
+    for (const p of splitPipes(t.text)) if (typeof p !== 'string') out.push({ field: t.field, ref: p });
+  return out;
+}
+
+/** 400/1002 naming the field for a recall of an unknown contact field. */
+export function checkPipeShape(doc: StoredQuestion): void {
+  for (const { field, ref } of questionPipes(doc))
+    if (ref.kind === 'contact' && !(CONTACT_FIELDS as readonly string[]).includes(ref.key))
+      throw new ApiError(
+        1002,
+        `'${field}': contact("${ref.key}") is not a contact field; piping recalls ${CONTACT_FIELDS.join(', ')}.`,
+      );
+}

@@ -1,0 +1,288 @@
+// Display logic and piping (docs/api-extensions.md): a question shown only when an earlier answer
+// or a custom variable meets its condition, and texts that recall earlier answers. Through the API
+// (the model, its refusals, responses with answers to hidden questions) and the respondent pages.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestAccount } from '../helpers/accounts.js';
+import { errorCode } from '../helpers/client.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let owner: TestAccount;
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await server.account();
+});
+afterAll(() => server.close());
+
+const text = (heading: string, extra: object = {}) => ({
+  family: 'open_ended',
+  subtype: 'single',
+  headings: [{ heading }],
+  ...extra,
+});
+
+interface Pets {
+  surveyId: string;
+  pages: string[];
+  owns: string;
+  name: string;
+  yes: string;
+  no: string;
+  petName: string;
+  fromEmail: string;
+  q: (page: number, qid: string) => string;
+}
+
+/** Page 1 asks whether you own a pet and your name; page 2 asks the pet's name (only of owners,
+ * required, piping your name) and a question for links with ?src=email. */
+async function petsSurvey(): Promise<Pets> {
+  const created = await server.client.post(
+    '/v3/surveys',
+    {
+      title: 'Pets',
+      custom_variables: { src: 'Source' },
+      pages: [
+        {
+          questions: [
+            {
+              family: 'single_choice',
+              subtype: 'vertical',
+              headings: [{ heading: 'Do you own a pet?' }],
+              answers: { choices: [{ text: 'Yes' }, { text: 'No' }] },
+            },
+            text('Your first name?'),
+          ],
+        },
+        { questions: [] },
+      ],
+    },
+    { token: owner.token },
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const d = (await server.client.get(`/v3/surveys/${created.body.id}/details`, { token: owner.token })).body;
+  const pages = d.pages.map((p: { id: string }) => p.id);
+  const [owns, name] = d.pages[0].questions;
+  const q = (page: number, qid: string) =>
+    `/v3/surveys/${d.id}/pages/${pages[page]}/questions${qid ? `/${qid}` : ''}`;
+  const add = async (body: object) => {
+    const r = await server.client.post(q(1, ''), body, { token: owner.token });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.id as string;
+  };
+  const petName = await add(
+    text(`Thanks [question("value"), id="${name.id}", fallback="friend"]! What is your pet's name?`, {
+      required: { text: 'Tell us the name.', type: 'all', amount: '0' },
+      display_logic: { question_id: owns.id, choice_ids: [owns.answers.choices[0].id] },
+    }),
+  );
+  const fromEmail = await add(
+    text('You came from our email: why?', { display_logic: { custom_variable: 'src', value: 'email' } }),
+  );
+  return {
+    surveyId: d.id,
+    pages,
+    owns: owns.id,
+    name: name.id,
+    yes: owns.answers.choices[0].id,
+    no: owns.answers.choices[1].id,
+    petName,
+    fromEmail,
+    q,
+  };
+}
+
+function expect1002(res: { status: number; body: any }, field: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(errorCode(res as never)).toBe('1002');
+  expect(res.body.error.message).toContain(field);
+}
+
+describe('display logic and piping: the model', () => {
+  it('keeps display_logic (with its operator) and piped text as written in the question and /details', async () => {
+    const s = await petsSurvey();
+    const got = (await server.client.get(s.q(1, s.petName), { token: owner.token })).body;
+    expect(got.display_logic).toEqual({ question_id: s.owns, choice_ids: [s.yes], operator: 'selected' });
+    expect(got.headings[0].heading).toBe(
+      `Thanks [question("value"), id="${s.name}", fallback="friend"]! What is your pet's name?`,
+    );
+    const d = (await server.client.get(`/v3/surveys/${s.surveyId}/details`, { token: owner.token })).body;
+    expect(d.pages[1].questions[1].display_logic).toEqual({
+      custom_variable: 'src',
+      value: 'email',
+      operator: 'equals',
+    });
+    expect(d.pages[0].questions[0]).not.toHaveProperty('display_logic');
+    // PATCH null removes it
+    const off = await server.client.patch(
+      s.q(1, s.fromEmail),
+      { display_logic: null },
+      { token: owner.token },
+    );
+    expect(off.status).toBe(200);
+    expect(off.body).not.toHaveProperty('display_logic');
+  });
+
+  it('refuses a condition on itself, on a later or same-page question, or on an unknown choice or variable', async () => {
+    const s = await petsSurvey();
+    const patch = (path: string, display_logic: unknown) =>
+      server.client.patch(path, { display_logic }, { token: owner.token });
+    expect1002(
+      await patch(s.q(1, s.petName), { question_id: s.petName, operator: 'answered' }),
+      'refer to itself',
+    );
+    expect1002(
+      await patch(s.q(0, s.owns), { question_id: s.petName, operator: 'answered' }),
+      "'display_logic.question_id': question",
+    );
+    expect1002(
+      await patch(s.q(0, s.name), { question_id: s.owns, choice_ids: [s.yes] }),
+      'not on an earlier page',
+    );
+    expect1002(
+      await patch(s.q(1, s.fromEmail), { question_id: s.owns, choice_ids: ['1'] }),
+      'display_logic.choice_ids[0]',
+    );
+    expect1002(
+      await patch(s.q(1, s.fromEmail), { custom_variable: 'nope', value: 'x' }),
+      'display_logic.custom_variable',
+    );
+    expect1002(
+      await patch(s.q(1, s.fromEmail), { question_id: s.owns, custom_variable: 'src' }),
+      "'display_logic'",
+    );
+    expect1002(
+      await patch(s.q(1, s.fromEmail), { question_id: s.owns, operator: 'selected' }),
+      'display_logic.choice_ids',
+    );
+    expect1002(
+      await patch(s.q(1, s.fromEmail), { custom_variable: 'src', operator: 'contains' }),
+      'display_logic.value',
+    );
+  });
+
+  it('refuses piping from a later question, from itself, or an unknown contact field, naming the field', async () => {
+    const s = await petsSurvey();
+    const heading = (h: string) =>
+      server.client.patch(s.q(0, s.name), { headings: [{ heading: h }] }, { token: owner.token });
+    expect1002(await heading(`Hi [question("value"), id="${s.petName}"]`), "'headings[0].heading': question");
+    expect1002(await heading(`Hi [question("value"), id="${s.name}"]`), 'refer to itself');
+    expect1002(await heading('Hi [contact("phone")]'), '\'headings[0].heading\': contact("phone")');
+    expect1002(await heading('Hi [custom_variable("nope")]'), 'no custom variable "nope"');
+    const choice = await server.client.patch(
+      s.q(0, s.owns),
+      { answers: { choices: [{ text: `[question("value"), id="${s.name}"]` }] } },
+      { token: owner.token },
+    );
+    expect1002(choice, "'answers.choices[0].text'");
+    expect((await heading('Hi [contact("first_name"), fallback="there"]')).status).toBe(200);
+  });
+});
+
+describe('display logic through the API', () => {
+  it('refuses an answer to a question its display logic hides, naming it, and takes it when shown', async () => {
+    const s = await petsSurvey();
+    const c = await server.client.post(
+      `/v3/surveys/${s.surveyId}/collectors`,
+      { type: 'weblink' },
+      { token: owner.token },
+    );
+    const send = (owns: string, extra: object = {}) =>
+      server.client.post(
+        `/v3/collectors/${c.body.id}/responses`,
+        {
+          pages: [
+            { id: s.pages[0], questions: [{ id: s.owns, answers: [{ choice_id: owns }] }] },
+            { id: s.pages[1], questions: [{ id: s.petName, answers: [{ text: 'Rex' }] }] },
+          ],
+          ...extra,
+        },
+        { token: owner.token },
+      );
+    expect1002(
+      await send(s.no),
+      `'pages[1].questions[0]': question ${s.petName} is hidden by its display logic`,
+    );
+    expect((await send(s.yes)).status).toBe(201);
+    // a custom variable decides too
+    const email = (src: string) =>
+      server.client.post(
+        `/v3/collectors/${c.body.id}/responses`,
+        {
+          custom_variables: { src },
+          pages: [{ id: s.pages[1], questions: [{ id: s.fromEmail, answers: [{ text: 'curious' }] }] }],
+        },
+        { token: owner.token },
+      );
+    expect1002(await email('web'), `question ${s.fromEmail} is hidden`);
+    expect((await email('Email')).status).toBe(201);
+  });
+});
+
+/** A respondent in a browser without script: GET the link, then POST pages as the form does. */
+async function respondent(url: string) {
+  const path = new URL(url).pathname + new URL(url).search;
+  let cookie = '';
+  let page = '';
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+  const open = async () => {
+    const r = await fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {} });
+    cookie ||= (r.headers.get('set-cookie') ?? '').split(';')[0];
+    page = await r.text();
+    return page;
+  };
+  const post = async (answers: Record<string, string>) => {
+    const r = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf: field('csrf'), p: field('p'), nav: 'next', ...answers }).toString(),
+      redirect: 'manual',
+    });
+    return r;
+  };
+  return { open, post, field, html: () => page };
+}
+
+describe('display logic and piping on the respondent pages', () => {
+  it('hides a question whose condition fails (not required, no answer) and shows it, with the recall escaped', async () => {
+    const s = await petsSurvey();
+    const c = await server.client.post(
+      `/v3/surveys/${s.surveyId}/collectors`,
+      { type: 'weblink' },
+      { token: owner.token },
+    );
+    // a non-owner: page 2 has no pet question; Done with nothing completes
+    const a = await respondent(c.body.url);
+    await a.open();
+    expect((await a.post({ [`q_${s.owns}`]: s.no, [`q_${s.name}`]: 'Ann' })).status).toBe(303);
+    const two = await a.open();
+    expect(a.field('p')).toBe(s.pages[1]);
+    expect(two).not.toContain(`q_${s.petName}`);
+    expect(two).not.toContain('You came from our email');
+    expect((await a.post({ [`q_${s.petName}`]: 'sneaked in' })).status).toBe(200); // thank you
+    const list = (
+      await server.client.get(`/v3/collectors/${c.body.id}/responses/bulk`, { token: owner.token })
+    ).body;
+    expect(list.data[0].response_status).toBe('completed');
+    expect(JSON.stringify(list.data[0].pages)).not.toContain('sneaked in');
+
+    // an owner whose name is markup: it is recalled as text, and the question is required
+    const b = await respondent(`${c.body.url}?src=email`);
+    await b.open();
+    await b.post({ [`q_${s.owns}`]: s.yes, [`q_${s.name}`]: '<b>Bo</b>' });
+    const shown = await b.open();
+    expect(shown).toContain(`name="q_${s.petName}"`);
+    expect(shown).toContain('Thanks &lt;b&gt;Bo&lt;/b&gt;! What is your pet');
+    expect(shown).toContain('You came from our email');
+    const missing = await b.post({});
+    expect(missing.status).toBe(422);
+    expect(await missing.text()).toContain('Tell us the name.');
+    expect((await b.post({ [`q_${s.petName}`]: 'Rex' })).status).toBe(200);
+
+    // the fallback when the recalled answer is empty
+    const f = await respondent(c.body.url);
+    await f.open();
+    await f.post({ [`q_${s.owns}`]: s.yes });
+    expect(await f.open()).toContain('Thanks friend! What is your pet');
+  });
+});
