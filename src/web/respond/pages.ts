@@ -35,7 +35,6 @@ import {
   storedPages,
 } from '../../domain/responses/responses.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
-import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
 import {
@@ -45,6 +44,7 @@ import {
   receiveFile,
   sizeText,
 } from '../../domain/uploads/uploads.js';
+import { baseUrl } from '../../http/paging.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { type Html, html, inlineScript, raw } from '../html.js';
@@ -55,7 +55,7 @@ import { answersFromForm, type Form, type Values, valuesFromAnswers } from './fo
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
-import { themeRoutes, themeStylesheet } from './theme.js';
+import { lookOf, shareTags, type Themed, themedRoutes, themeRoutes, withTheme } from './theme.js';
 
 // Required answers checked in the browser before posting (the server checks them again).
 const SCRIPT = inlineScript(`
@@ -96,7 +96,7 @@ const SCRIPT = inlineScript(`
 interface Ctx {
   token: string;
   collector: Collector;
-  survey: SurveyRow;
+  survey: Themed;
   index: DesignIndex;
   path: string;
   /** the link's query (custom value and variables) without our own `p` */
@@ -111,13 +111,9 @@ function linkOf(ctx: Ctx, sub = ''): string {
 }
 
 /** A respondent page: the survey's header (title, logo; no links away) and colour, and its language. */
-function send(
-  reply: FastifyReply,
-  status: number,
-  title: string,
-  body: Html,
-  survey?: SurveyRow,
-): FastifyReply {
+function send(reply: FastifyReply, status: number, title: string, body: Html, survey?: Themed): FastifyReply {
+  const look = lookOf(survey);
+  const base = baseUrl(reply.request);
   return reply
     .code(status)
     .header('cache-control', 'no-store')
@@ -126,8 +122,9 @@ function send(
     .send(
       layout(title, html`<div class="respond">${body}</div>`, {
         lang: survey?.language ?? 'en',
-        header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: survey?.logo_url }),
-        styles: survey?.theme_color ? [themeStylesheet(survey.theme_color)] : [],
+        header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: look.logoUrl }),
+        styles: look.styles,
+        head: survey ? shareTags(survey, `${base}${reply.request.url.split('?')[0]}`, base) : undefined,
       }),
     );
 }
@@ -283,6 +280,7 @@ export function respondPages(deps: Deps) {
       limits: { fileSize: deps.config.uploads.maxBytes, files: 20, fields: 5000, fieldSize: 1024 * 1024 },
     });
     await themeRoutes(app);
+    await themedRoutes(app, deps);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
     async function load(request: FastifyRequest<{ Params: { token: string } }>): Promise<Ctx | null> {
@@ -302,7 +300,7 @@ export function respondPages(deps: Deps) {
       const index = await designIndex(deps, stored);
       // The survey in the language the browser asks for, when it is translated into it.
       const t = await respondentTranslation(deps, stored, request.headers['accept-language']);
-      const survey = t ? localizeSurvey(stored, t) : stored;
+      const survey = await withTheme(deps, t ? localizeSurvey(stored, t) : stored);
       return {
         recipient,
         token,
