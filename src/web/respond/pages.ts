@@ -45,6 +45,7 @@ import {
   sizeText,
 } from '../../domain/uploads/uploads.js';
 import { baseUrl } from '../../http/paging.js';
+import { allowFraming } from '../../http/security-headers.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { type Html, html, inlineScript, raw } from '../html.js';
@@ -124,6 +125,8 @@ function send(reply: FastifyReply, status: number, title: string, body: Html, su
         lang: survey?.language ?? 'en',
         header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: look.logoUrl }),
         styles: look.styles,
+        // tells an embedding page (embed.js) the page's height
+        scripts: ['/assets/respond-frame.js'],
         head: survey ? shareTags(survey, `${base}${reply.request.url.split('?')[0]}`, base) : undefined,
       }),
     );
@@ -283,7 +286,10 @@ export function respondPages(deps: Deps) {
     await themedRoutes(app, deps);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
-    async function load(request: FastifyRequest<{ Params: { token: string } }>): Promise<Ctx | null> {
+    async function load(
+      request: FastifyRequest<{ Params: { token: string } }>,
+      reply: FastifyReply,
+    ): Promise<Ctx | null> {
       const token = request.params.token;
       if (!/^[A-Za-z0-9]{6,40}$/.test(token)) return null;
       const collector = await collectorByToken(deps, token);
@@ -295,6 +301,7 @@ export function respondPages(deps: Deps) {
           ? await recipientByToken(deps, collector.id, new URLSearchParams(query).get('rcp'))
           : undefined;
       if (collector.type === 'email' && !recipient) return null;
+      allowFraming(reply, collector.options.embed_origins ?? []);
       const stored = await surveyOfCollector(deps, collector);
       if (!stored) return null;
       const index = await designIndex(deps, stored);
@@ -315,6 +322,7 @@ export function respondPages(deps: Deps) {
     const sessionCookie = (ctx: Ctx) =>
       ctx.recipient ? `sr${ctx.collector.id}r${ctx.recipient.id}` : `sr${ctx.collector.id}`;
     const passwordCookie = (ctx: Ctx) => `sp${ctx.collector.id}`;
+    const embeddable = (ctx: Ctx) => (ctx.collector.options.embed_origins?.length ?? 0) > 0;
 
     function passwordPage(reply: FastifyReply, ctx: Ctx, session: string, wrong: boolean): FastifyReply {
       const action = linkOf(ctx, '/password');
@@ -340,7 +348,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       const existing = readCookie(request, sessionCookie(ctx));
       if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
       const fresh = newSessionToken();
-      setCookie(deps, reply, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30);
+      setCookie(deps, reply, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30, embeddable(ctx));
       return fresh;
     }
 
@@ -372,7 +380,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       '/r/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const ctx = await load(request);
+        const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
         const sess = session(request, reply, ctx);
         const reason = closedReason(ctx.collector, deps.clock.now());
@@ -426,7 +434,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       '/r/:token/password',
       { schema: { hide: true } },
       async (request, reply) => {
-        const ctx = await load(request);
+        const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
         const sess = readCookie(request, sessionCookie(ctx));
         const form = request.body ?? {};
@@ -448,6 +456,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             passwordProof(deps, ctx.collector.id, hash),
             ctx.path,
             60 * 60 * 24,
+            embeddable(ctx),
           );
         return reply.redirect(linkOf(ctx), 303);
       },
@@ -472,7 +481,11 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         reply,
         403,
         'Please try again',
-        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>`,
+        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>${
+          embeddable(ctx)
+            ? html`<p>If this survey is shown inside another website, your browser may be blocking its cookies there. <a href="${linkOf(ctx)}" target="_blank" rel="noopener">Open the survey in its own window</a> to answer it.</p>`
+            : ''
+        }`,
         ctx.survey,
       );
     }
@@ -523,7 +536,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       '/r/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const ctx = await load(request);
+        const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
         const sess = readCookie(request, sessionCookie(ctx));
         const { form, files, refused } = await readForm(request, ctx, sess);
