@@ -40,7 +40,13 @@ describe('embed_origins', () => {
   it('is an extension field of weblink collectors, empty by default, each origin checked', async () => {
     const c = await weblink();
     expect(c.embed_origins).toEqual([]);
-    for (const bad of ['http://shop.example.com', 'https://*.example.com', 'https://shop.example.com/path', 'shop.example.com', 'https://a.example:99999']) {
+    for (const bad of [
+      'http://shop.example.com',
+      'https://*.example.com',
+      'https://shop.example.com/path',
+      'shop.example.com',
+      'https://a.example:99999',
+    ]) {
       const res = await server.client.patch(`/v3/collectors/${c.id}`, { embed_origins: [bad] }, tk());
       expect(res.status, bad).toBe(400);
       expect(res.body.error.id).toBe('1002');
@@ -74,7 +80,11 @@ describe('embed_origins', () => {
     expect(plain.headers.get('set-cookie')).toMatch(/SameSite=Lax/i);
 
     const open = await weblink();
-    await server.client.patch(`/v3/collectors/${open.id}`, { embed_origins: ['https://shop.example.com'] }, tk());
+    await server.client.patch(
+      `/v3/collectors/${open.id}`,
+      { embed_origins: ['https://shop.example.com'] },
+      tk(),
+    );
     const framed = await fetch(open.url, { headers: { 'x-forwarded-proto': 'https' } });
     const csp = framed.headers.get('content-security-policy')!;
     expect(csp).toMatch(/frame-ancestors https:\/\/shop\.example\.com(;|$)/);
@@ -87,7 +97,9 @@ describe('embed_origins', () => {
     // the page tells the embedding page its height
     expect(await framed.text()).toContain('/assets/respond-frame.js');
     // the other collector of the survey stays unframeable
-    expect((await fetch(closed.url)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect((await fetch(closed.url)).headers.get('content-security-policy')).toContain(
+      "frame-ancestors 'none'",
+    );
   });
 });
 

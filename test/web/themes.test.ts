@@ -141,7 +141,7 @@ describe('theme page', () => {
     const text = await sheet.text();
     expect(text).toContain('--accent: #6a1b9a');
     expect(text).toContain('--theme-bg: #fdf8ff');
-    expect(text).toContain('--radius: 999px');
+    expect(text).toContain('button, .button { border-radius: 999px; }');
     expect(text).toContain('Charter');
     const logo = new RegExp(`src="(/r/themes/${themeId}/[0-9a-z]+/logo)"`).exec(html)![1];
     const image = await fetch(`${server.url}${logo}`);

@@ -350,11 +350,11 @@ export function themeCss(theme: ThemeFields, scope: ':root' | '.theme-preview' =
   --accent: ${theme.primary_color};
   --accent-fg: ${onPrimary(theme.primary_color)};
   --accent-soft: ${theme.primary_color}1f;
-  --radius: ${BUTTON_SHAPES[theme.button_shape]};
   --theme-bg: ${theme.background_color};
   --theme-font: ${FONTS[theme.font].stack};
 }
 ${box} { background: var(--theme-bg); color: var(--fg); font-family: var(--theme-font); }
+${scope === ':root' ? '' : `${scope} `}button, ${scope === ':root' ? '' : `${scope} `}.button { border-radius: ${BUTTON_SHAPES[theme.button_shape]}; }
 ${scope === ':root' ? 'header.respondent' : `${scope} .sample-header`} { border-bottom: 4px solid var(--accent); background: var(--theme-bg); }
 `;
 }

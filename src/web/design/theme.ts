@@ -59,8 +59,8 @@ function sample(survey: SurveyRow, logo: string | null): Html {
 <div class="sample-body">
 <p class="sample-heading">1. How likely are you to recommend us?</p>
 <p>Text in the theme's colour, and <a href="#theme-form">a link in its primary colour</a>.</p>
-<div class="choice"><input type="radio" id="sample-a" name="sample" checked><label for="sample-a">Very likely</label></div>
-<div class="choice"><input type="radio" id="sample-b" name="sample"><label for="sample-b">Not likely</label></div>
+<div class="check"><input type="radio" id="sample-a" name="sample" checked><label for="sample-a">Very likely</label></div>
+<div class="check"><input type="radio" id="sample-b" name="sample"><label for="sample-b">Not likely</label></div>
 <p class="actions"><button type="button">Next</button> <button type="button" class="secondary">Previous</button></p>
 </div></div>`;
 }
@@ -97,11 +97,11 @@ ${colour('text_color', 'Text colour', 'Needs 4.5:1 contrast with the background 
 <select id="theme-font" name="font">${Object.entries(FONTS).map(([key, f]) => html`<option value="${key}"${key === v.font ? html` selected` : ''}>${f.label}</option>`)}</select>
 <fieldset><legend>Button shape</legend>${Object.keys(BUTTON_SHAPES).map(
         (key) =>
-          html`<div class="choice"><input type="radio" id="theme-shape-${key}" name="button_shape" value="${key}"${key === v.button_shape ? html` checked` : ''}><label for="theme-shape-${key}">${key[0].toUpperCase()}${key.slice(1)}</label></div>`,
+          html`<div class="check"><input type="radio" id="theme-shape-${key}" name="button_shape" value="${key}"${key === v.button_shape ? html` checked` : ''}><label for="theme-shape-${key}">${key[0].toUpperCase()}${key.slice(1)}</label></div>`,
       )}</fieldset>
 <label for="theme-logo">Logo (PNG, JPEG, GIF or WebP, at most ${LOGO_MAX_BYTES / 1024} KB)</label>
 <input type="file" id="theme-logo" name="logo" accept=".png,.jpg,.jpeg,.gif,.webp">
-${logo ? html`<div class="choice"><input type="checkbox" id="theme-remove-logo" name="remove_logo" value="1"><label for="theme-remove-logo">Remove the current logo</label></div>` : ''}
+${logo ? html`<div class="check"><input type="checkbox" id="theme-remove-logo" name="remove_logo" value="1"><label for="theme-remove-logo">Remove the current logo</label></div>` : ''}
 <div class="actions"><button type="submit" name="intent" value="save">Save theme</button><button type="submit" name="intent" value="preview" class="secondary">Preview without saving</button></div>
 </form>
 <section class="card" aria-labelledby="ready-heading"><h2 id="ready-heading">Ready themes</h2>
