@@ -10,6 +10,7 @@ import type { ReachTables } from './tables/reach.js';
 import type { SharingTables } from './tables/sharing.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
+import type { ThemeTables } from './tables/themes.js';
 import type { UploadTables } from './tables/uploads.js';
 
 export interface Database
@@ -24,4 +25,5 @@ export interface Database
     ExportTables,
     ImportTables,
     UploadTables,
-    NotifyTables {}
+    NotifyTables,
+    ThemeTables {}

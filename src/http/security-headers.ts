@@ -1,6 +1,7 @@
 // The security headers of every answer (pages, API, docs, errors), set in this one place:
 // nosniff, no framing, no referrer, a Content-Security-Policy, and HSTS on what is served over
 // https (directly, or behind a proxy that says so in X-Forwarded-Proto when TRUST_PROXY is set).
+// Framing is refused except by the origins a collector lists (`allowFraming`).
 //
 // The policy allows scripts and styles from this site only, plus the inline <script> and <style>
 // blocks the pages declare with `allowInline` (by their SHA-256, so they cannot be changed or
@@ -9,7 +10,7 @@
 // whole GET /v3/users/me costs), and helmet's HSTS ignores the scheme; these headers are fixed
 // strings, computed once.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
 const inline = { script: new Set<string>(), style: new Set<string>() };
@@ -19,7 +20,7 @@ export function allowInline(kind: 'script' | 'style', text: string): void {
   inline[kind].add(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
 }
 
-function policy(): string {
+function policy(frameAncestors = "'none'"): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${[...inline.script].join(' ')}`.trim(),
@@ -29,10 +30,20 @@ function policy(): string {
     "img-src 'self' data: https: http:",
     "object-src 'none'",
     "base-uri 'none'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors}`,
     // No form-action: a survey's finish may redirect to the owner's site, and OAuth consent
     // redirects to the app's registered URI, both of which the directive would block.
   ].join('; ');
+}
+
+/**
+ * Lets the listed origins (and only those) frame this answer: a weblink collector's embed_origins
+ * on its respondent pages. X-Frame-Options goes, since it cannot name an origin.
+ */
+export function allowFraming(reply: FastifyReply, origins: readonly string[]): void {
+  if (!origins.length) return;
+  reply.header('content-security-policy', policy(origins.join(' ')));
+  reply.removeHeader('x-frame-options');
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';

@@ -29,6 +29,10 @@ export const SCRIPTS = {
 async function assetRoutes(app: FastifyInstance): Promise<void> {
   const common = { maxAge: '1h', index: false, list: false, dotfiles: 'deny', schemaHide: true } as const;
   await app.register(fastifyStatic, { ...common, root: PUBLIC_DIR, prefix: '/assets/' });
+  // The embed script's short public address, for other sites' <script> tags (docs/look-embed-share.md).
+  app.get('/embed.js', { schema: { hide: true } }, (_request, reply) =>
+    reply.sendFile('embed.js', { maxAge: '1h' }),
+  );
   // Only the one minified file of each package is public, not the rest of node_modules.
   for (const v of VENDOR)
     await app.register(fastifyStatic, {

@@ -22,6 +22,8 @@ export interface PageOptions {
   scripts?: string[];
   /** Extra stylesheets after app.css (a survey's colour on respondent pages). */
   styles?: string[];
+  /** Extra tags in <head> (a respondent page's sharing tags). */
+  head?: Html;
 }
 
 const PUBLIC_HEADER = html`<header class="site"><a class="brand" href="/">Survey Service</a>
@@ -38,6 +40,7 @@ export function page(title: string, body: Html | Html[], options: PageOptions = 
 <link rel="stylesheet" href="/assets/app.css">
 ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
+${options.head ?? ''}
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>

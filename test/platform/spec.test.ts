@@ -83,13 +83,13 @@ describe('GET /v3/users/me types its fields as the spec does', () => {
     expect(one.body).toMatchObject({ first_name: '', last_name: '' });
   });
 
-  it("a survey's theme_id answers as the integer it was sent as", async () => {
+  it("a survey's theme_id answers as a string, as the original API returns it", async () => {
     const survey = await server.client.post('/v3/surveys', { title: 'Themed', theme_id: 4510354 }, { token });
-    expect(survey.body.theme_id).toBe(4510354);
+    expect(survey.body.theme_id).toBe('4510354');
     const read = await server.client.get(`/v3/surveys/${survey.body.id}`, { token });
-    expect(read.body.theme_id).toBe(4510354);
+    expect(read.body.theme_id).toBe('4510354');
     const details = await server.client.get(`/v3/surveys/${survey.body.id}/details`, { token });
-    expect(details.body.theme_id).toBe(4510354);
+    expect(details.body.theme_id).toBe('4510354');
   });
 });
 

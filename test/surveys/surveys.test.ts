@@ -102,7 +102,7 @@ describe('POST /surveys (Blank)', () => {
       custom_variables: { ref: 'Referrer' },
       footer: false,
       folder_id: folder.body.id,
-      theme_id: 4510354,
+      theme_id: '4510354',
       quiz_options: body.quiz_options,
     });
     const read = await server.client.get(`/v3/surveys/${res.body.id}`, { token: a.token });

@@ -21,6 +21,7 @@ import * as m0024 from './0024_pg_hot_paths.js';
 import * as m0025 from './0025_responses_created.js';
 import * as m0026 from './0026_account_keys.js';
 import * as m0027 from './0027_cache_keys.js';
+import * as m0028 from './0028_themes.js';
 import * as m0030 from './0030_notify.js';
 
 export const migrations: Record<string, Migration> = {
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '0025_responses_created': m0025,
   '0026_account_keys': m0026,
   '0027_cache_keys': m0027,
+  '0028_themes': m0028,
   '0030_notify': m0030,
 };

@@ -54,6 +54,8 @@ export interface CollectorOptions {
   sample_rate?: string;
   primary_button?: Button;
   secondary_button?: Button;
+  /** Extension (weblink): the origins (https://host[:port]) allowed to frame the survey. */
+  embed_origins?: string[];
 }
 
 /** Everything a create/replace body may carry (reference §7.4). */
@@ -87,6 +89,7 @@ export interface CollectorInput {
   sample_rate?: string | number;
   primary_button?: Button;
   secondary_button?: Button;
+  embed_origins?: string[];
 }
 
 export const POPUP_FIELDS = [
@@ -124,6 +127,7 @@ export function defaultOptions(type: CollectorType): CollectorOptions {
     sender_email: null,
     respondent_authentication: false,
   };
+  if (type === 'weblink') out.embed_origins = [];
   if (isPopup(type)) {
     out.width = 500;
     out.height = 500;
@@ -217,6 +221,10 @@ export function applyOptions(
       throw bad(`'sample_rate' must be a whole number from 1 to 100.`);
     out.sample_rate = String(n);
   }
+  if (input.embed_origins !== undefined) {
+    if (type !== 'weblink') throw bad(`'embed_origins' is only allowed for weblink collectors.`);
+    out.embed_origins = embedOrigins(input.embed_origins);
+  }
   if (input.thank_you_page !== undefined) {
     if (input.thank_you_page.is_enabled !== undefined)
       out.thank_you_page.is_enabled = input.thank_you_page.is_enabled;
@@ -231,4 +239,24 @@ export function applyOptions(
     if (v != null && v !== '' && !/^https?:\/\/[^\s]+$/i.test(v)) throw bad(`'${f}' must be an http(s) URL.`);
   }
   return out;
+}
+
+// https://host[:port], or http on a loopback host (what browsers treat as secure: local testing).
+const ORIGIN =
+  /^(?:https:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\]))(?::[0-9]{1,5})?$/;
+
+/** The origins allowed to frame a weblink collector: each https://host[:port], lower-cased, once. */
+export function embedOrigins(list: readonly string[]): string[] {
+  if (list.length > 20) throw bad(`'embed_origins' lists at most 20 origins.`);
+  const out = new Set<string>();
+  for (const raw of list) {
+    const origin = raw.trim().toLowerCase().replace(/\/$/, '');
+    const port = /:([0-9]+)$/.exec(origin)?.[1];
+    if (!ORIGIN.test(origin) || (port && Number(port) > 65535))
+      throw bad(
+        `'embed_origins': "${raw.slice(0, 100)}" is not an origin like https://www.example.com or https://example.com:8443 (no path, no wildcard).`,
+      );
+    out.add(origin);
+  }
+  return [...out];
 }

@@ -16,7 +16,7 @@ export async function userPage(
   user: User | null,
   title: string,
   body: Html,
-  options: { section?: Section; narrow?: boolean; scripts?: string[] } = {},
+  options: { section?: Section; narrow?: boolean; scripts?: string[]; styles?: string[] } = {},
 ): Promise<string> {
   return user ? workspacePage(deps, reply, user, title, body, options) : page(title, body, options);
 }

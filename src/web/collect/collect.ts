@@ -39,6 +39,7 @@ import { type Html, html, raw } from '../html.js';
 import { surveyHeader } from '../layout.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 import { emailCollectorPages, emailCollectorUrl } from './email.js';
+import { shareRoutes, shareSection } from './share.js';
 
 /** The most collectors the page lists (a survey with more says so and shows the first ones). */
 const LIST_LIMIT = 500;
@@ -51,6 +52,7 @@ const NOTICES: Record<string, string> = {
   closed: 'The collector was closed.',
   settings: 'The close date and response limit were saved.',
   deleted: 'The collector and its responses were deleted.',
+  embed: 'The sites allowed to show the survey were saved.',
 };
 
 const TYPE_LABELS: Record<string, string> = {
@@ -158,6 +160,7 @@ ${errorFor(state, at)}
 ${url ? html`<dt>Respondent link</dt><dd><a href="${url}">${url}</a></dd>` : ''}
 </dl>
 ${url && c.type === 'weblink' ? html`<label for="${at}-url">Web link of ${c.name} to copy</label><input id="${at}-url" class="copy" type="text" readonly value="${url}">` : ''}
+${url ? shareSection(c, url, base, { at, csrf, writable, action: act(`collectors/${c.id}/embed`), state }) : ''}
 ${c.type === 'email' ? html`<p><a class="button" href="${emailCollectorUrl(token, c.id)}">Messages, recipients and stats<span class="visually-hidden"> of ${c.name}</span></a></p>` : ''}
 ${forms}
 </section>`;
@@ -227,6 +230,7 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
       renderCollect(deps, request, reply, user, survey, token, state),
   };
   managedPage(app, deps, '/collect/list', page);
+  await shareRoutes(app, deps, page);
 
   /** A change: collect write access, the action, then back to the page (or the error on it). */
   function change(

@@ -6,6 +6,7 @@ import { ApiError } from '../../platform/errors.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { collectPages } from '../collect/collect.js';
 import { designPages } from '../design/edit.js';
+import { themePages } from '../design/theme.js';
 import { pageArea } from '../page-area.js';
 import { homePages } from './home.js';
 import { notFoundPage } from './not-found.js';
@@ -20,5 +21,7 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
 }
 
 export function homeAndDesignPages(deps: Deps) {
-  return pageArea('home-and-design-pages', deps, [homePages, designPages, collectPages], { errorHandler });
+  return pageArea('home-and-design-pages', deps, [homePages, designPages, collectPages, themePages], {
+    errorHandler,
+  });
 }

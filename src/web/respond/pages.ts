@@ -37,7 +37,6 @@ import {
   storedPages,
 } from '../../domain/responses/responses.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
-import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
 import {
@@ -47,6 +46,8 @@ import {
   receiveFile,
   sizeText,
 } from '../../domain/uploads/uploads.js';
+import { baseUrl } from '../../http/paging.js';
+import { allowFraming } from '../../http/security-headers.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { type Html, html, inlineScript, raw } from '../html.js';
@@ -57,7 +58,7 @@ import { answersFromForm, type Form, type Values, valuesFromAnswers } from './fo
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
-import { themeRoutes, themeStylesheet } from './theme.js';
+import { lookOf, shareTags, type Themed, themedRoutes, themeRoutes, withTheme } from './theme.js';
 
 // Required answers checked in the browser before posting (the server checks them again).
 const SCRIPT = inlineScript(`
@@ -98,7 +99,7 @@ const SCRIPT = inlineScript(`
 interface Ctx {
   token: string;
   collector: Collector;
-  survey: SurveyRow;
+  survey: Themed;
   index: DesignIndex;
   path: string;
   /** the link's query (custom value and variables) without our own `p` */
@@ -113,13 +114,9 @@ function linkOf(ctx: Ctx, sub = ''): string {
 }
 
 /** A respondent page: the survey's header (title, logo; no links away) and colour, and its language. */
-function send(
-  reply: FastifyReply,
-  status: number,
-  title: string,
-  body: Html,
-  survey?: SurveyRow,
-): FastifyReply {
+function send(reply: FastifyReply, status: number, title: string, body: Html, survey?: Themed): FastifyReply {
+  const look = lookOf(survey);
+  const base = baseUrl(reply.request);
   return reply
     .code(status)
     .header('cache-control', 'no-store')
@@ -128,8 +125,11 @@ function send(
     .send(
       layout(title, html`<div class="respond">${body}</div>`, {
         lang: survey?.language ?? 'en',
-        header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: survey?.logo_url }),
-        styles: survey?.theme_color ? [themeStylesheet(survey.theme_color)] : [],
+        header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: look.logoUrl }),
+        styles: look.styles,
+        // tells an embedding page (embed.js) the page's height
+        scripts: ['/assets/respond-frame.js'],
+        head: survey ? shareTags(survey, `${base}${reply.request.url.split('?')[0]}`, base) : undefined,
       }),
     );
 }
@@ -290,9 +290,13 @@ export function respondPages(deps: Deps) {
       limits: { fileSize: deps.config.uploads.maxBytes, files: 20, fields: 5000, fieldSize: 1024 * 1024 },
     });
     await themeRoutes(app);
+    await themedRoutes(app, deps);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
-    async function load(request: FastifyRequest<{ Params: { token: string } }>): Promise<Ctx | null> {
+    async function load(
+      request: FastifyRequest<{ Params: { token: string } }>,
+      reply: FastifyReply,
+    ): Promise<Ctx | null> {
       const token = request.params.token;
       if (!/^[A-Za-z0-9]{6,40}$/.test(token)) return null;
       const collector = await collectorByToken(deps, token);
@@ -304,12 +308,13 @@ export function respondPages(deps: Deps) {
           ? await recipientByToken(deps, collector.id, new URLSearchParams(query).get('rcp'))
           : undefined;
       if (collector.type === 'email' && !recipient) return null;
+      allowFraming(reply, collector.options.embed_origins ?? []);
       const stored = await surveyOfCollector(deps, collector);
       if (!stored) return null;
       const index = await designIndex(deps, stored);
       // The survey in the language the browser asks for, when it is translated into it.
       const t = await respondentTranslation(deps, stored, request.headers['accept-language']);
-      const survey = t ? localizeSurvey(stored, t) : stored;
+      const survey = await withTheme(deps, t ? localizeSurvey(stored, t) : stored);
       return {
         recipient,
         token,
@@ -324,6 +329,7 @@ export function respondPages(deps: Deps) {
     const sessionCookie = (ctx: Ctx) =>
       ctx.recipient ? `sr${ctx.collector.id}r${ctx.recipient.id}` : `sr${ctx.collector.id}`;
     const passwordCookie = (ctx: Ctx) => `sp${ctx.collector.id}`;
+    const embeddable = (ctx: Ctx) => (ctx.collector.options.embed_origins?.length ?? 0) > 0;
 
     function passwordPage(reply: FastifyReply, ctx: Ctx, session: string, wrong: boolean): FastifyReply {
       const action = linkOf(ctx, '/password');
@@ -349,7 +355,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       const existing = readCookie(request, sessionCookie(ctx));
       if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
       const fresh = newSessionToken();
-      setCookie(deps, reply, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30);
+      setCookie(deps, reply, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30, embeddable(ctx));
       return fresh;
     }
 
@@ -381,7 +387,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       '/r/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const ctx = await load(request);
+        const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
         const sess = session(request, reply, ctx);
         const reason = closedReason(ctx.collector, deps.clock.now());
@@ -440,7 +446,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       '/r/:token/password',
       { schema: { hide: true } },
       async (request, reply) => {
-        const ctx = await load(request);
+        const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
         const sess = readCookie(request, sessionCookie(ctx));
         const form = request.body ?? {};
@@ -462,6 +468,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             passwordProof(deps, ctx.collector.id, hash),
             ctx.path,
             60 * 60 * 24,
+            embeddable(ctx),
           );
         return reply.redirect(linkOf(ctx), 303);
       },
@@ -486,7 +493,11 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         reply,
         403,
         'Please try again',
-        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>`,
+        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>${
+          embeddable(ctx)
+            ? html`<p>If this survey is shown inside another website, your browser may be blocking its cookies there. <a href="${linkOf(ctx)}" target="_blank" rel="noopener">Open the survey in its own window</a> to answer it.</p>`
+            : ''
+        }`,
         ctx.survey,
       );
     }
@@ -537,7 +548,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       '/r/:token',
       { schema: { hide: true } },
       async (request, reply) => {
-        const ctx = await load(request);
+        const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
         const sess = readCookie(request, sessionCookie(ctx));
         const { form, files, refused } = await readForm(request, ctx, sess);

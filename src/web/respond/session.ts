@@ -12,7 +12,11 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return request.cookies[name];
 }
 
-/** Sets a respondent cookie: HttpOnly, SameSite=Lax, Secure by the same rule as every cookie. */
+/**
+ * Sets a respondent cookie: HttpOnly, SameSite=Lax, Secure by the same rule as every cookie. For a
+ * collector other sites may frame (`embeddable`), over https: SameSite=None and Partitioned
+ * (CHIPS), so the session and its CSRF work inside the frame, kept apart per embedding site.
+ */
 export function setCookie(
   deps: Deps,
   reply: FastifyReply,
@@ -20,13 +24,17 @@ export function setCookie(
   value: string,
   path: string,
   maxAge: number,
+  embeddable = false,
 ): void {
+  const secure = isSecure(deps, reply.request);
+  const framed = embeddable && secure;
   reply.setCookie(name, value, {
     path,
     maxAge,
     httpOnly: true,
-    sameSite: 'lax',
-    secure: isSecure(deps, reply.request),
+    sameSite: framed ? 'none' : 'lax',
+    secure,
+    ...(framed ? { partitioned: true } : {}),
   });
 }
 

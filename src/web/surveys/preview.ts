@@ -12,6 +12,7 @@ import { sendPage } from '../account/frame.js';
 import { type Html, html, inlineStyle } from '../html.js';
 import { page as layout } from '../layout.js';
 import { pageArea } from '../page-area.js';
+import { lookOf, withTheme } from '../respond/theme.js';
 import { type RenderableQuestion, renderQuestion, richText } from './render-question.js';
 
 interface PreviewPage {
@@ -30,6 +31,8 @@ interface PreviewSurvey {
   action: string;
   /** What the banner says this is. */
   kind: 'survey' | 'template';
+  /** The survey's look (its theme's stylesheet), as on its respondent pages. */
+  styles?: string[];
 }
 
 const STYLE = inlineStyle(`
@@ -73,7 +76,7 @@ ${s.buttons.exit_button ? html`<button type="submit" name="nav" value="exit" cla
 <p class="progress">Page ${index + 1} of ${total}</p>
 </form>
 ${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}`;
-  return layout(`${s.title} (preview)`, body, { lang: s.language });
+  return layout(`${s.title} (preview)`, body, { lang: s.language, styles: s.styles });
 }
 
 function renderEnd(s: PreviewSurvey, exited: boolean): string {
@@ -81,7 +84,7 @@ function renderEnd(s: PreviewSurvey, exited: boolean): string {
 <h1>${s.title}</h1>
 <p role="status">${exited ? 'You left the survey.' : 'Thank you for completing the survey.'} This was a preview: nothing was saved.</p>
 <p><a href="${s.action}">Start the preview again</a></p>`;
-  return layout(`${s.title} (preview)`, body, { lang: s.language });
+  return layout(`${s.title} (preview)`, body, { lang: s.language, styles: s.styles });
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -112,6 +115,7 @@ async function surveyPreview(deps: Deps, token: string): Promise<PreviewSurvey |
     })),
     action: `/r/Preview/?sm=${encodeURIComponent(token)}`,
     kind: 'survey',
+    styles: lookOf(await withTheme(deps, survey)).styles,
   };
 }
 

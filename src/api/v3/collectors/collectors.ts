@@ -57,6 +57,7 @@ export function presentCollector(base: string, c: Collector): Static<typeof Coll
     href: `${base}/v3/collectors/${c.id}`,
   };
   if (c.type === 'email') out.is_sender_email_verified = true;
+  if (c.type === 'weblink') out.embed_origins = o.embed_origins ?? [];
   return out as Static<typeof CollectorSchema>;
 }
 

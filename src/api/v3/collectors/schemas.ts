@@ -63,6 +63,13 @@ function optionFields() {
     sample_rate: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9]{1,3}$' }), Type.Integer()])),
     primary_button: Type.Optional(Button),
     secondary_button: Type.Optional(Button),
+    embed_origins: Type.Optional(
+      Type.Array(Type.String({ maxLength: 300 }), {
+        maxItems: 20,
+        description:
+          'Extension (weblink collectors): origins allowed to frame the survey, each https://host[:port]; none by default',
+      }),
+    ),
   };
 }
 
@@ -118,6 +125,9 @@ export const Collector = Type.Object({
   sample_rate: Type.Optional(Type.String()),
   primary_button: Type.Optional(ButtonOut),
   secondary_button: Type.Optional(ButtonOut),
+  embed_origins: Type.Optional(
+    Type.Array(Type.String(), { description: 'Extension (weblink collectors): origins allowed to frame it' }),
+  ),
   href: Type.String(),
 });
 

@@ -30,7 +30,7 @@ export function presentSurvey(request: FastifyRequest, s: SurveyRow): Static<typ
     buttons_text: settings.buttons_text,
     is_owner: s.owner_id === request.auth.user.id,
     footer: settings.footer,
-    ...(s.theme_id !== null ? { theme_id: Number(s.theme_id) } : {}),
+    ...(s.theme_id !== null ? { theme_id: s.theme_id } : {}),
     custom_variables: settings.custom_variables,
     ...(settings.quiz_options ? { quiz_options: settings.quiz_options } : {}),
     ...(settings.logo_url ? { logo_url: settings.logo_url } : {}),

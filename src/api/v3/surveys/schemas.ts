@@ -146,7 +146,12 @@ const surveyFields = {
   buttons_text: ButtonsText,
   is_owner: Type.Boolean(),
   footer: Type.Boolean(),
-  theme_id: Type.Optional(Type.Integer({ description: 'As sent on create' })),
+  theme_id: Type.Optional(
+    Type.String({
+      description:
+        'As a string (the reference returns it so): the theme sent on create, or the survey’s own theme once set on its theme page',
+    }),
+  ),
   custom_variables: Type.Record(Type.String(), Type.String()),
   quiz_options: Type.Optional(QuizOptions),
   logo_url: Type.Optional(Type.String({ description: 'Extension: respondent pages’ logo (when set)' })),
