@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { type TSchema, Type } from 'typebox';
+import { type TSchema, Type } from './platform/env-schema.js';
 
 export const REGIONS = ['us', 'eu', 'ca'] as const;
 export type Region = (typeof REGIONS)[number];

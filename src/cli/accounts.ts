@@ -1,14 +1,18 @@
 // Accounts and apps: user and app verbs (provisioning, operator review and lifecycle).
 import { Option } from 'commander';
-import { createApp, findAppById } from '../domain/accounts/apps.js';
-import { uninstallApp } from '../domain/accounts/grants.js';
-import { effectiveStatus, extendDraft, operatorDeploy, reviewApp } from '../domain/accounts/lifecycle.js';
-import { inviteToSignUp } from '../domain/accounts/signup.js';
-import { createUser, isOperator, requireUser, setOperator, updateUser } from '../domain/accounts/users.js';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
 import { parseScopeList } from '../platform/scopes.js';
 import { type Commands, collect, print, verbGroup, wholeNumber, withDeps } from './common.js';
+
+/** The domain the user and app verbs call, loaded when one runs. */
+const domain = async () => ({
+  ...(await import('../domain/accounts/apps.js')),
+  ...(await import('../domain/accounts/grants.js')),
+  ...(await import('../domain/accounts/lifecycle.js')),
+  ...(await import('../domain/accounts/signup.js')),
+  ...(await import('../domain/accounts/users.js')),
+});
 
 export const accountCommands: Commands = (program) => {
   const user = verbGroup(program, 'user', 'manage user accounts');
@@ -27,6 +31,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { createUser, setOperator } = await domain();
         const created = await createUser(deps, {
           username: opts.username,
           email: opts.email,
@@ -52,6 +57,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { inviteToSignUp } = await domain();
         const url = await inviteToSignUp(deps, opts.email);
         print(!!opts.json, { email: opts.email, url }, `invited ${opts.email}: ${url}`);
       }),
@@ -74,6 +80,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { setOperator, updateUser, isOperator } = await domain();
         const updated = await updateUser(deps, opts.username, {
           plan: opts.plan,
           region: opts.region,
@@ -109,6 +116,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { requireUser, createApp } = await domain();
         const owner = await requireUser(deps, opts.owner);
         let scopes: Record<string, 'optional'> | undefined;
         if (opts.scopes !== undefined) {
@@ -151,6 +159,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { requireUser, findAppById, uninstallApp } = await domain();
         const target = await findAppById(deps, opts.appId);
         if (!target) throw new ApiError(1020, `no app with id ${opts.appId}`);
         const u = await requireUser(deps, opts.username);
@@ -170,6 +179,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { reviewApp, effectiveStatus } = await domain();
         if (!!opts.approve === !!opts.reject)
           throw new ApiError(1002, 'give exactly one of --approve or --reject');
         if (opts.reject && opts.approveWriteScopes)
@@ -199,6 +209,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { extendDraft } = await domain();
         const extended = await extendDraft(deps, opts.appId, opts.days);
         print(
           !!opts.json,
@@ -216,6 +227,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { operatorDeploy } = await domain();
         if (!!opts.private === !!opts.public)
           throw new ApiError(1002, 'give exactly one of --private or --public');
         const deployed = await operatorDeploy(deps, opts.appId, opts.public ? 'public' : 'private');

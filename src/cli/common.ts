@@ -1,7 +1,6 @@
 // Shared pieces of the command line: option parsers, output, and running a verb with services.
+// Verbs load their modules when they run (dynamic import), so --help and a bad argument stay cheap.
 import { type Command, InvalidArgumentError } from 'commander';
-import { createDeps } from '../compose.js';
-import { loadConfig } from '../config.js';
 import type { Deps } from '../context.js';
 
 export function wholeNumber(value: string): number {
@@ -21,7 +20,10 @@ export function print(json: boolean, object: Record<string, unknown>, human: str
 
 /** Runs a provisioning verb with migrated services, closing the database afterwards. */
 export async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
-  const deps = await createDeps(loadConfig());
+  // The configuration is checked before the services' modules load: a wrong variable is reported fast.
+  const config = (await import('../config.js')).loadConfig();
+  const { createDeps } = await import('../compose.js');
+  const deps = await createDeps(config);
   try {
     return await fn(deps);
   } finally {

@@ -2,15 +2,13 @@
 // and the analyze page's download (the acting user's access and plan apply).
 import { createWriteStream } from 'node:fs';
 import { Option } from 'commander';
-import {
-  checkExportAllowed,
-  type ExportSpec,
-  surveyForCli,
-  writeExportTo,
-} from '../domain/exports/exports.js';
-import { EXPORT_FORMATS, type ExportFormat } from '../domain/exports/writers.js';
+import type { ExportSpec } from '../domain/exports/exports.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../domain/exports/formats.js';
 import { parseApiDate } from '../platform/dates.js';
 import { type Commands, collect, withDeps } from './common.js';
+
+/** The domain the export verb calls, loaded when it runs (its writers load exceljs). */
+const domain = () => import('../domain/exports/exports.js');
 
 interface ExportOptions {
   survey: string;
@@ -52,6 +50,7 @@ export const exportCommands: Commands = (program) => {
     .option('--until <date>', 'responses created at or before')
     .action(async (opts: ExportOptions) => {
       await withDeps(async (deps) => {
+        const { surveyForCli, checkExportAllowed, writeExportTo } = await domain();
         const { survey, paid } = await surveyForCli(deps, opts.survey, opts.owner);
         const spec: ExportSpec = {
           format: opts.format,

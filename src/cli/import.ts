@@ -2,10 +2,15 @@
 // service) through the source's public API, within a daily request budget. Running the same
 // command again resumes a paused import, and after a finished one copies only what is new or
 // changed. Exit codes: 0 done, 75 (EX_TEMPFAIL) paused until the budget renews, 1 failed.
-import { requireUser } from '../domain/accounts/users.js';
-import { DEFAULT_DAILY_BUDGET } from '../domain/import/background.js';
-import { type ImportResult, type Progress, planImport, runImport } from '../domain/import/importer.js';
+import { DEFAULT_DAILY_BUDGET } from '../domain/import/budget.js';
+import type { ImportResult, Progress } from '../domain/import/importer.js';
 import { type Commands, print, wholeNumber, withDeps } from './common.js';
+
+/** The domain the import verb calls, loaded when it runs. */
+const domain = async () => ({
+  ...(await import('../domain/accounts/users.js')),
+  ...(await import('../domain/import/importer.js')),
+});
 
 /** Exit code of a run that stopped because the day's budget is spent (sysexits EX_TEMPFAIL). */
 export const PAUSED_EXIT = 75;
@@ -90,6 +95,7 @@ export const importCommands: Commands = (program) => {
       if (!token) throw new Error('give --token or set SURVEY_IMPORT_TOKEN');
       if (opts.dailyBudget < 1) throw new Error('--daily-budget must be at least 1');
       await withDeps(async (deps) => {
+        const { requireUser, planImport, runImport } = await domain();
         const owner = await requireUser(deps, opts.owner);
         const base = { owner, from: opts.from, token, dailyBudget: opts.dailyBudget };
         if (opts.dryRun) {

@@ -1,9 +1,11 @@
 // Operating the service: backup, restore and erasure on request.
-import { loadConfig } from '../config.js';
-import { requireUser } from '../domain/accounts/users.js';
-import { erasePerson } from '../domain/privacy/erase.js';
-import { backup, restore } from '../ops/backup.js';
 import { type Commands, print, withDeps } from './common.js';
+
+/** The domain the erase verb calls, loaded when it runs. */
+const domain = async () => ({
+  ...(await import('../domain/accounts/users.js')),
+  ...(await import('../domain/privacy/erase.js')),
+});
 
 export const opsCommands: Commands = (program) => {
   program
@@ -13,7 +15,9 @@ export const opsCommands: Commands = (program) => {
     )
     .requiredOption('--to <file>', 'the new backup file')
     .option('--json', 'print one JSON object')
-    .action((opts: { to: string; json?: boolean }) => {
+    .action(async (opts: { to: string; json?: boolean }) => {
+      const { loadConfig } = await import('../config.js');
+      const { backup } = await import('../ops/backup.js');
       const r = backup(loadConfig().databaseUrl, opts.to);
       print(!!opts.json, { ...r }, `backed up to ${r.file} (${r.bytes} bytes)`);
     });
@@ -23,6 +27,8 @@ export const opsCommands: Commands = (program) => {
     .requiredOption('--from <file>', 'a file made by backup')
     .option('--json', 'print one JSON object')
     .action(async (opts: { from: string; json?: boolean }) => {
+      const { loadConfig } = await import('../config.js');
+      const { restore } = await import('../ops/backup.js');
       const r = await restore(loadConfig().databaseUrl, opts.from);
       print(!!opts.json, { ...r }, `restored ${r.file}; start the service (it applies any newer migrations)`);
     });
@@ -36,6 +42,7 @@ export const opsCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts: { email: string; owner?: string; json?: boolean }) =>
       withDeps(async (deps) => {
+        const { requireUser, erasePerson } = await domain();
         const owner = opts.owner ? await requireUser(deps, opts.owner) : undefined;
         const r = await erasePerson(deps, opts.email, owner?.id);
         print(

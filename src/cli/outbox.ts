@@ -1,12 +1,5 @@
 // The outbox worker on its own: `survey-service worker` (webhook deliveries and emails).
-
-import { createDeps } from '../compose.js';
-import { loadConfig } from '../config.js';
-import { startMetricsServer } from '../ops/metrics-server.js';
-import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
-import { pruneOnce } from '../outbox/retention.js';
-import { OutboxWorker } from '../outbox/worker.js';
-import { announce, logProcessEvents } from '../telemetry/logger.js';
+// It imports what it runs when it runs, the configuration first.
 import { type Commands, print } from './common.js';
 
 export const outboxCommands: Commands = (program) => {
@@ -16,7 +9,19 @@ export const outboxCommands: Commands = (program) => {
     .option('--once', 'deliver what is due now and prune past retention, then exit')
     .option('--json', 'with --once: print one JSON object')
     .action(async (opts: { once?: boolean; json?: boolean }) => {
-      const deps = await createDeps(loadConfig());
+      const config = (await import('../config.js')).loadConfig();
+      const [{ createDeps }, { startMetricsServer }, shutdown, { pruneOnce }, { OutboxWorker }, logger] =
+        await Promise.all([
+          import('../compose.js'),
+          import('../ops/metrics-server.js'),
+          import('../ops/shutdown.js'),
+          import('../outbox/retention.js'),
+          import('../outbox/worker.js'),
+          import('../telemetry/logger.js'),
+        ]);
+      const { exitGracefully, gracefulClose } = shutdown;
+      const { announce, logProcessEvents } = logger;
+      const deps = await createDeps(config);
       const worker = new OutboxWorker(deps);
       if (opts.once) {
         try {

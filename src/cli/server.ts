@@ -1,13 +1,6 @@
 // Running the service: serve, migrate and config.
-import { buildApp } from '../app.js';
-import { createDeps } from '../compose.js';
-import { describeConfig, loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
-import { migrateToLatest, migrationStatus } from '../db/migrate.js';
-import { startMetricsServer } from '../ops/metrics-server.js';
-import { exitGracefully, gracefulClose } from '../ops/shutdown.js';
-import { OutboxWorker } from '../outbox/worker.js';
-import { announce, logProcessEvents } from '../telemetry/logger.js';
+// Each verb imports what it runs when it runs, the configuration first: a wrong variable is reported
+// before the application's modules load.
 import { type Commands, print } from './common.js';
 
 export const serverCommands: Commands = (program) => {
@@ -16,7 +9,18 @@ export const serverCommands: Commands = (program) => {
     .description('run the API and pages (migrates the database first) and the outbox worker')
     .option('--no-worker', 'do not run the outbox worker in this process (also OUTBOX_IN_SERVE=false)')
     .action(async (opts: { worker: boolean }) => {
-      const config = loadConfig();
+      const config = (await import('../config.js')).loadConfig();
+      const [{ buildApp }, { createDeps }, { startMetricsServer }, shutdown, { OutboxWorker }, logger] =
+        await Promise.all([
+          import('../app.js'),
+          import('../compose.js'),
+          import('../ops/metrics-server.js'),
+          import('../ops/shutdown.js'),
+          import('../outbox/worker.js'),
+          import('../telemetry/logger.js'),
+        ]);
+      const { exitGracefully, gracefulClose } = shutdown;
+      const { announce, logProcessEvents } = logger;
       const deps = await createDeps(config);
       logProcessEvents(deps.log);
       const app = await buildApp(deps);
@@ -44,7 +48,11 @@ export const serverCommands: Commands = (program) => {
     .option('--status', 'list applied and pending migrations without applying any')
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean; status?: boolean }) => {
-      const db = openDatabase(loadConfig().databaseUrl);
+      const { loadConfig } = await import('../config.js');
+      const databaseUrl = loadConfig().databaseUrl;
+      const { openDatabase } = await import('../db/database.js');
+      const { migrateToLatest, migrationStatus } = await import('../db/migrate.js');
+      const db = openDatabase(databaseUrl);
       try {
         if (opts.status) {
           const status = await migrationStatus(db);
@@ -73,8 +81,8 @@ export const serverCommands: Commands = (program) => {
     .command('config')
     .description('print the effective configuration (secrets masked), after checking every variable')
     .option('--json', 'print one JSON object')
-    .action((opts: { json?: boolean }) => {
-      const vars = describeConfig();
+    .action(async (opts: { json?: boolean }) => {
+      const vars = (await import('../config.js')).describeConfig();
       print(
         !!opts.json,
         Object.fromEntries(vars.map((v) => [v.name, v.value])),

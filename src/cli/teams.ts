@@ -1,19 +1,15 @@
 // Teams: create, add and manage members.
 import { Option } from 'commander';
 import type { Deps } from '../context.js';
-import { requireUser } from '../domain/accounts/users.js';
-import { acceptUrl } from '../domain/teams/invitations.js';
-import {
-  type Actor,
-  addMember,
-  createTeam,
-  removeMember,
-  renameTeam,
-  requireTeam,
-  resendInvitation,
-  setMemberType,
-} from '../domain/teams/teams.js';
+import type { Actor } from '../domain/teams/teams.js';
 import { type Commands, print, verbGroup, wholeNumber, withDeps } from './common.js';
+
+/** The domain the team verbs call, loaded when one runs. */
+const domain = async () => ({
+  ...(await import('../domain/accounts/users.js')),
+  ...(await import('../domain/teams/invitations.js')),
+  ...(await import('../domain/teams/teams.js')),
+});
 
 export const teamCommands: Commands = (program) => {
   const team = verbGroup(
@@ -22,10 +18,13 @@ export const teamCommands: Commands = (program) => {
     'manage teams: the acting user (--by) is the team owner unless named',
   );
   /** The user a team verb acts as: --by, or the team's account owner. */
-  const actorFor = async (deps: Deps, teamId: string, by: string | undefined): Promise<Actor> => ({
-    userId: by ? (await requireUser(deps, by)).id : (await requireTeam(deps, teamId)).owner_id,
-    ip: null,
-  });
+  const actorFor = async (deps: Deps, teamId: string, by: string | undefined): Promise<Actor> => {
+    const { requireUser, requireTeam } = await domain();
+    return {
+      userId: by ? (await requireUser(deps, by)).id : (await requireTeam(deps, teamId)).owner_id,
+      ip: null,
+    };
+  };
   const memberType = () => new Option('--type <type>', 'the member type').choices(['regular', 'admin']);
   team
     .command('create')
@@ -36,6 +35,7 @@ export const teamCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { requireUser, createTeam } = await domain();
         const owner = await requireUser(deps, opts.owner);
         const created = await createTeam(deps, owner, { name: opts.name, maxInvites: opts.maxInvites });
         print(!!opts.json, { id: created.id }, `created team ${created.name} (id ${created.id})`);
@@ -52,6 +52,7 @@ export const teamCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { requireUser, addMember, acceptUrl } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const user = await requireUser(deps, opts.username);
         const m = await addMember(
@@ -85,6 +86,7 @@ export const teamCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { requireUser, acceptUrl, resendInvitation } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const user = await requireUser(deps, opts.username);
         const m = await resendInvitation(deps, opts.team, opts.username, actor);
@@ -101,6 +103,7 @@ export const teamCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { removeMember } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         await removeMember(deps, opts.team, opts.username, actor);
         print(!!opts.json, { removed: opts.username }, `removed ${opts.username}`);
@@ -116,6 +119,7 @@ export const teamCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { setMemberType } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const m = await setMemberType(deps, opts.team, opts.username, opts.type, actor);
         print(!!opts.json, { id: m.id, type: m.type }, `${opts.username} is now ${m.type}`);
@@ -130,6 +134,7 @@ export const teamCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { renameTeam } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const t = await renameTeam(deps, opts.team, opts.name, actor);
         print(!!opts.json, { id: t.id, name: t.name }, `renamed team ${t.id} to ${t.name}`);

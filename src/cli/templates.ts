@@ -1,7 +1,11 @@
 // Team survey templates.
-import { requireUser } from '../domain/accounts/users.js';
-import { addTeamTemplate } from '../domain/surveys/team-templates.js';
 import { type Commands, print, verbGroup, withDeps } from './common.js';
+
+/** The domain the template verb calls, loaded when it runs. */
+const domain = async () => ({
+  ...(await import('../domain/accounts/users.js')),
+  ...(await import('../domain/surveys/team-templates.js')),
+});
 
 export const templateCommands: Commands = (program) => {
   const template = verbGroup(program, 'template', 'manage team survey templates');
@@ -14,6 +18,7 @@ export const templateCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
+        const { requireUser, addTeamTemplate } = await domain();
         const owner = await requireUser(deps, opts.owner);
         const t = await addTeamTemplate(deps, owner.id, opts.survey, opts.name);
         print(

@@ -9,10 +9,10 @@ import { rollups } from '../analysis/rollups.js';
 import type { DesignIndex } from '../responses/design-index.js';
 import { type ExportRow, exportBatches, type ResponseFilters } from '../responses/responses.js';
 import { type Cell, sheetRow, writeCsv } from './csv.js';
+import type { ExportFormat } from './formats.js';
 import { type Layout, plainText, responseCells, type ValuesMode } from './layout.js';
 
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'summary', 'spss'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
 
 export const FILE_TYPES: Record<ExportFormat, { ext: string; mime: string }> = {
   csv: { ext: 'csv', mime: 'text/csv; charset=utf-8' },

@@ -32,9 +32,9 @@ export interface PageImport {
 }
 
 export const MAX_DAILY_BUDGET = 1_000_000;
-/** The original's API, and its daily request limit for a draft app: what an import starts from. */
+/** The original's API: what an import starts from. */
 export const DEFAULT_SOURCE = 'https://api.surveymonkey.com';
-export const DEFAULT_DAILY_BUDGET = 500;
+export { DEFAULT_DAILY_BUDGET } from './budget.js';
 
 /** The source URL, if the import page may copy from it (IMPORT_PAGE_SOURCES), else a 400. */
 export function pageSource(deps: Deps, from: string): string {

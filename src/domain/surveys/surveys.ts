@@ -3,6 +3,7 @@ import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
+import { ownerColumn, titleMatches, titleSearchMode } from '../../db/stores/title-search.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { collectorStates } from '../collectors/collectors.js';
@@ -367,7 +368,7 @@ export async function listSurveyRows(
     q.sortOrder,
     [...q.filters].sort(),
     withShared,
-    Boolean(q.title),
+    q.title ? titleSearchMode(q.title) : null,
     Boolean(q.startModified),
     Boolean(q.endModified),
     folder,
@@ -400,17 +401,18 @@ function listStatementsFor(
 ): { page: ListStatement; count: ListStatement } {
   const { kysely } = deps.db;
   const filtered = (userId: string, pattern: string, start: string, end: string, folderId: string) => {
+    const owner = ownerColumn(deps.db, q.title ? titleSearchMode(q.title) : null);
     let query = kysely.selectFrom('surveys').where((eb) => {
       const parts = [];
       const all = q.filters.length === 0;
-      if (all || q.filters.includes('owned')) parts.push(eb('owner_id', '=', userId));
+      if (all || q.filters.includes('owned')) parts.push(eb(owner, '=', userId));
       if (withShared)
-        parts.push(eb.and([eb('id', 'in', sharedWithQuery(kysely, userId)), eb('owner_id', '!=', userId)]));
+        parts.push(eb.and([eb('id', 'in', sharedWithQuery(kysely, userId)), eb(owner, '!=', userId)]));
       if (q.filters.includes('shared_by'))
-        parts.push(eb.and([eb('owner_id', '=', userId), eb('id', 'in', sharedAtAllQuery(kysely))]));
+        parts.push(eb.and([eb(owner, '=', userId), eb('id', 'in', sharedAtAllQuery(kysely))]));
       return parts.length > 0 ? eb.or(parts) : sql<SqlBool>`1 = 0`;
     });
-    if (q.title) query = query.where(sql<SqlBool>`lower(title) like ${pattern} escape '\\'`);
+    if (q.title) query = query.where(titleMatches(deps.db, titleSearchMode(q.title), pattern));
     if (q.startModified) query = query.where('date_modified', '>=', start);
     if (q.endModified) query = query.where('date_modified', '<=', end);
     if (folder === 'none') query = query.where('folder_id', 'is', null);

@@ -1,0 +1,46 @@
+// Start-up cost of the command line: help, the version and a wrong variable are answered before the
+// application's modules load (each verb imports what it runs when it runs). Node's ESM debug log
+// (NODE_DEBUG=esm) names every module a run loads.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+function modulesLoaded(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', NODE_DEBUG: 'esm', ...env },
+    encoding: 'utf8',
+  });
+  const modules = [...r.stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((m) =>
+    m[1].slice(`file://${ROOT}`.length),
+  );
+  const errors = r.stderr.split('\n').filter((l) => l.startsWith('survey-service:'));
+  return { status: r.status, stdout: r.stdout, errors, modules };
+}
+
+// What a cheap answer must not load: the services, the database, the web stack and TypeBox.
+const HEAVY =
+  /^(src\/(app|compose)\.ts|src\/(db|http|api|web|oauth|outbox|ops)\/|node_modules\/(typebox|fastify|kysely|better-sqlite3|pg|exceljs)\/)/;
+
+describe('survey-service start-up', () => {
+  it('prints help without loading the application', () => {
+    for (const args of [['--help'], ['user', 'create', '--help'], ['export', '--help']]) {
+      const r = modulesLoaded(args);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('Usage: survey-service');
+      expect(r.modules.filter((m) => HEAVY.test(m))).toEqual([]);
+    }
+  });
+
+  it('reports a wrong variable before the application loads', () => {
+    for (const args of [['serve'], ['migrate'], ['user', 'invite', '--email', 'a@example.com']]) {
+      const r = modulesLoaded(args, { TRUST_PROXY: 'bogus' });
+      expect(r.status).toBe(1);
+      expect(r.errors).toEqual([
+        'survey-service: TRUST_PROXY="bogus" is not allowed: TRUST_PROXY must be true or false',
+      ]);
+      expect(r.modules).toContain('src/config.ts');
+      expect(r.modules.filter((m) => HEAVY.test(m))).toEqual([]);
+    }
+  });
+});
