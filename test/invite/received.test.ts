@@ -211,4 +211,46 @@ describe('invitation emails as received', () => {
     const shown = await web.get(`${page}?sm=${sm}`);
     expect(shown.text).toContain('2026-07-01 09:30 (Europe/Paris)');
   });
+
+  it("wears the survey's theme: its colour on the button and the frame, its font", async () => {
+    const a = await server.account();
+    const t = { token: a.token };
+    const { surveyId, collectorId } = await emailCollector(server.client, a.token);
+    const survey = await server.client.get(`/v3/surveys/${surveyId}`, t);
+    const themePage = `/create/theme?sm=${new URL(survey.body.edit_url).searchParams.get('sm')}`;
+    const web = new WebSession(server.url);
+    expect((await web.signIn(a.user.username, a.password)).status).toBe(303);
+    const form = new FormData();
+    const fields = {
+      _csrf: await web.csrf(themePage),
+      primary_color: '#6a1b9a',
+      background_color: '#fdf8ff',
+      text_color: '#211a24',
+      font: 'serif',
+      button_shape: 'pill',
+      intent: 'save',
+    };
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    const saved = await fetch(`${server.url}${themePage}`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+      headers: { cookie: [...web.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(saved.status).toBe(303);
+
+    const c = `/v3/collectors/${collectorId}`;
+    const msg = await server.client.post(`${c}/messages`, { type: 'invite' }, t);
+    expect(msg.status, msg.text).toBe(201);
+    const to = `themed.${a.user.id}@example.org`;
+    await server.client.post(`${c}/messages/${msg.body.id}/recipients`, { email: to }, t);
+    expect((await server.client.post(`${c}/messages/${msg.body.id}/send`, {}, t)).status).toBe(200);
+    await worker.drain();
+    const got = smtp.messages.filter((x) => x.to.includes(to));
+    expect(got).toHaveLength(1);
+    const { html } = parts(got[0].raw);
+    expect(html).toContain('border-top:4px solid #6a1b9a');
+    expect(html).toMatch(/<a href="[^"]+\/r\/[^"]+"[^>]*style="[^"]*background:#6a1b9a;color:#ffffff/);
+    expect(html).toContain('font-family:Charter, Bitstream Charter, Sitka Text, Cambria, Georgia, serif;');
+  });
 });

@@ -19,10 +19,13 @@ export interface MessageLinks {
   footer: string;
 }
 
-/** The look of the HTML part. Survey themes can supply it once they exist; until then the accent is
- * the survey's theme_color. */
+/** The look of the HTML part: the survey's theme (`domain/themes`), else its older theme_color. */
 export interface EmailTheme {
   accent: string;
+  /** Text on the accent (the theme's contrast-checked button text); white when absent. */
+  onAccent?: string;
+  fontStack?: string;
+  logoUrl?: string | null;
 }
 
 export const DEFAULT_THEME: EmailTheme = { accent: '#1f6f5c' };
@@ -87,9 +90,15 @@ function styleLinks(inner: string, theme: EmailTheme, surveyUrl: string): string
   const survey = escapeHtml(surveyUrl);
   return inner.replace(/<a (?![^>]*style=)([^>]*?)href="([^"]*)"([^>]*)>/gi, (_all, pre, href, post) =>
     href === survey
-      ? `<a ${pre}href="${href}"${post} style="display:inline-block;padding:12px 20px;background:${theme.accent};color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold">`
+      ? `<a ${pre}href="${href}"${post} style="display:inline-block;padding:12px 20px;background:${theme.accent};color:${theme.onAccent ?? '#ffffff'};text-decoration:none;border-radius:6px;font-weight:bold">`
       : `<a ${pre}href="${href}"${post} style="color:${theme.accent}">`,
   );
+}
+
+/** The theme's font stack for a style attribute: unquoted (a family name of plain words needs no
+ * quotes in CSS), so no entity has to survive an email client. */
+function fontFamily(theme: EmailTheme): string {
+  return escapeHtml((theme.fontStack ?? 'Arial,Helvetica,sans-serif').replace(/["']/g, ''));
 }
 
 /** The whole HTML part: a narrow, readable, single-column layout with inline styles. */
@@ -97,9 +106,9 @@ export function emailLayout(inner: string, subject: string, theme: EmailTheme, l
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7">
-<div role="article" aria-label="${escapeHtml(subject)}" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#1d2228">
+<div role="article" aria-label="${escapeHtml(subject)}" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:${fontFamily(theme)};font-size:16px;line-height:1.5;color:#1d2228">
 <div style="background:#ffffff;border-top:4px solid ${theme.accent};border-radius:6px;padding:24px">
-${inner}
+${theme.logoUrl ? `<img src="${escapeHtml(theme.logoUrl)}" alt="" style="max-height:64px;max-width:240px;margin-bottom:16px">\n` : ''}${inner}
 </div>
 </div>
 </body></html>`;

@@ -13,7 +13,14 @@ import { accessUrl } from '../../platform/regions.js';
 import type { Account } from '../accounts/users.js';
 import type { Collector } from '../collectors/collectors.js';
 import { newContactRow, setContactStatus } from '../contacts/contacts.js';
-import { type MergeValues, type MessageLinks, renderInvitation, themeFor } from './email-body.js';
+import { emailTheme, themeOfSurvey } from '../themes/themes.js';
+import {
+  type EmailTheme,
+  type MergeValues,
+  type MessageLinks,
+  renderInvitation,
+  themeFor,
+} from './email-body.js';
 import type { MessageRow } from './messages.js';
 import {
   byEmail,
@@ -57,13 +64,22 @@ export function mergeValuesOf(
   return { email: r.email, first_name: r.first_name ?? '', last_name: r.last_name ?? '', custom };
 }
 
-/** The look of the collector's survey's emails. */
-export async function surveyTheme(deps: Deps, collector: Collector) {
+/** The look of the collector's survey's emails: its stored theme, else the older theme_color. */
+export async function surveyTheme(deps: Deps, collector: Collector, baseUrl: string): Promise<EmailTheme> {
   const row = await deps.db.kysely
     .selectFrom('surveys')
-    .select('theme_color')
+    .select(['theme_color', 'theme_id', 'owner_id'])
     .where('id', '=', collector.survey_id)
     .executeTakeFirst();
+  if (row && (await themeOfSurvey(deps, row))) {
+    const theme = await emailTheme(deps, row, baseUrl);
+    return {
+      accent: theme.primary_color,
+      onAccent: theme.button_text_color,
+      fontStack: theme.font_stack,
+      logoUrl: theme.logo_url,
+    };
+  }
   return themeFor(row?.theme_color);
 }
 
@@ -148,7 +164,7 @@ export async function sendMessage(
   const at = scheduledIso ?? now.toISOString();
   const notBefore = scheduledIso ? new Date(scheduledIso) : undefined;
   const { from, replyTo } = senderOf(deps, sender.user);
-  const theme = await surveyTheme(deps, collector);
+  const theme = await surveyTheme(deps, collector, base);
   const sent: MessageRow = {
     ...message,
     status: 'sent',
@@ -254,7 +270,7 @@ export async function sendTestMessage(
     last_name: user.last_name ?? '',
     custom: {},
   };
-  const mail = renderInvitation(message, values, links, await surveyTheme(deps, collector));
+  const mail = renderInvitation(message, values, links, await surveyTheme(deps, collector, base));
   const { from, replyTo } = senderOf(deps, user);
   const id = await deps.ids.one();
   await deps.db.kysely.transaction().execute((trx) =>
