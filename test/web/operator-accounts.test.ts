@@ -190,4 +190,36 @@ describe('/operator/accounts', () => {
       await solo.close();
     }
   });
+
+  it('of two operators removing each other at once, one succeeds', async () => {
+    const pair = await startServer();
+    try {
+      const sessions = [];
+      for (const _ of [0, 1]) {
+        const op = await pair.account();
+        await setOperator(pair.deps, op.user.id, true);
+        const web = new WebSession(pair.url);
+        await web.signIn(op.user.username, op.password);
+        sessions.push({ op, web, csrf: await web.csrf('/operator/accounts') });
+      }
+      const [a, b] = sessions;
+      const remove = (from: typeof a, to: typeof a) =>
+        from.web.post(`/operator/accounts/${to.op.user.id}`, {
+          _csrf: from.csrf,
+          plan: 'premier',
+          state: 'active',
+          operator: 'no',
+        });
+      const results = await Promise.all([remove(a, b), remove(b, a)]);
+      // the loser is refused: 400 (the last operator) when both passed the operator check before
+      // either committed, else 403 (no longer an operator)
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses[0]).toBe(303);
+      expect([400, 403]).toContain(statuses[1]);
+      const left = await pair.deps.db.kysely.selectFrom('operators').select('user_id').execute();
+      expect(left).toHaveLength(1);
+    } finally {
+      await pair.close();
+    }
+  });
 });
