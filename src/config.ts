@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type TSchema, Type } from './platform/env-schema.js';
+import { PLANS, type Plan } from './platform/plans.js';
 
 export const REGIONS = ['us', 'eu', 'ca'] as const;
 export type Region = (typeof REGIONS)[number];
@@ -85,6 +86,8 @@ export interface Config {
   };
   /** SIGNUP_MODE: who may create an account on the sign-up page (open, invite-only or closed). */
   signupMode: SignupMode;
+  /** DEFAULT_PLAN: the plan of accounts made at /signup (and by a sign-up invitation). */
+  defaultPlan: Plan;
   /** METRICS_PORT: a separate listener serving GET /metrics (Prometheus); unset = no metrics. */
   metrics: { port: number | undefined; host: string };
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and deliveries. */
@@ -178,6 +181,10 @@ export const ENV_SCHEMA = Type.Partial(
     SIGNUP_MODE: Type.Union(
       SIGNUP_MODES.map((m) => Type.Literal(m)),
       { default: 'open', description: 'who may sign up: anyone, holders of an invitation link, or nobody' },
+    ),
+    DEFAULT_PLAN: Type.Union(
+      PLANS.map((p) => Type.Literal(p)),
+      { default: 'enterprise', description: 'plan of accounts made at /signup (enterprise: every feature)' },
     ),
     RATE_LIMIT_DRAFT_MINUTE: whole(120, 'per-minute limit of draft and private apps'),
     RATE_LIMIT_DRAFT_DAY: whole(500, 'daily limit of draft and private apps'),
@@ -425,6 +432,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     signupMode: s('SIGNUP_MODE') as SignupMode,
+    defaultPlan: s('DEFAULT_PLAN') as Plan,
     metrics: { port: e.METRICS_PORT as number | undefined, host: s('METRICS_HOST') },
     shutdownTimeoutMs: n('SHUTDOWN_TIMEOUT_MS'),
     retention: {

@@ -16,3 +16,13 @@ export async function lockRow(db: Db, trx: Transaction<Database>, table: Owner, 
   if (db.dialect !== 'postgres') return;
   await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(trx);
 }
+
+/**
+ * Inside `trx`: holds every operators row until `trx` ends, so "is another operator left?" stays
+ * true until the removal commits (two operators removing each other cannot both succeed). SQLite
+ * needs nothing, as above.
+ */
+export async function lockOperators(db: Db, trx: Transaction<Database>): Promise<void> {
+  if (db.dialect !== 'postgres') return;
+  await sql`SELECT user_id FROM operators FOR UPDATE`.execute(trx);
+}

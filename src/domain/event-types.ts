@@ -43,6 +43,7 @@ export const EVENT_TYPES = [
   'respondent_deleted',
   'grant_info_created',
   'grant_info_deleted',
+  'account_updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

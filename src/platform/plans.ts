@@ -66,3 +66,26 @@ const scopesByPlan = new Map<Plan, Scope[]>(
 export function availableScopes(plan: Plan): readonly Scope[] {
   return scopesByPlan.get(plan) ?? scopesByPlan.get('basic')!;
 }
+
+const cap = (n: number, what: string) =>
+  n === 0 ? `no cap on ${what}` : `at most ${n.toLocaleString('en')} ${what}`;
+
+/** What a plan allows, in words (the account page), given the server's per-plan limits (0 = no cap). */
+export function planInWords(
+  plan: Plan,
+  limits: { contacts: number; recipients: number; dailySends: number },
+): string[] {
+  if (!isPaid(plan))
+    return [
+      `Only the first ${FREE_RESPONSE_DETAIL_LIMIT} responses of each survey can be read, analysed and exported.`,
+      'Surveys are sent by web link; no email invitations.',
+      'No file upload, ranking or slider questions.',
+      `Contacts: ${cap(limits.contacts, 'contacts')}.`,
+    ];
+  return [
+    'Every response can be read, analysed and exported.',
+    'Every question type (file upload, ranking and slider included) and every collector type, email invitations included.',
+    `Email invitations: ${cap(limits.recipients, 'recipients on one message')}, ${cap(limits.dailySends, 'emails sent a day')}.`,
+    `Contacts: ${cap(limits.contacts, 'contacts')}.`,
+  ];
+}

@@ -70,7 +70,7 @@ describe('survey-service export', () => {
     expect(
       strict(file)
         .slice(2)
-        .map((l) => l[9]),
+        .map((l) => l[10]),
     ).toEqual(['one', "'+two"]);
     const out = runCli(['export', '--survey', d.id], env);
     expect(out.status, out.stderr).toBe(0);

@@ -100,11 +100,12 @@ describe('analyze page download', () => {
         'First Name',
         'Last Name',
         'Custom Data 1',
+        'Response Status',
         'Pick',
         'Why',
       ]);
-      expect(rows[1].slice(10)).toEqual(['Response', 'Open-Ended Response']);
-      expect(rows.slice(2).map((r) => [r[1], r[2], r[10], r[11]])).toEqual([
+      expect(rows[1].slice(11)).toEqual(['Response', 'Open-Ended Response']);
+      expect(rows.slice(2).map((r) => [r[1], r[2], r[11], r[12]])).toEqual([
         [r1, c1, 1, "'=1+1"],
         [r3, c1, 2, 'plain'],
       ]);
@@ -122,7 +123,7 @@ describe('analyze page download', () => {
         relax_quotes: false,
         relax_column_count: false,
       });
-      expect(lines.slice(2).map((l) => [l[0], l[9], l[10]])).toEqual([
+      expect(lines.slice(2).map((l) => [l[0], l[10], l[11]])).toEqual([
         [r1, 'Yes', "'=1+1"],
         [r3, 'No', 'plain'],
       ]);

@@ -90,6 +90,7 @@ async function expectedSheet(numeric: boolean): Promise<string[][]> {
     'First Name',
     'Last Name',
     'Custom Data 1',
+    'Response Status',
   ];
   const head2 = head1.map(() => '');
   const at = new Map<string, number>(); // question|detail → column
@@ -127,7 +128,7 @@ async function expectedSheet(numeric: boolean): Promise<string[][]> {
     const date = (d: string) => `${d.slice(0, 10)} ${d.slice(11, 19)}`;
     cells.splice(
       0,
-      9,
+      10,
       resp.id,
       resp.collector_id,
       date(resp.date_created),
@@ -137,6 +138,7 @@ async function expectedSheet(numeric: boolean): Promise<string[][]> {
       neutral(resp.first_name),
       neutral(resp.last_name),
       neutral(resp.custom_value),
+      resp.response_status,
     );
     for (const p of resp.pages)
       for (const qa of p.questions) {

@@ -68,7 +68,11 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string | null):
     const refused = await reserveAttempt(deps, [[`signup-ip:${ip}`, SIGNUP_POLICY]]);
     if (refused) return { ok: false, ...refused };
   }
-  const user = await prepareUser(deps, fields, { emailVerified: !!invited });
+  const user = await prepareUser(
+    deps,
+    { ...fields, plan: deps.config.defaultPlan },
+    { emailVerified: !!invited },
+  );
   const emailId = await deps.ids.one();
   let created: boolean;
   try {

@@ -73,5 +73,7 @@ export function activityMessage(type: ActivityType, data: Data, resourceId: stri
       return `Authorized the app ${str(data.app) ?? str(data.name) ?? ''}`.trimEnd();
     case 'grant_info_deleted':
       return `Removed the app ${str(data.app) ?? str(data.name) ?? ''}`.trimEnd();
+    case 'account_updated':
+      return `Changed the ${str(data.field) ?? 'account'} of ${member} from ${str(data.old) ?? ''} to ${str(data.new) ?? ''}`;
   }
 }

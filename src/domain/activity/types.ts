@@ -31,6 +31,7 @@ export const ACTIVITY_TYPES = [
   'respondent_deleted',
   'grant_info_created',
   'grant_info_deleted',
+  'account_updated',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 

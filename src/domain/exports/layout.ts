@@ -4,7 +4,9 @@
 // code (a choice's weight when it has one, otherwise its position), as the owner chooses.
 import type { Answer, StoredPage } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
+import { choiceLabel } from '../responses/readable.js';
 import type { ExportRow } from '../responses/responses.js';
+import type { Choice } from '../surveys/question-schema.js';
 import type { Cell } from './csv.js';
 
 export type ValuesMode = 'text' | 'numeric';
@@ -51,7 +53,11 @@ const RESPONDENT = [
   'First Name',
   'Last Name',
   'Custom Data 1',
+  'Response Status',
 ];
+
+/** Columns before the survey's custom variables and questions. */
+export const RESPONDENT_COLUMNS = RESPONDENT.length;
 
 /** Headings and choice texts may hold HTML (bold, links): exports carry the words. */
 export const plainText = (s: string) =>
@@ -65,10 +71,18 @@ export const plainText = (s: string) =>
     .replace(/&amp;/g, '&')
     .trim();
 
-const coded = (c: { text: string; weight?: number; position: number }): Coded => ({
-  text: plainText(c.text),
+/** A choice's words (textless star and 0–10 choices read as "4 stars", "9") and its code. */
+const coded = (q: IndexedQuestion, c: Choice): Coded => ({
+  text: plainText(choiceLabel(q, c)),
   code: c.weight ?? c.position,
 });
+
+/** A row's words; the one textless row of a star or 0–10 rating reads as the answer itself. */
+export const rowLabel = (r: { text: string; type?: string }) => plainText(r.text) || r.type || 'Response';
+
+/** Questions whose typed answer is a number (numeric mode writes it as one). */
+const numericText = (q: IndexedQuestion) =>
+  q.family === 'open_ended' && (q.subtype === 'numerical' || q.displayType === 'slider');
 
 /** Which slot an answer fills within its question (the key the layout maps to a column). */
 function slotKey(q: IndexedQuestion, a: Answer): string {
@@ -91,8 +105,8 @@ function slotKey(q: IndexedQuestion, a: Answer): string {
 
 /** The columns of one question, as [slot key, header row 2, codes]. */
 function questionColumns(q: IndexedQuestion): Array<[string, string, Coded[] | undefined]> {
-  const rowText = (r: { text: string; type?: string }) => plainText(r.text) || r.type || '';
-  const choices = [...q.choices.values()].map(coded);
+  const rowText = rowLabel;
+  const choices = [...q.choices.values()].map((c) => coded(q, c));
   const rows = [...q.rows.values()];
   const out: Array<[string, string, Coded[] | undefined]> = [];
   switch (q.family) {
@@ -102,7 +116,8 @@ function questionColumns(q: IndexedQuestion): Array<[string, string, Coded[] | u
       out.push(['', 'Response', choices]);
       break;
     case 'multiple_choice':
-      for (const c of q.choices.values()) out.push([`c:${c.id}`, plainText(c.text), [coded(c)]]);
+      for (const c of q.choices.values())
+        out.push([`c:${c.id}`, plainText(choiceLabel(q, c)), [coded(q, c)]]);
       break;
     case 'matrix':
       for (const r of rows) {
@@ -111,11 +126,15 @@ function questionColumns(q: IndexedQuestion): Array<[string, string, Coded[] | u
             out.push([
               `r:${r.id}:k:${col.id}`,
               `${rowText(r)} - ${plainText(col.text)}`,
-              [...cc.values()].map(coded),
+              [...cc.values()].map((c) => coded(q, c)),
             ]);
         else if (q.subtype === 'multi')
           for (const c of q.choices.values())
-            out.push([`r:${r.id}:c:${c.id}`, `${rowText(r)} - ${plainText(c.text)}`, [coded(c)]]);
+            out.push([
+              `r:${r.id}:c:${c.id}`,
+              `${rowText(r)} - ${plainText(choiceLabel(q, c))}`,
+              [coded(q, c)],
+            ]);
         else out.push([`r:${r.id}`, rowText(r), choices]);
       }
       break;
@@ -141,9 +160,9 @@ export function buildLayout(index: DesignIndex, customVariables: string[]): Layo
       if (cols.length === 0) continue;
       const slots = new Map<string, number>();
       const values = new Map<string, Coded>();
-      for (const c of q.choices.values()) values.set(c.id, coded(c));
+      for (const c of q.choices.values()) values.set(c.id, coded(q, c));
       for (const { col, choices } of q.cols.values())
-        for (const c of choices.values()) values.set(`${col.id}:${c.id}`, coded(c));
+        for (const c of choices.values()) values.set(`${col.id}:${c.id}`, coded(q, c));
       cols.forEach(([key, detail, codes], i) => {
         slots.set(key, columns.length);
         columns.push({ question: i === 0 ? plainText(q.heading) : '', detail, questionId: q.id, codes });
@@ -173,10 +192,11 @@ export function responseCells(
   cells[6] = row.first_name;
   cells[7] = row.last_name;
   cells[8] = row.custom_value;
+  cells[9] = row.response_status;
   if (layout.customVariables.length > 0) {
     const vars = JSON.parse(row.custom_variables) as Record<string, string>;
     layout.customVariables.forEach((name, i) => {
-      cells[9 + i] = String(vars[name] ?? '');
+      cells[RESPONDENT_COLUMNS + i] = String(vars[name] ?? '');
     });
   }
   const pages = JSON.parse(row.pages) as StoredPage[];
@@ -199,7 +219,7 @@ function answerValue(slots: QuestionSlots, a: Answer, mode: ValuesMode): Cell {
     if (v) return mode === 'numeric' ? v.code : v.text;
   }
   const text = a.text ?? a.download_url ?? '';
-  if (mode === 'numeric' && slots.q.subtype === 'numerical' && text.trim() !== '') {
+  if (mode === 'numeric' && numericText(slots.q) && text.trim() !== '') {
     const n = Number(text);
     if (Number.isFinite(n)) return n;
   }

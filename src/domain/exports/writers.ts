@@ -7,10 +7,18 @@ import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { rollups } from '../analysis/rollups.js';
 import type { DesignIndex } from '../responses/design-index.js';
+import { choiceLabel } from '../responses/readable.js';
 import { type ExportRow, exportBatches, type ResponseFilters } from '../responses/responses.js';
 import { type Cell, sheetRow, writeCsv } from './csv.js';
 import type { ExportFormat } from './formats.js';
-import { type Layout, plainText, responseCells, type ValuesMode } from './layout.js';
+import {
+  type Layout,
+  plainText,
+  RESPONDENT_COLUMNS,
+  responseCells,
+  rowLabel,
+  type ValuesMode,
+} from './layout.js';
 
 export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
 
@@ -107,14 +115,17 @@ export async function writeSummaryCsv(
     const head = plainText(q.heading);
     const line = (row: string, answer: string, n: number, of: number) =>
       lines.push([head, row, answer, n, pct(n, of), s.answered, s.skipped]);
-    for (const c of s.choices ?? [])
-      line('', plainText(q.choices.get(c.id)?.text ?? ''), c.count, s.answered);
+    const choice = (id: string) => {
+      const c = q.choices.get(id);
+      return c ? plainText(choiceLabel(q, c)) : '';
+    };
+    for (const c of s.choices ?? []) line('', choice(c.id), c.count, s.answered);
     for (const o of s.other ?? []) line('', plainText(q.other?.text ?? ''), o.count, s.answered);
     for (const r of s.rows ?? []) {
-      const rowText = plainText(q.rows.get(r.id)?.text ?? '') || (q.rows.get(r.id)?.type ?? '');
+      const row = q.rows.get(r.id);
+      const rowText = row ? rowLabel(row) : '';
       if (!r.choices && !r.cols) line(rowText, '', r.answered, s.answered);
-      for (const c of r.choices ?? [])
-        line(rowText, plainText(q.choices.get(c.id)?.text ?? ''), c.count, r.answered);
+      for (const c of r.choices ?? []) line(rowText, choice(c.id), c.count, r.answered);
       for (const col of r.cols ?? []) {
         const cq = q.cols.get(col.id);
         for (const c of col.choices)
@@ -143,6 +154,7 @@ function spssNames(layout: Layout): string[] {
     'first_name',
     'last_name',
     'custom_data_1',
+    'response_status',
   ];
   const names = [...fixed, ...layout.customVariables.map((_, i) => `custom_var_${i + 1}`)];
   const order = new Map([...layout.questions.keys()].map((id, i) => [id, i + 1]));
@@ -165,7 +177,7 @@ const spssString = (s: string) => `'${s.replace(/'/g, "''").replace(/[\r\n]+/g, 
  */
 export async function writeSpssSyntax(layout: Layout, out: Writable): Promise<void> {
   const names = spssNames(layout);
-  const fixed = 9 + layout.customVariables.length;
+  const fixed = RESPONDENT_COLUMNS + layout.customVariables.length;
   const lines: string[] = [
     '* Survey Service export: labels for the numeric CSV (values: numerical value).',
     "* Save the CSV export (values numeric) as responses.csv in SPSS's working directory.",

@@ -5,6 +5,45 @@ import { normaliseSourceUrl, RemoteApi } from './remote.js';
 import type { ImportOptions } from './run-context.js';
 import { Envelope, ListedSurvey, problem } from './source.js';
 
+/** What SurveyMonkey gives a draft app (the kind a person makes for a token): requests a day and a minute. */
+export const DRAFT_APP_DAY = 500;
+export const DRAFT_APP_MINUTE = 120;
+
+/**
+ * The scopes a source token needs, each with the endpoints of the source the importer reads under
+ * it (every request is a GET; a token without one of them answers 403 there).
+ */
+export const SOURCE_SCOPES = [
+  { scope: 'users_read', label: 'View Users', endpoints: ['/users/me'] },
+  {
+    scope: 'surveys_read',
+    label: 'View Surveys',
+    endpoints: ['/surveys', '/surveys/{id}/details', '/survey_folders'],
+  },
+  {
+    scope: 'collectors_read',
+    label: 'View Collectors',
+    endpoints: ['/surveys/{id}/collectors', '/collectors/{id}'],
+  },
+  { scope: 'responses_read', label: 'View Responses', endpoints: ['/surveys/{id}/responses/bulk'] },
+  {
+    scope: 'responses_read_detail',
+    label: 'View Response Details',
+    endpoints: ['/surveys/{id}/responses/bulk'],
+  },
+  {
+    scope: 'contacts_read',
+    label: 'View Contacts',
+    endpoints: [
+      '/contact_fields',
+      '/contacts',
+      '/contacts/{id}',
+      '/contact_lists',
+      '/contact_lists/{id}/contacts',
+    ],
+  },
+] as const;
+
 export interface DryRun {
   folders: number;
   surveys: number;
@@ -17,6 +56,8 @@ export interface DryRun {
   requestsMade: number;
   /** Days a full copy takes at the daily budget. */
   days: number;
+  /** Days it takes at a draft app's limit (DRAFT_APP_DAY). */
+  draftAppDays: number;
 }
 
 /**
@@ -64,5 +105,6 @@ export async function planImport(options: Omit<ImportOptions, 'owner'>): Promise
     requests,
     requestsMade: made,
     days: Math.ceil(requests / Math.max(1, options.dailyBudget)),
+    draftAppDays: Math.ceil(requests / DRAFT_APP_DAY),
   };
 }

@@ -1,6 +1,7 @@
 // GET /account: who is signed in, the address and whether it is confirmed; forms to change the
 // password (POST /account/password) and the address (POST /account/email), both asking for the
-// current password, and to send the confirmation link again (POST /account/verify/resend).
+// current password, and to send the confirmation link again (POST /account/verify/resend). The plan
+// is shown with what it allows in words.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
@@ -11,6 +12,7 @@ import { resendVerification } from '../../domain/accounts/verification.js';
 import { setAlertsOptOut } from '../../domain/alerts/alerts.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
+import { type Plan, planInWords } from '../../platform/plans.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { html } from '../html.js';
 import { csrfToken, sessionId, signedInOnly } from '../session.js';
@@ -50,12 +52,17 @@ type State = FormErrorState & { notice?: string; email?: string };
 export async function settingsPages(app: FastifyInstance, deps: Deps): Promise<void> {
   async function render(reply: FastifyReply, user: User, state: State, status = 200) {
     const csrf = await csrfToken(deps, reply);
+    const plan = user.account_type as Plan;
     const body = html`<h1>Your account</h1>
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
 <dl class="facts">
 <dt>Username</dt><dd>${user.username}</dd>
 <dt>Email</dt><dd>${user.email} ${user.email_verified ? html`<span class="badge ok">confirmed</span>` : html`<span class="badge danger">not confirmed yet</span>`}</dd>
-<dt>Plan</dt><dd>${user.account_type}</dd>
+<dt>Plan</dt><dd>${user.account_type}<ul class="plan-limits" id="plan-limits">${planInWords(plan, {
+      contacts: deps.config.contactLimits[plan],
+      recipients: deps.config.invitationLimits.recipients[plan],
+      dailySends: deps.config.invitationLimits.dailySends[plan],
+    }).map((line) => html`<li>${line}</li>`)}</ul></dd>
 <dt>Datacenter</dt><dd>${user.region}</dd>
 </dl>
 ${

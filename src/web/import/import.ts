@@ -23,6 +23,7 @@ import {
   listImports,
   type Progress,
 } from '../../domain/import/importer.js';
+import { DRAFT_APP_DAY, DRAFT_APP_MINUTE, SOURCE_SCOPES } from '../../domain/import/plan.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
@@ -101,7 +102,7 @@ async function importRoutes(app: FastifyInstance, deps: Deps, runner: ImportRunn
 
   function startForm(
     csrf: string,
-    values: { from?: string; budget?: string },
+    values: { from?: string; budget?: string; token?: string },
     error?: ApiError,
     action = '/import',
     resume?: string,
@@ -119,8 +120,8 @@ ${
 <p class="hint" id="import-from-hint">SurveyMonkey’s API is ${DEFAULT_SOURCE}.</p>`
 }
 <label for="import-token">Access token of the account to copy</label>
-<input id="import-token" name="token" type="password" autocomplete="off" required${described}>
-<p class="hint" id="import-token-hint">Kept only in the memory of the server process that runs the import, never stored: if the server restarts, this page asks for it again.</p>
+<input id="import-token" name="token" type="password" autocomplete="off" required value="${values.token ?? ''}"${described}>
+<p class="hint" id="import-token-hint">Kept only in the memory of the server process that runs the import, never stored: if the server restarts, this page asks for it again. After a dry run it stays in this form (only in that page) so that you can start at once.</p>
 <label for="import-budget">Requests a day</label>
 <input id="import-budget" name="daily_budget" type="number" inputmode="numeric" min="1" max="${MAX_DAILY_BUDGET}" required value="${values.budget ?? String(DEFAULT_DAILY_BUDGET)}" aria-describedby="import-budget-hint">
 <p class="hint" id="import-budget-hint">SurveyMonkey allows a draft app ${DEFAULT_DAILY_BUDGET} requests a day; a large account is copied over several days.</p>
@@ -141,8 +142,29 @@ ${
 <li>${plural(plan.folders, 'folder')}</li>
 <li>${plural(plan.contacts, 'contact')} and ${plural(plan.contactLists, 'contact list')}</li>
 </ul>
-<p>About <strong>${plural(plan.requests, 'request')}</strong> to the source: ${plural(plan.days, 'day')} at ${budget} a day. This dry run made ${plural(plan.requestsMade, 'request')} and copied nothing. Enter the token again to start.</p>
+<p id="plan-days">About <strong>${plural(plan.requests, 'request')}</strong> to the source: <strong>${plural(plan.days, 'day')} at ${budget} a day</strong> to finish${
+      budget === DRAFT_APP_DAY
+        ? ''
+        : html` (${plural(plan.draftAppDays, 'day')} at the ${DRAFT_APP_DAY} a day of a SurveyMonkey draft app)`
+    }. This dry run made ${plural(plan.requestsMade, 'request')} and copied nothing. The token is still in the form below: start when you are ready.</p>
 </section>`;
+  }
+
+  /** How to get a SurveyMonkey token that can read everything the importer reads. */
+  function tokenHelp(): Html {
+    return html`<details class="card import-help" id="token-help">
+<summary>How to get a SurveyMonkey access token</summary>
+<ol>
+<li>Sign in to <a href="https://developer.surveymonkey.com/apps/">SurveyMonkey’s developer portal</a> with the account you are moving, and choose <strong>Add a New App</strong>. A draft app is enough: it is yours alone and needs no review.</li>
+<li>In the app’s <strong>Settings</strong>, under <strong>Scopes</strong>, tick each of these (a token with the default scopes is refused with 403), then <strong>Update Scopes</strong>:
+<ul>${SOURCE_SCOPES.map(
+      (s) =>
+        html`<li><strong>${s.label}</strong> (<code>${s.scope}</code>): read for ${s.endpoints.map((e, i) => html`${i > 0 ? ', ' : ''}<code>${e}</code>`)}</li>`,
+    )}</ul></li>
+<li>On the app’s <strong>Settings</strong> page, copy the <strong>Access Token</strong> under Credentials and paste it below.</li>
+<li>Run a <strong>dry run</strong> first: it counts what would be copied and says how many days it takes. A draft app may make ${DRAFT_APP_DAY} requests a day and ${DRAFT_APP_MINUTE} a minute, so an account with many responses or contacts is copied over several days; the import goes on by itself each day while this server runs.</li>
+</ol>
+</details>`;
   }
 
   function importList(imports: ImportStatus[]): Html {
@@ -163,12 +185,13 @@ ${
   async function renderStart(
     request: FastifyRequest,
     reply: FastifyReply,
-    state: { from?: string; budget?: string; error?: ApiError; plan?: DryRun } = {},
+    state: { from?: string; budget?: string; token?: string; error?: ApiError; plan?: DryRun } = {},
   ) {
     const user = request.sessionUser;
     const csrf = await csrfToken(deps, reply);
     const body = html`<h1>Import from SurveyMonkey</h1>
 <p>Copies your surveys with their design, collectors and responses, your folders, contact fields, contacts and contact lists into this account, through the source’s API and within its daily request limit. Running it again later copies only what is new or changed.</p>
+${tokenHelp()}
 ${state.plan ? dryRunReport(state.plan, budgetOf(state.budget ?? String(DEFAULT_DAILY_BUDGET))) : ''}
 ${startForm(csrf, state, state.error)}
 ${importList(await listImports(deps, user.id))}`;
@@ -193,7 +216,12 @@ ${importList(await listImports(deps, user.id))}`;
       try {
         if (!options.token) throw new ApiError(1002, 'Enter the access token of the account to copy.');
         if (form.action === 'dry-run')
-          return renderStart(request, reply, { ...values, plan: await planPageImport(deps, options) });
+          return renderStart(request, reply, {
+            ...values,
+            // the token goes back into the password field of this one answer, never stored
+            token: options.token,
+            plan: await planPageImport(deps, options),
+          });
         const id = await runner.start({ ...options, owner: request.sessionUser });
         return reply.redirect(`/import/${id}`, 303);
       } catch (err) {

@@ -17,6 +17,7 @@ import { type ErasureReport, erasePerson, erasureAddress } from '../../domain/pr
 import { errorPage, sendPage, userPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
 import { csrfToken, requireSignedIn } from '../session.js';
+import { operatorAccountPages } from './accounts.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
 
@@ -45,7 +46,7 @@ function changeRows(
     .map(([label, now, next]) => html`<dt>${label}</dt><dd>${now} → <strong>${next}</strong></dd>`);
 }
 
-const OPERATOR_NAV = html`<p><a href="/operator/apps">Apps</a> · <a href="/operator/erase">Erase a person's data</a></p>`;
+const OPERATOR_NAV = html`<p><a href="/operator/apps">Apps</a> · <a href="/operator/accounts">Accounts</a> · <a href="/operator/erase">Erase a person's data</a></p>`;
 
 const EraseBody = Type.Object({
   _csrf: Type.String(),
@@ -95,6 +96,7 @@ export async function operatorPages(app: FastifyInstance, deps: Deps): Promise<v
     }
     return user;
   }
+  operatorAccountPages(app, deps, operator, OPERATOR_NAV);
 
   app.get('/operator/apps', { schema: { hide: true } }, async (request, reply) => {
     const user = await operator(request, reply);

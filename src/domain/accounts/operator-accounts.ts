@@ -1,0 +1,140 @@
+// The operator's view of the accounts (/operator/accounts): a searchable, paged list, and changes of
+// an account's plan, state and operator flag. Each change is an `account_updated` event (the
+// activity of the account's team, else the operator's). Rules: an operator cannot change their own
+// state (they would lock themselves out), and the last operator keeps the flag.
+
+import type { Deps } from '../../context.js';
+import { lockOperators } from '../../db/lock.js';
+import { ApiError } from '../../platform/errors.js';
+import { isPlan, PLANS } from '../../platform/plans.js';
+import { recordEvent } from '../events.js';
+import type { User } from './users.js';
+
+/** The states an operator sets here; `deleted` (closing for good) stays with the command line. */
+export const OPERATOR_STATES = ['active', 'soft_deleted'] as const;
+
+export interface AccountListItem {
+  id: string;
+  username: string;
+  email: string;
+  account_type: string;
+  status: string;
+  date_created: string;
+  operator: boolean;
+}
+
+export const ACCOUNTS_PER_PAGE = 25;
+
+/** Accounts whose username or email contains `search` (any case), newest first, one page. */
+export async function listAccounts(
+  deps: Deps,
+  search: string,
+  page: number,
+): Promise<{ total: number; items: AccountListItem[] }> {
+  // % and _ in a search act as LIKE's wildcards: harmless in an operator's search
+  const pattern = `%${search.toLowerCase()}%`;
+  let base = deps.db.kysely.selectFrom('users as u');
+  if (search !== '')
+    base = base.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['u.username']), 'like', pattern),
+        eb(eb.fn('lower', ['u.email']), 'like', pattern),
+      ]),
+    );
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .leftJoin('operators as o', 'o.user_id', 'u.id')
+    .select([
+      'u.id',
+      'u.username',
+      'u.email',
+      'u.account_type',
+      'u.status',
+      'u.date_created',
+      'o.user_id as op',
+    ])
+    .orderBy('u.date_created', 'desc')
+    .orderBy('u.id', 'desc')
+    .limit(ACCOUNTS_PER_PAGE)
+    .offset((page - 1) * ACCOUNTS_PER_PAGE)
+    .execute();
+  return {
+    total: Number(total),
+    items: rows.map(({ op, ...r }) => ({ ...r, operator: op !== null })),
+  };
+}
+
+export interface AccountChange {
+  plan?: string;
+  state?: string;
+  operator?: boolean;
+}
+
+/** Applies `change` to the account `targetId` as `actor` (an operator); returns what changed. */
+export async function changeAccount(
+  deps: Deps,
+  actor: Pick<User, 'id'>,
+  targetId: string,
+  change: AccountChange,
+  ip: string | null,
+): Promise<string[]> {
+  if (change.plan !== undefined && !isPlan(change.plan))
+    throw new ApiError(1002, `"${change.plan}" is not a plan: choose one of ${PLANS.join(', ')}.`);
+  if (change.state !== undefined && !(OPERATOR_STATES as readonly string[]).includes(change.state))
+    throw new ApiError(
+      1002,
+      `"${change.state}" is not a state: choose one of ${OPERATOR_STATES.join(', ')}.`,
+    );
+  const eventIds = await deps.ids.take(3); // one per field, reserved before the transaction
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
+    if (!user) throw new ApiError(1020, `There is no account ${targetId}.`);
+    await lockOperators(deps.db, trx);
+    const operators = await trx.selectFrom('operators').select('user_id').execute();
+    const wasOperator = operators.some((o) => o.user_id === targetId);
+    const diffs: Array<[field: string, old: string, next: string]> = [];
+    if (change.plan !== undefined && change.plan !== user.account_type) {
+      await trx.updateTable('users').set({ account_type: change.plan }).where('id', '=', targetId).execute();
+      diffs.push(['plan', user.account_type, change.plan]);
+    }
+    if (change.state !== undefined && change.state !== user.status) {
+      if (targetId === actor.id) throw new ApiError(1002, 'You cannot change the state of your own account.');
+      await trx.updateTable('users').set({ status: change.state }).where('id', '=', targetId).execute();
+      diffs.push(['state', user.status, change.state]);
+    }
+    if (change.operator !== undefined && change.operator !== wasOperator) {
+      if (change.operator)
+        await trx
+          .insertInto('operators')
+          .values({ user_id: targetId, created_at: deps.clock.now().toISOString() })
+          .execute();
+      else {
+        if (operators.length <= 1)
+          throw new ApiError(
+            1002,
+            `${user.username} is the last operator: make another account an operator first.`,
+          );
+        await trx.deleteFrom('operators').where('user_id', '=', targetId).execute();
+      }
+      diffs.push(['operator flag', wasOperator ? 'yes' : 'no', change.operator ? 'yes' : 'no']);
+    }
+    const team = await trx
+      .selectFrom('team_members')
+      .select('team_id')
+      .where('user_id', '=', targetId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    for (const [i, [field, old, next]] of diffs.entries())
+      await recordEvent(deps, trx, eventIds[i], {
+        type: 'account_updated',
+        ownerId: targetId,
+        actorId: actor.id,
+        resourceType: 'user',
+        resourceId: targetId,
+        ip,
+        groupId: team?.team_id,
+        data: { member: user.username, field, old, new: next },
+      });
+    return diffs.map(([field, , next]) => `${field} ${next}`);
+  });
+}

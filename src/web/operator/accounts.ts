@@ -1,0 +1,155 @@
+// GET /operator/accounts: every account, searchable by username or email, 25 a page; each with a
+// form changing its plan, state and operator flag (domain/accounts/operator-accounts.ts holds the
+// rules and records each change as activity). Only operators reach it (the guard of apps.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../context.js';
+import {
+  ACCOUNTS_PER_PAGE,
+  changeAccount,
+  listAccounts,
+  OPERATOR_STATES,
+} from '../../domain/accounts/operator-accounts.js';
+import type { User } from '../../domain/accounts/users.js';
+import { ApiError } from '../../platform/errors.js';
+import { PLANS } from '../../platform/plans.js';
+import { sendPage, userPage } from '../account/frame.js';
+import { type Html, html } from '../html.js';
+import { csrfToken } from '../session.js';
+
+const STATE_WORDS: Record<string, string> = {
+  active: 'active',
+  soft_deleted: 'suspended (soft deleted: cannot sign in or use the API)',
+  deleted: 'deleted',
+};
+
+const ListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  done: Type.Optional(Type.String({ maxLength: 300 })),
+});
+
+const ChangeBody = Type.Object({
+  _csrf: Type.String(),
+  plan: Type.String({ maxLength: 50 }),
+  state: Type.String({ maxLength: 50 }),
+  operator: Type.Union([Type.Literal('yes'), Type.Literal('no')]),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+});
+
+const options = (values: readonly string[], current: string, words: (v: string) => string = (v) => v) =>
+  values.map((v) => html`<option value="${v}"${v === current ? html` selected` : ''}>${words(v)}</option>`);
+
+const listUrl = (q: string, page: number, done?: string) => {
+  const p = new URLSearchParams();
+  if (q) p.set('q', q);
+  if (page > 1) p.set('page', String(page));
+  if (done) p.set('done', done);
+  const s = p.toString();
+  return `/operator/accounts${s ? `?${s}` : ''}`;
+};
+
+type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<User | null>;
+
+export function operatorAccountPages(app: FastifyInstance, deps: Deps, operator: Guard, nav: Html): void {
+  async function render(
+    reply: FastifyReply,
+    user: User,
+    q: string,
+    page: number,
+    message?: { done?: string; error?: string },
+  ) {
+    const { total, items } = await listAccounts(deps, q, page);
+    const pages = Math.max(1, Math.ceil(total / ACCOUNTS_PER_PAGE));
+    const csrf = await csrfToken(deps, reply);
+    const cards = items.map((a) => {
+      const f = `acct-${a.id}`;
+      const states = (OPERATOR_STATES as readonly string[]).includes(a.status)
+        ? OPERATOR_STATES
+        : [a.status, ...OPERATOR_STATES];
+      return html`<section class="card" id="account-${a.id}" aria-labelledby="${f}-name">
+<h2 id="${f}-name" class="spread"><span>${a.username}</span> <span class="badge">${a.account_type}</span></h2>
+<p class="muted">${a.email} · id ${a.id} · since ${a.date_created.slice(0, 10)} · ${STATE_WORDS[a.status] ?? a.status}${a.operator ? ' · operator' : ''}</p>
+<form method="post" action="/operator/accounts/${a.id}">
+<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="q" value="${q}"><input type="hidden" name="page" value="${String(page)}">
+<div class="contact-fields">
+<div><label for="${f}-plan">Plan</label><select id="${f}-plan" name="plan">${options(PLANS, a.account_type)}</select></div>
+<div><label for="${f}-state">State</label><select id="${f}-state" name="state">${options(states, a.status, (v) => STATE_WORDS[v] ?? v)}</select></div>
+<div><label for="${f}-op">Operator</label><select id="${f}-op" name="operator">${options(['no', 'yes'], a.operator ? 'yes' : 'no')}</select></div>
+</div>
+<p><button type="submit" aria-label="Save ${a.username}">Save</button></p>
+</form></section>`;
+    });
+    const body = html`<h1>Operator: accounts</h1>
+${nav}
+${message?.done ? html`<p class="notice" role="status">Saved: ${message.done}.</p>` : ''}
+${message?.error ? html`<p class="error" role="alert">${message.error}</p>` : ''}
+<form method="get" action="/operator/accounts" class="row contacts-search" role="search">
+<div class="field"><label for="account-search">Username or email contains</label>
+<input id="account-search" name="q" type="search" value="${q}"></div>
+<button type="submit">Search</button>
+</form>
+<p>${String(total)} account(s)${q ? html` matching “${q}”` : ''}. New accounts from sign-up get the <strong>${deps.config.defaultPlan}</strong> plan (<code>DEFAULT_PLAN</code>).</p>
+${cards.length ? cards : html`<p class="empty">No account matches.</p>`}
+${
+  pages > 1
+    ? html`<nav aria-label="Pages" class="actions">${page > 1 ? html`<a class="button secondary" href="${listUrl(q, page - 1)}">Previous</a>` : ''}<span>Page ${String(page)} of ${String(pages)}</span>${page < pages ? html`<a class="button secondary" href="${listUrl(q, page + 1)}">Next</a>` : ''}</nav>`
+    : ''
+}`;
+    return sendPage(
+      reply,
+      await userPage(deps, reply, user, 'Operator: accounts', body, { section: 'operator' }),
+      message?.error ? 400 : 200,
+    );
+  }
+
+  app.get(
+    '/operator/accounts',
+    { schema: { hide: true, querystring: ListQuery } },
+    async (request, reply) => {
+      const user = await operator(request, reply);
+      if (!user) return reply;
+      const query = request.query as { q?: string; page?: string; done?: string };
+      return render(reply, user, query.q?.trim() ?? '', Number(query.page ?? 1), { done: query.done });
+    },
+  );
+
+  app.post(
+    '/operator/accounts/:userId',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ userId: Type.String({ pattern: '^[0-9]{1,30}$' }) }),
+        body: ChangeBody,
+      },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const user = await operator(request, reply);
+      if (!user) return reply;
+      const form = request.body as {
+        plan: string;
+        state: string;
+        operator: string;
+        q?: string;
+        page?: string;
+      };
+      const q = form.q?.trim() ?? '';
+      const page = Number(form.page ?? 1);
+      try {
+        const changed = await changeAccount(
+          deps,
+          user,
+          (request.params as { userId: string }).userId,
+          { plan: form.plan, state: form.state, operator: form.operator === 'yes' },
+          request.ip ?? null,
+        );
+        return reply.redirect(listUrl(q, page, changed.length ? changed.join(', ') : 'nothing changed'), 303);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return render(reply, user, q, page, { error: err.message });
+      }
+    },
+  );
+}
