@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser } from '../helpers/browser.js';
+import { serverAndBrowser, signIn } from '../helpers/browser.js';
+import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 import { questionOfEachKind } from './fixtures.js';
 
@@ -199,5 +200,41 @@ describe('survey preview page', () => {
     expect(await page.getByRole('status').last().textContent()).toMatch(/nothing was saved/);
     expect((await page.goto(`${server.url}/r/Template/99999`))?.status()).toBe(404);
     await page.close();
+  });
+});
+
+describe('preview for a signed-in owner', () => {
+  it('shows the owner’s frame and "Back to design"; others see no way into the builder', async () => {
+    const owner = await server.account();
+    const created = await server.client.post(
+      '/v3/surveys',
+      { title: 'Mine', pages: [{ questions: [questionOfEachKind.single_vertical] }] },
+      { token: owner.token },
+    );
+    expect(created.status).toBe(201);
+    const preview = new URL(created.body.preview);
+    const url = `${server.url}${preview.pathname}${preview.search}`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, server.url, owner, '/');
+    await page.goto(url);
+    expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+    await checkPage(page, 'preview-owner');
+    await page.getByRole('link', { name: 'Back to design' }).click();
+    await page.waitForLoadState();
+    expect(new URL(page.url()).pathname).toBe('/create/');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Mine');
+    await context.close();
+
+    // Someone else signed in, with the link: their own frame, no builder link.
+    const other = await server.account();
+    const otherContext = await browser.newContext();
+    const otherPage = await otherContext.newPage();
+    await signIn(otherPage, server.url, other, '/');
+    await otherPage.goto(url);
+    expect(await otherPage.getByRole('link', { name: 'Back to design' }).count()).toBe(0);
+    await otherContext.close();
   });
 });
