@@ -520,6 +520,10 @@ describe('not found', () => {
     const text = await page.text();
     expect(text).toContain('<h1>Page not found</h1>');
     expect(text).toContain('<main id="main">');
+    expect(text).toContain('<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">');
+    const icon = await fetch(`${server.url}/assets/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     const apiRes = await server.client.get('/v3/no/such/thing', { token: t.owner.token });
     expect(apiRes.status).toBe(404);
     expect(apiRes.headers['content-type']).toMatch(/application\/json/);
