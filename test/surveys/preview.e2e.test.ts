@@ -238,3 +238,58 @@ describe('preview for a signed-in owner', () => {
     await otherContext.close();
   });
 });
+
+describe('phones', () => {
+  it('bring up the keyboard a textbox asks for, and show a wide grid scrolls', async () => {
+    const a = await server.account();
+    const box = (heading: string, type: string) => ({
+      family: 'open_ended',
+      subtype: 'single',
+      headings: [{ heading }],
+      validation: { type, min: null, max: null },
+    });
+    const cols = ['Awful', 'Poor', 'Fair', 'Good', 'Excellent'].map((text, i) => ({ text, weight: i + 1 }));
+    const created = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'On a phone',
+        pages: [
+          {
+            questions: [
+              box('Your email', 'email'),
+              box('Nights', 'integer'),
+              box('Budget', 'decimal'),
+              {
+                family: 'matrix',
+                subtype: 'rating',
+                headings: [{ heading: 'Rate each' }],
+                answers: {
+                  rows: [{ text: 'The breakfast buffet' }, { text: 'Room cleaning' }],
+                  choices: cols,
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { token: a.token },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const preview = new URL(created.body.preview);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}${preview.pathname}${preview.search}`);
+    const input = (label: string) => page.getByRole('textbox', { name: new RegExp(label) });
+    expect(await input('Your email').getAttribute('type')).toBe('email');
+    expect(await input('Your email').getAttribute('autocomplete')).toBe('email');
+    expect(await input('Nights').getAttribute('inputmode')).toBe('numeric');
+    expect(await input('Budget').getAttribute('inputmode')).toBe('decimal');
+    await checkPage(page, 'respond-phone-inputs');
+    // At 390 px the five columns scroll inside their box, which shows the shadow cue.
+    await page.setViewportSize({ width: 390, height: 800 });
+    const grid = `document.querySelector('.matrix-scroll')`;
+    expect(await page.evaluate(`${grid}.scrollWidth > ${grid}.clientWidth`)).toBe(true);
+    expect(await page.evaluate(`getComputedStyle(${grid}).backgroundImage`)).toMatch(/radial-gradient/);
+    await page.screenshot({ path: 'test-results/screenshots/respond-wide-grid-390.png' });
+    await page.close();
+  });
+});
