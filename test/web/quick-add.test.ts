@@ -161,3 +161,27 @@ describe('the quick-add box', () => {
     expect(alertOf(long.text)).toContain('Choice 2 must not have more than 20000 characters.');
   });
 });
+
+describe('custom variables in the survey settings', () => {
+  it('are set one a line, show the link they make, and a bad name is refused in words', async () => {
+    const settings = async (form: Record<string, string>) => {
+      const page = await web.get(path);
+      return web.post(`/create/settings?sm=${token()}`, {
+        _csrf: csrfOf(page.text),
+        title: 'Quick',
+        ...form,
+      });
+    };
+    let res = await settings({ custom_variables: 'ref\nsource: Where they came from\n' });
+    expect(res.status, alertOf(res.text ?? '')).toBe(303);
+    expect((await details()).custom_variables).toEqual({ ref: 'ref', source: 'Where they came from' });
+    const page = await web.get(path);
+    expect(page.text).toContain('?ref=[ref_value]&amp;source=[source_value]</code>');
+    expect(page.text).toContain('ref\nsource: Where they came from</textarea>');
+    res = await settings({ custom_variables: 'bad name' });
+    expect(res.status).toBe(400);
+    expect(alertOf(res.text)).toContain('The custom variable "bad name" may only use letters, digits and _');
+    res = await settings({ custom_variables: '' });
+    expect((await details()).custom_variables).toEqual({});
+  });
+});

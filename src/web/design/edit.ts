@@ -111,8 +111,28 @@ function settingWords(path: string): string {
     '/buttons_text/prev_button': 'The "Previous" button text',
     '/buttons_text/exit_button': 'The "Exit" button text',
     '/buttons_text/done_button': 'The "Done" button text',
+    '/custom_variables': 'A custom variable',
   };
   return words[path] ?? 'A setting';
+}
+
+/** Custom variables typed one a line, "name" or "name: label" (the label defaults to the name). */
+function variablesOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text
+    .split(/\r?\n/)
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const at = line.indexOf(':');
+    const name = (at < 0 ? line : line.slice(0, at)).trim();
+    if (!/^[A-Za-z0-9_]{1,50}$/.test(name))
+      throw new ApiError(
+        1002,
+        `The custom variable "${name}" may only use letters, digits and _ (at most 50), as it becomes part of the link.`,
+      );
+    out[name] = at < 0 ? name : line.slice(at + 1).trim() || name;
+  }
+  return out;
 }
 
 /** Checks text a form sent against the limits the API's schemas set (no NUL, a maximum length). */
@@ -187,6 +207,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
       prev_button: formText(100_000),
       exit_button: formText(100_000),
       done_button: formText(100_000),
+      custom_variables: formText(100_000),
     },
     undefined,
     at(() => 'settings'),
@@ -204,6 +225,9 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
           exit_button: (form.exit_button ?? '').trim(),
           done_button: (form.done_button ?? '').trim(),
         },
+        ...(form.custom_variables === undefined
+          ? {}
+          : { custom_variables: variablesOf(form.custom_variables) }),
       };
       // The API's PATCH /v3/surveys/{id} body schema, so the page accepts what the API accepts.
       const [error] = [...Value.Errors(SurveyUpdateBody, input)];

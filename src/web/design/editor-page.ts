@@ -79,6 +79,13 @@ function addField(message: string): string {
   return 'heading';
 }
 
+/** The web link a survey's custom variables make, e.g. `…/r/<key>?ref=[ref_value]`. */
+function variableLink(vars: Record<string, string> | undefined): Html {
+  const names = Object.keys(vars ?? {});
+  if (names.length === 0) return html`none yet.`;
+  return html`<code>…/r/&lt;key&gt;?${names.map((n) => `${n}=[${n}_value]`).join('&')}</code>`;
+}
+
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const isQuiz = (survey: SurveyRow) => settingsOf(survey).quiz_options?.is_quiz_mode === true;
@@ -327,6 +334,13 @@ ${errorHere(state, 'settings')}
 <span class="field"><label for="settings-exit">Exit (empty hides it)</label><input id="settings-exit" name="exit_button" type="text" maxlength="250" value="${b.exit_button}"></span>
 <span class="field"><label for="settings-done">Done</label><input id="settings-done" name="done_button" type="text" maxlength="250" value="${b.done_button}"></span>
 </div></fieldset>
+<label for="settings-variables">Custom variables (hidden fields from the link)</label>
+<p class="hint" id="settings-variables-help">One a line: a name (letters, digits, _), optionally a colon and a label. Each becomes part of the survey's web link, stored with the response: ${variableLink(settings.custom_variables)}</p>
+<textarea id="settings-variables" name="custom_variables" rows="2" aria-describedby="settings-variables-help">${Object.entries(
+        settings.custom_variables ?? {},
+      )
+        .map(([k, v]) => (v && v !== k ? `${k}: ${v}` : k))
+        .join('\n')}</textarea>
 <p class="hint">The thank-you message and the redirect after the last page belong to each way of collecting responses: set them on the <a href="${surveyPaths(survey).collect}">Collect</a> page.</p>
 <div class="actions"><button type="submit">Save settings</button></div>
 </form></details>`
