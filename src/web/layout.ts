@@ -38,6 +38,7 @@ export function page(title: string, body: Html | Html[], options: PageOptions = 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Survey Service</title>
 <link rel="stylesheet" href="/assets/app.css">
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
 ${options.head ?? ''}

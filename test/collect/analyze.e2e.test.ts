@@ -139,6 +139,11 @@ describe('analyze and summary pages', () => {
       expect(await page.locator('#f-time .n').textContent()).toBe('2 min 0 s');
       expect(await page.locator('#f-collectors .n').textContent()).toBe('2 (2)');
       expect(await page.locator('svg.columns g.col').count()).toBe(14);
+      // Dates as the other pages write them (2026-11-21 05:24 UTC), the exact time in <time datetime>.
+      const dates = await page.locator('main p time').allTextContents();
+      expect(dates).toHaveLength(2);
+      for (const d of dates) expect(d).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+      expect(await page.locator('main p time').first().getAttribute('datetime')).toMatch(/\+00:00$/);
 
       const bad = await page.goto(`${server.url}/analyze/not-a-real-token-at-all`);
       expect(bad?.status()).toBe(404);

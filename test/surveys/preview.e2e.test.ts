@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser } from '../helpers/browser.js';
+import { serverAndBrowser, signIn } from '../helpers/browser.js';
+import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 import { questionOfEachKind } from './fixtures.js';
 
@@ -198,6 +199,97 @@ describe('survey preview page', () => {
     await page.waitForLoadState();
     expect(await page.getByRole('status').last().textContent()).toMatch(/nothing was saved/);
     expect((await page.goto(`${server.url}/r/Template/99999`))?.status()).toBe(404);
+    await page.close();
+  });
+});
+
+describe('preview for a signed-in owner', () => {
+  it('shows the owner’s frame and "Back to design"; others see no way into the builder', async () => {
+    const owner = await server.account();
+    const created = await server.client.post(
+      '/v3/surveys',
+      { title: 'Mine', pages: [{ questions: [questionOfEachKind.single_vertical] }] },
+      { token: owner.token },
+    );
+    expect(created.status).toBe(201);
+    const preview = new URL(created.body.preview);
+    const url = `${server.url}${preview.pathname}${preview.search}`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, server.url, owner, '/');
+    await page.goto(url);
+    expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+    await checkPage(page, 'preview-owner');
+    await page.getByRole('link', { name: 'Back to design' }).click();
+    await page.waitForLoadState();
+    expect(new URL(page.url()).pathname).toBe('/create/');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Mine');
+    await context.close();
+
+    // Someone else signed in, with the link: their own frame, no builder link.
+    const other = await server.account();
+    const otherContext = await browser.newContext();
+    const otherPage = await otherContext.newPage();
+    await signIn(otherPage, server.url, other, '/');
+    await otherPage.goto(url);
+    expect(await otherPage.getByRole('link', { name: 'Back to design' }).count()).toBe(0);
+    await otherContext.close();
+  });
+});
+
+describe('phones', () => {
+  it('bring up the keyboard a textbox asks for, and show a wide grid scrolls', async () => {
+    const a = await server.account();
+    const box = (heading: string, type: string) => ({
+      family: 'open_ended',
+      subtype: 'single',
+      headings: [{ heading }],
+      validation: { type, min: null, max: null },
+    });
+    const cols = ['Awful', 'Poor', 'Fair', 'Good', 'Excellent'].map((text, i) => ({ text, weight: i + 1 }));
+    const created = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'On a phone',
+        pages: [
+          {
+            questions: [
+              box('Your email', 'email'),
+              box('Nights', 'integer'),
+              box('Budget', 'decimal'),
+              {
+                family: 'matrix',
+                subtype: 'rating',
+                headings: [{ heading: 'Rate each' }],
+                answers: {
+                  rows: [{ text: 'The breakfast buffet' }, { text: 'Room cleaning' }],
+                  choices: cols,
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { token: a.token },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const preview = new URL(created.body.preview);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}${preview.pathname}${preview.search}`);
+    const input = (label: string) => page.getByRole('textbox', { name: new RegExp(label) });
+    expect(await input('Your email').getAttribute('type')).toBe('email');
+    expect(await input('Your email').getAttribute('autocomplete')).toBe('email');
+    expect(await input('Nights').getAttribute('inputmode')).toBe('numeric');
+    expect(await input('Budget').getAttribute('inputmode')).toBe('decimal');
+    await checkPage(page, 'respond-phone-inputs');
+    // At 390 px the five columns scroll inside their box, which shows the shadow cue.
+    await page.setViewportSize({ width: 390, height: 800 });
+    const grid = `document.querySelector('.matrix-scroll')`;
+    expect(await page.evaluate(`${grid}.scrollWidth > ${grid}.clientWidth`)).toBe(true);
+    expect(await page.evaluate(`getComputedStyle(${grid}).backgroundImage`)).toMatch(/radial-gradient/);
+    await page.screenshot({ path: 'test-results/screenshots/respond-wide-grid-390.png' });
     await page.close();
   });
 });

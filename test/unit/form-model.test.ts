@@ -233,10 +233,14 @@ describe('bad drafts', () => {
     );
   });
 
-  it('refuse what the API schema refuses, naming the field', () => {
+  it("refuse what the API schema refuses, naming the field in the form's words", () => {
     const form = { heading: 'Q', choice_id: ['1'], choice_text: ['A'], choice_image: ['x'.repeat(20_001)] };
     expect(refusal(() => inputOf(draftFromForm(form, 'image_single'), false))).toMatch(
-      /^answers\.choices\.0\.image\.url: /,
+      /^The image URL of choice 1 must not have more than/,
+    );
+    const rows = { heading: 'Q', row_id: ['', ''], row_text: ['A', 'x'.repeat(20_001)] };
+    expect(refusal(() => inputOf(draftFromForm(rows, 'matrix_single'), false))).toMatch(
+      /^Row 2 must not have more than/,
     );
   });
 });

@@ -67,15 +67,22 @@ describe('the builder without JavaScript', () => {
       const add = page.locator('form.add-question');
       await add.getByLabel('Type').selectOption(kind.value);
       await add.getByLabel('Question text').fill(`New ${kind.value}`);
-      if (kind.display === 'image_choice') await add.getByLabel('Choices (optional)').fill(IMAGES);
+      if (kind.display === 'image_choice') await add.getByLabel('Choices or columns (optional)').fill(IMAGES);
       if (kind.value === 'image')
         await add
           .getByLabel('Image URL (optional; needed for an image)')
           .fill('https://example.com/photo.png');
       await add.getByRole('button', { name: 'Add question' }).click();
       expect(await page.locator('.notice, .error').allTextContents(), kind.value).toEqual([
-        'The question was added. Fill in its details below.',
+        'The question was added.',
       ]);
+      // The page comes back at the add box; the new question, just above it, opens for editing.
+      expect(new URL(page.url()).hash).toMatch(/^#add-[0-9]+$/);
+      await page
+        .locator('li.question')
+        .last()
+        .getByRole('link', { name: /^Edit / })
+        .click();
 
       // The new question's edit form is open: change its text, make it required, add a choice or row.
       const form = page.locator('form.q-edit');

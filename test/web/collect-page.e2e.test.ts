@@ -138,6 +138,14 @@ describe('collect page without JavaScript', () => {
     await checkPage(page, 'collect-weblink');
     await page.getByLabel('Collector name (optional)').fill('Temporary');
     await page.getByRole('button', { name: 'Create collector' }).click();
+    await page.waitForURL(/done=created/);
+    // Every setting open, two collectors: no id twice, and the checks pass with the forms shown.
+    await page.evaluate(`document.querySelectorAll('details').forEach((d) => { d.open = true; })`);
+    const duplicates = await page.evaluate(
+      `(() => { const ids = [...document.querySelectorAll('[id]')].map((e) => e.id); return ids.filter((id, i) => ids.indexOf(id) !== i); })()`,
+    );
+    expect(duplicates).toEqual([]);
+    await checkPage(page, 'collect-settings-open');
     await page.getByRole('button', { name: 'Delete collector 2 and its responses' }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.textContent()).toContain('The collector "Temporary" and its 0 responses.');

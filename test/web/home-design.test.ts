@@ -170,6 +170,12 @@ describe('edit page', () => {
     });
   };
 
+  /** The id of the page's last question (the one just added). */
+  const lastQuestion = async (pageId: string): Promise<string> => {
+    const d = await details(t.owner.token, survey.id);
+    return d.pages.find((p: any) => p.id === pageId).questions.at(-1).id;
+  };
+
   it('signed out: redirects to sign-in and back', async () => {
     const res = await new WebSession(server.url).get(path);
     expect(res.status).toBe(303);
@@ -221,7 +227,7 @@ describe('edit page', () => {
         image: kind.value === 'image' ? 'https://example.com/photo.png' : '',
       });
       expect(res.status, kind.value).toBe(303);
-      expect(res.location, kind.value).toMatch(/done=question_added&open=[0-9]+#q-[0-9]+$/);
+      expect(res.location, kind.value).toBe(`${path}&done=question_added#add-${pageId}`);
     }
     let d = await details(t.owner.token, survey.id);
     const qs = d.pages[0].questions;
@@ -293,7 +299,7 @@ describe('edit page', () => {
   it('edits a question: text, choices kept by id, order, N/A, other, required, validation, random order', async () => {
     const pageId = (await details(t.owner.token, survey.id)).pages[0].id;
     let res = await post(`pages/${pageId}/questions`, { kind: 'single_choice', heading: 'Colour?' });
-    const id = /open=([0-9]+)/.exec(res.location!)![1];
+    const id = await lastQuestion(pageId);
     let q = (await details(t.owner.token, survey.id)).pages[0].questions.find((x: any) => x.id === id);
     const [c1, c2] = q.answers.choices;
     res = await post(`pages/${pageId}/questions/${id}/save`, {
@@ -357,7 +363,7 @@ describe('edit page', () => {
 
     // Validation of a textbox: text length, then an email.
     res = await post(`pages/${pageId}/questions`, { kind: 'single_textbox', heading: 'Name?' });
-    const tid = /open=([0-9]+)/.exec(res.location!)![1];
+    const tid = await lastQuestion(pageId);
     res = await post(`pages/${pageId}/questions/${tid}/save`, {
       kind: 'single_textbox',
       heading: 'Name?',
@@ -402,7 +408,7 @@ describe('edit page', () => {
     expect(res.text).toContain('value="Kept"');
     res = await post('settings', { title: 'x'.repeat(251) });
     expect(res.status).toBe(400);
-    expect(res.text).toContain('title: must not have more than 250 characters.');
+    expect(res.text).toContain('The title must not have more than 250 characters.');
     res = await post(`pages/99999999/questions`, { kind: 'comment_box', heading: 'Lost' });
     expect(res.status).toBe(404);
     expect(res.text).toMatch(/role="alert" class="error">Page not found\./);
@@ -514,6 +520,10 @@ describe('not found', () => {
     const text = await page.text();
     expect(text).toContain('<h1>Page not found</h1>');
     expect(text).toContain('<main id="main">');
+    expect(text).toContain('<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">');
+    const icon = await fetch(`${server.url}/assets/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     const apiRes = await server.client.get('/v3/no/such/thing', { token: t.owner.token });
     expect(apiRes.status).toBe(404);
     expect(apiRes.headers['content-type']).toMatch(/application\/json/);

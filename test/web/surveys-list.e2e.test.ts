@@ -88,6 +88,26 @@ async function teamLunch(): Promise<void> {
 }
 
 describe('the survey list', () => {
+  /** Words of the list's controls and headers split over two lines (a range over each word has two tops). */
+  const BROKEN_WORDS = `(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('table.survey-list :is(button, .button, summary, th, a)')) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement.closest('.visually-hidden')) continue;
+        for (const m of node.data.matchAll(/\\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const rects = [...range.getClientRects()].filter((r) => r.width > 1);
+          const tops = new Set(rects.map((r) => Math.round(r.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+    }
+    return out;
+  })()`;
+
   it('greets a new owner with "Create your first survey"', async () => {
     await signIn(page, server.url, owner, '/');
     expect(new URL(page.url()).pathname).toBe('/');
@@ -148,6 +168,9 @@ describe('the survey list', () => {
     ]);
     expect((await titles(page))[0]).toBe('Copy of Team lunch');
     await checkPage(page, 'surveys-list');
+    // At 1280 px no word of a button, link or heading of the list breaks across lines ("Response s").
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.evaluate(BROKEN_WORDS)).toEqual([]);
 
     await page.getByRole('button', { name: 'Delete Copy of Team lunch' }).click();
     const dialog = page.getByRole('dialog');

@@ -413,6 +413,12 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
     },
   );
 
+  /** `2026-11-21 05:24 UTC`, as the other pages write dates, with the exact time for machines. */
+  const when = (at: string | Date) => {
+    const iso = withOffset(at);
+    return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+  };
+
   app.get<{ Params: { token: string } }>(
     '/summary/:token',
     { schema: { hide: true } },
@@ -442,7 +448,7 @@ ${figure('Typical time to complete', avg, 'f-time')}
 ${figure('Collectors (open)', `${h.collectors} (${h.openCollectors})`, 'f-collectors')}
 ${figure('Questions', survey.question_count, 'f-questions')}
 </div>
-<p>${h.first ? html`First completed response ${withOffset(h.first)}; latest ${withOffset(h.last!)}.` : 'No completed responses yet.'}</p>
+<p>${h.first ? html`First completed response ${when(h.first)}; latest ${when(h.last!)}.` : 'No completed responses yet.'}</p>
 <h2>Responses in the last 14 days</h2>
 ${columnChart(
   'Responses per day, last 14 days',

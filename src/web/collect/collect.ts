@@ -39,6 +39,7 @@ import { type Html, html, raw } from '../html.js';
 import { surveyHeader } from '../layout.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 import { emailCollectorPages, emailCollectorUrl } from './email.js';
+import { FINISH_FORM, finishForm, finishInput, inFormWords } from './finish.js';
 import { shareRoutes, shareSection } from './share.js';
 
 /** The most collectors the page lists (a survey with more says so and shows the first ones). */
@@ -51,6 +52,7 @@ const NOTICES: Record<string, string> = {
   opened: 'The collector was opened.',
   closed: 'The collector was closed.',
   settings: 'The close date and response limit were saved.',
+  finish: 'What follows the last page was saved.',
   deleted: 'The collector and its responses were deleted.',
   embed: 'The sites allowed to show the survey were saved.',
 };
@@ -111,7 +113,7 @@ async function renderCollect(
     sortBy: 'id',
     sortOrder: 'ASC',
   });
-  const targets = new Set(['create', ...collectors.map((c) => `c-${c.id}`)]);
+  const targets = new Set(['create', ...collectors.flatMap((c) => [`c-${c.id}`, `c-${c.id}-end`])]);
   // An error whose form is gone (a collector deleted meanwhile) is shown at the top.
   if (state.errorAt && !targets.has(state.errorAt)) state = { ...state, errorAt: undefined };
   const act = (path: string) => `/collect/${path}?sm=${encodeURIComponent(token)}`;
@@ -147,7 +149,8 @@ ${errorFor(state, at)}
 <input id="${at}-limit" name="response_limit" type="number" min="1" step="1" inputmode="numeric" value="${limitValue}" aria-describedby="${at}-limit-help">
 <p><button type="submit">Save close date and limit</button></p>
 </form>
-</details>`
+</details>
+${finishForm(c, at, act(`collectors/${c.id}/finish`), csrf, label, errorFor(state, `${at}-end`), state.errorAt === `${at}-end` ? state.form : undefined)}`
       : '';
     return html`<section class="collector card" id="${at}" aria-labelledby="${at}-heading">
 <h2 id="${at}-heading">${c.name}</h2>
@@ -248,9 +251,10 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
         // A collector of another survey (or one deleted meanwhile) is 404/1020: its form is not on
         // the page, so the message is shown at the top.
         const id = (request.params as { collectorId?: string }).collectorId;
+        const end = request.url.split('?')[0].endsWith('/finish') ? '-end' : '';
         return {
           error,
-          errorAt: id ? `c-${id}` : 'create',
+          errorAt: id ? `c-${id}${end}` : 'create',
           form: request.body as Record<string, string | undefined>,
         };
       },
@@ -307,6 +311,24 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
         'patch',
       );
       return { done: 'settings', anchor: `c-${collectorId}` };
+    },
+  );
+
+  change(
+    '/collect/collectors/:collectorId/finish',
+    FINISH_FORM,
+    true,
+    (request) => async (survey, actor, user) => {
+      const { collectorId } = request.params as { collectorId: string };
+      const c = await collectorOf(deps, user, survey, collectorId);
+      const input = finishInput(c, request.body as Record<string, string | undefined>);
+      try {
+        // The same domain function as PATCH /v3/collectors/{id}.
+        if (Object.keys(input).length > 0) await updateCollector(deps, actor, c, input, undefined, 'patch');
+      } catch (err) {
+        throw err instanceof ApiError ? inFormWords(err) : err;
+      }
+      return { done: 'finish', anchor: `c-${collectorId}` };
     },
   );
 

@@ -70,6 +70,20 @@ const PageParams = Type.Object({ pageId: Id });
 const QuestionParams = Type.Object({ pageId: Id, questionId: Id });
 type QParams = { pageId: string; questionId: string };
 
+/** The quick-add box: a question's kind, text and answers, and its required and validation settings. */
+const ADD_FORM = {
+  kind: formText(50),
+  heading: formText(100_000),
+  choices: formText(1_000_000),
+  rows: formText(1_000_000),
+  image: formText(20_000),
+  required: formText(10),
+  validation: formText(50),
+  min: formText(200),
+  max: formText(200),
+};
+type AddForm = { [K in keyof typeof ADD_FORM]?: string };
+
 const NOTICES: Record<string, string | ((n: number) => string)> = {
   settings: 'The survey settings were saved.',
   page_added: 'A page was added.',
@@ -80,13 +94,47 @@ const NOTICES: Record<string, string | ((n: number) => string)> = {
       ? `The page was deleted. ${plural(n, 'skip-logic rule')} that went to it ${n === 1 ? 'was' : 'were'} cleared: those respondents now go on to the next page.`
       : 'The page was deleted.',
   page_logic: 'The rule after the page was saved.',
-  question_added: 'The question was added. Fill in its details below.',
+  question_added: 'The question was added.',
   question_saved: 'The question was saved.',
   question_moved: 'The question was moved.',
   question_copied: 'The question was copied.',
   question_deleted: 'The question was deleted.',
   question_display: 'When the question is shown was saved.',
 };
+
+/** A survey settings field (a schema error's path) in the form's words. */
+function settingWords(path: string): string {
+  const words: Record<string, string> = {
+    '/title': 'The title',
+    '/nickname': 'The nickname',
+    '/language': 'The language',
+    '/buttons_text/next_button': 'The "Next" button text',
+    '/buttons_text/prev_button': 'The "Previous" button text',
+    '/buttons_text/exit_button': 'The "Exit" button text',
+    '/buttons_text/done_button': 'The "Done" button text',
+    '/custom_variables': 'A custom variable',
+  };
+  return words[path] ?? 'A setting';
+}
+
+/** Custom variables typed one a line, "name" or "name: label" (the label defaults to the name). */
+function variablesOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text
+    .split(/\r?\n/)
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const at = line.indexOf(':');
+    const name = (at < 0 ? line : line.slice(0, at)).trim();
+    if (!/^[A-Za-z0-9_]{1,50}$/.test(name))
+      throw new ApiError(
+        1002,
+        `The custom variable "${name}" may only use letters, digits and _ (at most 50), as it becomes part of the link.`,
+      );
+    out[name] = at < 0 ? name : line.slice(at + 1).trim() || name;
+  }
+  return out;
+}
 
 /** Checks text a form sent against the limits the API's schemas set (no NUL, a maximum length). */
 function checkText(value: string, name: string, max: number): string {
@@ -160,6 +208,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
       prev_button: formText(100_000),
       exit_button: formText(100_000),
       done_button: formText(100_000),
+      custom_variables: formText(100_000),
     },
     undefined,
     at(() => 'settings'),
@@ -177,11 +226,13 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
           exit_button: (form.exit_button ?? '').trim(),
           done_button: (form.done_button ?? '').trim(),
         },
+        ...(form.custom_variables === undefined
+          ? {}
+          : { custom_variables: variablesOf(form.custom_variables) }),
       };
       // The API's PATCH /v3/surveys/{id} body schema, so the page accepts what the API accepts.
       const [error] = [...Value.Errors(SurveyUpdateBody, input)];
-      if (error)
-        throw new ApiError(1002, `${error.instancePath.slice(1).replaceAll('/', '.')}: ${error.message}.`);
+      if (error) throw new ApiError(1002, `${settingWords(error.instancePath)} ${error.message}.`);
       await updateSurvey(deps, actor, survey.id, input, 'patch');
       return { done: 'settings' };
     },
@@ -274,10 +325,10 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
 
   change(
     '/create/pages/:pageId/questions',
-    { kind: formText(50), heading: formText(100_000), choices: formText(1_000_000), image: formText(20_000) },
+    ADD_FORM,
     PageParams,
     (request, error) => {
-      const form = request.body as { kind?: string; heading?: string; choices?: string; image?: string };
+      const form = request.body as AddForm;
       return {
         error,
         errorAt: `add-${pageOf(request)}`,
@@ -286,16 +337,31 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
           kind: form.kind ?? '',
           heading: form.heading ?? '',
           choices: form.choices ?? '',
+          rows: form.rows ?? '',
           image: form.image ?? '',
+          required: form.required === 'yes',
+          validation: form.validation ?? '',
+          min: form.min ?? '',
+          max: form.max ?? '',
         },
       };
     },
     (request) => async (survey, actor) => {
-      const form = request.body as { kind?: string; heading?: string; choices?: string; image?: string };
-      const draft = newDraft(form.kind ?? '', (form.heading ?? '').trim(), form.choices, form.image);
+      const form = request.body as AddForm;
+      const { pages } = await loadDesign(deps, survey.id);
+      const draft = newDraft(form.kind ?? '', (form.heading ?? '').trim(), form.choices, form.image, {
+        rows: form.rows,
+        required: form.required === 'yes',
+        validation: form.validation,
+        min: form.min,
+        max: form.max,
+        pages,
+        pageIndex: pages.findIndex((p) => p.id === pageOf(request)),
+      });
       const input = inputOf(draft, false);
-      const q = await createQuestion(deps, actor, survey, pageOf(request), input);
-      return { done: 'question_added', anchor: `q-${q.id}`, open: q.id };
+      await createQuestion(deps, actor, survey, pageOf(request), input);
+      // Back to the same add form: the new question is just above it, and the next one is typed here.
+      return { done: 'question_added', anchor: `add-${pageOf(request)}` };
     },
   );
 

@@ -17,7 +17,7 @@ import type { ApiError } from '../../platform/errors.js';
 import { userPage } from '../account/frame.js';
 import { SCRIPTS } from '../assets.js';
 import { type Destruction, destructiveForm } from '../confirm.js';
-import { errorFor, hidden, invalidIf, pageMessages } from '../forms.js';
+import { hidden, invalidIf, pageMessages } from '../forms.js';
 import { type Html, html, raw } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
 import { csrfToken } from '../session.js';
@@ -34,7 +34,12 @@ import {
   ruleValue,
 } from './logic-ui.js';
 import { type Draft, draftOf, kindOf, QUESTION_KINDS } from './question-form.js';
+import { findKind, validationsFor } from './question-kinds.js';
 import { questionFields } from './question-view.js';
+import { QUICK_ADD_HINT, QUICK_ADD_ROWS_HINT } from './quick-add.js';
+
+/** The checks the quick-add box offers: a textbox's (other kinds refuse one, in words). */
+const TEXT_CHECKS = validationsFor(findKind('single_textbox')!) ?? [];
 
 function mayWrite(deps: Deps, user: User, survey: SurveyRow): Promise<boolean> {
   return mayAccess(deps, { user }, survey.id, 'design', 'write');
@@ -50,7 +55,45 @@ export interface EditorState {
   /** A question's edit form shown again with what was typed (after an error). */
   draft?: { questionId: string; draft: Draft };
   /** The add-question form's fields to show again after an error. */
-  add?: { pageId: string; kind: string; heading: string; choices: string; image: string };
+  add?: {
+    pageId: string;
+    kind: string;
+    heading: string;
+    choices: string;
+    rows: string;
+    image: string;
+    required: boolean;
+    validation: string;
+    min: string;
+    max: string;
+  };
+}
+
+/**
+ * The error beside the form that caused it, focused (and so scrolled to) when the page loads, with
+ * or without script. The forms' actions have no #fragment: a page with one skips autofocus.
+ */
+function errorHere(state: EditorState, at: string): Html {
+  return state.error && state.errorAt === at
+    ? html`<p role="alert" class="error" id="${at}-error" tabindex="-1" autofocus>${state.error.detail ?? state.error.message}</p>`
+    : html``;
+}
+
+/** Which field of the quick-add box an error is about (marked invalid). */
+function addField(message: string): string {
+  if (/question text/i.test(message)) return 'heading';
+  if (/image/i.test(message)) return 'image';
+  if (/\b(rows?|items?|boxes)\b/i.test(message)) return 'rows';
+  if (/minimum|maximum|limit|check its answers|must be a number/i.test(message)) return 'validation';
+  if (/choice|column/i.test(message)) return 'choices';
+  return 'heading';
+}
+
+/** The web link a survey's custom variables make, e.g. `…/r/<key>?ref=[ref_value]`. */
+function variableLink(vars: Record<string, string> | undefined): Html {
+  const names = Object.keys(vars ?? {});
+  if (names.length === 0) return html`none yet.`;
+  return html`<code>…/r/&lt;key&gt;?${names.map((n) => `${n}=[${n}_value]`).join('&')}</code>`;
 }
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -203,7 +246,7 @@ export async function renderEditor(
       const tools = writable
         ? editing
           ? html`<form method="post" action="${qAct('save')}" class="q-edit" aria-label="Edit ${label}">${hidden(csrf)}
-${errorFor(state, f)}
+${errorHere(state, f)}
 ${questionFields(f, draft, { quiz, logic: { pages: pageChoices, pageIndex } })}
 <div class="actions"><button type="submit">Save question</button><a class="button secondary" href="${base}#${f}">Cancel</a></div>
 </form>`
@@ -222,7 +265,7 @@ ${
 <button type="submit" class="secondary" aria-label="Move ${label} to the chosen page">Move</button></form>`
     : ''
 }
-</div>${errorFor(state, f)}`
+</div>${errorHere(state, f)}`
         : '';
       return html`<li id="${f}" class="question${editing ? ' editing' : ''}" data-move="${qAct('move')}">
 <div class="q-head">${writable && !editing ? html`<span class="drag-handle" aria-hidden="true" title="Drag to reorder">⠿</span>` : ''}
@@ -238,14 +281,14 @@ ${tools}
     const pageTools = writable
       ? html`<details class="page-tools"${state.errorAt === `page-${p.id}` || state.errorAt === `move-${p.id}` ? raw(' open') : ''}><summary>Page ${pageIndex + 1} settings</summary>
 <form method="post" action="${act(`pages/${p.id}/save`)}">${hidden(csrf)}
-${errorFor(state, `page-${p.id}`)}
+${errorHere(state, `page-${p.id}`)}
 <label for="page-${p.id}-title">Page title</label>
 <input id="page-${p.id}-title" name="title" type="text" maxlength="2000" value="${p.title}"${invalidIf(state, `page-${p.id}`)}>
 <label for="page-${p.id}-description">Page description</label>
 <textarea id="page-${p.id}-description" name="description" rows="2">${p.description}</textarea>
 <div class="actions"><button type="submit">Save page</button></div>
 </form>
-${errorFor(state, `move-${p.id}`)}
+${errorHere(state, `move-${p.id}`)}
 <div class="actions">
 ${pageIndex > 0 ? html`<form method="post" action="${act(`pages/${p.id}/move`)}" class="inline">${hidden(csrf)}<input type="hidden" name="direction" value="up"><button type="submit" class="secondary">Move page ${pageIndex + 1} up</button></form>` : ''}
 ${pageIndex < pages.length - 1 ? html`<form method="post" action="${act(`pages/${p.id}/move`)}" class="inline">${hidden(csrf)}<input type="hidden" name="direction" value="down"><button type="submit" class="secondary">Move page ${pageIndex + 1} down</button></form>` : ''}
@@ -257,8 +300,8 @@ ${destructiveForm(act(`pages/${p.id}/delete`), csrf, pageDestruction(p, pageInde
     const last = pageIndex === pages.length - 1;
     const lf = `logic-${p.id}`;
     const pageRule = writable
-      ? html`<form method="post" action="${act(`pages/${p.id}/logic`)}" class="page-logic">${hidden(csrf)}
-${errorFor(state, lf)}
+      ? html`<form method="post" action="${act(`pages/${p.id}/logic`)}" id="${lf}" class="page-logic">${hidden(csrf)}
+${errorHere(state, lf)}
 <span class="field"><label for="${lf}-then">After this page<span class="visually-hidden"> (page ${pageIndex + 1})</span></label>
 ${ruleSelect(`${lf}-then`, 'logic', ruleValue(p.logic), pageChoices, pageIndex, last ? 'Finish the survey (no rule)' : `Continue to page ${pageIndex + 2} (no rule)`, `${lf}-help`)}</span>
 <button type="submit" class="secondary" aria-label="Save rule after page ${pageIndex + 1}">Save rule</button>
@@ -267,21 +310,37 @@ ${ruleSelect(`${lf}-then`, 'logic', ruleValue(p.logic), pageChoices, pageIndex, 
       : '';
     const refill = state.add?.pageId === p.id ? state.add : undefined;
     const f = `add-${p.id}`;
+    const bad = (field: string) =>
+      state.error && state.errorAt === f && addField(state.error.message) === field
+        ? invalidIf(state, f)
+        : html``;
     const addForm = writable
-      ? html`<form method="post" action="${act(`pages/${p.id}/questions`)}" class="add-question" aria-labelledby="${f}-heading">${hidden(csrf)}
+      ? html`<form method="post" action="${act(`pages/${p.id}/questions`)}" id="${f}" class="add-question" aria-labelledby="${f}-heading">${hidden(csrf)}
 <h3 id="${f}-heading">Add a question to page ${pageIndex + 1}</h3>
-${errorFor(state, f)}
+${errorHere(state, f)}
 <div class="row">
 <span class="field"><label for="${f}-kind">Type</label>
 <select id="${f}-kind" name="kind">${QUESTION_KINDS.map((x) => html`<option value="${x.value}"${refill?.kind === x.value ? raw(' selected') : ''}>${x.label}</option>`)}</select></span>
 <span class="field grow"><label for="${f}-heading-text">Question text</label>
-<input id="${f}-heading-text" name="heading" type="text" maxlength="20000" value="${refill?.heading ?? ''}"${invalidIf(state, f)}></span>
+<input id="${f}-heading-text" name="heading" type="text" maxlength="20000" value="${refill?.heading ?? ''}"${bad('heading')}></span>
+</div>
+<div class="row">
+<span class="field grow"><label for="${f}-choices">Choices or columns (optional)</label>
+<p class="hint" id="${f}-choices-help">${QUICK_ADD_HINT}</p>
+<textarea id="${f}-choices" name="choices" rows="4" aria-describedby="${f}-choices-help"${bad('choices')}>${refill?.choices ?? ''}</textarea></span>
+<span class="field grow"><label for="${f}-rows">Rows, items or boxes (optional)</label>
+<p class="hint" id="${f}-rows-help">${QUICK_ADD_ROWS_HINT}</p>
+<textarea id="${f}-rows" name="rows" rows="4" aria-describedby="${f}-rows-help"${bad('rows')}>${refill?.rows ?? ''}</textarea></span>
+</div>
+<div class="row add-options">
+<label class="check"><input type="checkbox" name="required" value="yes"${refill?.required ? raw(' checked') : ''}> An answer is required</label>
+<span class="field"><label for="${f}-validation">Accept only (textboxes)</label>
+<select id="${f}-validation" name="validation"${bad('validation')}><option value="">Anything</option>${TEXT_CHECKS.map(([v, label]) => html`<option value="${v}"${refill?.validation === v ? raw(' selected') : ''}>${label}</option>`)}</select></span>
+<span class="field small"><label for="${f}-min">Minimum</label><input id="${f}-min" name="min" type="text" maxlength="200" value="${refill?.min ?? ''}"></span>
+<span class="field small"><label for="${f}-max">Maximum</label><input id="${f}-max" name="max" type="text" maxlength="200" value="${refill?.max ?? ''}"></span>
 </div>
 <label for="${f}-image">Image URL (optional; needed for an image)</label>
-<input id="${f}-image" name="image" type="url" maxlength="20000" value="${refill?.image ?? ''}">
-<label for="${f}-choices">Choices (optional)</label>
-<p class="hint" id="${f}-choices-help">One per line, for choice and matrix questions (image choice: the image URL, a space, then its label). Everything else is set in the question's form after adding it.</p>
-<textarea id="${f}-choices" name="choices" rows="3" aria-describedby="${f}-choices-help">${refill?.choices ?? ''}</textarea>
+<input id="${f}-image" name="image" type="url" maxlength="20000" value="${refill?.image ?? ''}"${bad('image')}>
 <div class="actions"><button type="submit">Add question</button></div>
 </form>`
       : '';
@@ -300,9 +359,9 @@ ${addForm}
 
   const b = settings.buttons_text;
   const settingsForm = writable
-    ? html`<details class="card survey-settings"${state.errorAt === 'settings' ? raw(' open') : ''}><summary>Survey settings</summary>
+    ? html`<details id="settings" class="card survey-settings"${state.errorAt === 'settings' ? raw(' open') : ''}><summary>Survey settings</summary>
 <form method="post" action="${act('settings')}">${hidden(csrf)}
-${errorFor(state, 'settings')}
+${errorHere(state, 'settings')}
 <label for="settings-title">Title</label>
 <input id="settings-title" name="title" type="text" maxlength="250" required value="${settings.title}"${invalidIf(state, 'settings')}>
 <label for="settings-nickname">Nickname (only you see it)</label>
@@ -316,6 +375,13 @@ ${errorFor(state, 'settings')}
 <span class="field"><label for="settings-exit">Exit (empty hides it)</label><input id="settings-exit" name="exit_button" type="text" maxlength="250" value="${b.exit_button}"></span>
 <span class="field"><label for="settings-done">Done</label><input id="settings-done" name="done_button" type="text" maxlength="250" value="${b.done_button}"></span>
 </div></fieldset>
+<label for="settings-variables">Custom variables (hidden fields from the link)</label>
+<p class="hint" id="settings-variables-help">One a line: a name (letters, digits, _), optionally a colon and a label. Each becomes part of the survey's web link, stored with the response: ${variableLink(settings.custom_variables)}</p>
+<textarea id="settings-variables" name="custom_variables" rows="2" aria-describedby="settings-variables-help">${Object.entries(
+        settings.custom_variables ?? {},
+      )
+        .map(([k, v]) => (v && v !== k ? `${k}: ${v}` : k))
+        .join('\n')}</textarea>
 <p class="hint">The thank-you message and the redirect after the last page belong to each way of collecting responses: set them on the <a href="${surveyPaths(survey).collect}">Collect</a> page.</p>
 <div class="actions"><button type="submit">Save settings</button></div>
 </form></details>`
@@ -333,10 +399,10 @@ ${settingsForm}
 ${sections.length ? sections : html`<p class="empty">This survey has no pages.</p>`}
 ${
   writable
-    ? html`<section class="card add-page" aria-labelledby="add-page-heading">
+    ? html`<section class="card add-page" id="add-page" aria-labelledby="add-page-heading">
 <h2 id="add-page-heading">Add a page</h2>
 <form method="post" action="${act('pages')}">${hidden(csrf)}
-${errorFor(state, 'add-page')}
+${errorHere(state, 'add-page')}
 <label for="new-page-title">Page title (optional)</label>
 <input id="new-page-title" name="title" type="text" maxlength="2000"${invalidIf(state, 'add-page')}>
 <label for="new-page-description">Page description (optional)</label>

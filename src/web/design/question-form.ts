@@ -14,8 +14,9 @@ import {
   type SORTING_TYPES,
 } from '../../domain/surveys/question-schema.js';
 import { ApiError } from '../../platform/errors.js';
-import { ruleOf, ruleValue } from './logic-ui.js';
+import { type PageChoice, ruleOf, ruleValue } from './logic-ui.js';
 import {
+  fieldWords,
   findKind,
   kindOf,
   LAYOUTS,
@@ -25,6 +26,7 @@ import {
   SORTABLE,
   validationsFor,
 } from './question-kinds.js';
+import { choiceLine, lines, menuColumn } from './quick-add.js';
 
 // The kinds are part of the model's vocabulary: its users name a question's kind through it.
 export { findKind, kindOf, QUESTION_KINDS, type QuestionKind } from './question-kinds.js';
@@ -95,8 +97,27 @@ const item = (x: Partial<Item> & { text: string }): Item => ({
   ...x,
 });
 
+/** What the quick-add box sets besides the kind, text, choices and image (all optional). */
+export interface AddOptions {
+  /** rows, items or boxes, one per line */
+  rows?: string;
+  required?: boolean;
+  validation?: string;
+  min?: string;
+  max?: string;
+  /** the survey's pages and the new question's page, for the rules typed after choices */
+  pages?: readonly PageChoice[];
+  pageIndex?: number;
+}
+
 /** A new question's draft: the kind's starting answers, so a heading alone makes a valid question. */
-export function newDraft(kindValue: string, heading: string, choices = '', image = ''): Draft {
+export function newDraft(
+  kindValue: string,
+  heading: string,
+  choices = '',
+  image = '',
+  more: AddOptions = {},
+): Draft {
   const kind = findKind(kindValue);
   if (!kind) throw new ApiError(1002, 'Choose the kind of question to add.');
   const d = emptyDraft(kind.value);
@@ -107,33 +128,62 @@ export function newDraft(kindValue: string, heading: string, choices = '', image
       1002,
       'An image choice question needs its images: list them under "Choices", one per line (the image URL, a space, then its label).',
     );
+  const typed = lines(choices);
+  const rows = lines(more.rows ?? '');
+  const takesChoices = ['choices', 'matrix', 'rating', 'menu', 'ranking', 'rows'].includes(kind.shape);
+  const takesRows = ['matrix', 'rating', 'menu', 'ranking', 'rows'].includes(kind.shape);
+  if (typed.length && !takesChoices)
+    throw new ApiError(1002, `A "${kind.label}" question has no choices: leave "Choices" empty.`);
+  if (rows.length && !takesRows)
+    throw new ApiError(1002, `A "${kind.label}" question has no rows: leave "Rows" empty.`);
   const texts = (list: string[]) => list.map((text) => item({ text }));
+  const rowsOr = (fallback: string) => (rows.length ? rows.join('\n') : fallback);
   switch (kind.shape) {
-    case 'choices':
-      d.addChoices = choices.trim() ? choices : 'Choice 1\nChoice 2';
+    case 'choices': {
+      if (kind.display === 'image_choice') {
+        d.addChoices = choices;
+        break;
+      }
+      const where = {
+        pages: more.pages ?? [],
+        pageIndex: more.pageIndex ?? 0,
+        logic: kind.family === 'single_choice',
+      };
+      d.choices = (typed.length ? typed : ['Choice 1', 'Choice 2']).map((line) =>
+        item(choiceLine(line, where)),
+      );
       break;
+    }
     case 'matrix':
-    case 'menu':
-      d.addRows = 'Row 1\nRow 2';
-      if (kind.shape === 'menu') d.addCols = 'Column 1';
-      else d.addChoices = choices.trim() ? choices : 'Column 1\nColumn 2';
+      d.addRows = rowsOr('Row 1\nRow 2');
+      d.addChoices = typed.length ? typed.join('\n') : 'Column 1\nColumn 2';
       break;
-    case 'rating':
-      d.addRows = 'Row 1';
-      d.choices = texts(['Poor', 'Fair', 'Good', 'Very good', 'Excellent']).map((c, i) => ({
-        ...c,
-        weight: String(i + 1),
+    case 'menu':
+      d.addRows = rowsOr('Row 1\nRow 2');
+      d.cols = (typed.length ? typed : ['Column 1']).map((line) => ({
+        id: '',
+        order: '',
+        remove: false,
+        ...menuColumn(line),
       }));
       break;
+    case 'rating':
+      d.addRows = rowsOr('Row 1');
+      d.choices = texts(typed.length ? typed : ['Poor', 'Fair', 'Good', 'Very good', 'Excellent']).map(
+        (c, i) => ({ ...c, weight: String(i + 1) }),
+      );
+      break;
     case 'ranking':
-      d.addRows = 'Item 1\nItem 2\nItem 3';
+      // A ranking's items are its rows; typed under "Choices" they are taken as well.
+      d.addRows = rows.length ? rows.join('\n') : typed.length ? typed.join('\n') : 'Item 1\nItem 2\nItem 3';
       break;
     case 'nps':
       d.leftLabel = 'Not at all likely';
       d.rightLabel = 'Extremely likely';
       break;
     case 'rows':
-      if (kind.family !== 'datetime') d.addRows = 'Label 1\nLabel 2';
+      if (rows.length || typed.length) d.addRows = (rows.length ? rows : typed).join('\n');
+      else if (kind.family !== 'datetime') d.addRows = 'Label 1\nLabel 2';
       break;
     case 'demographic':
       d.demoShow = ['name', 'email'];
@@ -144,6 +194,18 @@ export function newDraft(kindValue: string, heading: string, choices = '', image
     d.min = '0';
     d.max = '100';
   }
+  d.required = more.required === true && kind.shape !== 'presentation';
+  if (more.validation) {
+    const offered = validationsFor(kind);
+    if (!offered?.some(([v]) => v === more.validation))
+      throw new ApiError(
+        1002,
+        `A "${kind.label}" question cannot check its answers that way: choose "Anything" under "Accept only", or a textbox, number or date question.`,
+      );
+    d.validation = more.validation;
+  }
+  if (more.min?.trim()) d.min = more.min.trim();
+  if (more.max?.trim()) d.max = more.max.trim();
   return d;
 }
 
@@ -390,12 +452,6 @@ export function draftFromForm(form: QuestionForm, kind: string): Draft {
   return d;
 }
 
-const lines = (text: string): string[] =>
-  text
-    .split(/\r?\n/)
-    .map((x) => x.trim())
-    .filter(Boolean);
-
 /** Kept items in their new order (the order numbers typed, ties by their place), then the added lines. */
 function arrange<T extends { order: string; remove: boolean }>(items: T[]): T[] {
   return items
@@ -598,10 +654,6 @@ export function inputOf(d: Draft, quiz: boolean): QuestionInput {
     body.sorting = { type: d.sorting as (typeof SORTING_TYPES)[number] };
   // The API validates bodies against this schema; the page checks the same before the domain runs.
   const [error] = [...Value.Errors(QuestionInput, body)];
-  if (error)
-    throw new ApiError(
-      1002,
-      `${error.instancePath.slice(1).replaceAll('/', '.') || 'The question'}: ${error.message}.`,
-    );
+  if (error) throw new ApiError(1002, `${fieldWords(error.instancePath, kind.family)} ${error.message}.`);
   return body;
 }

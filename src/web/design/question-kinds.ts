@@ -137,3 +137,34 @@ export const validationsFor = (kind: QuestionKind) =>
       : VALIDATIONS[kind.shape];
 /** Shapes whose choices a respondent may see reordered. */
 export const SORTABLE: Shape[] = ['choices', 'matrix', 'rating', 'menu', 'ranking'];
+
+/** A question body's field (a schema error's path, e.g. `/answers/choices/1/text`) in the form's words. */
+export function fieldWords(path: string, family: string): string {
+  const p = path.split('/').filter(Boolean);
+  const n = (i: number) => Number(p[i]) + 1;
+  const at = p.join('.');
+  const fixed: Record<string, string> = {
+    'headings.0.heading': 'The question text',
+    'headings.0.description': 'The description',
+    'headings.0.image.url': 'The image URL',
+    'answers.other.text': 'The "Other" label',
+    'required.text': 'The message when an answer is missing',
+    'validation.min': 'The minimum',
+    'validation.max': 'The maximum',
+    'validation.text': 'The message when an answer does not fit',
+    'display_options.left_label': 'The low end label',
+    'display_options.middle_label': 'The middle label',
+    'display_options.right_label': 'The high end label',
+  };
+  if (fixed[at]) return fixed[at];
+  if (p[0] === 'answers' && p[2] !== undefined) {
+    const choice = family === 'matrix' ? 'Column' : 'Choice';
+    if (p[1] === 'choices') return p[3] === 'image' ? `The image URL of choice ${n(2)}` : `${choice} ${n(2)}`;
+    if (p[1] === 'rows') return `Row ${n(2)}`;
+    if (p[1] === 'cols')
+      return p[3] === 'choices' && p[4] !== undefined
+        ? `Menu choice ${n(4)} of column ${n(2)}`
+        : `Column ${n(2)}`;
+  }
+  return 'The question';
+}

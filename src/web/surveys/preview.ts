@@ -1,18 +1,19 @@
 // The survey preview (the `preview` URL of a survey, and templates' preview_link): the survey as a
 // respondent sees it, page by page, reached by the unguessable token in the URL, no sign-in, and
 // nothing entered is saved. Navigation posts the page back only to move between pages.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
-import { surveyByPreviewToken } from '../../domain/surveys/access.js';
+import { mayAccess, type SurveyRow, surveyByPreviewToken } from '../../domain/surveys/access.js';
 import type { ButtonsText } from '../../domain/surveys/blueprint.js';
 import { normalizeQuestion } from '../../domain/surveys/question-rules.js';
 import { loadDesign, settingsOf } from '../../domain/surveys/surveys.js';
 import { findTemplate } from '../../domain/surveys/templates/index.js';
 import { sendPage } from '../account/frame.js';
 import { type Html, html, inlineStyle } from '../html.js';
-import { page as layout } from '../layout.js';
+import { page as layout, surveyPaths, workspaceHeader } from '../layout.js';
 import { pageArea } from '../page-area.js';
 import { lookOf, withTheme } from '../respond/theme.js';
+import { currentUser } from '../session.js';
 import { type RenderableQuestion, renderQuestion, richText } from './render-question.js';
 
 interface PreviewPage {
@@ -33,10 +34,13 @@ interface PreviewSurvey {
   kind: 'survey' | 'template';
   /** The survey's look (its theme's stylesheet), as on its respondent pages. */
   styles?: string[];
+  /** For a signed-in visitor: their workspace header, and the builder's URL when they may design. */
+  owner?: { header: Html; design?: string };
 }
 
 const STYLE = inlineStyle(`
-.preview-banner { background: #fff4ce; border: 1px solid #e0c060; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; }
+.preview-banner { background: #fff4ce; border: 1px solid #e0c060; padding: .5rem .75rem; border-radius: 4px; margin-bottom: 1rem; justify-content: space-between; }
+.preview-banner p { margin: 0; }
 .page-title { margin-top: 0; }
 nav.survey-nav { display: flex; gap: .75rem; margin-top: 1.5rem; }
 .progress { color: var(--muted); }
@@ -47,9 +51,16 @@ function send(reply: FastifyReply, status: number, body: string): FastifyReply {
   return sendPage(reply, body, status, { noindex: true });
 }
 
-function banner(kind: PreviewSurvey['kind']): Html {
-  return html`<p class="preview-banner" role="status"><strong>Preview</strong>: this is how respondents see the ${kind}. Answers entered here are not saved.</p>`;
+function banner(s: PreviewSurvey): Html {
+  const back = s.owner?.design;
+  return html`<div class="preview-banner spread" role="status"><p><strong>Preview</strong>: this is how respondents see the ${s.kind}. Answers entered here are not saved.</p>${back ? html`<a class="button secondary" href="${back}">Back to design</a>` : ''}</div>`;
 }
+
+const layoutOf = (s: PreviewSurvey) => ({
+  lang: s.language,
+  styles: s.styles,
+  ...(s.owner ? { header: s.owner.header } : {}),
+});
 
 function renderPage(s: PreviewSurvey, index: number, values: Record<string, string | string[]>): string {
   const total = s.pages.length;
@@ -61,7 +72,7 @@ function renderPage(s: PreviewSurvey, index: number, values: Record<string, stri
     renderQuestion(q, { number: q.family === 'presentation' ? undefined : ++number, values }),
   );
   const isLast = index === total - 1;
-  const body = html`${STYLE}${banner(s.kind)}
+  const body = html`${STYLE}${banner(s)}
 <h1>${s.title}</h1>
 <form method="post" action="${s.action}" novalidate>
 <input type="hidden" name="p" value="${index + 1}">
@@ -76,15 +87,15 @@ ${s.buttons.exit_button ? html`<button type="submit" name="nav" value="exit" cla
 <p class="progress">Page ${index + 1} of ${total}</p>
 </form>
 ${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}`;
-  return layout(`${s.title} (preview)`, body, { lang: s.language, styles: s.styles });
+  return layout(`${s.title} (preview)`, body, layoutOf(s));
 }
 
 function renderEnd(s: PreviewSurvey, exited: boolean): string {
-  const body = html`${STYLE}${banner(s.kind)}
+  const body = html`${STYLE}${banner(s)}
 <h1>${s.title}</h1>
 <p role="status">${exited ? 'You left the survey.' : 'Thank you for completing the survey.'} This was a preview: nothing was saved.</p>
 <p><a href="${s.action}">Start the preview again</a></p>`;
-  return layout(`${s.title} (preview)`, body, { lang: s.language, styles: s.styles });
+  return layout(`${s.title} (preview)`, body, layoutOf(s));
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -98,7 +109,29 @@ function notFound(reply: FastifyReply): FastifyReply {
   );
 }
 
-async function surveyPreview(deps: Deps, token: string): Promise<PreviewSurvey | undefined> {
+/** The signed-in visitor's frame: their header, and "Back to design" when they may read the design. */
+async function ownerOf(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  survey?: SurveyRow,
+): Promise<PreviewSurvey['owner']> {
+  const user = await currentUser(deps, request);
+  if (!user) return undefined;
+  const header = await workspaceHeader(deps, reply, user, 'surveys');
+  const design =
+    survey && (await mayAccess(deps, { user }, survey.id, 'design', 'read'))
+      ? surveyPaths(survey).edit
+      : undefined;
+  return { header, design };
+}
+
+async function surveyPreview(
+  deps: Deps,
+  token: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<PreviewSurvey | undefined> {
   const survey = await surveyByPreviewToken(deps, token);
   if (!survey) return undefined;
   const settings = settingsOf(survey);
@@ -116,6 +149,7 @@ async function surveyPreview(deps: Deps, token: string): Promise<PreviewSurvey |
     action: `/r/Preview/?sm=${encodeURIComponent(token)}`,
     kind: 'survey',
     styles: lookOf(await withTheme(deps, survey)).styles,
+    owner: await ownerOf(deps, request, reply, survey),
   };
 }
 
@@ -190,7 +224,7 @@ function previewRoutes(app: FastifyInstance, deps: Deps): void {
     '/r/Preview/',
     { schema: { hide: true } },
     async (request, reply) => {
-      const s = await surveyPreview(deps, String(request.query.sm ?? ''));
+      const s = await surveyPreview(deps, String(request.query.sm ?? ''), request, reply);
       if (!s) return notFound(reply);
       const p = Math.max(
         1,
@@ -204,7 +238,7 @@ function previewRoutes(app: FastifyInstance, deps: Deps): void {
     '/r/Preview/',
     { schema: { hide: true } },
     async (request, reply) => {
-      const s = await surveyPreview(deps, String(request.query.sm ?? ''));
+      const s = await surveyPreview(deps, String(request.query.sm ?? ''), request, reply);
       if (!s) return notFound(reply);
       const to = navigate(s, request.body ?? {});
       const stays = typeof to === 'number' && to + 1 === Number(request.body?.p);
@@ -218,6 +252,7 @@ function previewRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       const s = templatePreview(request.params.id);
       if (!s) return notFound(reply);
+      s.owner = await ownerOf(deps, request, reply);
       const p = Math.max(
         1,
         Math.min(s.pages.length, Number.parseInt(String(request.query.p ?? '1'), 10) || 1),
@@ -232,6 +267,7 @@ function previewRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       const s = templatePreview(request.params.id);
       if (!s) return notFound(reply);
+      s.owner = await ownerOf(deps, request, reply);
       return show(reply, s, navigate(s, request.body ?? {}));
     },
   );

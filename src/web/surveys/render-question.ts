@@ -216,6 +216,13 @@ export function renderMultipleChoice(q: RenderableQuestion, o: RenderOptions = {
   );
 }
 
+/** The phone keyboard a textbox's validation calls for: its input type and extra attributes. */
+const KEYBOARDS: Record<string, [string, string]> = {
+  email: ['email', ' inputmode="email" autocomplete="email"'],
+  integer: ['text', ' inputmode="numeric"'],
+  decimal: ['text', ' inputmode="decimal"'],
+};
+
 /** A wide table scrolls sideways inside its own box on a narrow screen, never the page. */
 function scrollBox(table: Html): Html {
   return html`<div class="matrix-scroll" role="group" tabindex="0" aria-label="Answer grid (scrolls sideways on narrow screens)">${table}</div>`;
@@ -379,7 +386,7 @@ export function renderOpenEnded(q: RenderableQuestion, o: RenderOptions = {}): H
     return frame(
       q,
       o,
-      html`<input type="text" id="${name}" name="${name}" value="${value}" aria-labelledby="q${q.id}-title">`,
+      html`<input type="${KEYBOARDS[q.doc.validation?.type ?? '']?.[0] ?? 'text'}" id="${name}" name="${name}" value="${value}" aria-labelledby="q${q.id}-title"${raw(KEYBOARDS[q.doc.validation?.type ?? '']?.[1] ?? '')}>`,
       false,
     );
   const numeric = q.subtype === 'numerical';
