@@ -25,6 +25,7 @@ import {
   quizDistribution,
   ratingsOf,
 } from '../../domain/analysis/scores.js';
+import { responseTrend, type Trend, type TrendPoint } from '../../domain/analysis/trend.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
   checkExportAllowed,
@@ -48,7 +49,7 @@ import { page as layout, type SurveyTab, surveyHeader, workspacePage } from '../
 import { pageArea } from '../page-area.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
-import { barChart, columnChart, gridChart } from './charts.js';
+import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
 
 /** `f` without a collector that is not the survey's. */
@@ -261,6 +262,21 @@ ${barChart(
 )}`;
 }
 
+/** Responses per period since the first one, and the share completed. */
+function trendResult(t: Trend): Html | string {
+  if (t.points.length === 0) return '';
+  const per = { day: 'day', week: 'week (from Monday)', month: 'month' }[t.by];
+  const pct = (p: TrendPoint) => (p.total > 0 ? `${Math.round((p.completed / p.total) * 100)}%` : '—');
+  return html`<section class="q-result" id="trend"><h3>Responses over time</h3>
+<p class="muted">Responses begun per ${per} (columns) and the share of them completed (line).</p>
+${trendChart(
+  `Responses per ${t.by} and completion rate`,
+  t.points.map((p) => ({ label: p.start, total: p.total, completed: p.completed })),
+)}
+<details><summary>Figures per ${t.by}</summary><table class="figures-table"><thead><tr><th scope="col">${t.by === 'day' ? 'Day' : 'From'}</th><th scope="col" class="num">Responses</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Completion rate</th></tr></thead>
+<tbody>${t.points.map((p) => html`<tr><th scope="row">${p.start}</th><td class="num">${p.total}</td><td class="num">${p.completed}</td><td class="num">${pct(p)}</td></tr>`)}</tbody></table></details></section>`;
+}
+
 /** A quiz: how the responses scored (bands of points) and the average. */
 function quizResult(d: QuizDistribution): Html {
   const label = (b: { from: number; to: number }) =>
@@ -315,6 +331,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       );
       const texts = await recentTexts(deps, filters, textual);
       const quiz = await quizDistribution(deps, survey, index, filters);
+      const trend = await responseTrend(deps, filters);
       const form = filterForm(`/analyze/${token}`, f, index, collectors);
       const download = downloadForm(token, f);
       const body = html`<h2>Results by question</h2>
@@ -323,6 +340,7 @@ ${download}
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
+${trendResult(trend)}
 ${quiz ? quizResult(quiz) : ''}
 ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
       return surveyPage(deps, reply, found, 'analyze', `${survey.title}: results`, body);
