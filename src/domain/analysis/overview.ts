@@ -3,10 +3,8 @@
 // access with requireSurvey(..., 'analyze', 'read').
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import { isPaid, type Plan } from '../../platform/plans.js';
 import type { StoredPage } from '../responses/answers.js';
-import { readableUpTo } from '../responses/plan-limit.js';
-import { listResponses, type ResponseFilters } from '../responses/responses.js';
+import { filtered, listResponses, type ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 
 export interface Headline {
@@ -20,15 +18,16 @@ export interface Headline {
   perDay: Array<{ day: string; count: number }>;
 }
 
-/** Headline figures of the responses `plan` may read (plan-limit.ts). */
-export async function headline(deps: Deps, survey: SurveyRow, plan: Plan, now: Date): Promise<Headline> {
+/** Headline figures of the responses matching `f` (which the caller narrows to those its plan
+ * may read: plan-limit.ts readableFilters). */
+export async function headline(
+  deps: Deps,
+  survey: SurveyRow,
+  f: ResponseFilters,
+  now: Date,
+): Promise<Headline> {
   const k = deps.db.kysely;
-  const upTo = readableUpTo(isPaid(plan));
-  const responses = () =>
-    k
-      .selectFrom('responses')
-      .where('survey_id', '=', survey.id)
-      .$if(upTo !== undefined, (q) => q.where('ordinal', '<=', upTo!));
+  const responses = () => filtered(deps, { ...f, surveyId: survey.id });
   const [statuses, times, collectors, days] = await Promise.all([
     responses()
       .select(['response_status', (eb) => eb.fn.countAll<number>().as('n')])

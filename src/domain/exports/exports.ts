@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
+import type { AnswerCondition } from '../../db/stores/answer-filter.js';
 import type { ExportsTable } from '../../db/tables/exports.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPaid, type Plan } from '../../platform/plans.js';
@@ -41,6 +42,8 @@ export interface ExportSpec {
   /** ISO dates (inclusive). */
   startCreated?: string;
   endCreated?: string;
+  /** Answers every exported response has (domain/analysis/filters.ts). */
+  answers?: AnswerCondition[];
 }
 
 interface StoredOptions extends ExportSpec {
@@ -58,6 +61,7 @@ function filtersOf(surveyId: string, spec: ExportSpec): ResponseFilters {
     status: spec.status,
     startCreated: spec.startCreated,
     endCreated: spec.endCreated,
+    answers: spec.answers,
   };
 }
 

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { type SqlBool, sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
+import { type AnswerCondition, answerCondition } from '../../db/stores/answer-filter.js';
 import { addCounts, CollectorRefused, type ResponseRow } from '../../db/stores/responses.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordActivity } from '../activity/record.js';
@@ -352,11 +353,14 @@ export interface ResponseFilters {
   totalTimeMax?: number;
   /** Only responses up to this ordinal (the plan's limit: plan-limit.ts). */
   maxOrdinal?: number;
+  /** Answers the response must have, every one (domain/analysis/filters.ts builds them). */
+  answers?: AnswerCondition[];
   sortBy?: 'date_modified';
   sortOrder?: 'ASC' | 'DESC';
 }
 
-function filtered(deps: Deps, f: ResponseFilters) {
+/** The query of the responses matching `f` (select what you need; analysis reads aggregates). */
+export function filtered(deps: Deps, f: ResponseFilters) {
   let q = deps.db.kysely.selectFrom('responses');
   if (f.surveyId) q = q.where('survey_id', '=', f.surveyId);
   if (f.collectorId) q = q.where('collector_id', '=', f.collectorId);
@@ -379,6 +383,7 @@ function filtered(deps: Deps, f: ResponseFilters) {
   if (f.totalTimeMax !== undefined && f.totalTimeMax < INT_MAX)
     q = q.where('total_time', '<=', f.totalTimeMax);
   if (f.maxOrdinal !== undefined) q = q.where('ordinal', '<=', f.maxOrdinal);
+  for (const c of f.answers ?? []) q = q.where(answerCondition(deps.db.dialect, c));
   return q;
 }
 

@@ -76,3 +76,37 @@ export function columnChart(title: string, points: Array<{ label: string; count:
   });
   return html`<div class="chart-scroll" role="group" tabindex="0" aria-label="${title} (scrolls sideways)"><svg class="chart columns" role="img" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" aria-label="${title}"><title>${title}</title>${marks}</svg></div>`;
 }
+
+export interface TrendMark {
+  label: string;
+  total: number;
+  completed: number;
+}
+
+/** Responses per period as columns, and the share of them completed as a line on a 0–100% scale;
+ * every figure is also in each mark's title (and the page prints them as a table). */
+export function trendChart(title: string, points: TrendMark[]): Html {
+  const h = 200;
+  const top = 24;
+  const base = h - 22;
+  const colW = Math.max(16, Math.min(44, Math.floor(W / Math.max(1, points.length))));
+  const width = Math.max(W, colW * points.length + 40);
+  const max = Math.max(1, ...points.map((p) => p.total));
+  const rate = (p: TrendMark) => (p.total > 0 ? p.completed / p.total : null);
+  const every = Math.ceil(points.length / Math.floor(width / 90));
+  const marks = points.map((p, i) => {
+    const bh = Math.round((p.total / max) * (base - top));
+    const r = rate(p);
+    return html`<g class="col"><title>${p.label}: ${p.total} ${p.total === 1 ? 'response' : 'responses'}${r === null ? '' : `, ${Math.round(r * 100)}% completed`}</title><rect x="${i * colW + 2}" y="${base - bh}" width="${colW - 4}" height="${bh}" class="mark"></rect>${i % every === 0 ? html`<text x="${i * colW + 2}" y="${h - 4}">${p.label.slice(5)}</text>` : ''}</g>`;
+  });
+  const line = points
+    .map((p, i) => {
+      const r = rate(p);
+      return r === null ? null : `${i * colW + colW / 2},${Math.round(base - r * (base - top))}`;
+    })
+    .filter((x) => x !== null)
+    .join(' ');
+  return html`<div class="chart-scroll" role="group" tabindex="0" aria-label="${title} (scrolls sideways)"><svg class="chart trend" role="img" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" aria-label="${title}"><title>${title}</title>
+<line x1="0" x2="${width}" y1="${top}" y2="${top}" class="axis"></line><text x="${width - 4}" y="${top - 6}" text-anchor="end">100% completed</text><text x="4" y="${top - 6}">${max} ${max === 1 ? 'response' : 'responses'}</text>
+${marks}${line ? html`<polyline points="${line}" class="rate"></polyline>` : ''}</svg></div>`;
+}

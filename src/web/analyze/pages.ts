@@ -8,6 +8,14 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
+import {
+  type FilterQuery,
+  filterSearch,
+  isFiltered,
+  parseFilter,
+  type ResultFilter,
+  responseFilters,
+} from '../../domain/analysis/filters.js';
 import { headline, recentTexts } from '../../domain/analysis/overview.js';
 import { type QuestionSummary, rollups } from '../../domain/analysis/rollups.js';
 import {
@@ -17,6 +25,7 @@ import {
   quizDistribution,
   ratingsOf,
 } from '../../domain/analysis/scores.js';
+import { responseTrend, type Trend, type TrendPoint } from '../../domain/analysis/trend.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
   checkExportAllowed,
@@ -31,7 +40,7 @@ import { choiceLabel as labelOf } from '../../domain/responses/readable.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import type { Choice } from '../../domain/surveys/question-schema.js';
 import { surveyUpload } from '../../domain/uploads/uploads.js';
-import { parseApiDate, withOffset } from '../../platform/dates.js';
+import { withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
 import { sendPage } from '../account/frame.js';
@@ -40,7 +49,27 @@ import { page as layout, type SurveyTab, surveyHeader, workspacePage } from '../
 import { pageArea } from '../page-area.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
-import { barChart, columnChart, gridChart } from './charts.js';
+import { barChart, columnChart, gridChart, trendChart } from './charts.js';
+import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
+
+/** `f` without a collector that is not the survey's. */
+function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): ResultFilter {
+  return collectors.some((c) => c.id === f.collector) ? f : { ...f, collector: undefined };
+}
+
+/** The download form: the page's filter rides along; completeness can be chosen here. */
+function downloadForm(token: string, f: ResultFilter): Html {
+  return html`<form class="filters" method="get" action="/analyze/${token}/export" aria-label="Download responses">
+${hiddenFilter(f, ['status'])}
+<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV)</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
+<fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
+<fieldset><legend>Responses to include</legend>${Object.entries(STATUS_LABELS).map(
+    ([s, label]) =>
+      html`<label><input type="checkbox" name="status" value="${s}"${(f.status as string[]).includes(s) ? raw(' checked') : ''}> ${label}</label>`,
+  )}</fieldset>
+<div><label><input type="checkbox" name="bom" value="1"> Byte order mark (Excel)</label></div>
+<div><button type="submit">Download</button></div></form>`;
+}
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
   return sendPage(reply, layout(title, body), status, { noindex: true });
@@ -233,6 +262,21 @@ ${barChart(
 )}`;
 }
 
+/** Responses per period since the first one, and the share completed. */
+function trendResult(t: Trend): Html | string {
+  if (t.points.length === 0) return '';
+  const per = { day: 'day', week: 'week (from Monday)', month: 'month' }[t.by];
+  const pct = (p: TrendPoint) => (p.total > 0 ? `${Math.round((p.completed / p.total) * 100)}%` : '—');
+  return html`<section class="q-result" id="trend"><h3>Responses over time</h3>
+<p class="muted">Responses begun per ${per} (columns) and the share of them completed (line).</p>
+${trendChart(
+  `Responses per ${t.by} and completion rate`,
+  t.points.map((p) => ({ label: p.start, total: p.total, completed: p.completed })),
+)}
+<details><summary>Figures per ${t.by}</summary><table class="figures-table"><thead><tr><th scope="col">${t.by === 'day' ? 'Day' : 'From'}</th><th scope="col" class="num">Responses</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Completion rate</th></tr></thead>
+<tbody>${t.points.map((p) => html`<tr><th scope="row">${p.start}</th><td class="num">${p.total}</td><td class="num">${p.completed}</td><td class="num">${pct(p)}</td></tr>`)}</tbody></table></details></section>`;
+}
+
 /** A quiz: how the responses scored (bands of points) and the average. */
 function quizResult(d: QuizDistribution): Html {
   const label = (b: { from: number; to: number }) =>
@@ -245,12 +289,6 @@ ${barChart(
   d.bands.map((b) => ({ label: label(b), count: b.count })),
   d.responses,
 )}</section>`;
-}
-
-function dateFilter(v: string | undefined, endOfDay: boolean): string | undefined {
-  if (!v) return undefined;
-  const iso = parseApiDate(/^\d{4}-\d{2}-\d{2}$/.test(v) && endOfDay ? `${v}T23:59:59` : v);
-  return iso ?? undefined;
 }
 
 /** `attachment` with the file's name: plain ASCII for old clients, UTF-8 (RFC 6266) for the rest. */
@@ -270,23 +308,20 @@ export function analyzePages(deps: Deps) {
 }
 
 function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get<{ Params: { token: string }; Querystring: { start?: string; end?: string; collector?: string } }>(
+  app.get<{ Params: { token: string }; Querystring: FilterQuery }>(
     '/analyze/:token',
     { schema: { hide: true } },
     async (request, reply) => {
       const found = await surveyToAnalyze(deps, request, reply, request.params.token);
       if (!found) return reply;
       const { survey, plan } = found;
-      const q = request.query;
-      const collectors = await collectorNames(deps, survey.id);
-      const collectorId = collectors.some((c) => c.id === q.collector) ? q.collector : undefined;
-      const filters = readableFilters(plan, {
-        surveyId: survey.id,
-        collectorIds: collectorId ? [collectorId] : undefined,
-        startCreated: dateFilter(q.start, false),
-        endCreated: dateFilter(q.end, true),
-      });
-      const index = await designIndex(deps, survey);
+      const token = request.params.token;
+      const [collectors, index] = await Promise.all([
+        collectorNames(deps, survey.id),
+        designIndex(deps, survey),
+      ]);
+      const f = knownCollector(parseFilter(request.query, index), collectors);
+      const filters = readableFilters(plan, responseFilters(survey.id, f));
       const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
       const { total, items } = await rollups(deps, index, filters, questions);
       const textual = new Set(
@@ -296,81 +331,71 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       );
       const texts = await recentTexts(deps, filters, textual);
       const quiz = await quizDistribution(deps, survey, index, filters);
-      const form = html`<form class="filters" method="get" action="/analyze/${request.params.token}" aria-label="Filter responses">
-<div><label for="start">From</label><input type="date" id="start" name="start" value="${q.start ?? ''}"></div>
-<div><label for="end">To</label><input type="date" id="end" name="end" value="${q.end ?? ''}"></div>
-<div><label for="collector">Collector</label><select id="collector" name="collector"><option value="">All collectors</option>${collectors.map(
-        (c) =>
-          html`<option value="${c.id}"${c.id === collectorId ? raw(' selected') : ''}>${c.name}</option>`,
-      )}</select></div>
-<div><button type="submit">Filter</button></div></form>`;
-      const download = html`<form class="filters" method="get" action="/analyze/${request.params.token}/export" aria-label="Download responses">
-<input type="hidden" name="start" value="${q.start ?? ''}"><input type="hidden" name="end" value="${q.end ?? ''}"><input type="hidden" name="collector" value="${collectorId ?? ''}">
-<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV)</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
-<fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
-<div><label><input type="checkbox" name="bom" value="1"> Byte order mark (Excel)</label></div>
-<div><button type="submit">Download</button></div></form>`;
+      const trend = await responseTrend(deps, filters);
+      const form = filterForm(`/analyze/${token}`, f, index, collectors);
+      const download = downloadForm(token, f);
       const body = html`<h2>Results by question</h2>
 ${form}
 ${download}
 ${planNotice(plan, survey)}
-<p role="status" id="total"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}</p>
+${matchCount(total, f)}
+${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
+${trendResult(trend)}
 ${quiz ? quizResult(quiz) : ''}
 ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
       return surveyPage(deps, reply, found, 'analyze', `${survey.title}: results`, body);
     },
   );
 
-  app.get<{
-    Params: { token: string };
-    Querystring: {
-      start?: string;
-      end?: string;
-      collector?: string;
-      format?: string;
-      values?: string;
-      bom?: string;
-    };
-  }>('/analyze/:token/export', { schema: { hide: true } }, async (request, reply) => {
-    const found = await surveyToAnalyze(deps, request, reply, request.params.token);
-    if (!found) return reply;
-    const { survey, plan } = found;
-    const q = request.query;
-    const format = (EXPORT_FORMATS as readonly string[]).includes(q.format ?? '')
-      ? (q.format as ExportFormat)
-      : 'csv';
-    const spec: ExportSpec = {
-      format,
-      values: q.values === 'numeric' ? 'numeric' : 'text',
-      bom: q.bom === '1',
-      collectorIds: q.collector && /^\d{1,20}$/.test(q.collector) ? [q.collector] : undefined,
-      startCreated: dateFilter(q.start, false),
-      endCreated: dateFilter(q.end, true),
-    };
-    let upTo: number;
-    try {
-      upTo = await checkExportAllowed(deps, isPaid(plan), survey, spec);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      return send(
-        reply,
-        402,
-        'Upgrade to download',
-        html`<h1>Upgrade to download these responses</h1><p>${err.message}</p><p><a href="/analyze/${request.params.token}">Back to the results</a></p>`,
-      );
-    }
-    const body = new PassThrough();
-    writeExportTo(deps, survey, spec, upTo, body).catch((err) => {
-      request.log.error({ err }, 'export download failed');
-      body.destroy(err as Error);
-    });
-    return reply
-      .type(FILE_TYPES[format].mime)
-      .header('content-disposition', `attachment; filename="${downloadName(survey, format)}"`)
-      .header('cache-control', 'no-store')
-      .header('x-robots-tag', 'noindex, nofollow')
-      .send(body);
-  });
+  app.get<{ Params: { token: string }; Querystring: FilterQuery }>(
+    '/analyze/:token/export',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await surveyToAnalyze(deps, request, reply, request.params.token);
+      if (!found) return reply;
+      const { survey, plan } = found;
+      const q = request.query;
+      const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+      const format = (EXPORT_FORMATS as readonly string[]).includes(one(q.format))
+        ? (one(q.format) as ExportFormat)
+        : 'csv';
+      const f = parseFilter(q, await designIndex(deps, survey));
+      const filters = responseFilters(survey.id, f);
+      const spec: ExportSpec = {
+        format,
+        values: one(q.values) === 'numeric' ? 'numeric' : 'text',
+        bom: one(q.bom) === '1',
+        collectorIds: filters.collectorIds,
+        status: filters.status,
+        startCreated: filters.startCreated,
+        endCreated: filters.endCreated,
+        answers: filters.answers,
+      };
+      let upTo: number;
+      try {
+        upTo = await checkExportAllowed(deps, isPaid(plan), survey, spec);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return send(
+          reply,
+          402,
+          'Upgrade to download',
+          html`<h1>Upgrade to download these responses</h1><p>${err.message}</p><p><a href="/analyze/${request.params.token}">Back to the results</a></p>`,
+        );
+      }
+      const body = new PassThrough();
+      writeExportTo(deps, survey, spec, upTo, body).catch((err) => {
+        request.log.error({ err }, 'export download failed');
+        body.destroy(err as Error);
+      });
+      return reply
+        .type(FILE_TYPES[format].mime)
+        .header('content-disposition', `attachment; filename="${downloadName(survey, format)}"`)
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .send(body);
+    },
+  );
 
   // The API's analyze_url for one response: the responses page shows it (after the same access check,
   // so someone without analyze access gets a 404 here, not a redirect).
@@ -419,14 +444,25 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
     return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
   };
 
-  app.get<{ Params: { token: string } }>(
+  app.get<{ Params: { token: string }; Querystring: FilterQuery }>(
     '/summary/:token',
     { schema: { hide: true } },
     async (request, reply) => {
       const found = await surveyToAnalyze(deps, request, reply, request.params.token);
       if (!found) return reply;
       const { survey, plan } = found;
-      const h = await headline(deps, survey, plan, deps.clock.now());
+      const token = request.params.token;
+      const [collectors, index] = await Promise.all([
+        collectorNames(deps, survey.id),
+        designIndex(deps, survey),
+      ]);
+      const f = knownCollector(parseFilter(request.query, index), collectors);
+      const h = await headline(
+        deps,
+        survey,
+        readableFilters(plan, responseFilters(survey.id, f)),
+        deps.clock.now(),
+      );
       const rate = h.total > 0 ? Math.round((h.byStatus.completed / h.total) * 100) : 0;
       const avg =
         h.averageSeconds === null
@@ -437,7 +473,9 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       const figure = (label: string, value: string | number, id: string) =>
         html`<div class="figure" id="${id}"><span class="n">${value}</span>${label}</div>`;
       const body = html`<h2>Summary</h2>
+${filterForm(`/summary/${token}`, f, index, collectors)}
 ${planNotice(plan, survey)}
+${matchCount(h.total, f)}
 <div class="figures">
 ${figure('Total responses', h.total, 'f-total')}
 ${figure('Completed', h.byStatus.completed, 'f-completed')}

@@ -9,6 +9,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
+import {
+  type FilterQuery,
+  filterSearch,
+  isFiltered,
+  parseFilter,
+  type ResultFilter,
+  responseFilters,
+} from '../../domain/analysis/filters.js';
 import { type Collector, listCollectors } from '../../domain/collectors/collectors.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex } from '../../domain/responses/design-index.js';
@@ -18,16 +26,15 @@ import {
   deleteResponses,
   getResponse,
   listResponses,
-  RESPONSE_STATUSES,
   type ResponseRow,
   storedPages,
 } from '../../domain/responses/responses.js';
 import { managedSurvey, mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
-import { parseApiDate } from '../../platform/dates.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
+import { filterForm, STATUS_LABELS } from '../analyze/filter-form.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
-import { type Html, html, raw } from '../html.js';
+import { type Html, html } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
 import { pageArea } from '../page-area.js';
 import { csrfToken, requireSignedIn } from '../session.js';
@@ -38,60 +45,23 @@ const PER_PAGE = 50;
 /** Collectors offered in the filter (a survey rarely has more). */
 const MAX_COLLECTORS = 1000;
 
-const STATUS_LABELS: Record<string, string> = {
-  completed: 'Completed',
-  partial: 'Partial',
-  overquota: 'Over quota',
-  disqualified: 'Disqualified',
-};
-
 const text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 const Token = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' });
 const Params = Type.Object({ token: Token });
 const OneParams = Type.Object({ token: Token, id: Type.String({ pattern: '^[0-9]{1,20}$' }) });
-const ListQuery = Type.Object({
-  status: text(20),
-  collector: text(20),
-  start: text(10),
-  end: text(10),
-  page: text(10),
-  done: text(20),
-});
+const ListQuery = Type.Object({ page: text(10), done: text(20) });
 const DeleteBody = Type.Object(
   { _csrf: Type.String({ maxLength: 200 }), confirm: text(10) },
   { additionalProperties: false },
 );
 
-interface Filters {
-  status: string;
-  collector: string;
-  start: string;
-  end: string;
-  page: number;
+function pageOf(q: Record<string, unknown>): number {
+  const n = Number.parseInt(typeof q.page === 'string' ? q.page : '1', 10);
+  return Number.isFinite(n) && n >= 1 && n <= 100_000 ? n : 1;
 }
 
-const isDay = (v: string | undefined): v is string =>
-  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && parseApiDate(v) !== null;
-
-function filtersOf(q: Record<string, string | undefined>, collectors: Collector[]): Filters {
-  const n = Number.parseInt(q.page ?? '1', 10);
-  return {
-    status: (RESPONSE_STATUSES as readonly string[]).includes(q.status ?? '') ? q.status! : '',
-    collector: collectors.some((c) => c.id === q.collector) ? q.collector! : '',
-    start: isDay(q.start) ? q.start : '',
-    end: isDay(q.end) ? q.end : '',
-    page: Number.isFinite(n) && n >= 1 && n <= 100_000 ? n : 1,
-  };
-}
-
-function listUrl(token: string, f: Filters, change: Partial<Filters> = {}): string {
-  const next = { ...f, ...change };
-  const params = new URLSearchParams();
-  for (const key of ['status', 'collector', 'start', 'end'] as const)
-    if (next[key]) params.set(key, next[key]);
-  if (next.page > 1) params.set('page', String(next.page));
-  const query = params.toString();
-  return `/analyze/${token}/responses${query ? `?${query}` : ''}`;
+function listUrl(token: string, f: ResultFilter, page: number): string {
+  return `/analyze/${token}/responses${filterSearch(f, page > 1 ? { page: String(page) } : {})}`;
 }
 
 function when(iso: string): Html {
@@ -154,18 +124,6 @@ async function collectorsOf(deps: Deps, survey: SurveyRow): Promise<Collector[]>
   return collectors;
 }
 
-function filterForm(token: string, f: Filters, collectors: Collector[]): Html {
-  const option = (value: string, label: string, current: string) =>
-    html`<option value="${value}"${value === current ? raw(' selected') : ''}>${label}</option>`;
-  return html`<form method="get" action="/analyze/${token}/responses" class="filter-bar" aria-label="Filter responses">
-<div><label for="status">Status</label><select id="status" name="status">${option('', 'All statuses', f.status)}${RESPONSE_STATUSES.map((s) => option(s, STATUS_LABELS[s], f.status))}</select></div>
-<div><label for="collector">Collector</label><select id="collector" name="collector">${option('', 'All collectors', f.collector)}${collectors.map((c) => option(c.id, c.name, f.collector))}</select></div>
-<div><label for="start">From</label><input type="date" id="start" name="start" value="${f.start}"></div>
-<div><label for="end">To</label><input type="date" id="end" name="end" value="${f.end}"></div>
-<div><button type="submit">Filter</button></div>
-</form>`;
-}
-
 export async function responsesRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   app.get(
     '/analyze/:token/responses',
@@ -175,21 +133,18 @@ export async function responsesRoutes(app: FastifyInstance, deps: Deps): Promise
       if (!found) return reply;
       const { user, survey, plan } = found;
       const { token } = request.params as { token: string };
-      const q = request.query as Record<string, string | undefined>;
-      const collectors = await collectorsOf(deps, survey);
+      const q = request.query as FilterQuery;
+      const [collectors, index] = await Promise.all([collectorsOf(deps, survey), designIndex(deps, survey)]);
       const names = new Map(collectors.map((c) => [c.id, c.name]));
-      const f = filtersOf(q, collectors);
-      const filters = readableFilters(plan, {
-        surveyId: survey.id,
-        collectorIds: f.collector ? [f.collector] : undefined,
-        status: f.status ? [f.status] : undefined,
-        startCreated: f.start ? (parseApiDate(f.start) ?? undefined) : undefined,
-        endCreated: f.end ? (parseApiDate(`${f.end}T23:59:59`) ?? undefined) : undefined,
-        sortOrder: 'DESC',
-      });
-      const [total, rows] = await listResponses(deps, filters, (f.page - 1) * PER_PAGE, PER_PAGE);
+      const parsed = parseFilter(q, index);
+      const f = collectors.some((c) => c.id === parsed.collector)
+        ? parsed
+        : { ...parsed, collector: undefined };
+      const page = pageOf(q);
+      const filters = readableFilters(plan, { ...responseFilters(survey.id, f), sortOrder: 'DESC' });
+      const [total, rows] = await listResponses(deps, filters, (page - 1) * PER_PAGE, PER_PAGE);
       const pages = Math.max(1, Math.ceil(total / PER_PAGE));
-      const filtered = Boolean(f.status || f.collector || f.start || f.end);
+      const filtered = isFiltered(f);
       const paths = surveyPaths(survey);
       const list = rows.length
         ? html`<table class="cards response-list">
@@ -208,9 +163,9 @@ export async function responsesRoutes(app: FastifyInstance, deps: Deps): Promise
 ${
   pages > 1
     ? html`<nav class="paging" aria-label="Response list pages">
-${f.page > 1 ? html`<a href="${listUrl(token, f, { page: f.page - 1 })}" rel="prev">Newer responses</a>` : ''}
-<span>Page ${f.page} of ${pages}</span>
-${f.page < pages ? html`<a href="${listUrl(token, f, { page: f.page + 1 })}" rel="next">Older responses</a>` : ''}
+${page > 1 ? html`<a href="${listUrl(token, f, page - 1)}" rel="prev">Newer responses</a>` : ''}
+<span>Page ${page} of ${pages}</span>
+${page < pages ? html`<a href="${listUrl(token, f, page + 1)}" rel="next">Older responses</a>` : ''}
 </nav>`
     : ''
 }`
@@ -225,8 +180,8 @@ ${f.page < pages ? html`<a href="${listUrl(token, f, { page: f.page + 1 })}" rel
 ${q.done === 'deleted' ? html`<p class="notice ok" role="status">The response was deleted.</p>` : ''}
 <h2>Individual responses</h2>
 ${planNotice(plan, survey)}
-${filterForm(token, f, collectors)}
-<p role="status" id="response-count"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}${filtered ? ' match' : ''}${pages > 1 ? `, page ${f.page} of ${pages}` : ''}.</p>
+${filterForm(`/analyze/${token}/responses`, f, index, collectors)}
+<p role="status" id="response-count"><strong>${total}</strong> ${total === 1 ? 'response' : 'responses'}${filtered ? ' match' : ''}${pages > 1 ? `, page ${page} of ${pages}` : ''}.</p>
 ${list}`;
       return sendPage(
         reply,

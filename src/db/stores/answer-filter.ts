@@ -1,0 +1,57 @@
+// The SQL of a filter by answer: "responses whose answer to question Q …" as one parameterised
+// EXISTS over the response's `pages` JSON (the same text column on both engines). The engines differ
+// only in how a JSON array is walked (json_each / jsonb_array_elements); what each condition means is
+// written once below. Field names are constants of this file; every value a user gives is bound.
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Dialect } from '../database.js';
+
+export type AnswerCondition =
+  /** An answer with any of these choices (or the "other" choice), in any row. */
+  | { question: string; kind: 'choices'; choices: string[] }
+  /** A numeric text answer within [min, max] (either bound may be open). */
+  | { question: string; kind: 'range'; min?: number; max?: number }
+  /** A text answer containing `text`, case-insensitively (ASCII case on SQLite). */
+  | { question: string; kind: 'contains'; text: string };
+
+type Field = 'choice_id' | 'other_id' | 'text';
+
+function engine(dialect: Dialect) {
+  return dialect === 'sqlite'
+    ? {
+        answers: sql`json_each(responses.pages) p, json_each(p.value, '$.questions') q, json_each(q.value, '$.answers') a`,
+        questionId: sql`json_extract(q.value, '$.id')`,
+        field: (f: Field) => sql`json_extract(a.value, ${sql.lit(`$.${f}`)})`,
+        number: (t: RawBuilder<unknown>) =>
+          // A number's characters only (CAST would read any other text as 0).
+          sql`(CASE WHEN trim(${t}) GLOB '*[0-9]*' AND trim(${t}) NOT GLOB '*[^0-9.eE+-]*' THEN CAST(trim(${t}) AS REAL) END)`,
+        contains: (t: RawBuilder<unknown>, needle: string) => sql`instr(lower(${t}), lower(${needle})) > 0`,
+      }
+    : {
+        answers: sql`jsonb_array_elements(responses.pages::jsonb) p(value), jsonb_array_elements(p.value->'questions') q(value), jsonb_array_elements(q.value->'answers') a(value)`,
+        questionId: sql`(q.value->>'id')`,
+        field: (f: Field) => sql`(a.value->>${sql.lit(f)})`,
+        number: (t: RawBuilder<unknown>) =>
+          sql`(CASE WHEN ${t} ~ '^\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?\\s*$' THEN (${t})::float8 END)`,
+        contains: (t: RawBuilder<unknown>, needle: string) =>
+          sql`strpos(lower(${t}), lower(${needle}::text)) > 0`,
+      };
+}
+
+/** The WHERE condition (on `responses`) of one answer condition. */
+export function answerCondition(dialect: Dialect, c: AnswerCondition): RawBuilder<SqlBool> {
+  const e = engine(dialect);
+  let test: RawBuilder<unknown>;
+  if (c.kind === 'choices') {
+    const list = sql.join(c.choices.map((id) => sql`${id}`));
+    test = sql`(${e.field('choice_id')} IN (${list}) OR ${e.field('other_id')} IN (${list}))`;
+  } else if (c.kind === 'range') {
+    const n = e.number(e.field('text'));
+    const parts = [sql`${n} IS NOT NULL`];
+    if (c.min !== undefined) parts.push(sql`${n} >= ${c.min}`);
+    if (c.max !== undefined) parts.push(sql`${n} <= ${c.max}`);
+    test = sql.join(parts, sql` AND `);
+  } else {
+    test = e.contains(e.field('text'), c.text);
+  }
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM ${e.answers} WHERE ${e.questionId} = ${c.question} AND ${test})`;
+}
