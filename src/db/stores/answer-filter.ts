@@ -31,7 +31,8 @@ function engine(dialect: Dialect) {
         questionId: sql`(q.value->>'id')`,
         field: (f: Field) => sql`(a.value->>${sql.lit(f)})`,
         number: (t: RawBuilder<unknown>) =>
-          sql`(CASE WHEN ${t} ~ '^\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?\\s*$' THEN (${t})::float8 END)`,
+          // Bounded digits: float8 refuses what overflows or underflows with an error, not a NULL.
+          sql`(CASE WHEN ${t} ~ '^\\s*[-+]?([0-9]{1,200}\\.?[0-9]{0,30}|\\.[0-9]{1,30})([eE][-+]?[0-9]{1,2})?\\s*$' THEN (${t})::float8 END)`,
         contains: (t: RawBuilder<unknown>, needle: string) =>
           sql`strpos(lower(${t}), lower(${needle}::text)) > 0`,
       };
