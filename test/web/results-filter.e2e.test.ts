@@ -1,6 +1,6 @@
 // The results filter and trend in a real browser, without JavaScript (issue #27 items 1 and 5): the
 // owner ticks an answer in "Filter by answer", the URL carries it, the analyze, responses and
-// summary pages say how many responses match; every page is checked at 1280 and 390 px (axe,
+// summary pages say how many responses match (and the analyze page compares by a question); every page is checked at 1280 and 390 px (axe,
 // no sideways scroll, touch targets) with screenshots. The checks run in the page WITH script (axe
 // is script and waits on timers, which never fire where script is off), on the same URL.
 import type { Browser, Page } from 'playwright-core';
@@ -104,6 +104,14 @@ describe('results filter', () => {
       await checkPage(jsPage, name);
     };
     await check('analyze-filtered');
+    // Compare by a question (#27 item 2) keeps the filter.
+    await page.getByLabel('Compare by', { exact: true }).selectOption({ label: 'Which floor?' });
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.waitForURL(/compare=/);
+    expect(new URL(page.url()).searchParams.get(`min_${age.id}`)).toBe('30');
+    await expect(page.locator('#compared table').count()).resolves.toBeGreaterThan(1);
+    await check('analyze-compared');
+    await page.goBack();
     await page.getByRole('link', { name: 'See the matching responses' }).click();
     expect(await said(page, '#response-count')).toContain('4 responses match');
     await check('responses-filtered');
