@@ -26,7 +26,21 @@ interface Findings {
 async function inspect(page: Page): Promise<Findings> {
   // page.evaluate runs through the DevTools protocol, so the page's CSP does not block axe.
   if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(INSPECT) as Promise<Findings>;
+  // axe waits on timers, which never fire in a page whose context has script off
+  // (javaScriptEnabled: false): say so rather than wait for ever (evaluate has no timeout).
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new Error('axe did not finish in 60 s: is script off in this page? check a page with script')),
+      60_000,
+    );
+  });
+  try {
+    return await Promise.race([page.evaluate(INSPECT) as Promise<Findings>, stuck]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // Runs in the page (plain JavaScript: the tests are compiled without the DOM's types).

@@ -51,12 +51,13 @@ function answerFields(q: IndexedQuestion, f: ResultFilter): Html | string {
   return html`<fieldset class="answer-filter" id="af${q.id}"><legend>${title}</legend>${parts}</fieldset>`;
 }
 
-/** The filter form; `action` is the page's own path. */
+/** The filter form; `action` is the page's own path, `keep` the page's other parameters (hidden). */
 export function filterForm(
   action: string,
   f: ResultFilter,
   index: DesignIndex,
   collectors: Array<{ id: string; name: string }>,
+  keep: Record<string, string> = {},
 ): Html {
   const questions = index.pages.flatMap((p) => p.questions).filter((q) => q.family !== 'presentation');
   const byAnswer = f.answers.length > 0;
@@ -73,6 +74,7 @@ export function filterForm(
 <details class="by-answer"${byAnswer ? raw(' open') : ''}><summary>Filter by answer${byAnswer ? ` (${f.answers.length})` : ''}</summary>
 <p class="muted">Choices of one question match any of them; conditions on different questions must all hold.</p>
 ${questions.map((q) => answerFields(q, f))}</details>
+${Object.entries(keep).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}
 <div class="actions"><button type="submit">Filter</button>${isFiltered(f) ? html` <a href="${action}">Clear filters</a>` : ''}</div></form>`;
 }
 

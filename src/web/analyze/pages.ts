@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
+import { crosstab, isComparable } from '../../domain/analysis/crosstab.js';
 import {
   type FilterQuery,
   filterSearch,
@@ -50,6 +51,7 @@ import { pageArea } from '../page-area.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart, trendChart } from './charts.js';
+import { compareForm, compareResult } from './compare.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
 
 /** `f` without a collector that is not the survey's. */
@@ -332,7 +334,17 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       const texts = await recentTexts(deps, filters, textual);
       const quiz = await quizDistribution(deps, survey, index, filters);
       const trend = await responseTrend(deps, filters);
-      const form = filterForm(`/analyze/${token}`, f, index, collectors);
+      const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
+      const by = index.questions.get(byId);
+      const compared =
+        by && isComparable(by) ? await crosstab(deps, index, filters, by, questions) : undefined;
+      const form = filterForm(
+        `/analyze/${token}`,
+        f,
+        index,
+        collectors,
+        compared ? { compare: compared.by.id } : {},
+      );
       const download = downloadForm(token, f);
       const body = html`<h2>Results by question</h2>
 ${form}
@@ -341,6 +353,8 @@ ${planNotice(plan, survey)}
 ${matchCount(total, f)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
 ${trendResult(trend)}
+${compareForm(`/analyze/${token}`, f, index, compared?.by)}
+${compared ? compareResult(compared) : ''}
 ${quiz ? quizResult(quiz) : ''}
 ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
       return surveyPage(deps, reply, found, 'analyze', `${survey.title}: results`, body);

@@ -1,0 +1,122 @@
+// The results filter and trend in a real browser, without JavaScript (issue #27 items 1 and 5): the
+// owner ticks an answer in "Filter by answer", the URL carries it, the analyze, responses and
+// summary pages say how many responses match (and the analyze page compares by a question); every page is checked at 1280 and 390 px (axe,
+// no sideways scroll, touch targets) with screenshots. The checks run in the page WITH script (axe
+// is script and waits on timers, which never fire where script is off), on the same URL.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, signedInPages } from '../helpers/browser.js';
+import { checkPage } from '../helpers/pages.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+
+/** The text of the element with this id, read from the page's HTML. */
+async function said(page: Page, selector: string): Promise<string> {
+  const html = await page.content();
+  const m = new RegExp(`id="${selector.slice(1)}">([\\s\\S]*?)</p>`).exec(html);
+  return (m?.[1] ?? '').replace(/<[^>]*>/g, '');
+}
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('results filter', () => {
+  it('filters by an answer through the form, on the analyze, responses and summary pages', async () => {
+    const owner = await server.account();
+    const tk = { token: owner.token };
+    const created = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'Office move',
+        pages: [
+          {
+            questions: [
+              {
+                family: 'single_choice',
+                subtype: 'vertical',
+                headings: [{ heading: 'Which floor?' }],
+                answers: { choices: [{ text: 'Ground floor' }, { text: 'Top floor' }] },
+              },
+              {
+                family: 'open_ended',
+                subtype: 'numerical',
+                headings: [{ heading: 'Your age' }],
+                answers: { rows: [{ text: 'Age' }] },
+              },
+              { family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Anything else?' }] },
+            ],
+          },
+        ],
+      },
+      tk,
+    );
+    const details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk)).body;
+    const [floor, age, comment] = details.pages[0].questions;
+    const collector = (
+      await server.client.post(`/v3/surveys/${created.body.id}/collectors`, { type: 'weblink' }, tk)
+    ).body.id;
+    for (let i = 0; i < 10; i++) {
+      const r = await server.client.post(
+        `/v3/collectors/${collector}/responses`,
+        {
+          response_status: i % 4 === 3 ? 'partial' : 'completed',
+          date_created: `2026-03-${String(1 + (i % 5) * 2).padStart(2, '0')}T10:00:00+00:00`,
+          pages: [
+            {
+              id: details.pages[0].id,
+              questions: [
+                { id: floor.id, answers: [{ choice_id: floor.answers.choices[i % 2].id }] },
+                { id: age.id, answers: [{ row_id: age.answers.rows[0].id, text: String(20 + i * 5) }] },
+                { id: comment.id, answers: [{ text: i % 3 === 0 ? 'More coffee' : 'Quiet rooms' }] },
+              ],
+            },
+          ],
+        },
+        tk,
+      );
+      expect(r.status, r.text).toBe(201);
+    }
+    const { page, jsPage } = await signedInPages(browser, server.url, owner);
+    const analyze = new URL(details.analyze_url).pathname;
+    await page.goto(`${server.url}${analyze}`);
+    expect(await said(page, '#total')).toContain('10 responses');
+    await expect(page.locator('#trend svg.chart.trend').count()).resolves.toBe(1);
+    await page.locator('details.by-answer > summary').click();
+    await page.getByLabel('Ground floor').check();
+    await page.getByLabel('At least').fill('30');
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await page.waitForURL(/a=/);
+    expect(new URL(page.url()).searchParams.getAll('a')).toEqual([
+      `${floor.id}:${floor.answers.choices[0].id}`,
+    ]);
+    // ground floor (even i) and age ≥ 30 (i ≥ 2): i = 2, 4, 6, 8
+    expect(await said(page, '#total')).toContain('4 responses match these filters');
+    const check = async (name: string) => {
+      await jsPage.goto(page.url());
+      await checkPage(jsPage, name);
+    };
+    await check('analyze-filtered');
+    // Compare by a question (#27 item 2) keeps the filter.
+    await page.getByLabel('Compare by', { exact: true }).selectOption({ label: 'Which floor?' });
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.waitForURL(/compare=/);
+    expect(new URL(page.url()).searchParams.get(`min_${age.id}`)).toBe('30');
+    await expect(page.locator('#compared table').count()).resolves.toBeGreaterThan(1);
+    await check('analyze-compared');
+    await page.goBack();
+    await page.getByRole('link', { name: 'See the matching responses' }).click();
+    expect(await said(page, '#response-count')).toContain('4 responses match');
+    await check('responses-filtered');
+    await page.goto(`${server.url}${new URL(details.summary_url).pathname}${new URL(page.url()).search}`);
+    expect(await said(page, '#total')).toContain('4 responses match');
+    await check('summary-filtered');
+  }, 180_000);
+});
