@@ -280,7 +280,8 @@ describe('skip logic in the builder', () => {
     await jsPage.setViewportSize({ width: 1280, height: 4000 }); // both questions under the pointer
     await jsPage.goto(editPath);
     const from = (await jsPage
-      .locator('li.question', { hasText: 'Skip?' })
+      .locator('li.question')
+      .filter({ has: jsPage.locator('h3.q-heading', { hasText: 'Skip?' }) })
       .locator('.drag-handle')
       .boundingBox())!;
     const to = (await jsPage.locator('li.question', { hasText: 'Four?' }).boundingBox())!;
