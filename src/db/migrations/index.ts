@@ -22,6 +22,7 @@ import * as m0025 from './0025_responses_created.js';
 import * as m0026 from './0026_account_keys.js';
 import * as m0027 from './0027_cache_keys.js';
 import * as m0030 from './0030_notify.js';
+import * as m0035 from './0035_integrations.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0026_account_keys': m0026,
   '0027_cache_keys': m0027,
   '0030_notify': m0030,
+  '0035_integrations': m0035,
 };
