@@ -71,12 +71,12 @@ ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : 
 <h2>Your webhooks</h2>
 ${
   hooks.length
-    ? html`<div class="scroll-x"><table><thead><tr><th scope="col">Name</th><th scope="col">Event</th><th scope="col">Sends to</th><th scope="col">Made by</th><th scope="col">Status</th></tr></thead><tbody>
+    ? html`<table class="cards"><thead><tr><th scope="col">Name</th><th scope="col">Event</th><th scope="col">Sends to</th><th scope="col">Made by</th><th scope="col">Status</th></tr></thead><tbody>
 ${hooks.map(
   (h) =>
-    html`<tr><td><a href="${hookUrl(h.id)}">${h.name}</a></td><td>${h.event_type} <span class="hint">(${h.object_type}${JSON.parse(h.object_ids).length ? html` ${(JSON.parse(h.object_ids) as string[]).join(', ')}` : ', all'})</span></td><td><code>${h.subscription_url}</code>${h.format === 'slack' ? html` <span class="badge accent">Slack</span>` : ''}</td><td>${h.app_id === '' ? 'This page' : (h.app_name ?? 'An app')}</td><td>${statusBadge(h.paused_at ? 'paused' : 'active')}</td></tr>`,
+    html`<tr><td><a href="${hookUrl(h.id)}">${h.name}</a></td><td data-label="Event">${h.event_type} <span class="hint">(${h.object_type}${JSON.parse(h.object_ids).length ? html` ${(JSON.parse(h.object_ids) as string[]).join(', ')}` : ', all'})</span></td><td data-label="Sends to"><code>${h.subscription_url}</code>${h.format === 'slack' ? html` <span class="badge accent">Slack</span>` : ''}</td><td data-label="Made by">${h.app_id === '' ? 'This page' : (h.app_name ?? 'An app')}</td><td data-label="Status">${statusBadge(h.paused_at ? 'paused' : 'active')}</td></tr>`,
 )}
-</tbody></table></div>`
+</tbody></table>`
     : html`<p>You have no webhooks yet.</p>`
 }
 <h2 id="new">New webhook</h2>
@@ -142,12 +142,12 @@ ${destructiveForm(`${hookUrl(hook.id)}/delete`, csrf, deletion(hook), { label: '
 <h2>Deliveries</h2>
 ${
   rows.length
-    ? html`<p>${total > rows.length ? `The latest ${rows.length} of ${total}.` : `${total} in all.`}</p><div class="scroll-x"><table><thead><tr><th scope="col">Made</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead><tbody>
+    ? html`<p>${total > rows.length ? `The latest ${rows.length} of ${total}.` : `${total} in all.`}</p><table class="cards"><thead><tr><th scope="col">Made</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead><tbody>
 ${rows.map(
   (d) =>
-    html`<tr><td><time datetime="${d.created_at}">${d.created_at.slice(0, 19).replace('T', ' ')} UTC</time></td><td>${statusBadge(d.status)}</td><td>${d.attempts}</td><td>${d.last_status_code ?? ''}${d.last_error && d.last_error !== `HTTP ${d.last_status_code}` ? html` ${d.last_error}` : ''}</td><td><form method="post" action="${hookUrl(hook.id)}/deliveries/${d.id}/again" class="inline">${hidden(csrf)}<button type="submit" class="secondary" aria-label="Send again the delivery of ${d.created_at.slice(0, 19).replace('T', ' ')}">Send again</button></form></td></tr>`,
+    html`<tr><td data-label="Made"><time datetime="${d.created_at}">${d.created_at.slice(0, 19).replace('T', ' ')} UTC</time></td><td data-label="Status">${statusBadge(d.status)}</td><td data-label="Attempts">${d.attempts}</td><td data-label="Last answer">${d.last_status_code ?? ''}${d.last_error && d.last_error !== `HTTP ${d.last_status_code}` ? html` ${d.last_error}` : ''}</td><td><form method="post" action="${hookUrl(hook.id)}/deliveries/${d.id}/again" class="inline">${hidden(csrf)}<button type="submit" class="secondary" aria-label="Send again the delivery of ${d.created_at.slice(0, 19).replace('T', ' ')}">Send again</button></form></td></tr>`,
 )}
-</tbody></table></div>`
+</tbody></table>`
     : html`<p>Nothing has been sent yet.</p>`
 }`;
     return sendPage(
