@@ -47,6 +47,7 @@ import { docsPages } from './web/docs.js';
 import { pageNotFound } from './web/home/not-found.js';
 import { homeAndDesignPages } from './web/home/plugin.js';
 import { importPages } from './web/import/import.js';
+import { integrationsArea } from './web/integrations/plugin.js';
 import { optOutPages } from './web/invitations/optout.js';
 import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { operatorArea } from './web/operator/plugin.js';
@@ -175,5 +176,6 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(homeAndDesignPages(deps));
   await app.register(contactPages(deps));
   await app.register(importPages(deps));
+  await app.register(integrationsArea(deps));
   return app;
 }

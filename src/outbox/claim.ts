@@ -4,6 +4,7 @@
 // FOR UPDATE SKIP LOCKED, so concurrent workers never claim the same row; on SQLite the one
 // UPDATE statement runs under the database's single writer lock, which gives the same guarantee.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Deps } from '../context.js';
 
 export type OutboxTable = 'webhook_deliveries' | 'emails' | 'exports';
@@ -28,6 +29,9 @@ export async function claimDue(deps: Deps, table: OutboxTable, limit: number, no
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', nowIso)]))
     .orderBy('next_attempt_at')
     .limit(limit);
+  // A paused webhook's deliveries wait (they are sent once it is resumed, if still in their window).
+  if (table === 'webhook_deliveries')
+    due = due.where(sql<boolean>`webhook_id not in (select id from webhooks where paused_at is not null)`);
   if (deps.db.dialect === 'postgres') due = due.forUpdate().skipLocked();
   const rows = await k
     .updateTable(t)

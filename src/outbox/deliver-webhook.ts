@@ -23,24 +23,30 @@ export async function deliverOne(deps: Deps, deliveryId: string, token: string, 
     .selectAll()
     .where('id', '=', delivery.webhook_id)
     .executeTakeFirst();
-  const app = hook
-    ? await k
-        .selectFrom('apps')
-        .select(['client_id', 'secret_version', 'status', 'draft_expires_at'])
-        .where('id', '=', hook.app_id)
-        .executeTakeFirst()
-    : undefined;
-  if (!hook || !app) return 'gone' as const;
+  // A webhook made on the /integrations page has no app (app_id ''): no grant to check, and it is
+  // signed with its Standard Webhooks secret only.
+  const byPage = hook?.app_id === '';
+  const app =
+    hook && !byPage
+      ? await k
+          .selectFrom('apps')
+          .select(['client_id', 'secret_version', 'status', 'draft_expires_at'])
+          .where('id', '=', hook.app_id)
+          .executeTakeFirst()
+      : undefined;
+  if (!hook || (!app && !byPage)) return 'gone' as const;
   // A webhook speaks for its app's grant: nothing is sent while the app is disabled or once the
   // account no longer holds an active token for it (revoking deletes the webhook as well).
-  const granted = await k
-    .selectFrom('tokens')
-    .select('id')
-    .where('app_id', '=', hook.app_id)
-    .where('user_id', '=', hook.owner_id)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  if (!granted || isDisabled(app, now())) {
+  const granted = app
+    ? await k
+        .selectFrom('tokens')
+        .select('id')
+        .where('app_id', '=', hook.app_id)
+        .where('user_id', '=', hook.owner_id)
+        .where('status', '=', 'active')
+        .executeTakeFirst()
+    : { id: '' };
+  if (app && (!granted || isDisabled(app, now()))) {
     await k
       .updateTable('webhook_deliveries')
       .set({
@@ -60,8 +66,10 @@ export async function deliverOne(deps: Deps, deliveryId: string, token: string, 
   const body = delivery.body;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'sm-apikey': app.client_id,
-    'sm-signature': smSignature(body, app.client_id, clientSecret(deps, app)),
+    ...(app && {
+      'sm-apikey': app.client_id,
+      'sm-signature': smSignature(body, app.client_id, clientSecret(deps, app)),
+    }),
     'webhook-id': delivery.id,
     'webhook-timestamp': String(timestamp),
     'webhook-signature': standardSignature(deps, hook.id, delivery.id, timestamp, body),

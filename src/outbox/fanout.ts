@@ -17,6 +17,7 @@ import type { EventsTable } from '../db/tables/platform.js';
 import type { WebhooksTable } from '../db/tables/reach.js';
 import { planResponseAlerts } from '../domain/alerts/alerts.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
+import { slackBody } from '../domain/webhooks/slack.js';
 import { micro } from '../platform/dates.js';
 
 type EventRow = Selectable<EventsTable>;
@@ -61,8 +62,20 @@ function matchOf(hook: WebhookRow, e: EventRow, facts: EventFacts): string | nul
   return key !== null && ids.includes(key) ? key : null;
 }
 
-/** The callback body of reference §13.3. */
-export function deliveryBody(hook: WebhookRow, e: EventRow, facts: EventFacts, filterId: string): string {
+/** The callback body of reference §13.3, or the Slack-style one for a webhook of that format. */
+export function deliveryBody(
+  hook: WebhookRow,
+  e: EventRow,
+  facts: EventFacts,
+  filterId: string,
+  titles: ReadonlyMap<string, string> = new Map(),
+): string {
+  if (hook.format === 'slack')
+    return slackBody(e.type, {
+      surveyId: facts.surveyId,
+      surveyTitle: (facts.surveyId && titles.get(facts.surveyId)) ?? null,
+      objectId: e.resource_id ?? '',
+    });
   const resources: Record<string, string> = {};
   if (e.type.startsWith('app_')) {
     resources.app_id = e.resource_id ?? '';
@@ -155,7 +168,12 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     const key = `${e.type}:${byApp ? 'app' : 'owner'}:${byApp ? e.resource_id : e.owner_id}`;
     let hooks = hooksFor.get(key);
     if (!hooks) {
-      const q = k.selectFrom('webhooks').selectAll().where('event_type', '=', e.type);
+      // A paused webhook gets no deliveries for what happens while it is paused.
+      const q = k
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('event_type', '=', e.type)
+        .where('paused_at', 'is', null);
       hooks = (
         byApp ? q.where('app_id', '=', e.resource_id ?? '') : q.where('owner_id', '=', e.owner_id ?? '')
       ).execute();
@@ -180,6 +198,7 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     // Response alerts ride on the same markers: an event's alert is queued with its marker.
     const facts = new Map(planned.map((p) => [p.e.id, p.facts]));
     const alerts = await planResponseAlerts(deps, events, (e) => facts.get(e.id)?.surveyId ?? null);
+    const titles = await slackTitles(deps, planned);
     await k.transaction().execute(async (trx) => {
       const marked = new Set<string>();
       for (const chunk of chunks(events, 500)) {
@@ -211,7 +230,7 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
               owner_id: m.h.owner_id,
               webhook_id: m.h.id,
               event_id: e.id,
-              body: deliveryBody(m.h, e, facts, m.filterId),
+              body: deliveryBody(m.h, e, facts, m.filterId, titles),
               status: 'pending',
               attempts: 0,
               next_attempt_at: nowIso,
@@ -249,6 +268,29 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     }
   }
   return events.length;
+}
+
+/** The titles of the surveys that Slack-style bodies in the batch name. */
+async function slackTitles(
+  deps: Deps,
+  planned: Array<{ facts: EventFacts; matches: Array<{ h: WebhookRow }> }>,
+): Promise<Map<string, string>> {
+  const ids = [
+    ...new Set(
+      planned.flatMap((p) =>
+        p.facts.surveyId && p.matches.some((m) => m.h.format === 'slack') ? [p.facts.surveyId] : [],
+      ),
+    ),
+  ];
+  const titles = new Map<string, string>();
+  for (const chunk of chunks(ids, 500))
+    for (const r of await deps.db.kysely
+      .selectFrom('surveys')
+      .select(['id', 'title'])
+      .where('id', 'in', chunk)
+      .execute())
+      titles.set(r.id, r.title);
+  return titles;
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

@@ -53,7 +53,7 @@ ${body}
 </html>`.value;
 }
 
-export type Section = 'surveys' | 'contacts' | 'account' | 'developer' | 'operator';
+export type Section = 'surveys' | 'contacts' | 'account' | 'developer' | 'operator' | 'integrations';
 
 function navLink(href: string, label: string, section: Section, current: Section | undefined): Html {
   return html`<li><a href="${href}"${section === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
@@ -72,6 +72,7 @@ export async function workspaceHeader(
 ${navLink('/', 'Surveys', 'surveys', current)}
 ${navLink('/contacts', 'Contacts', 'contacts', current)}
 ${navLink('/account', 'Account', 'account', current)}
+${navLink('/integrations', 'Integrations', 'integrations', current)}
 ${roles.developer ? navLink('/developer/apps', 'Developer', 'developer', current) : ''}
 ${roles.operator ? navLink('/operator/apps', 'Operator', 'operator', current) : ''}
 </ul></nav>

@@ -45,7 +45,8 @@ export interface ContactFieldsTable {
 export interface WebhooksTable {
   id: string;
   owner_id: string;
-  /** the app whose token created the webhook: its client id and secret sign the deliveries */
+  /** the app whose token created the webhook: its client id and secret sign the deliveries;
+   * '' for a webhook made on the /integrations page (signed with its Standard Webhooks secret only) */
   app_id: string;
   name: string;
   event_type: string;
@@ -56,6 +57,10 @@ export interface WebhooksTable {
   authorization: string | null;
   created_at: string;
   updated_at: string;
+  /** set while paused: no deliveries are made or sent (migration 0035) */
+  paused_at: string | null;
+  /** the body's format: 'surveymonkey' (reference §13.3) or 'slack' (`{"text": …}`) */
+  format: string;
 }
 
 export interface WebhookDeliveriesTable {

@@ -1,7 +1,10 @@
 // Webhooks: subscriptions of an account to events (reference §13), their delivery log and
 // redelivery. A webhook belongs to the account and the app whose token created it: other apps of
 // the same account neither see nor change it (404/1020), and it ends with that app's grant
-// (`grant-end.ts`). No HTTP here except the HEAD check of a subscription URL.
+// (`grant-end.ts`). The account's owner on the /integrations page is a caller with no app: they see
+// and change all of the account's webhooks, and the ones they make have no app (app_id '') and are
+// signed with their Standard Webhooks secret only. No HTTP here except the HEAD check of a
+// subscription URL.
 import type { Deps } from '../../context.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
@@ -21,11 +24,16 @@ export interface WebhookInput {
   object_ids?: string[] | null;
   subscription_url: string;
   authorization?: string | null;
+  /** 'surveymonkey' (default) or 'slack' */
+  format?: string;
 }
+
+export const WEBHOOK_FORMATS = ['surveymonkey', 'slack'] as const;
 
 export interface Caller {
   userId: string;
-  appId: string;
+  /** null: the account's owner on the pages (every webhook of the account, whichever app made it) */
+  appId: string | null;
 }
 
 /**
@@ -33,9 +41,17 @@ export interface Caller {
  * sent to. Every failure gets the same answer: saying why (a refused port, no route, a timeout, a
  * special-purpose address, another status) would let callers map networks through the server.
  */
-async function checkSubscriptionUrl(deps: Deps, url: string, authorization: string | null): Promise<void> {
+async function checkSubscriptionUrl(
+  deps: Deps,
+  url: string,
+  authorization: string | null,
+  format = 'surveymonkey',
+): Promise<void> {
   const problem = urlProblem(url);
   if (problem) throw new ApiError(1002, problem);
+  // A Slack-style incoming webhook takes POSTs only; where it is sent is still checked on every
+  // delivery (sendToTarget), as for every webhook.
+  if (format === 'slack') return;
   const status = await sendToTarget({
     method: 'HEAD',
     url,
@@ -56,9 +72,12 @@ async function validate(
   input: WebhookInput,
 ): Promise<{ objectType: WebhookObjectType; objectIds: string[] }> {
   if (!input.name.trim()) throw new ApiError(1002, "'name' may not be empty.");
+  if (input.format !== undefined && !(WEBHOOK_FORMATS as readonly string[]).includes(input.format))
+    throw new ApiError(1002, "'format' must be surveymonkey or slack.");
   const checked = checkSubscription(input);
   if ('problem' in checked) throw new ApiError(1002, checked.problem);
   if (checked.objectType === 'app') {
+    if (caller.appId === null) throw new ApiError(1002, 'App events are for webhooks made by an app.');
     // An app hears about its own installs only.
     if (checked.objectIds.some((id) => id !== caller.appId))
       throw new ApiError(1002, 'object_ids of an app webhook may only name the calling app.');
@@ -87,12 +106,12 @@ function isUniqueViolation(err: unknown): boolean {
 export async function createWebhook(deps: Deps, caller: Caller, input: WebhookInput): Promise<Webhook> {
   const { objectType, objectIds } = await validate(deps, caller, input);
   await assertUrlFree(deps, caller.userId, input.subscription_url);
-  await checkSubscriptionUrl(deps, input.subscription_url, input.authorization ?? null);
+  await checkSubscriptionUrl(deps, input.subscription_url, input.authorization ?? null, input.format);
   const now = deps.clock.now().toISOString();
   const row: Webhook = {
     id: await deps.ids.one(),
     owner_id: caller.userId,
-    app_id: caller.appId,
+    app_id: caller.appId ?? '',
     name: input.name,
     event_type: input.event_type,
     object_type: objectType,
@@ -101,6 +120,8 @@ export async function createWebhook(deps: Deps, caller: Caller, input: WebhookIn
     authorization: input.authorization ?? null,
     created_at: now,
     updated_at: now,
+    paused_at: null,
+    format: input.format ?? 'surveymonkey',
   };
   try {
     await deps.db.kysely.insertInto('webhooks').values(row).execute();
@@ -112,12 +133,10 @@ export async function createWebhook(deps: Deps, caller: Caller, input: WebhookIn
   return row;
 }
 
-/** The caller's webhooks: the account's, created by the calling app. */
+/** The caller's webhooks: the account's, created by the calling app (all of them on the pages). */
 function callersWebhooks(deps: Deps, caller: Caller) {
-  return deps.db.kysely
-    .selectFrom('webhooks')
-    .where('owner_id', '=', caller.userId)
-    .where('app_id', '=', caller.appId);
+  const q = deps.db.kysely.selectFrom('webhooks').where('owner_id', '=', caller.userId);
+  return caller.appId === null ? q : q.where('app_id', '=', caller.appId);
 }
 
 export async function getWebhook(deps: Deps, caller: Caller, id: string): Promise<Webhook> {
@@ -168,7 +187,7 @@ export async function updateWebhook(
   const { objectType, objectIds } = await validate(deps, caller, merged);
   if (merged.subscription_url !== current.subscription_url) {
     await assertUrlFree(deps, caller.userId, merged.subscription_url, id);
-    await checkSubscriptionUrl(deps, merged.subscription_url, merged.authorization ?? null);
+    await checkSubscriptionUrl(deps, merged.subscription_url, merged.authorization ?? null, current.format);
   }
   const values = {
     name: merged.name,
@@ -185,7 +204,6 @@ export async function updateWebhook(
       .set(values)
       .where('id', '=', id)
       .where('owner_id', '=', caller.userId)
-      .where('app_id', '=', caller.appId)
       .execute();
   } catch (err) {
     if (isUniqueViolation(err))
@@ -267,4 +285,12 @@ export async function redeliver(
     .where('id', '=', deliveryId)
     .execute();
   return getDelivery(deps, caller, webhookId, deliveryId);
+}
+
+/** Pauses (no deliveries made or sent until resumed) or resumes a webhook. */
+export async function setPaused(deps: Deps, caller: Caller, id: string, paused: boolean): Promise<Webhook> {
+  const current = await getWebhook(deps, caller, id);
+  const paused_at = paused ? (current.paused_at ?? deps.clock.now().toISOString()) : null;
+  await deps.db.kysely.updateTable('webhooks').set({ paused_at }).where('id', '=', id).execute();
+  return { ...current, paused_at };
 }
