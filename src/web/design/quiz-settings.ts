@@ -20,9 +20,9 @@ export const QUIZ_FORM = {
 type QuizForm = { [K in keyof typeof QUIZ_FORM]?: string };
 
 const SHOW: Array<[QuizOptions['show_results_type'], string]> = [
-  ['disabled', 'Nothing more (only the thank-you page)'],
+  ['disabled', 'Nothing (only the thank-you page)'],
   ['results_only', 'Their score and its message'],
-  ['results_and_answers', 'Their score, its message and the right answers'],
+  ['results_and_answers', 'Score, message and right answers'],
 ];
 const RANGES: Array<[QuizOptions['feedback']['ranges_type'], string]> = [
   ['disabled', 'No message by score'],
