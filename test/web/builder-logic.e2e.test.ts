@@ -277,7 +277,7 @@ describe('skip logic in the builder', () => {
       { token: owner.token },
     );
     expect(added.status).toBe(201);
-    await jsPage.setViewportSize({ width: 1280, height: 4000 }); // both questions under the pointer
+    await jsPage.setViewportSize({ width: 1280, height: 7000 }); // both questions under the pointer
     await jsPage.goto(editPath);
     const from = (await jsPage
       .locator('li.question')

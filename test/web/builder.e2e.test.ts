@@ -290,6 +290,9 @@ describe('the builder with JavaScript', () => {
     );
     expect(res.status).toBe(201);
     const edit = new URL(res.body.edit_url);
+    // Tall enough that both pages' lists are on screen above the settings and quiz forms: the mouse
+    // drags within the viewport.
+    await js.setViewportSize({ width: 1280, height: 1600 });
     await js.goto(`${server.url}${edit.pathname}${edit.search}`);
     const headings = async () =>
       (await details(res.body.id)).pages.map((p: any) => p.questions.map((q: any) => q.headings[0].heading));

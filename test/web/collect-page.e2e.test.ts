@@ -156,6 +156,38 @@ describe('collect page without JavaScript', () => {
     expect((await collectors()).map((c) => c.name)).toEqual(['Front <script>alert(1)</script> desk']);
   }, 120_000);
 
+  it('links to the response alerts; with an email collector and a refused form, no id is used twice', async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await signIn(page, server.url, t.owner, collectPath);
+    const sm = new URL(survey.collect_url).searchParams.get('sm')!;
+    expect(await page.getByRole('link', { name: 'Response alerts' }).getAttribute('href')).toBe(
+      `/collect/alerts?sm=${encodeURIComponent(sm)}`,
+    );
+    await page.getByLabel('Email invitation: personal links emailed to your contacts').check();
+    await page.getByLabel('Collector name (optional)').fill('Invites');
+    await page.getByRole('button', { name: 'Create collector' }).click();
+    await page.waitForURL(/done=created/);
+    const invites = page.locator('section.collector').filter({ hasText: 'Invites' });
+    await invites.locator('summary', { hasText: 'After the last page' }).click();
+    await invites.getByRole('radio', { name: 'Send them to a web address' }).check();
+    await invites.getByRole('button', { name: 'Save what follows the last page' }).click();
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toBe('Write the web address to send respondents to.');
+    // The refused form is open with its message; every other form opened too: still no id twice.
+    await page.evaluate(`document.querySelectorAll('details').forEach((d) => { d.open = true; })`);
+    const duplicates = await page.evaluate(
+      `(() => { const ids = [...document.querySelectorAll('[id]')].map((e) => e.id); return ids.filter((id, i) => ids.indexOf(id) !== i); })()`,
+    );
+    expect(duplicates).toEqual([]);
+    await checkPage(page, 'collect-email-error');
+    const made = (await collectors()).find((c) => c.name === 'Invites');
+    const gone = await server.client.delete(`/v3/collectors/${made.id}`, { token: t.owner.token });
+    expect(gone.status).toBe(200);
+  }, 120_000);
+
   it('a Viewer sees it read-only; a stranger gets a 404 page; signed out goes to sign-in', async () => {
     const a = api(server);
     const wg = await a.workgroup(t.owner.token, 'Viewers', [t.admin.user.id]);

@@ -188,6 +188,7 @@ ${errorFor(state, 'create')}
   const body = html`${surveyHeader(survey, 'collect')}
 <p class="muted">${total} collector${total === 1 ? '' : 's'}, ${survey.response_count} response${survey.response_count === 1 ? '' : 's'}.</p>
 ${pageMessages(state, writable, 'collectors')}
+<p><a href="/collect/alerts?sm=${encodeURIComponent(token)}">Response alerts</a>: be told when responses arrive.</p>
 ${sections.length ? sections : html`<p class="muted">This survey has no collectors yet.</p>`}
 ${total > collectors.length ? html`<p class="muted">Showing the first ${collectors.length} of ${total} collectors.</p>` : ''}
 ${createForm}`;

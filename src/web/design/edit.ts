@@ -28,7 +28,7 @@ import {
   updatePage,
   updateQuestion,
 } from '../../domain/surveys/design.js';
-import { loadDesign, type SettingsInput, updateSurvey } from '../../domain/surveys/surveys.js';
+import { loadDesign, type SettingsInput, settingsOf, updateSurvey } from '../../domain/surveys/surveys.js';
 import { ApiError } from '../../platform/errors.js';
 import { userPage } from '../account/frame.js';
 import { confirmationPage, confirmed, type Destruction } from '../confirm.js';
@@ -61,6 +61,7 @@ import {
   QUESTION_FORM,
   type QuestionForm,
 } from './question-form.js';
+import { QUIZ_FORM, quizFromForm, quizWords } from './quiz-settings.js';
 
 // home.ts sends a new survey's author here.
 export { editUrl };
@@ -86,6 +87,7 @@ type AddForm = { [K in keyof typeof ADD_FORM]?: string };
 
 const NOTICES: Record<string, string | ((n: number) => string)> = {
   settings: 'The survey settings were saved.',
+  quiz: 'The quiz settings were saved.',
   page_added: 'A page was added.',
   page_saved: 'The page was saved.',
   page_moved: 'The page was moved.',
@@ -235,6 +237,29 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
       if (error) throw new ApiError(1002, `${settingWords(error.instancePath)} ${error.message}.`);
       await updateSurvey(deps, actor, survey.id, input, 'patch');
       return { done: 'settings' };
+    },
+  );
+
+  change(
+    '/create/quiz',
+    QUIZ_FORM,
+    undefined,
+    at(() => 'quiz'),
+    (request) => async (survey, actor) => {
+      try {
+        const quiz_options = quizFromForm(
+          request.body as Record<string, string>,
+          settingsOf(survey).quiz_options,
+        );
+        // The API's PATCH body schema, then the same updateSurvey (its range rules) as the API.
+        const [error] = [...Value.Errors(SurveyUpdateBody, { quiz_options })];
+        if (error) throw new ApiError(1002, `${error.instancePath} ${error.message}.`);
+        await updateSurvey(deps, actor, survey.id, { quiz_options }, 'patch');
+      } catch (e) {
+        if (e instanceof ApiError) throw new ApiError(e.code, quizWords(e.detail ?? e.message));
+        throw e;
+      }
+      return { done: 'quiz', anchor: 'quiz' };
     },
   );
 

@@ -37,6 +37,7 @@ import { type Draft, draftOf, kindOf, QUESTION_KINDS } from './question-form.js'
 import { findKind, validationsFor } from './question-kinds.js';
 import { questionFields } from './question-view.js';
 import { QUICK_ADD_HINT, QUICK_ADD_ROWS_HINT } from './quick-add.js';
+import { quizForm } from './quiz-settings.js';
 
 /** The checks the quick-add box offers: a textbox's (other kinds refuse one, in words). */
 const TEXT_CHECKS = validationsFor(findKind('single_textbox')!) ?? [];
@@ -216,7 +217,7 @@ export async function renderEditor(
   const quiz = isQuiz(survey);
   const settings = settingsOf(survey);
   // An error whose form is gone (a page or question deleted meanwhile) is shown at the top.
-  const targets = new Set(['settings', 'add-page']);
+  const targets = new Set(['settings', 'quiz', 'add-page']);
   for (const p of pages) {
     targets.add(`page-${p.id}`).add(`add-${p.id}`).add(`logic-${p.id}`).add(`move-${p.id}`);
     for (const q of questions.get(p.id) ?? []) targets.add(`q-${q.id}`);
@@ -384,7 +385,8 @@ ${errorHere(state, 'settings')}
         .join('\n')}</textarea>
 <p class="hint">The thank-you message and the redirect after the last page belong to each way of collecting responses: set them on the <a href="${surveyPaths(survey).collect}">Collect</a> page.</p>
 <div class="actions"><button type="submit">Save settings</button></div>
-</form></details>`
+</form></details>
+${quizForm({ action: act('quiz'), csrf, options: settings.quiz_options, error: errorHere(state, 'quiz'), invalid: invalidIf(state, 'quiz'), open: state.errorAt === 'quiz' })}`
     : '';
 
   const body = html`${surveyHeader(survey, 'edit')}
