@@ -21,6 +21,7 @@ import * as m0024 from './0024_pg_hot_paths.js';
 import * as m0025 from './0025_responses_created.js';
 import * as m0026 from './0026_account_keys.js';
 import * as m0027 from './0027_cache_keys.js';
+import * as m0033 from './0033_page_sorting.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0025_responses_created': m0025,
   '0026_account_keys': m0026,
   '0027_cache_keys': m0027,
+  '0033_page_sorting': m0033,
 };

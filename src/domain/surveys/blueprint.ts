@@ -12,7 +12,8 @@ import { ownedRow } from '../owned.js';
 import type { SurveyRow } from './access.js';
 import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
-import type { Logic, QuestionInput, StoredQuestion } from './question-schema.js';
+import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
+import { sortingColumn } from './randomise.js';
 
 export const MAX_QUESTIONS = 1000;
 
@@ -55,6 +56,7 @@ export interface BlueprintPage {
   title?: string;
   description?: string;
   logic?: Logic | null;
+  sorting?: PageSorting | null;
   questions: QuestionInput[];
 }
 
@@ -247,6 +249,7 @@ export async function writeBlueprint(
           title: p.title ?? '',
           description: p.description ?? '',
           logic: pageLogic[i] ? JSON.stringify(pageLogic[i]) : null,
+          sorting: sortingColumn(p.sorting),
         })),
       )
       .execute();
