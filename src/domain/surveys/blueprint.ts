@@ -11,6 +11,7 @@ import { recordEvent } from '../events.js';
 import { ownedRow } from '../owned.js';
 import type { SurveyRow } from './access.js';
 import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
+import { remapQuestionPipes } from './piping.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
 import { sortingColumn } from './randomise.js';
@@ -58,6 +59,8 @@ export interface BlueprintPage {
   logic?: Logic | null;
   sorting?: PageSorting | null;
   questions: QuestionInput[];
+  /** the source questions' ids (copies, imports), in order: recalls of them are remapped to their copies */
+  questionIds?: string[];
 }
 
 export interface Blueprint extends SurveySettings {
@@ -223,6 +226,12 @@ export async function writeBlueprint(
     });
   });
   checkTargets(pageIds, rules);
+  const sourceIds = new Map(
+    pages.flatMap((p, i) =>
+      (p.questionIds ?? []).flatMap((id, j) => (prepared[i][j] ? [[id, prepared[i][j].id] as const] : [])),
+    ),
+  );
+  if (sourceIds.size > 0) for (const q of prepared.flat()) q.doc = remapQuestionPipes(q.doc, sourceIds);
   const row: SurveyRow = {
     id: surveyId,
     owner_id: ownerId,

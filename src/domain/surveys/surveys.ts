@@ -101,6 +101,7 @@ export async function blueprintOf(deps: Deps, survey: SurveyRow): Promise<Bluepr
       logic: p.logic,
       sorting: p.sorting,
       questions: (questions.get(p.id) ?? []).map((q) => storedAsInput(q.family, q.subtype, q.doc)),
+      questionIds: (questions.get(p.id) ?? []).map((q) => q.id),
     })),
   };
 }
