@@ -196,6 +196,41 @@ export async function prepareQuestions(
   );
 }
 
+/**
+ * A copy's (or import's) recalls and display logic name the source's questions and choices: each
+ * is rewritten to name its copy (choices paired by position, as normalizeQuestion keeps them).
+ */
+function remapRecalls(
+  pages: BlueprintPage[],
+  prepared: PreparedQuestion[][],
+  questionIds: ReadonlyMap<string, string>,
+): void {
+  const choiceIds = new Map<string, string>();
+  pages.forEach((p, i) =>
+    p.questions.forEach((q, j) => {
+      const to = prepared[i][j]?.doc.answers;
+      q.answers?.choices?.forEach((c, k) => {
+        const id = (c as { id?: string }).id;
+        const copy = to?.choices?.[k]?.id;
+        if (id && copy) choiceIds.set(String(id), copy);
+      });
+      const other = (q.answers?.other as { id?: string } | undefined)?.id;
+      if (other && to?.other?.id) choiceIds.set(String(other), to.other.id);
+    }),
+  );
+  for (const q of prepared.flat()) {
+    q.doc = remapQuestionPipes(q.doc, questionIds);
+    const d = q.doc.display_logic;
+    const copy = d?.question_id && questionIds.get(d.question_id);
+    if (d && copy)
+      q.doc.display_logic = {
+        ...d,
+        question_id: copy,
+        ...(d.choice_ids && { choice_ids: d.choice_ids.map((id) => choiceIds.get(id) ?? id) }),
+      };
+  }
+}
+
 /** Writes a whole new survey with its pages and questions, and its events, in one transaction. */
 export async function writeBlueprint(
   deps: Deps,
@@ -231,7 +266,7 @@ export async function writeBlueprint(
       (p.questionIds ?? []).flatMap((id, j) => (prepared[i][j] ? [[id, prepared[i][j].id] as const] : [])),
     ),
   );
-  if (sourceIds.size > 0) for (const q of prepared.flat()) q.doc = remapQuestionPipes(q.doc, sourceIds);
+  if (sourceIds.size > 0) remapRecalls(pages, prepared, sourceIds);
   const row: SurveyRow = {
     id: surveyId,
     owner_id: ownerId,
