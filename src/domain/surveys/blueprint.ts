@@ -206,8 +206,8 @@ function remapRecalls(
   questionIds: ReadonlyMap<string, string>,
 ): void {
   const choiceIds = new Map<string, string>();
-  pages.forEach((p, i) =>
-    p.questions.forEach((q, j) => {
+  for (const [i, p] of pages.entries())
+    for (const [j, q] of p.questions.entries()) {
       const to = prepared[i][j]?.doc.answers;
       q.answers?.choices?.forEach((c, k) => {
         const id = (c as { id?: string }).id;
@@ -216,8 +216,7 @@ function remapRecalls(
       });
       const other = (q.answers?.other as { id?: string } | undefined)?.id;
       if (other && to?.other?.id) choiceIds.set(String(other), to.other.id);
-    }),
-  );
+    }
   for (const q of prepared.flat()) {
     q.doc = remapQuestionPipes(q.doc, questionIds);
     const d = q.doc.display_logic;
