@@ -84,3 +84,81 @@ describe('choice order on the respondent pages', () => {
     expect(seen).toEqual(new Set([TEXTS.join(), [...TEXTS].reverse().join()]));
   });
 });
+
+describe('question order within a page (the page’s sorting, an extension)', () => {
+  const HEADS = ['Qalpha', 'Qbravo', 'Qcharlie', 'Qdelta', 'Qecho', 'Qfoxtrot', 'Qlast'];
+
+  it('is set and read through the API, refused when unknown, and removed with null', async () => {
+    const s = await server.client.post('/v3/surveys', { title: 'Page order' }, { token: owner.token });
+    const pages = await server.client.get(`/v3/surveys/${s.body.id}/pages`, { token: owner.token });
+    const href = `/v3/surveys/${s.body.id}/pages/${pages.body.data[0].id}`;
+    const bad = await server.client.patch(href, { sorting: { type: 'textasc' } }, { token: owner.token });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('sorting');
+    const set = await server.client.patch(href, { sorting: { type: 'random' } }, { token: owner.token });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.sorting).toEqual({ type: 'random', ignore_last: false });
+    expect((await server.client.get(href, { token: owner.token })).body.sorting).toEqual({
+      type: 'random',
+      ignore_last: false,
+    });
+    const details = await server.client.get(`/v3/surveys/${s.body.id}/details`, { token: owner.token });
+    expect(details.body.pages[0].sorting).toEqual({ type: 'random', ignore_last: false });
+    const cleared = await server.client.patch(href, { sorting: null }, { token: owner.token });
+    expect(cleared.body.sorting).toBeUndefined();
+    const made = await server.client.post(
+      `/v3/surveys/${s.body.id}/pages`,
+      { sorting: { type: 'flip', ignore_last: true } },
+      { token: owner.token },
+    );
+    expect(made.status).toBe(201);
+    expect(made.body.sorting).toEqual({ type: 'flip', ignore_last: true });
+  });
+
+  it('shuffles a page’s questions per respondent, the same on reload, the last kept last with ignore_last', async () => {
+    const s = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'Page order',
+        pages: [
+          {
+            sorting: { type: 'random', ignore_last: true },
+            questions: HEADS.map((heading) => ({
+              family: 'open_ended',
+              subtype: 'single',
+              headings: [{ heading }],
+            })),
+          },
+        ],
+      },
+      { token: owner.token },
+    );
+    expect(s.status, JSON.stringify(s.body)).toBe(201);
+    const c = await server.client.post(
+      `/v3/surveys/${s.body.id}/collectors`,
+      { type: 'weblink' },
+      { token: owner.token },
+    );
+    const url = `${server.url}${new URL(c.body.url).pathname}`;
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      let cookie = '';
+      const heads: string[][] = [];
+      for (let k = 0; k < 2; k++) {
+        const r = await fetch(url, { headers: cookie ? { cookie } : {} });
+        cookie ||= (r.headers.get('set-cookie') ?? '').split(';')[0];
+        const page = await r.text();
+        heads.push([...page.matchAll(/<span class="qnum">(\d+)\.<\/span> (Q[a-z]+)/g)].map((m) => m[2]));
+        // Numbers follow the order shown.
+        expect([...page.matchAll(/<span class="qnum">(\d+)\./g)].map((m) => m[1])).toEqual(
+          HEADS.map((_, j) => String(j + 1)),
+        );
+      }
+      expect(heads[1]).toEqual(heads[0]);
+      expect([...heads[0]].sort()).toEqual([...HEADS].sort());
+      expect(heads[0].at(-1)).toBe('Qlast');
+      seen.add(heads[0].join());
+    }
+    expect(seen.size).toBeGreaterThan(1);
+  });
+});

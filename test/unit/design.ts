@@ -42,6 +42,7 @@ export function design(pages: PageSpec[]): DesignIndex {
       title: '',
       description: '',
       logic: p.logic ?? null,
+      sorting: null,
       questions: [],
     };
     (p.questions ?? []).forEach((q, qi) => {

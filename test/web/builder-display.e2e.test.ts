@@ -1,7 +1,8 @@
 // Display logic, piping and random choice order in a real browser: the condition set in the builder
 // beside the skip logic (plain form post), read back through the API, and a respondent who sees the
 // question only when the earlier answer says so, with the earlier answer recalled in its heading;
-// choices in random order stay in the same order on a reload. Axe and screenshots at 1280 and 390 px.
+// choices in random order stay in the same order on a reload; a page's question order set in its
+// settings. Axe and screenshots at 1280 and 390 px.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
@@ -125,5 +126,58 @@ describe('display logic and piping in the builder and on the respondent pages', 
     expect(await o.locator('.question').count()).toBe(1);
     expect((await o.locator('.qtitle').allTextContents()).join('|')).toContain('What does it like?');
     await other.close();
+  }, 180_000);
+
+  it('sets a page’s question order in its settings; a respondent keeps the same order on reload', async () => {
+    const heads = ['Alpha?', 'Bravo?', 'Charlie?', 'Delta?', 'Echo?', 'Foxtrot?'];
+    const ok = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'Shuffled page',
+        pages: [
+          {
+            questions: heads.map((heading) => ({
+              family: 'open_ended',
+              subtype: 'single',
+              headings: [{ heading }],
+            })),
+          },
+        ],
+      },
+      { token: owner.token },
+    );
+    expect(ok.status).toBe(201);
+    const edit = new URL(ok.body.edit_url);
+    await page.goto(`${server.url}${edit.pathname}${edit.search}`);
+    await page.getByText('Page 1 settings').click();
+    await page
+      .getByLabel('Order of questions for respondents')
+      .selectOption({ label: 'Random, last question kept last' });
+    await page.getByRole('button', { name: 'Save page' }).click();
+    expect(await page.locator('.notice').allTextContents()).toEqual(['The page was saved.']);
+    const pages = await server.client.get(`/v3/surveys/${ok.body.id}/pages`, { token: owner.token });
+    expect(pages.body.data[0].sorting).toEqual({ type: 'random', ignore_last: true });
+    await jsPage.goto(`${server.url}${edit.pathname}${edit.search}`);
+    await jsPage.getByText('Page 1 settings').click();
+    expect(await jsPage.getByLabel('Order of questions for respondents').inputValue()).toBe('random_last');
+    await checkPage(jsPage, 'builder-page-order');
+
+    const c = await server.client.post(
+      `/v3/surveys/${ok.body.id}/collectors`,
+      { type: 'weblink' },
+      { token: owner.token },
+    );
+    const respondent = await browser.newContext();
+    const r = await respondent.newPage();
+    await r.goto(c.body.url);
+    const titles = async () =>
+      (await r.locator('.qtitle').allTextContents()).map((t) => t.replace(/^\d+\.\s*/, ''));
+    const order = await titles();
+    expect([...order].sort()).toEqual([...heads].sort());
+    expect(order.at(-1)).toBe('Foxtrot?');
+    await r.reload();
+    expect(await titles()).toEqual(order);
+    await checkPage(r, 'respond-page-order');
+    await respondent.close();
   }, 180_000);
 });

@@ -24,6 +24,7 @@ import * as m0027 from './0027_cache_keys.js';
 import * as m0028 from './0028_themes.js';
 import * as m0030 from './0030_notify.js';
 import * as m0031 from './0031_title_search.js';
+import * as m0033 from './0033_page_sorting.js';
 import * as m0035 from './0035_integrations.js';
 
 export const migrations: Record<string, Migration> = {
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '0028_themes': m0028,
   '0030_notify': m0030,
   '0031_title_search': m0031,
+  '0033_page_sorting': m0033,
   '0035_integrations': m0035,
 };

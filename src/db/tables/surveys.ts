@@ -50,6 +50,8 @@ export interface SurveyPagesTable {
   description: string;
   /** JSON skip-logic rule {action, page_id?} applied after the page, or null */
   logic: string | null;
+  /** JSON question order for respondents {type, ignore_last} (domain/surveys/randomise.ts), or null */
+  sorting: string | null;
 }
 
 export interface SurveyQuestionsTable {

@@ -27,30 +27,33 @@ export const headingOf = (q: SourceQuestion): string =>
 
 /** The blueprint pages of a source survey, leaving out (and naming) what this service lacks. */
 export function blueprintPages(details: SurveyDetails, skipped: Skipped[]): BlueprintPage[] {
-  return (details.pages ?? []).map((p) => ({
-    // The source's page id: skip-logic rules (page and choice) that jump to it are remapped to
-    // its copy by writeBlueprint, as for a copied survey.
-    id: String(p.id),
-    title: p.title ?? '',
-    description: p.description ?? '',
-    logic: p.logic ?? null,
-    questions: (p.questions ?? [])
-      .filter((q) => {
-        if (supported(q)) return true;
-        skipped.push({
-          kind: 'question',
-          name: `${details.title} / ${headingOf(q) || q.id}`,
-          reason: `question type ${q.family}/${q.subtype} is not available here`,
-        });
-        return false;
-      })
+  return (details.pages ?? []).map((p) => {
+    const kept = (p.questions ?? []).filter((q) => {
+      if (supported(q)) return true;
+      skipped.push({
+        kind: 'question',
+        name: `${details.title} / ${headingOf(q) || q.id}`,
+        reason: `question type ${q.family}/${q.subtype} is not available here`,
+      });
+      return false;
+    });
+    return {
+      // The source's page id: skip-logic rules (page and choice) that jump to it are remapped to
+      // its copy by writeBlueprint, as for a copied survey.
+      id: String(p.id),
+      title: p.title ?? '',
+      description: p.description ?? '',
+      logic: p.logic ?? null,
       // The rest of the design is validated by createSurvey, as any survey body.
-      .map((q) => {
+      questions: kept.map((q) => {
         const input: Record<string, unknown> = { family: q.family, subtype: q.subtype };
         for (const [k, v] of Object.entries(q)) if (!PRESENTED.has(k) && v !== null) input[k] = v;
         return input as unknown as QuestionInput;
       }),
-  }));
+      // Piping recalls the source's question ids: writeBlueprint remaps them to their copies.
+      questionIds: kept.map((q) => String(q.id)),
+    };
+  });
 }
 
 /** An object's list of answer options (choices, rows, cols), whatever the source sent. */

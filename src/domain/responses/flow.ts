@@ -15,6 +15,7 @@ import { type Collector, collectorById } from '../collectors/collectors.js';
 import type { RecipientRow } from '../invitations/recipients.js';
 import type { SurveyRow } from '../surveys/access.js';
 import type { PipeRef } from '../surveys/piping.js';
+import { respondentOrder } from '../surveys/randomise.js';
 import { settingsOf } from '../surveys/surveys.js';
 import {
   discardFiles,
@@ -27,7 +28,7 @@ import {
 } from '../uploads/uploads.js';
 import type { Answer, PageIn } from './answers.js';
 import { answerProblem } from './checks.js';
-import type { DesignIndex } from './design-index.js';
+import type { DesignIndex, IndexedQuestion } from './design-index.js';
 import { hiddenOn, type Known, knownFrom, recalled } from './recall.js';
 import {
   createResponse,
@@ -251,9 +252,11 @@ export function knownBefore(
   );
 }
 
-/** How a page is drawn for a respondent: which questions it hides, what its recalls show, and
- * the seed of its random orders (the session's, so a reload keeps the order). */
+/** How a page is drawn for a respondent: the questions it shows in their order (the page's
+ * `sorting`), what its recalls show, and the seed of its random orders (the session's, so a
+ * reload keeps the order). */
 export interface PageView {
+  questions: IndexedQuestion[];
   hidden: Set<string>;
   recall: (ref: PipeRef) => string;
   seed: number;
@@ -265,10 +268,16 @@ export function pageView(
   pageId: string,
 ): PageView {
   const known = knownBefore(r, response, pageId);
+  const hidden = hiddenOn(r.index, pageId, known);
+  const seed = Number.parseInt(r.respondentKey.slice(0, 8), 16) || 0;
+  const page = r.index.pageById.get(pageId);
+  // Ordered before hiding, so a question's place does not depend on which others are shown.
+  const ordered = respondentOrder(page?.questions ?? [], page?.sorting, seed, pageId);
   return {
-    hidden: hiddenOn(r.index, pageId, known),
+    questions: ordered.filter((q) => !hidden.has(q.id)),
+    hidden,
     recall: (ref) => recalled(r.index, ref, known),
-    seed: Number.parseInt(r.respondentKey.slice(0, 8), 16) || 0,
+    seed,
   };
 }
 

@@ -1,7 +1,15 @@
 // The shapes of answers and of an indexed design, apart from the code that checks and builds them:
 // modules that only name them (uploads, surveys) import this file and no code of the responses area.
 import type { ResponseRow } from '../../db/stores/responses.js';
-import type { Choice, Col, Logic, Other, Row, StoredQuestion } from '../surveys/question-schema.js';
+import type {
+  Choice,
+  Col,
+  Logic,
+  Other,
+  PageSorting,
+  Row,
+  StoredQuestion,
+} from '../surveys/question-schema.js';
 
 export interface AnswerIn {
   choice_id?: string;
@@ -58,6 +66,8 @@ export interface IndexedPage {
   description: string;
   /** the page's skip-logic rule (choice rules are on the questions' choices) */
   logic: Logic | null;
+  /** the order of its questions for each respondent (randomise.ts), or null: as listed */
+  sorting: PageSorting | null;
   questions: IndexedQuestion[];
 }
 

@@ -11,8 +11,10 @@ import { recordEvent } from '../events.js';
 import { ownedRow } from '../owned.js';
 import type { SurveyRow } from './access.js';
 import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
+import { remapQuestionPipes } from './piping.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
-import type { Logic, QuestionInput, StoredQuestion } from './question-schema.js';
+import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
+import { sortingColumn } from './randomise.js';
 
 export const MAX_QUESTIONS = 1000;
 
@@ -55,7 +57,10 @@ export interface BlueprintPage {
   title?: string;
   description?: string;
   logic?: Logic | null;
+  sorting?: PageSorting | null;
   questions: QuestionInput[];
+  /** the source questions' ids (copies, imports), in order: recalls of them are remapped to their copies */
+  questionIds?: string[];
 }
 
 export interface Blueprint extends SurveySettings {
@@ -191,6 +196,40 @@ export async function prepareQuestions(
   );
 }
 
+/**
+ * A copy's (or import's) recalls and display logic name the source's questions and choices: each
+ * is rewritten to name its copy (choices paired by position, as normalizeQuestion keeps them).
+ */
+function remapRecalls(
+  pages: BlueprintPage[],
+  prepared: PreparedQuestion[][],
+  questionIds: ReadonlyMap<string, string>,
+): void {
+  const choiceIds = new Map<string, string>();
+  for (const [i, p] of pages.entries())
+    for (const [j, q] of p.questions.entries()) {
+      const to = prepared[i][j]?.doc.answers;
+      q.answers?.choices?.forEach((c, k) => {
+        const id = (c as { id?: string }).id;
+        const copy = to?.choices?.[k]?.id;
+        if (id && copy) choiceIds.set(String(id), copy);
+      });
+      const other = (q.answers?.other as { id?: string } | undefined)?.id;
+      if (other && to?.other?.id) choiceIds.set(String(other), to.other.id);
+    }
+  for (const q of prepared.flat()) {
+    q.doc = remapQuestionPipes(q.doc, questionIds);
+    const d = q.doc.display_logic;
+    const copy = d?.question_id && questionIds.get(d.question_id);
+    if (d && copy)
+      q.doc.display_logic = {
+        ...d,
+        question_id: copy,
+        ...(d.choice_ids && { choice_ids: d.choice_ids.map((id) => choiceIds.get(id) ?? id) }),
+      };
+  }
+}
+
 /** Writes a whole new survey with its pages and questions, and its events, in one transaction. */
 export async function writeBlueprint(
   deps: Deps,
@@ -221,6 +260,12 @@ export async function writeBlueprint(
     });
   });
   checkTargets(pageIds, rules);
+  const sourceIds = new Map(
+    pages.flatMap((p, i) =>
+      (p.questionIds ?? []).flatMap((id, j) => (prepared[i][j] ? [[id, prepared[i][j].id] as const] : [])),
+    ),
+  );
+  if (sourceIds.size > 0) remapRecalls(pages, prepared, sourceIds);
   const row: SurveyRow = {
     id: surveyId,
     owner_id: ownerId,
@@ -247,6 +292,7 @@ export async function writeBlueprint(
           title: p.title ?? '',
           description: p.description ?? '',
           logic: pageLogic[i] ? JSON.stringify(pageLogic[i]) : null,
+          sorting: sortingColumn(p.sorting),
         })),
       )
       .execute();

@@ -11,7 +11,8 @@ import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
 import { checkLookBack } from './display-logic.js';
 import { checkLogicShape, checkTargets, type PlacedRule, parseLogic, questionRules } from './logic.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
-import type { Logic, QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
+import type { Logic, PageSorting, QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
+import { parseSorting, sortingColumn } from './randomise.js';
 import type { Actor } from './surveys.js';
 
 type Trx = Transaction<Database>;
@@ -23,6 +24,8 @@ export interface PageRow {
   title: string;
   description: string;
   logic: Logic | null;
+  /** the questions' order for respondents (randomise.ts), null: as listed */
+  sorting: PageSorting | null;
 }
 
 export interface PageWithCount extends PageRow {
@@ -94,12 +97,17 @@ export async function listPages(
 ): Promise<[number, PageWithCount[]]> {
   const base = deps.db.kysely.selectFrom('survey_pages').where('survey_id', '=', surveyId);
   const { total, rows: pages } = await countAndPage(base, { offset, limit }, (q) =>
-    q.select(['id', 'survey_id', 'position', 'title', 'description', 'logic']).orderBy('position'),
+    q.select(['id', 'survey_id', 'position', 'title', 'description', 'logic', 'sorting']).orderBy('position'),
   );
   const counts = await questionCounts(deps, surveyId);
   return [
     total,
-    pages.map((p) => ({ ...p, logic: parseLogic(p.logic), question_count: counts.get(p.id) ?? 0 })),
+    pages.map((p) => ({
+      ...p,
+      logic: parseLogic(p.logic),
+      sorting: parseSorting(p.sorting),
+      question_count: counts.get(p.id) ?? 0,
+    })),
   ];
 }
 
@@ -116,7 +124,7 @@ async function questionCounts(deps: Deps, surveyId: string): Promise<Map<string,
 export async function getPage(deps: Deps, surveyId: string, pageId: string): Promise<PageWithCount> {
   const page = await deps.db.kysely
     .selectFrom('survey_pages')
-    .select(['id', 'survey_id', 'position', 'title', 'description', 'logic'])
+    .select(['id', 'survey_id', 'position', 'title', 'description', 'logic', 'sorting'])
     .where('id', '=', pageId)
     .where('survey_id', '=', surveyId)
     .executeTakeFirst();
@@ -126,7 +134,12 @@ export async function getPage(deps: Deps, surveyId: string, pageId: string): Pro
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('page_id', '=', pageId)
     .executeTakeFirstOrThrow();
-  return { ...page, logic: parseLogic(page.logic), question_count: Number(n) };
+  return {
+    ...page,
+    logic: parseLogic(page.logic),
+    sorting: parseSorting(page.sorting),
+    question_count: Number(n),
+  };
 }
 
 export interface PageInput {
@@ -135,6 +148,8 @@ export interface PageInput {
   position?: number;
   /** skip logic after the page (logic.ts); null removes it */
   logic?: Logic | null;
+  /** the questions' order for respondents; null or `default` keeps them as listed */
+  sorting?: PageSorting | null;
 }
 
 /**
@@ -210,10 +225,16 @@ export async function createPage(
       title: input.title ?? '',
       description: input.description ?? '',
       logic: input.logic ?? null,
+      sorting: parseSorting(sortingColumn(input.sorting)),
     };
     await trx
       .insertInto('survey_pages')
-      .values({ ...page, logic: page.logic && JSON.stringify(page.logic), owner_id: survey.owner_id })
+      .values({
+        ...page,
+        logic: page.logic && JSON.stringify(page.logic),
+        sorting: sortingColumn(page.sorting),
+        owner_id: survey.owner_id,
+      })
       .execute();
     // An insertion keeps the other pages' relative order: only the new page's own rule can be wrong.
     if (page.logic) await checkSurveyRules(trx, survey.id);
@@ -298,6 +319,12 @@ export async function updatePage(
     title: input.title ?? (mode === 'put' ? '' : current.title),
     description: input.description ?? (mode === 'put' ? '' : current.description),
     logic: input.logic !== undefined ? input.logic : mode === 'put' ? null : current.logic,
+    sorting:
+      input.sorting !== undefined
+        ? parseSorting(sortingColumn(input.sorting))
+        : mode === 'put'
+          ? null
+          : current.sorting,
   };
   if (next.logic) checkLogicShape(next.logic, 'logic');
   let position = current.position;
@@ -321,7 +348,7 @@ export async function updatePage(
     }
     await trx
       .updateTable('survey_pages')
-      .set({ ...next, logic: next.logic && JSON.stringify(next.logic) })
+      .set({ ...next, logic: next.logic && JSON.stringify(next.logic), sorting: sortingColumn(next.sorting) })
       .where('id', '=', pageId)
       .execute();
     // A move can turn any rule into a backward jump; a new rule must jump forward.

@@ -74,3 +74,28 @@ export function checkPipeShape(doc: StoredQuestion): void {
         `'${field}': contact("${ref.key}") is not a contact field; piping recalls ${CONTACT_FIELDS.join(', ')}.`,
       );
 }
+
+/** The text with each question recall's id replaced by its new id in `ids` (a copy or an import
+ * gives its questions new ids); a recall of a question not in `ids` is kept as written. */
+export function remapPipes(text: string, ids: ReadonlyMap<string, string>): string {
+  return text.replace(PIPE, (whole: string, kind: string, _arg: string, id: string | undefined) => {
+    const to = kind === 'question' && id !== undefined ? ids.get(id) : undefined;
+    return to ? whole.replace(`id="${id}"`, `id="${to}"`) : whole;
+  });
+}
+
+/** A question's design with the recalls in its headings, descriptions and choices remapped. */
+export function remapQuestionPipes(doc: StoredQuestion, ids: ReadonlyMap<string, string>): StoredQuestion {
+  const map = (t: string) => remapPipes(t, ids);
+  return {
+    ...doc,
+    headings: doc.headings.map((h) => ({
+      ...h,
+      heading: map(h.heading),
+      ...(h.description !== undefined && { description: map(h.description) }),
+    })),
+    ...(doc.answers?.choices && {
+      answers: { ...doc.answers, choices: doc.answers.choices.map((c) => ({ ...c, text: map(c.text) })) },
+    }),
+  };
+}

@@ -26,6 +26,23 @@ export const Logic = Type.Object(
 );
 export type Logic = Static<typeof Logic>;
 
+/** A page's question order (an extension, docs/display-logic-and-piping.md): `random` shuffles the
+ * page's questions per respondent, `flip` shows them as listed or reversed; `ignore_last` keeps
+ * the last question last. */
+export const PAGE_SORTING_TYPES = ['default', 'random', 'flip'] as const;
+export const PageSorting = Type.Object(
+  {
+    type: Type.Enum(PAGE_SORTING_TYPES),
+    ignore_last: Type.Optional(Type.Boolean()),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Question order on this page for each respondent (extension): default (as listed), random, flip; ignore_last keeps the last question last. Stable across reloads.',
+  },
+);
+export type PageSorting = Static<typeof PageSorting>;
+
 /**
  * T or null. Written as a type list (`type: ['object', 'null']`) rather than anyOf: the response
  * serializer then needs no runtime branch test per value, which keeps a 1000-question /details fast.

@@ -26,7 +26,8 @@ import {
 } from './blueprint.js';
 import { parseLogic } from './logic.js';
 import { storedAsInput } from './question-rules.js';
-import type { Logic, QuestionInput, StoredQuestion } from './question-schema.js';
+import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
+import { parseSorting } from './randomise.js';
 import { findTemplate } from './templates/index.js';
 
 export interface SettingsInput {
@@ -99,7 +100,9 @@ export async function blueprintOf(deps: Deps, survey: SurveyRow): Promise<Bluepr
       title: p.title,
       description: p.description,
       logic: p.logic,
+      sorting: p.sorting,
       questions: (questions.get(p.id) ?? []).map((q) => storedAsInput(q.family, q.subtype, q.doc)),
+      questionIds: (questions.get(p.id) ?? []).map((q) => q.id),
     })),
   };
 }
@@ -475,6 +478,7 @@ export interface DesignPage {
   title: string;
   description: string;
   logic: Logic | null;
+  sorting: PageSorting | null;
 }
 
 export interface DesignQuestion {
@@ -503,7 +507,7 @@ export async function loadDesignRaw(
   const [pageRows, rows] = await Promise.all([
     k
       .selectFrom('survey_pages')
-      .select(['id', 'position', 'title', 'description', 'logic'])
+      .select(['id', 'position', 'title', 'description', 'logic', 'sorting'])
       .where('survey_id', '=', surveyId)
       .orderBy('position')
       .execute(),
@@ -524,7 +528,10 @@ export async function loadDesignRaw(
     }
     list.push(r);
   }
-  return { pages: pageRows.map((p) => ({ ...p, logic: parseLogic(p.logic) })), questions };
+  return {
+    pages: pageRows.map((p) => ({ ...p, logic: parseLogic(p.logic), sorting: parseSorting(p.sorting) })),
+    questions,
+  };
 }
 
 /** A survey's pages and their questions, designs parsed. */

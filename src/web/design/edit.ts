@@ -51,7 +51,7 @@ import {
   renderEditor,
   rulesTo,
 } from './editor-page.js';
-import { conditionOf, ruleOf } from './logic-ui.js';
+import { conditionOf, pageOrderOf, ruleOf } from './logic-ui.js';
 import {
   draftFromForm,
   findKind,
@@ -279,14 +279,16 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
 
   change(
     '/create/pages/:pageId/save',
-    { title: formText(100_000), description: formText(100_000) },
+    { title: formText(100_000), description: formText(100_000), question_order: formText(50) },
     PageParams,
     at((request) => `page-${pageOf(request)}`),
     (request) => async (survey, actor) => {
-      const form = request.body as { title?: string; description?: string };
+      const form = request.body as { title?: string; description?: string; question_order?: string };
       const title = checkText((form.title ?? '').trim(), 'The page title', 2000);
       const description = checkText((form.description ?? '').trim(), 'The page description', 20000);
-      await updatePage(deps, actor, survey, pageOf(request), { title, description }, 'patch');
+      // A form without the select (an older page) leaves the order as it was.
+      const sorting = form.question_order === undefined ? undefined : pageOrderOf(form.question_order);
+      await updatePage(deps, actor, survey, pageOf(request), { title, description, sorting }, 'patch');
       return { done: 'page_saved', anchor: `page-${pageOf(request)}` };
     },
   );

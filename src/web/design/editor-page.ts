@@ -29,6 +29,7 @@ import {
   conditionValue,
   explainRuleError,
   type PageChoice,
+  pageOrderField,
   ruleMarker,
   ruleSelect,
   ruleValue,
@@ -287,6 +288,7 @@ ${errorHere(state, `page-${p.id}`)}
 <input id="page-${p.id}-title" name="title" type="text" maxlength="2000" value="${p.title}"${invalidIf(state, `page-${p.id}`)}>
 <label for="page-${p.id}-description">Page description</label>
 <textarea id="page-${p.id}-description" name="description" rows="2">${p.description}</textarea>
+${pageOrderField(p.id, p.sorting)}
 <div class="actions"><button type="submit">Save page</button></div>
 </form>
 ${errorHere(state, `move-${p.id}`)}

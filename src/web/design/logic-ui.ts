@@ -2,7 +2,12 @@
 // select and back, the select itself, and the short marker the question and page lists show. The
 // select offers only later pages, but the domain decides what is valid (a stale form that jumps
 // backward is refused there, 400/1002, and the message is shown beside the form).
-import type { DisplayLogic, Logic, StoredQuestion } from '../../domain/surveys/question-schema.js';
+import type {
+  DisplayLogic,
+  Logic,
+  PageSorting,
+  StoredQuestion,
+} from '../../domain/surveys/question-schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Html, html, raw } from '../html.js';
 
@@ -154,4 +159,27 @@ export function conditionMarker(d: DisplayLogic | undefined, choices: readonly C
       ? `custom variable "${d.custom_variable}" ${d.operator === 'equals' ? 'equals' : (d.operator ?? 'equals').replace('_', ' ')} "${d.value ?? ''}"`
       : (known?.label ?? `question ${d.question_id} meets a condition`);
   return html`<p class="logic-note"><span class="badge accent">Shown if</span> ${text}</p>`;
+}
+
+// ---- the order of a page's questions (its `sorting`, randomise.ts) ------------------------------
+
+const PAGE_ORDERS: Record<string, PageSorting | null> = {
+  '': null,
+  random: { type: 'random', ignore_last: false },
+  random_last: { type: 'random', ignore_last: true },
+  flip: { type: 'flip', ignore_last: false },
+};
+
+/** The page settings' select value as the page's `sorting` (an unknown value: as listed). */
+export function pageOrderOf(value: string | undefined): PageSorting | null {
+  return PAGE_ORDERS[value ?? ''] ?? null;
+}
+
+/** The "Order of questions" select of a page's settings form. */
+export function pageOrderField(pageId: string, s: PageSorting | null): Html {
+  const current = !s ? '' : s.type === 'flip' ? 'flip' : s.ignore_last ? 'random_last' : 'random';
+  const option = (value: string, text: string) =>
+    html`<option value="${value}"${current === value ? raw(' selected') : ''}>${text}</option>`;
+  return html`<label for="page-${pageId}-order">Order of questions for respondents</label>
+<select id="page-${pageId}-order" name="question_order">${option('', 'As listed')}${option('random', 'Random for each respondent')}${option('random_last', 'Random, last question kept last')}${option('flip', 'Flip (as listed or reversed)')}</select>`;
 }

@@ -187,24 +187,22 @@ function renderSurveyPage(
     maxBytes: deps.config.uploads.maxBytes,
     maxText: sizeText(deps.config.uploads.maxBytes),
   };
-  const questions = p.questions
-    .filter((q) => !view.hidden.has(q.id))
-    .map((q) => {
-      const rendered = renderQuestion(
-        { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
-        {
-          seed: view.seed,
-          recall: view.recall,
-          number: q.family === 'presentation' ? undefined : ++number,
-          values,
-          error: errors.get(q.id),
-          upload,
-        },
-      );
-      if (q.family === 'presentation') return rendered;
-      const req = q.doc.required;
-      return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
-    });
+  const questions = view.questions.map((q) => {
+    const rendered = renderQuestion(
+      { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
+      {
+        seed: view.seed,
+        recall: view.recall,
+        number: q.family === 'presentation' ? undefined : ++number,
+        values,
+        error: errors.get(q.id),
+        upload,
+      },
+    );
+    if (q.family === 'presentation') return rendered;
+    const req = q.doc.required;
+    return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
+  });
   const isLast = pageIndex === pages.length - 1;
   const action = linkOf(ctx);
   const { done, total } = place.progress;

@@ -10,6 +10,7 @@
 import { isNpsQuestion } from '../../domain/surveys/nps.js';
 import { type PipeRef, splitPipes } from '../../domain/surveys/piping.js';
 import type { Choice, Col, Row, StoredQuestion } from '../../domain/surveys/question-schema.js';
+import { respondentOrder } from '../../domain/surveys/randomise.js';
 import { escapeHtml } from '../../platform/escape.js';
 import { type Html, html, raw } from '../html.js';
 
@@ -68,18 +69,6 @@ function entered(o: RenderOptions, name: string): string[] {
 const visible = <T extends { visible: boolean }>(items: readonly T[] | undefined): T[] =>
   (items ?? []).filter((x) => x.visible);
 
-/** A small deterministic generator (mulberry32) for seeded shuffles. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Applies the question's `sorting` to its choices (or matrix rows); `ignore_last` pins the last one. */
 export function sortedOptions<T extends { text: string }>(
   q: RenderableQuestion,
@@ -88,29 +77,13 @@ export function sortedOptions<T extends { text: string }>(
 ): T[] {
   const sorting = q.doc.sorting;
   if (!sorting || sorting.type === 'default' || items.length < 2) return items;
+  if (sorting.type === 'random' || sorting.type === 'flip')
+    return respondentOrder(items, sorting, o.seed, q.id);
   const pinned = sorting.ignore_last ? items.slice(-1) : [];
-  let rest = sorting.ignore_last ? items.slice(0, -1) : [...items];
+  const rest = sorting.ignore_last ? items.slice(0, -1) : [...items];
   const key = (x: T) => x.text.toLocaleLowerCase();
-  switch (sorting.type) {
-    case 'textasc':
-      rest.sort((a, b) => key(a).localeCompare(key(b)));
-      break;
-    case 'textdesc':
-      rest.sort((a, b) => key(b).localeCompare(key(a)));
-      break;
-    case 'flip':
-      if (o.seed !== undefined && o.seed % 2 === 1) rest.reverse();
-      break;
-    case 'random':
-      if (o.seed !== undefined) {
-        const next = random(o.seed + Number(q.id.slice(-6)));
-        rest = rest
-          .map((x) => ({ x, k: next() }))
-          .sort((a, b) => a.k - b.k)
-          .map((e) => e.x);
-      }
-      break;
-  }
+  if (sorting.type === 'textasc') rest.sort((a, b) => key(a).localeCompare(key(b)));
+  if (sorting.type === 'textdesc') rest.sort((a, b) => key(b).localeCompare(key(a)));
   return [...rest, ...pinned];
 }
 

@@ -24,7 +24,15 @@ import {
 import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { presentPage, presentQuestion, questionHeading } from './present.js';
-import { emptyBodyIsObject, Logic, Page, PageParams, QuestionParams, SurveyParams } from './schemas.js';
+import {
+  emptyBodyIsObject,
+  Logic,
+  Page,
+  PageParams,
+  PageSorting,
+  QuestionParams,
+  SurveyParams,
+} from './schemas.js';
 import { actorOf } from './surveys.js';
 
 const PageBody = Type.Object(
@@ -35,6 +43,7 @@ const PageBody = Type.Object(
       Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Default: after the last page' }),
     ),
     logic: Type.Optional(Type.Union([Logic, Type.Null()])),
+    sorting: Type.Optional(Type.Union([PageSorting, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -45,6 +54,7 @@ const PageListItem = Type.Object({
   description: Type.String(),
   position: Type.Integer(),
   logic: Type.Optional(Logic),
+  sorting: Type.Optional(PageSorting),
   href: Type.String(),
 });
 

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
-import type { Logic, Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
+import type { Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { baseUrl } from '../../../http/paging.js';
@@ -48,7 +48,7 @@ export function presentPage(
   base: string,
   p: Pick<
     PageWithCount,
-    'id' | 'survey_id' | 'title' | 'description' | 'position' | 'question_count' | 'logic'
+    'id' | 'survey_id' | 'title' | 'description' | 'position' | 'question_count' | 'logic' | 'sorting'
   >,
 ): Static<typeof Page> {
   return {
@@ -58,6 +58,7 @@ export function presentPage(
     position: p.position,
     question_count: p.question_count,
     ...(p.logic ? { logic: p.logic } : {}),
+    ...(p.sorting ? { sorting: p.sorting } : {}),
     href: pageHref(base, p.survey_id, p.id),
   };
 }
@@ -90,7 +91,7 @@ export function questionHeading(q: Pick<QuestionRow, 'doc'>): string {
 export function detailsJson(
   request: FastifyRequest,
   survey: SurveyRow,
-  pages: Array<{ id: string; position: number; title: string; description: string; logic: Logic | null }>,
+  pages: Array<Pick<PageWithCount, 'id' | 'position' | 'title' | 'description' | 'logic' | 'sorting'>>,
   questions: Map<
     string,
     Array<{ id: string; page_id: string; position: number; family: string; subtype: string; doc: string }>

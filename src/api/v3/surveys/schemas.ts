@@ -1,9 +1,15 @@
 // TypeBox schemas of the survey resources (reference §4–6). Question schemas come from the one
 // question schema family in domain/surveys/question-schema.ts.
 import { type TSchema, Type } from 'typebox';
-import { Logic, NO_NUL, Question, QuestionInput } from '../../../domain/surveys/question-schema.js';
+import {
+  Logic,
+  NO_NUL,
+  PageSorting,
+  Question,
+  QuestionInput,
+} from '../../../domain/surveys/question-schema.js';
 
-export { Logic };
+export { Logic, PageSorting };
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -118,6 +124,7 @@ export const SurveyCreateBody = Type.Object(
             title: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 2000 })),
             description: Type.Optional(Type.String({ pattern: NO_NUL, maxLength: 20000 })),
             logic: Type.Optional(Logic),
+            sorting: Type.Optional(PageSorting),
             questions: Type.Array(QuestionInput),
           },
           { additionalProperties: false },
@@ -173,6 +180,7 @@ export const Page = Type.Object({
   position: Type.Integer(),
   question_count: Type.Integer(),
   logic: Type.Optional(Logic),
+  sorting: Type.Optional(PageSorting),
   href: Type.String(),
 });
 
