@@ -177,6 +177,35 @@ describe('display logic and piping: the model', () => {
     expect1002(choice, "'answers.choices[0].text'");
     expect((await heading('Hi [contact("first_name"), fallback="there"]')).status).toBe(200);
   });
+
+  it('refuses, in a survey written in one request, a recall or condition naming a question of another survey', async () => {
+    const s = await petsSurvey();
+    const create = (question: object) =>
+      server.client.post(
+        '/v3/surveys',
+        {
+          title: 'One request',
+          pages: [
+            { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Name?' }] }] },
+            { questions: [{ family: 'open_ended', subtype: 'single', ...question }] },
+          ],
+        },
+        { token: owner.token },
+      );
+    expect1002(
+      await create({ headings: [{ heading: `Hi [question("value"), id="${s.name}"]` }] }),
+      "'pages[1].questions[0].headings[0].heading': question",
+    );
+    expect1002(
+      await create({
+        headings: [{ heading: 'Why?' }],
+        display_logic: { question_id: s.owns, choice_ids: [s.yes] },
+      }),
+      "'pages[1].questions[0].display_logic.question_id': question",
+    );
+    const plain = await create({ headings: [{ heading: 'Hi [contact("first_name"), fallback="there"]' }] });
+    expect(plain.status, plain.text).toBe(201);
+  });
 });
 
 describe('display logic through the API', () => {

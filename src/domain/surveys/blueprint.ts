@@ -11,7 +11,7 @@ import { recordEvent } from '../events.js';
 import { ownedRow } from '../owned.js';
 import type { SurveyRow } from './access.js';
 import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
-import { remapQuestionPipes } from './piping.js';
+import { questionPipes, remapQuestionPipes } from './piping.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
 import { sortingColumn } from './randomise.js';
@@ -230,6 +230,27 @@ function remapRecalls(
   }
 }
 
+/**
+ * A survey written in one request (not a copy or an import) has no question ids yet, so a recall or a
+ * display condition in it can only name a question of another survey: 400/1002 naming the field, as
+ * the same text gets when a question is added on its own.
+ */
+function refuseRecalls(prepared: PreparedQuestion[][]): void {
+  for (const [i, qs] of prepared.entries())
+    for (const [j, q] of qs.entries()) {
+      const at = `pages[${i}].questions[${j}]`;
+      const d = q.doc.display_logic;
+      if (d?.question_id)
+        throw new ApiError(
+          1002,
+          `'${at}.display_logic.question_id': question ${d.question_id} is not in this survey.`,
+        );
+      for (const p of questionPipes(q.doc))
+        if (p.ref.kind === 'question')
+          throw new ApiError(1002, `'${at}.${p.field}': question ${p.ref.key} is not in this survey.`);
+    }
+}
+
 /** Writes a whole new survey with its pages and questions, and its events, in one transaction. */
 export async function writeBlueprint(
   deps: Deps,
@@ -266,6 +287,7 @@ export async function writeBlueprint(
     ),
   );
   if (sourceIds.size > 0) remapRecalls(pages, prepared, sourceIds);
+  else refuseRecalls(prepared);
   const row: SurveyRow = {
     id: surveyId,
     owner_id: ownerId,
