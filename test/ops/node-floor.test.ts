@@ -8,7 +8,7 @@ import { ROOT } from '../helpers/cli.js';
 type Version = [number, number, number];
 
 function version(text: string): Version {
-  const [major, minor = 0, patch = 0] = text.split('.').map((p) => (p === 'x' ? 0 : Number(p)));
+  const [major, minor = 0, patch = 0] = text.split('.').map((p) => (p === 'x' || p === '*' ? 0 : Number(p)));
   return [major, minor, patch];
 }
 
@@ -16,7 +16,7 @@ function compare(a: Version, b: Version): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-/** Whether `v` satisfies an engines range of the forms the lock holds (>=, ^, N, N.x, *, ||, and). */
+/** Whether `v` satisfies an engines range of the forms the lock holds (>=, ^, N, N.x or N.*, *, ||, and). */
 function satisfies(v: Version, range: string): boolean {
   return range
     .replace(/(>=|\^)\s+/g, '$1')
@@ -30,7 +30,7 @@ function satisfies(v: Version, range: string): boolean {
           if (c.startsWith('>=')) return compare(v, version(c.slice(2))) >= 0;
           if (c.startsWith('^'))
             return v[0] === version(c.slice(1))[0] && compare(v, version(c.slice(1))) >= 0;
-          if (/^\d+(\.x)?$/.test(c)) return v[0] === Number(c.split('.')[0]);
+          if (/^\d+(\.[x*])?$/.test(c)) return v[0] === Number(c.split('.')[0]);
           throw new Error(`an engines range this test does not read: ${range}`);
         }),
     );

@@ -51,13 +51,14 @@ describe('assets', () => {
 });
 
 describe('the workspace header', () => {
-  it('offers Surveys, Contacts and Account, Developer to app owners, Operator to operators, and Sign out', async () => {
+  it('offers Surveys, Contacts, Account and Integrations, Developer to app owners, Operator to operators, and Sign out', async () => {
     await signIn(page, server.url, owner, '/account');
     const nav = page.getByRole('navigation', { name: 'Workspace' });
     await expect(nav.getByRole('link').allTextContents()).resolves.toEqual([
       'Surveys',
       'Contacts',
       'Account',
+      'Integrations',
       'Developer',
     ]);
     await expect(nav.getByRole('link', { name: 'Account' }).getAttribute('aria-current')).resolves.toBe(
