@@ -13,7 +13,7 @@ import { accessUrl } from '../../platform/regions.js';
 import type { Account } from '../accounts/users.js';
 import type { Collector } from '../collectors/collectors.js';
 import { newContactRow, setContactStatus } from '../contacts/contacts.js';
-import { emailTheme, themeOfSurvey } from '../themes/themes.js';
+import { emailLook, themeOfSurvey } from '../themes/themes.js';
 import {
   type EmailTheme,
   type MergeValues,
@@ -71,8 +71,9 @@ export async function surveyTheme(deps: Deps, collector: Collector, baseUrl: str
     .select(['theme_color', 'theme_id', 'owner_id'])
     .where('id', '=', collector.survey_id)
     .executeTakeFirst();
-  if (row && (await themeOfSurvey(deps, row))) {
-    const theme = await emailTheme(deps, row, baseUrl);
+  const stored = row ? await themeOfSurvey(deps, row) : undefined;
+  if (stored) {
+    const theme = emailLook(stored, baseUrl);
     return {
       accent: theme.primary_color,
       onAccent: theme.button_text_color,

@@ -317,23 +317,16 @@ export function themePaths(theme: Theme): { stylesheet: string; logo: string | n
   };
 }
 
-/** The survey's colours, font and absolute logo URL for its invitation emails (defaults without a theme). */
-export async function emailTheme(
-  deps: Deps,
-  survey: Pick<SurveyRow, 'theme_id' | 'owner_id'>,
+/** A theme's colours, font stack and absolute logo URL, as its survey's invitation emails use them. */
+export function emailLook(
+  theme: Theme,
   baseUrl: string,
-): Promise<ThemeFields & { font_stack: string; button_text_color: string; logo_url: string | null }> {
-  const theme = await themeOfSurvey(deps, survey);
-  const fields = theme ?? READY_THEMES.classic.fields;
-  const logo = theme ? themePaths(theme).logo : null;
+): { primary_color: string; button_text_color: string; font_stack: string; logo_url: string | null } {
+  const logo = themePaths(theme).logo;
   return {
-    primary_color: fields.primary_color,
-    background_color: fields.background_color,
-    text_color: fields.text_color,
-    font: fields.font,
-    button_shape: fields.button_shape,
-    font_stack: FONTS[fields.font].stack,
-    button_text_color: onPrimary(fields.primary_color),
+    primary_color: theme.primary_color,
+    button_text_color: onPrimary(theme.primary_color),
+    font_stack: FONTS[theme.font].stack,
     logo_url: logo ? `${baseUrl}${logo}` : null,
   };
 }
