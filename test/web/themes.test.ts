@@ -1,6 +1,7 @@
 // A survey's theme over HTTP: the builder's theme page (ready themes, preview without saving,
 // every refusal naming its field), the survey's theme_id in the API (a string), and the
 // respondent page drawn in it (its stylesheet, its logo served with the survey, sharing tags).
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -187,5 +188,30 @@ describe('theme page', () => {
       { token: stranger.token },
     );
     expect(await (await fetch(fc.body.url)).text()).not.toContain('/r/themes/');
+  });
+
+  it('a deleted survey hands its theme to a survey still wearing it; the last one takes the row and logo along', async () => {
+    const logos = () => readdirSync(server.config.uploads.dir).filter((f) => f.startsWith('theme-'));
+    const first = (await server.client.post('/v3/surveys', { title: 'Heirloom' }, tk())).body;
+    const firstSm = new URL(first.edit_url).searchParams.get('sm')!;
+    const before = logos();
+    sm = firstSm;
+    expect((await postTheme(GOOD, { name: 'brand.png', bytes: PNG })).status).toBe(303);
+    const [logoFile] = logos().filter((f) => !before.includes(f));
+    expect(logoFile).toBeDefined();
+    const themeId = (await server.client.get(`/v3/surveys/${first.id}`, tk())).body.theme_id;
+    const heir = (await server.client.post('/v3/surveys', { title: 'Heir', theme_id: Number(themeId) }, tk()))
+      .body;
+    const c = await server.client.post(`/v3/surveys/${heir.id}/collectors`, { type: 'weblink' }, tk());
+
+    expect((await server.client.delete(`/v3/surveys/${first.id}`, tk())).status).toBe(200);
+    const html = await (await fetch(c.body.url)).text();
+    const logo = new RegExp(`src="(/r/themes/${themeId}/[0-9a-z]+/logo)"`).exec(html)?.[1];
+    expect(logo).toBeDefined();
+    expect((await fetch(`${server.url}${logo}`)).status).toBe(200);
+    expect(logos()).toContain(logoFile);
+
+    expect((await server.client.delete(`/v3/surveys/${heir.id}`, tk())).status).toBe(200);
+    expect(logos()).not.toContain(logoFile);
   });
 });

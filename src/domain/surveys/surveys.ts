@@ -10,6 +10,7 @@ import { collectorStates } from '../collectors/collectors.js';
 import { recordEvent } from '../events.js';
 import { sharedAtAllQuery, sharedWithQuery } from '../sharing/privileges.js';
 import { activeTeamOf } from '../teams/membership.js';
+import { releaseTheme, removeThemeLogo } from '../themes/themes.js';
 import { removeUploads } from '../uploads/uploads.js';
 import { type Caller, requireSurvey, type SurveyRow } from './access.js';
 import {
@@ -267,7 +268,7 @@ export async function copySurvey(deps: Deps, actor: Actor, surveyId: string): Pr
 export async function deleteSurvey(deps: Deps, actor: Actor, surveyId: string): Promise<SurveyRow> {
   const survey = await deletableSurvey(deps, actor, surveyId);
   const [eventId] = await deps.ids.take(1);
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  const oldLogo = await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('survey_translations').where('survey_id', '=', survey.id).execute();
     await trx.deleteFrom('survey_questions').where('survey_id', '=', survey.id).execute();
     await trx.deleteFrom('survey_pages').where('survey_id', '=', survey.id).execute();
@@ -282,9 +283,11 @@ export async function deleteSurvey(deps: Deps, actor: Actor, surveyId: string): 
       ip: actor.ip ?? null,
       data: { title: survey.title },
     });
+    return releaseTheme(trx, survey.id);
   });
-  // Its responses went with it (cascade); their files follow.
+  // Its responses went with it (cascade); their files and its theme's logo follow.
   await removeUploads(deps, { surveyId: survey.id });
+  await removeThemeLogo(deps, oldLogo);
   return survey;
 }
 

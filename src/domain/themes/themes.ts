@@ -6,8 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { extensionOf, FILE_KINDS } from '../uploads/types.js';
@@ -297,6 +299,40 @@ export async function saveTheme(
   // The replaced logo goes after the row stops naming it.
   if (old) await rm(logoPath(deps, old), { force: true });
   return (await themeById(deps, id))!;
+}
+
+/**
+ * A deleted survey's own theme (inside the delete's transaction): surveys created with its theme_id
+ * still wear it until their first save, so the oldest of them inherits the row; with none left the
+ * row goes. Returns the logo file to remove once the transaction has committed, or null.
+ */
+export async function releaseTheme(tx: Transaction<Database>, surveyId: string): Promise<string | null> {
+  const own = await tx
+    .selectFrom('themes')
+    .select(['id', 'logo_key'])
+    .where('survey_id', '=', surveyId)
+    .executeTakeFirst();
+  if (!own) return null;
+  const heir = await tx
+    .selectFrom('surveys')
+    .select('id')
+    .where('theme_id', '=', own.id)
+    .where('id', '!=', surveyId)
+    .orderBy('date_created')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (heir) {
+    await tx.updateTable('themes').set({ survey_id: heir.id }).where('id', '=', own.id).execute();
+    return null;
+  }
+  await tx.deleteFrom('themes').where('id', '=', own.id).execute();
+  return own.logo_key;
+}
+
+/** Removes a released theme's logo file (after the row that named it is gone). */
+export async function removeThemeLogo(deps: Deps, key: string | null): Promise<void> {
+  if (key) await rm(logoPath(deps, key), { force: true });
 }
 
 /** The stored logo of a theme (its bytes and content type). */
