@@ -4,6 +4,7 @@
 // remembers the unlock; guesses limited), an optional expiry; off, expired, deleted or a plan that
 // no longer allows it → a plain 404 at once; basic plans may not share; every address is throttled.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -310,6 +311,29 @@ describe('shared results', () => {
     ).toBeLessThan(300);
     expect((await visit(minePath)).status).toBe(404);
     expect(surveyId).toBeTruthy();
+  });
+
+  it('dies when its owner moves to a plan that may not share, and comes back with the plan', async () => {
+    // An operator changes the owner's plan on the operator's accounts page.
+    const op = await server.account();
+    await setOperator(server.deps, op.user.id, true);
+    const operator = new WebSession(server.url);
+    expect((await operator.signIn(op.user.username, op.password)).status).toBe(303);
+    const _csrf = await operator.csrf('/operator/accounts');
+    const plan = (p: string) =>
+      operator.post(`/operator/accounts/${owner.user.id}`, {
+        _csrf,
+        plan: p,
+        state: 'active',
+        operator: 'no',
+      });
+    expect((await save({ state: 'on', q: [q.floor], filter: 'none' })).status).toBe(303);
+    const path = await linkPath();
+    expect((await plan('basic')).status).toBe(303);
+    expect((await visit(path)).status).toBe(404);
+    expect((await web.get(sharePage())).text).toContain('needs a paid plan');
+    expect((await plan('advantage')).status).toBe(303);
+    expect((await visit(path)).status).toBe(200);
   });
 
   it('throttles each client address', async () => {
