@@ -3,6 +3,7 @@
 // only (written answers off by default), the owner's fixed filter, an optional password (a cookie
 // remembers the unlock; guesses limited), an optional expiry; off, expired, deleted or a plan that
 // no longer allows it → a plain 404 at once; basic plans may not share; every address is throttled.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
@@ -334,6 +335,27 @@ describe('shared results', () => {
     expect((await web.get(sharePage())).text).toContain('needs a paid plan');
     expect((await plan('advantage')).status).toBe(303);
     expect((await visit(path)).status).toBe(200);
+  });
+
+  it('keeps one link per survey under concurrent saves, and stores only its hash', async () => {
+    const _csrf = await web.csrf(sharePage());
+    const saves = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        web.post(sharePage(), { _csrf, state: 'on', q: [q.floor], filter: 'none', new_link: '1' }),
+      ),
+    );
+    expect(saves.map((r) => r.status)).toEqual([303, 303, 303, 303, 303, 303]);
+    const path = await linkPath();
+    expect((await visit(path)).status).toBe(200);
+    const rows = await server.deps.db.kysely
+      .selectFrom('shared_results')
+      .selectAll()
+      .where('survey_id', '=', surveyId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    const token = path.split('/').pop()!;
+    expect(JSON.stringify(rows[0])).not.toContain(token);
+    expect(rows[0].token_hash).toBe(createHash('sha256').update(token).digest('hex'));
   });
 
   it('throttles each client address', async () => {
