@@ -332,7 +332,7 @@ describe('shared results', () => {
     const path = await linkPath();
     expect((await plan('basic')).status).toBe(303);
     expect((await visit(path)).status).toBe(404);
-    expect((await web.get(sharePage())).text).toContain('needs a paid plan');
+    expect((await web.get(sharePage())).text).toContain('Paused: the link answers');
     expect((await plan('advantage')).status).toBe(303);
     expect((await visit(path)).status).toBe(200);
   });

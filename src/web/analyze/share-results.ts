@@ -151,7 +151,7 @@ export function shareResultsRoutes(app: FastifyInstance, deps: Deps): void {
     const chosen = new Set(s.questionIds);
     const questions = shareableQuestions(index);
     const status = s.on
-      ? html`<p class="share-state on" id="share-state" role="status"><strong>On.</strong> Anyone with the link can see the results below${s.hasPassword ? ' after giving the password' : ''}${s.expiresOn ? `, through ${s.expiresOn} (UTC)` : ''}.${s.expired ? ' The link has expired: choose a later day to open it again.' : ''}</p>
+      ? html`<p class="share-state on" id="share-state" role="status"><strong>On.</strong> Anyone with the link can see the results below${s.hasPassword ? ' after giving the password' : ''}${s.expiresOn ? `, through ${s.expiresOn} (UTC)` : ''}.${s.expired ? ' The link has expired: choose a later day to open it again.' : ''}${owner && !allowed ? ' Paused: the link answers “not found” while your plan does not include shared results.' : ''}</p>
 <div class="share-link"><label for="share-link">Link to the results page</label>
 <input type="url" id="share-link" class="copy" readonly value="${link}" aria-describedby="share-link-hint">
 <p class="hint" id="share-link-hint">Select the link and copy it. It needs no sign-in; turning the page off or making a new link stops it at once.</p></div>`
