@@ -25,7 +25,7 @@ async function makeSurvey(account: TestAccount) {
   const created = await server.client.post(
     '/v3/surveys',
     {
-      title: 'Office move',
+      title: 'Office move <script>window.__xss=1</script>',
       pages: [
         {
           questions: [
@@ -140,7 +140,9 @@ describe('shared results', () => {
     expect(res.headers.get('x-robots-tag')).toContain('noindex');
     expect(res.headers.get('cache-control')).toContain('no-store');
     expect(text).toContain('<meta name="robots" content="noindex, nofollow">');
-    expect(text).toContain('Office move');
+    // The title is text, escaped in the header and the heading.
+    expect(text).toContain('Office move &lt;script&gt;window.__xss=1&lt;/script&gt;: results');
+    expect(text).not.toContain('<script>window.__xss');
     expect(text).toMatch(/id="total"><strong>4<\/strong> responses/);
     expect(text).toContain('Which floor?');
     expect(text).toContain('Ground floor');
