@@ -1,7 +1,7 @@
 // Shared results in a real browser, at 1280 and 390 px with axe (screenshots in
 // test-results/screenshots/): the owner follows "Share results by link" from a filtered analyze
 // page, turns the page on with a password and the filter fixed, copies the link; a visitor with no
-// session gives the password and reads the charts.
+// session gives the password and reads the charts, in the survey's theme.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
@@ -103,6 +103,9 @@ afterAll(async () => {
 
 it('the owner shares filtered results with a password; a visitor unlocks and reads them', async () => {
   const analyze = new URL(details.analyze_url).pathname;
+  // The survey wears a ready theme, which the public page shows too.
+  await page.goto(`${server.url}/create/theme?sm=${analyze.split('/').pop()}`);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Apply Forest' }).click()]);
   await page.goto(`${server.url}${analyze}?status=completed`);
   await page.getByRole('link', { name: 'Share results by link' }).click();
   await page.waitForURL(/\/analyze\/share\?sm=/);
@@ -126,6 +129,7 @@ it('the owner shares filtered results with a password; a visitor unlocks and rea
   public_.setDefaultTimeout(10_000);
   await public_.goto(link);
   expect(await public_.getByRole('heading', { level: 1 }).textContent()).toBe('Team lunch: results');
+  expect(await public_.locator('link[rel="stylesheet"][href^="/r/themes/"]').count()).toBe(1);
   await checkPage(public_, 'shared-results-password');
   await public_.getByLabel('Password').fill('lunch time');
   await public_.getByRole('button', { name: 'See the results' }).click();
