@@ -205,7 +205,10 @@ describe('shared results', () => {
     // Without the CSRF token (or with another's) the form is refused.
     expect((await visitor.post(`${path}/unlock`, { password: 'open sesame' })).status).toBe(400);
     const stranger = new WebSession(server.url);
-    expect((await stranger.post(`${path}/unlock`, { _csrf, password: 'open sesame' })).status).toBe(403);
+    const forged = await stranger.post(`${path}/unlock`, { _csrf, password: 'open sesame' });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('This form has expired');
+    expect(forged.text).not.toContain('href="/account"');
     const wrong = await visitor.post(`${path}/unlock`, { _csrf, password: 'nope' });
     expect(wrong.status).toBe(403);
     expect(wrong.text).toContain('That password is not correct.');

@@ -25,7 +25,13 @@ import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, mayShareResults, type Plan } from '../../platform/plans.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../../platform/secrets.js';
-import { type FilterQuery, filterQuery, parseFilter, type ResultFilter } from '../analysis/filters.js';
+import {
+  type FilterQuery,
+  filterQuery,
+  isTextQuestion,
+  parseFilter,
+  type ResultFilter,
+} from '../analysis/filters.js';
 import {
   attemptSucceeded,
   type Keys,
@@ -43,12 +49,10 @@ const MAX_PASSWORD = 100;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-/** Questions whose results are words people wrote: off unless the owner chooses them. */
+/** Questions whose results are words people wrote (the results filter's text questions): off
+ * unless the owner chooses them. */
 export function isWrittenAnswers(q: IndexedQuestion): boolean {
-  return (
-    ['open_ended', 'demographic', 'datetime'].includes(q.family) &&
-    !(q.subtype === 'numerical' || q.displayType === 'slider')
-  );
+  return isTextQuestion(q);
 }
 
 /** The questions a shared page can show (every one but presentation blocks), in design order. */

@@ -6,7 +6,7 @@
 // the unlock for a day; guesses limited per link and address). Unknown, off and expired links, and
 // links whose owner may no longer share, all get the same plain 404. Every request (views, password
 // tries, unknown links) is counted against the client address's per-minute allowance first.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { type ResultFilter, responseFilters } from '../../domain/analysis/filters.js';
@@ -25,7 +25,7 @@ import {
   shareableQuestions,
   unlockProof,
 } from '../../domain/shared-results/shared-results.js';
-import { sendPage } from '../account/frame.js';
+import { pageErrorHandler, sendPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
 import { page, respondentHeader } from '../layout.js';
 import { pageArea } from '../page-area.js';
@@ -181,6 +181,21 @@ ${items.map((it) => questionResult(it.question, it.summary, written.has(it.quest
 <footer class="powered">Read-only results shared by the survey's owner · Survey Service</footer>`;
 }
 
+/** The area's error pages: the public page's own frame (no link into any workspace) for its
+ * expired forms; every other error as every page scope shows it. */
+function resultsErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (request.url.startsWith('/results/') && err.code?.startsWith('FST_CSRF'))
+    return send(
+      reply,
+      403,
+      'Please try again',
+      html`<h1>Please try again</h1><p role="alert">This form has expired or your browser does not keep cookies. Open the results link again and give the password.</p>`,
+    );
+  return pageErrorHandler(err, request, reply);
+}
+
 export function resultsPages(deps: Deps) {
-  return pageArea('results-pages', deps, [shareResultsRoutes, publicResultsRoutes]);
+  return pageArea('results-pages', deps, [shareResultsRoutes, publicResultsRoutes], {
+    errorHandler: resultsErrors,
+  });
 }
