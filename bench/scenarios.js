@@ -185,6 +185,30 @@ export const scenarios = [
       return { path: new URL(collector.url).pathname };
     },
   },
+  {
+    name: 'shared_results_page',
+    description:
+      'GET /results/{token}: the shared results page of the bench survey (every question shown) with 200 responses, no sign-in',
+    target:
+      'informative: an HTML page (link, owner, design, rollups from counts, charts); compare respondent_page',
+    prepare: async (ctx) => {
+      const { details, collector } = await collectSetup(ctx);
+      await postResponses(ctx, details, collector.id, 200);
+      const cookie = await signIn(ctx);
+      const share = `/analyze/share?sm=${new URL(details.analyze_url).pathname.split('/').pop()}`;
+      const form = await ctx.http(ctx.base, 'GET', share, { headers: { cookie } });
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)[1];
+      const questions = [...form.text.matchAll(/name="q" value="(\d+)"/g)].map((m) => ['q', m[1]]);
+      const body = new URLSearchParams([['_csrf', csrf], ['state', 'on'], ['filter', 'none'], ...questions]);
+      const saved = await ctx.http(ctx.base, 'POST', share, {
+        body: body.toString(),
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      if (saved.status !== 303) throw new Error(`sharing results failed: ${saved.status}`);
+      const page = await ctx.http(ctx.base, 'GET', share, { headers: { cookie } });
+      return { path: new URL(/id="share-link"[^>]*value="([^"]+)"/.exec(page.text)[1]).pathname };
+    },
+  },
 ];
 
 /** Signs the bench user in through the sign-in form; the session's Cookie header. */

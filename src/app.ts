@@ -40,6 +40,7 @@ import { setErrorDocsBase } from './platform/errors.js';
 import { SCOPES } from './platform/scopes.js';
 import { accountArea } from './web/account/plugin.js';
 import { analyzePages } from './web/analyze/pages.js';
+import { resultsPages } from './web/analyze/public-results.js';
 import { assets } from './web/assets.js';
 import { contactPages } from './web/contacts/plugin.js';
 import { developerArea } from './web/developer/plugin.js';
@@ -172,6 +173,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(respondPages(deps));
   await app.register(optOutPages(deps));
   await app.register(analyzePages(deps));
+  await app.register(resultsPages(deps));
   await app.register(responsesPages(deps));
   await app.register(homeAndDesignPages(deps));
   await app.register(contactPages(deps));

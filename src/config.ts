@@ -76,6 +76,9 @@ export interface Config {
   /** Respondent page submissions per minute, per collector and client address
    * (RESPONSES_PER_MINUTE_PER_ADDRESS) and per collector (RESPONSES_PER_MINUTE_PER_COLLECTOR); 0 = no cap. */
   respondentLimits: { perAddressMinute: number; perCollectorMinute: number };
+  /** Shared results pages (/results/<token>, views and password tries) one client address may open a
+   * minute (RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS); 0 = no cap. */
+  resultsViewsPerMinute: number;
   /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
   contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   /** Email invitations per plan: most recipients on one message (RECIPIENT_LIMIT_<PLAN>) and most
@@ -233,6 +236,10 @@ export const ENV_SCHEMA = Type.Partial(
     RESPONSES_PER_MINUTE_PER_COLLECTOR: whole(
       6000,
       'respondent page submissions per collector a minute (0 = no cap)',
+    ),
+    RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS: whole(
+      60,
+      'shared results pages one client address may open a minute (0 = no cap)',
     ),
     EXPORT_DIR: text('./data/exports', 'where export files are written'),
     EXPORT_RETENTION_HOURS: whole(24, 'hours a finished export file is kept', 1),
@@ -408,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddressMinute: n('RESPONSES_PER_MINUTE_PER_ADDRESS'),
       perCollectorMinute: n('RESPONSES_PER_MINUTE_PER_COLLECTOR'),
     },
+    resultsViewsPerMinute: n('RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS'),
     contactLimits: {
       basic: n('CONTACT_LIMIT_BASIC'),
       standard: n('CONTACT_LIMIT_STANDARD'),

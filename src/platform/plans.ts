@@ -44,6 +44,12 @@ export function questionTypes(plan: Plan): Record<QuestionTypeFlag, boolean> {
   };
 }
 
+/** Whether the plan may publish a survey's results as a read-only page by link (shared results):
+ * every paid plan; the basic plan may not. */
+export function mayShareResults(plan: Plan): boolean {
+  return isPaid(plan);
+}
+
 /** The number of responses per survey a free account may read on response-detail endpoints. */
 export const FREE_RESPONSE_DETAIL_LIMIT = 25;
 

@@ -9,8 +9,9 @@ import type { Deps } from '../../context.js';
 const MINUTE = 60_000;
 let calls = 0;
 
-/** Counts one in `key`'s current window and returns the count so far (this one included). */
-async function bump(deps: Deps, key: string, window: number): Promise<number> {
+/** Counts one in `key`'s current window and returns the count so far (this one included); also
+ * what other per-address throttles count with (shared results pages). */
+export async function bump(deps: Deps, key: string, window: number): Promise<number> {
   const k = deps.db.kysely;
   const row = await k
     .insertInto('window_counters')

@@ -53,6 +53,7 @@ import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { compareForm, compareResult } from './compare.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
+import { shareResultsLink } from './share-results.js';
 
 /** `f` without a collector that is not the survey's. */
 function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): ResultFilter {
@@ -146,7 +147,8 @@ function planNotice(plan: Plan, survey: SurveyRow): Html | string {
 
 const plain = (text: string) => text.replace(/<[^>]*>/g, '');
 
-function questionResult(
+/** One question's results: its chart (by family), figures and latest written answers. */
+export function questionResult(
   q: IndexedQuestion,
   summary: QuestionSummary,
   texts: string[] | undefined,
@@ -349,6 +351,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       const body = html`<h2>Results by question</h2>
 ${form}
 ${download}
+${shareResultsLink(token, f)}
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
