@@ -27,6 +27,7 @@ import {
   ratingsOf,
 } from '../../domain/analysis/scores.js';
 import { responseTrend, type Trend, type TrendPoint } from '../../domain/analysis/trend.js';
+import { wordFrequencies } from '../../domain/analysis/words.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
   checkExportAllowed,
@@ -53,6 +54,7 @@ import { richText } from '../surveys/render-question.js';
 import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { compareForm, compareResult } from './compare.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
+import { wordsPanel } from './text.js';
 
 /** `f` without a collector that is not the survey's. */
 function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): ResultFilter {
@@ -151,6 +153,7 @@ function questionResult(
   summary: QuestionSummary,
   texts: string[] | undefined,
   total: number,
+  words: Html | string = '',
 ): Html {
   const title = plain(q.heading);
   let chart: Html | string = '';
@@ -215,7 +218,7 @@ function questionResult(
       : '';
   return html`<section class="q-result" id="r${q.id}" data-family="${q.family}"><h3>${richText(q.heading)}</h3>
 <p class="muted">Answered: ${summary.answered} · Skipped: ${summary.skipped}${total > 0 ? ` · ${Math.round((summary.answered / total) * 100)}% answered` : ''}</p>
-${chart}${statsLine}${list}</section>`;
+${chart}${statsLine}${list}${words}</section>`;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -332,6 +335,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
           .map((x) => x.id),
       );
       const texts = await recentTexts(deps, filters, textual);
+      const words = await wordFrequencies(deps, survey.language, filters, questions);
       const quiz = await quizDistribution(deps, survey, index, filters);
       const trend = await responseTrend(deps, filters);
       const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
@@ -356,7 +360,15 @@ ${trendResult(trend)}
 ${compareForm(`/analyze/${token}`, f, index, compared?.by)}
 ${compared ? compareResult(compared) : ''}
 ${quiz ? quizResult(quiz) : ''}
-${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
+${items.map((it) =>
+  questionResult(
+    it.question,
+    it.summary,
+    texts.get(it.question.id),
+    total,
+    wordsPanel(token, f, it.question, words.get(it.question.id), total),
+  ),
+)}`;
       return surveyPage(deps, reply, found, 'analyze', `${survey.title}: results`, body);
     },
   );
