@@ -35,6 +35,7 @@ import {
   type ExportSpec,
   writeExportTo,
 } from '../../domain/exports/exports.js';
+import { isSummary } from '../../domain/exports/formats.js';
 import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import { hiddenByPlan, readableFilters, readableUpTo } from '../../domain/responses/plan-limit.js';
@@ -62,10 +63,10 @@ function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): Res
 }
 
 /** The download form: the page's filter rides along; completeness can be chosen here. */
-function downloadForm(token: string, f: ResultFilter): Html {
+function downloadForm(token: string, f: ResultFilter, compare?: string): Html {
   return html`<form class="filters" method="get" action="/analyze/${token}/export" aria-label="Download responses">
-${hiddenFilter(f, ['status'])}
-<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV)</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
+${hiddenFilter(f, ['status'])}${compare ? html`<input type="hidden" name="compare" value="${compare}">` : ''}
+<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV${compare ? ', compared' : ''})</option><option value="summary_xlsx">Summary (Excel XLSX${compare ? ', compared' : ''})</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
 <fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
 <fieldset><legend>Responses to include</legend>${Object.entries(STATUS_LABELS).map(
     ([s, label]) =>
@@ -349,7 +350,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
         collectors,
         compared ? { compare: compared.by.id } : {},
       );
-      const download = downloadForm(token, f);
+      const download = downloadForm(token, f, compared?.by.id);
       const body = html`<h2>Results by question</h2>
 ${form}
 ${download}
@@ -385,8 +386,10 @@ ${items.map((it) =>
       const format = (EXPORT_FORMATS as readonly string[]).includes(one(q.format))
         ? (one(q.format) as ExportFormat)
         : 'csv';
-      const f = parseFilter(q, await designIndex(deps, survey));
+      const index = await designIndex(deps, survey);
+      const f = parseFilter(q, index);
       const filters = responseFilters(survey.id, f);
+      const by = index.questions.get(one(q.compare));
       const spec: ExportSpec = {
         format,
         values: one(q.values) === 'numeric' ? 'numeric' : 'text',
@@ -396,6 +399,8 @@ ${items.map((it) =>
         startCreated: filters.startCreated,
         endCreated: filters.endCreated,
         answers: filters.answers,
+        // the compared question splits the summary (ignored by the other formats and when unfit)
+        compare: by && isComparable(by) && isSummary(format) ? by.id : undefined,
       };
       let upTo: number;
       try {
