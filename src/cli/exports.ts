@@ -21,6 +21,7 @@ interface ExportOptions {
   status: string[];
   from?: string;
   until?: string;
+  compare?: string;
 }
 
 const date = (name: string, v: string | undefined) => {
@@ -33,7 +34,7 @@ const date = (name: string, v: string | undefined) => {
 export const exportCommands: Commands = (program) => {
   program
     .command('export')
-    .description("write a survey's responses to a file (CSV, XLSX, summary CSV or SPSS syntax)")
+    .description("write a survey's responses to a file (CSV, XLSX, summary CSV or XLSX, or SPSS syntax)")
     .requiredOption('--survey <id>', 'the survey id')
     .addOption(new Option('--format <format>', 'file format').choices([...EXPORT_FORMATS]).default('csv'))
     .addOption(
@@ -48,6 +49,10 @@ export const exportCommands: Commands = (program) => {
     .option('--status <status>', 'only this response status (repeatable)', collect, [])
     .option('--from <date>', 'responses created at or after')
     .option('--until <date>', 'responses created at or before')
+    .option(
+      '--compare <question id>',
+      'summary formats: split each line by the answers of this choice question',
+    )
     .action(async (opts: ExportOptions) => {
       await withDeps(async (deps) => {
         const { surveyForCli, checkExportAllowed, writeExportTo } = await domain();
@@ -60,6 +65,7 @@ export const exportCommands: Commands = (program) => {
           status: opts.status.length ? opts.status : undefined,
           startCreated: date('from', opts.from),
           endCreated: date('until', opts.until),
+          compare: opts.compare,
         };
         const upTo = await checkExportAllowed(deps, paid, survey, spec);
         await writeExportTo(deps, survey, spec, upTo, opts.to ? createWriteStream(opts.to) : process.stdout);

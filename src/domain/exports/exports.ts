@@ -19,7 +19,9 @@ import { designIndex } from '../responses/design-index.js';
 import { assertResponsesReadable } from '../responses/plan-limit.js';
 import { countMatching, type ResponseFilters } from '../responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../surveys/access.js';
+import { isSummary } from './formats.js';
 import { buildLayout, type ValuesMode } from './layout.js';
+import { compareQuestion, summaryLines, writeSummaryCsv, writeSummaryXlsx } from './summary.js';
 import {
   type ExportFormat,
   FILE_TYPES,
@@ -27,7 +29,6 @@ import {
   writeResponsesCsv,
   writeResponsesXlsx,
   writeSpssSyntax,
-  writeSummaryCsv,
 } from './writers.js';
 
 export type ExportRow = Selectable<ExportsTable>;
@@ -44,6 +45,8 @@ export interface ExportSpec {
   endCreated?: string;
   /** Answers every exported response has (domain/analysis/filters.ts). */
   answers?: AnswerCondition[];
+  /** The summary formats: a single or multiple choice question splitting each line by its answers. */
+  compare?: string;
 }
 
 interface StoredOptions extends ExportSpec {
@@ -67,6 +70,14 @@ function filtersOf(surveyId: string, spec: ExportSpec): ResponseFilters {
 
 /** The responses `spec` selects, refused with 402/1005 when the basic plan may not read them all. */
 async function selection(deps: Deps, paid: boolean, survey: SurveyRow, spec: ExportSpec) {
+  if (spec.compare !== undefined) {
+    if (!isSummary(spec.format))
+      throw new ApiError(
+        1002,
+        `'compare_question_id' applies to the summary formats (summary, summary_xlsx) only.`,
+      );
+    compareQuestion(await designIndex(deps, survey), spec.compare);
+  }
   const { total, maxOrdinal } = await countMatching(deps, filtersOf(survey.id, spec));
   assertResponsesReadable(paid, [{ ordinal: maxOrdinal }]);
   return { total, upTo: maxOrdinal };
@@ -81,7 +92,7 @@ export function downloadName(survey: Pick<SurveyRow, 'title' | 'id'>, format: Ex
       .trim()
       .replace(/\s+/g, '_')
       .slice(0, 80) || `survey_${survey.id}`;
-  return `${base}${format === 'summary' ? '_summary' : ''}.${FILE_TYPES[format].ext}`;
+  return `${base}${isSummary(format) ? '_summary' : ''}.${FILE_TYPES[format].ext}`;
 }
 
 /** Writes the export `spec` of `survey` to `out` (responses up to `upTo`). */
@@ -102,7 +113,11 @@ async function writeExport(
     case 'xlsx':
       return writeResponsesXlsx(deps, layout, { filters, upTo }, spec, out, progress);
     case 'summary':
-      return writeSummaryCsv(deps, index, filters, spec.bom, out);
+    case 'summary_xlsx': {
+      const by = spec.compare ? compareQuestion(index, spec.compare) : undefined;
+      const lines = await summaryLines(deps, index, filters, by);
+      return spec.format === 'summary' ? writeSummaryCsv(lines, spec.bom, out) : writeSummaryXlsx(lines, out);
+    }
     case 'spss':
       return writeSpssSyntax(layout, out);
   }

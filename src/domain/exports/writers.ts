@@ -1,24 +1,13 @@
 // Export files written to a stream: responses as CSV (csv.ts: RFC 4180 with CRLF, optional BOM for
-// Excel) or XLSX (exceljs's streaming writer), the summary (rollups per question) as CSV,
-// and an SPSS syntax file that reads the numeric CSV and labels its variables and codes. Rows come
-// from the database in keyset batches, so memory stays constant however many responses there are.
+// Excel) or XLSX (exceljs's streaming writer), and an SPSS syntax file that reads the numeric CSV
+// and labels its variables and codes (the summary is summary.ts). Rows come from the database in keyset batches, so memory stays constant however many responses there are.
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
-import { rollups } from '../analysis/rollups.js';
-import type { DesignIndex } from '../responses/design-index.js';
-import { choiceLabel } from '../responses/readable.js';
 import { type ExportRow, exportBatches, type ResponseFilters } from '../responses/responses.js';
 import { type Cell, sheetRow, writeCsv } from './csv.js';
 import type { ExportFormat } from './formats.js';
-import {
-  type Layout,
-  plainText,
-  RESPONDENT_COLUMNS,
-  responseCells,
-  rowLabel,
-  type ValuesMode,
-} from './layout.js';
+import { type Layout, RESPONDENT_COLUMNS, responseCells, type ValuesMode } from './layout.js';
 
 export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
 
@@ -26,6 +15,10 @@ export const FILE_TYPES: Record<ExportFormat, { ext: string; mime: string }> = {
   csv: { ext: 'csv', mime: 'text/csv; charset=utf-8' },
   xlsx: { ext: 'xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
   summary: { ext: 'csv', mime: 'text/csv; charset=utf-8' },
+  summary_xlsx: {
+    ext: 'xlsx',
+    mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  },
   spss: { ext: 'sps', mime: 'text/plain; charset=utf-8' },
 };
 
@@ -97,49 +90,6 @@ export async function writeResponsesXlsx(
   ws.commit();
   await wb.commit();
   await finished(out);
-}
-
-/** The rollups per question, one line per choice, row, column choice or "other": counts and shares. */
-export async function writeSummaryCsv(
-  deps: Parameters<typeof exportBatches>[0],
-  index: DesignIndex,
-  filters: ResponseFilters,
-  bom: boolean,
-  out: Writable,
-): Promise<void> {
-  const questions = index.pages.flatMap((p) => p.questions).filter((q) => q.family !== 'presentation');
-  const { total, items } = await rollups(deps, index, filters, questions);
-  const lines: Cell[][] = [['Question', 'Row', 'Answer', 'Responses', 'Percent', 'Answered', 'Skipped']];
-  const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : 0);
-  for (const { question: q, summary: s } of items) {
-    const head = plainText(q.heading);
-    const line = (row: string, answer: string, n: number, of: number) =>
-      lines.push([head, row, answer, n, pct(n, of), s.answered, s.skipped]);
-    const choice = (id: string) => {
-      const c = q.choices.get(id);
-      return c ? plainText(choiceLabel(q, c)) : '';
-    };
-    for (const c of s.choices ?? []) line('', choice(c.id), c.count, s.answered);
-    for (const o of s.other ?? []) line('', plainText(q.other?.text ?? ''), o.count, s.answered);
-    for (const r of s.rows ?? []) {
-      const row = q.rows.get(r.id);
-      const rowText = row ? rowLabel(row) : '';
-      if (!r.choices && !r.cols) line(rowText, '', r.answered, s.answered);
-      for (const c of r.choices ?? []) line(rowText, choice(c.id), c.count, r.answered);
-      for (const col of r.cols ?? []) {
-        const cq = q.cols.get(col.id);
-        for (const c of col.choices)
-          line(
-            `${rowText} - ${plainText(cq?.col.text ?? '')}`,
-            plainText(cq?.choices.get(c.id)?.text ?? ''),
-            c.count,
-            r.answered,
-          );
-      }
-    }
-    if (!s.choices && !s.rows && !s.other) line('', '', s.answered, total);
-  }
-  await writeCsv(out, bom, [lines]);
 }
 
 /** SPSS names: a letter first, letters, digits and _ after, at most 64 characters. */

@@ -27,6 +27,7 @@ import {
   ratingsOf,
 } from '../../domain/analysis/scores.js';
 import { responseTrend, type Trend, type TrendPoint } from '../../domain/analysis/trend.js';
+import { wordFrequencies } from '../../domain/analysis/words.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
   checkExportAllowed,
@@ -34,6 +35,7 @@ import {
   type ExportSpec,
   writeExportTo,
 } from '../../domain/exports/exports.js';
+import { isSummary } from '../../domain/exports/formats.js';
 import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import { hiddenByPlan, readableFilters, readableUpTo } from '../../domain/responses/plan-limit.js';
@@ -54,6 +56,7 @@ import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { compareForm, compareResult } from './compare.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
 import { shareResultsLink } from './share-results.js';
+import { wordsPanel } from './text.js';
 
 /** `f` without a collector that is not the survey's. */
 function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): ResultFilter {
@@ -61,10 +64,10 @@ function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): Res
 }
 
 /** The download form: the page's filter rides along; completeness can be chosen here. */
-function downloadForm(token: string, f: ResultFilter): Html {
+function downloadForm(token: string, f: ResultFilter, compare?: string): Html {
   return html`<form class="filters" method="get" action="/analyze/${token}/export" aria-label="Download responses">
-${hiddenFilter(f, ['status'])}
-<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV)</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
+${hiddenFilter(f, ['status'])}${compare ? html`<input type="hidden" name="compare" value="${compare}">` : ''}
+<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV${compare ? ', compared' : ''})</option><option value="summary_xlsx">Summary (Excel XLSX${compare ? ', compared' : ''})</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
 <fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
 <fieldset><legend>Responses to include</legend>${Object.entries(STATUS_LABELS).map(
     ([s, label]) =>
@@ -153,6 +156,7 @@ export function questionResult(
   summary: QuestionSummary,
   texts: string[] | undefined,
   total: number,
+  words: Html | string = '',
 ): Html {
   const title = plain(q.heading);
   let chart: Html | string = '';
@@ -217,7 +221,7 @@ export function questionResult(
       : '';
   return html`<section class="q-result" id="r${q.id}" data-family="${q.family}"><h3>${richText(q.heading)}</h3>
 <p class="muted">Answered: ${summary.answered} · Skipped: ${summary.skipped}${total > 0 ? ` · ${Math.round((summary.answered / total) * 100)}% answered` : ''}</p>
-${chart}${statsLine}${list}</section>`;
+${chart}${statsLine}${list}${words}</section>`;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -334,6 +338,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
           .map((x) => x.id),
       );
       const texts = await recentTexts(deps, filters, textual);
+      const words = await wordFrequencies(deps, survey.language, filters, questions);
       const quiz = await quizDistribution(deps, survey, index, filters);
       const trend = await responseTrend(deps, filters);
       const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
@@ -347,7 +352,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
         collectors,
         compared ? { compare: compared.by.id } : {},
       );
-      const download = downloadForm(token, f);
+      const download = downloadForm(token, f, compared?.by.id);
       const body = html`<h2>Results by question</h2>
 ${form}
 ${download}
@@ -359,7 +364,15 @@ ${trendResult(trend)}
 ${compareForm(`/analyze/${token}`, f, index, compared?.by)}
 ${compared ? compareResult(compared) : ''}
 ${quiz ? quizResult(quiz) : ''}
-${items.map((it) => questionResult(it.question, it.summary, texts.get(it.question.id), total))}`;
+${items.map((it) =>
+  questionResult(
+    it.question,
+    it.summary,
+    texts.get(it.question.id),
+    total,
+    wordsPanel(token, f, it.question, words.get(it.question.id), total),
+  ),
+)}`;
       return surveyPage(deps, reply, found, 'analyze', `${survey.title}: results`, body);
     },
   );
@@ -376,8 +389,10 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
       const format = (EXPORT_FORMATS as readonly string[]).includes(one(q.format))
         ? (one(q.format) as ExportFormat)
         : 'csv';
-      const f = parseFilter(q, await designIndex(deps, survey));
+      const index = await designIndex(deps, survey);
+      const f = parseFilter(q, index);
       const filters = responseFilters(survey.id, f);
+      const by = index.questions.get(one(q.compare));
       const spec: ExportSpec = {
         format,
         values: one(q.values) === 'numeric' ? 'numeric' : 'text',
@@ -387,6 +402,8 @@ ${items.map((it) => questionResult(it.question, it.summary, texts.get(it.questio
         startCreated: filters.startCreated,
         endCreated: filters.endCreated,
         answers: filters.answers,
+        // the compared question splits the summary (ignored by the other formats and when unfit)
+        compare: by && isComparable(by) && isSummary(format) ? by.id : undefined,
       };
       let upTo: number;
       try {

@@ -39,6 +39,7 @@ function specOf(body: Static<typeof ExportBody>): ExportSpec {
     status: body.status,
     startCreated: bodyDate('start_created_at', body.start_created_at),
     endCreated: bodyDate('end_created_at', body.end_created_at),
+    compare: body.compare_question_id,
   };
 }
 
@@ -52,6 +53,7 @@ function present(request: FastifyRequest, row: ExportRow, now: Date): Static<typ
     format: row.format,
     values: spec.values,
     bom: spec.bom,
+    compare_question_id: spec.compare ?? null,
     status,
     progress: {
       done: row.done,

@@ -18,7 +18,7 @@ export const ExportBody = Type.Object(
         EXPORT_FORMATS.map((f) => Type.Literal(f)),
         {
           description:
-            'csv or xlsx: all individual responses; summary: rollups per question (CSV); spss: an SPSS syntax file labelling the numeric CSV',
+            'csv or xlsx: all individual responses; summary: rollups per question (CSV), summary_xlsx: the same as an XLSX sheet; spss: an SPSS syntax file labelling the numeric CSV',
         },
       ),
     ),
@@ -34,6 +34,13 @@ export const ExportBody = Type.Object(
     ),
     start_created_at: Type.Optional(ApiDate),
     end_created_at: Type.Optional(ApiDate),
+    compare_question_id: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,20}$',
+        description:
+          'summary formats only: a single or multiple choice question; each line also gets the count and percent within each of its answers',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -44,6 +51,7 @@ export const ExportJob = Type.Object({
   format: Type.String(),
   values: Type.String(),
   bom: Type.Boolean(),
+  compare_question_id: Nullable(Type.String()),
   status: Type.Union(
     [Type.Literal('pending'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')],
     { description: 'pending (queued), running, completed (the file is ready) or failed' },

@@ -1,0 +1,212 @@
+// The summary export compared by a question (issue #27 item 2, "and in the summary export"): each
+// summary line gets, per answer of the compare question, the count and percent within the responses
+// that gave it — CSV and XLSX, through the API (compare_question_id) and the analyze page's download
+// form (which carries the page's `compare` and filter). Checked cell by cell.
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestAccount } from '../helpers/accounts.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { WebSession } from '../oauth/web.js';
+
+let server: TestServer;
+let owner: TestAccount;
+let surveyId: string;
+let analyze: string;
+let q: { floor: string; drink: string; age: string };
+
+/** Eight responses: floor alternates ground/top; drink is tea for i < 3, coffee otherwise; age 20 + 5i. */
+beforeAll(async () => {
+  server = await startServer();
+  owner = await server.account();
+  const tk = { token: owner.token };
+  const created = await server.client.post(
+    '/v3/surveys',
+    {
+      title: 'Office move',
+      pages: [
+        {
+          questions: [
+            {
+              family: 'single_choice',
+              subtype: 'vertical',
+              headings: [{ heading: 'Which floor?' }],
+              answers: { choices: [{ text: 'Ground floor' }, { text: 'Top floor' }] },
+            },
+            {
+              family: 'single_choice',
+              subtype: 'vertical',
+              headings: [{ heading: 'Which drink?' }],
+              answers: { choices: [{ text: 'Tea' }, { text: 'Coffee' }] },
+            },
+            {
+              family: 'open_ended',
+              subtype: 'numerical',
+              headings: [{ heading: 'Your age' }],
+              answers: { rows: [{ text: 'Age' }] },
+            },
+          ],
+        },
+      ],
+    },
+    tk,
+  );
+  expect(created.status, created.text).toBe(201);
+  surveyId = created.body.id;
+  const details = (await server.client.get(`/v3/surveys/${surveyId}/details`, tk)).body;
+  const [floor, drink, age] = details.pages[0].questions;
+  q = { floor: floor.id, drink: drink.id, age: age.id };
+  const collector = (await server.client.post(`/v3/surveys/${surveyId}/collectors`, { type: 'weblink' }, tk))
+    .body.id;
+  for (let i = 0; i < 8; i++) {
+    const r = await server.client.post(
+      `/v3/collectors/${collector}/responses`,
+      {
+        response_status: 'completed',
+        pages: [
+          {
+            id: details.pages[0].id,
+            questions: [
+              { id: floor.id, answers: [{ choice_id: floor.answers.choices[i % 2].id }] },
+              { id: drink.id, answers: [{ choice_id: drink.answers.choices[i < 3 ? 0 : 1].id }] },
+              { id: age.id, answers: [{ row_id: age.answers.rows[0].id, text: String(20 + i * 5) }] },
+            ],
+          },
+        ],
+      },
+      tk,
+    );
+    expect(r.status, r.text).toBe(201);
+  }
+  analyze = new URL(details.analyze_url).pathname;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function apiExport(body: Record<string, unknown>): Promise<Buffer> {
+  const res = await server.client.post(`/v3/surveys/${surveyId}/exports`, body, { token: owner.token });
+  expect(res.status, res.text).toBe(201);
+  expect(res.body.compare_question_id).toBe(body.compare_question_id ?? null);
+  const file = await fetch(res.body.download_url.replace('http://localhost', server.url), {
+    headers: { authorization: `Bearer ${owner.token}` },
+  });
+  expect(file.status).toBe(200);
+  return Buffer.from(await file.arrayBuffer());
+}
+
+const readCsv = (buf: Buffer | string): string[][] => parse(buf, { bom: true, record_delimiter: '\r\n' });
+
+async function readXlsx(buf: Buffer): Promise<string[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buf as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0];
+  const out: string[][] = [];
+  ws.eachRow({ includeEmpty: true }, (row) => {
+    const cells: string[] = [];
+    for (let i = 1; i <= ws.columnCount; i++) {
+      const v = row.getCell(i).value;
+      cells.push(v === null || v === undefined ? '' : String(v));
+    }
+    out.push(cells);
+  });
+  return out;
+}
+
+/** Every cell of the summary of all eight responses compared by floor. */
+const COMPARED = [
+  [
+    'Question',
+    'Row',
+    'Answer',
+    'Responses',
+    'Percent',
+    'Answered',
+    'Skipped',
+    'Ground floor: Responses',
+    'Ground floor: Percent',
+    'Top floor: Responses',
+    'Top floor: Percent',
+  ],
+  ['Compared by: Which floor?', '', 'Responses in the group', '8', '100', '', '', '4', '50', '4', '50'],
+  ['Which floor?', '', 'Ground floor', '4', '50', '8', '0', '', '', '', ''],
+  ['Which floor?', '', 'Top floor', '4', '50', '8', '0', '', '', '', ''],
+  // tea: i = 0, 1, 2 → ground 0 and 2 (2 of 4), top 1 (1 of 4)
+  ['Which drink?', '', 'Tea', '3', '37.5', '8', '0', '2', '50', '1', '25'],
+  ['Which drink?', '', 'Coffee', '5', '62.5', '8', '0', '2', '50', '3', '75'],
+  ['Your age', 'Age', '', '8', '100', '8', '0', '4', '100', '4', '100'],
+];
+
+describe('summary export compared by a question', () => {
+  it('writes the counts and percents per group in the CSV (API)', async () => {
+    expect(readCsv(await apiExport({ format: 'summary', compare_question_id: q.floor }))).toEqual(COMPARED);
+  });
+
+  it('writes the same cells in the XLSX summary (API)', async () => {
+    expect(await readXlsx(await apiExport({ format: 'summary_xlsx', compare_question_id: q.floor }))).toEqual(
+      COMPARED,
+    );
+    // Without a compare question: the plain summary's seven columns.
+    const plain = await readXlsx(await apiExport({ format: 'summary_xlsx' }));
+    expect(plain).toEqual(COMPARED.filter((_, i) => i !== 1).map((line) => line.slice(0, 7)));
+  });
+
+  it('refuses a compare question that is not a choice question, or with a non-summary format', async () => {
+    for (const body of [
+      { format: 'summary', compare_question_id: q.age },
+      { format: 'summary', compare_question_id: '999999' },
+      { format: 'csv', compare_question_id: q.floor },
+    ]) {
+      const res = await server.client.post(`/v3/surveys/${surveyId}/exports`, body, { token: owner.token });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.id).toBe('1002');
+      expect(res.body.error.message).toContain('compare_question_id');
+    }
+  });
+
+  it('the analyze page download carries the compare and the filter', async () => {
+    const web = new WebSession(server.url);
+    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const page = await web.get(`${analyze}?compare=${q.floor}&min_${q.age}=30`);
+    const form = /<form class="filters" method="get" action="[^"]*\/export"[\s\S]*?<\/form>/.exec(
+      page.text,
+    )?.[0];
+    expect(form).toContain(`<input type="hidden" name="compare" value="${q.floor}">`);
+    expect(form).toContain(`<input type="hidden" name="min_${q.age}" value="30">`);
+    expect(form).toContain('<option value="summary_xlsx">');
+    // What the form sends: age ≥ 30 → i = 2 … 7: ground 2, 4, 6 (tea: 2), top 3, 5, 7.
+    const csv = await web.get(`${analyze}/export?format=summary&compare=${q.floor}&min_${q.age}=30`);
+    expect(csv.status).toBe(200);
+    const lines = readCsv(csv.text);
+    expect(lines[1]).toEqual([
+      'Compared by: Which floor?',
+      '',
+      'Responses in the group',
+      '6',
+      '100',
+      '',
+      '',
+      '3',
+      '50',
+      '3',
+      '50',
+    ]);
+    expect(lines[4]).toEqual(['Which drink?', '', 'Tea', '1', '16.67', '6', '0', '1', '33.33', '0', '0']);
+    expect(lines[5]).toEqual([
+      'Which drink?',
+      '',
+      'Coffee',
+      '5',
+      '83.33',
+      '6',
+      '0',
+      '2',
+      '66.67',
+      '3',
+      '100',
+    ]);
+    // An unfit compare (a number question) is ignored by the page: the plain summary.
+    const plain = readCsv((await web.get(`${analyze}/export?format=summary&compare=${q.age}`)).text);
+    expect(plain[0]).toHaveLength(7);
+  });
+});
