@@ -1,7 +1,7 @@
 // The numeric rollup (issue #29): the statistics of a numerical question come from rows kept with
 // every response write, edit and delete (response_numbers), and must equal what a scan of the
 // responses gives: here, a scan of /v3/surveys/{id}/responses/bulk.
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as numericRollup from '../../src/db/migrations/0039_numeric_rollup.js';
 import { runCliJsonAsync } from '../helpers/cli.js';
@@ -47,7 +47,8 @@ async function setup(): Promise<Setup> {
   const collectors: string[] = [];
   for (let i = 0; i < 2; i++)
     collectors.push(
-      (await server.client.post(`/v3/surveys/${details.id}/collectors`, { type: 'weblink' }, { token })).body.id,
+      (await server.client.post(`/v3/surveys/${details.id}/collectors`, { type: 'weblink' }, { token })).body
+        .id,
     );
   return {
     sid: details.id,
@@ -186,7 +187,7 @@ describe('numeric rollup', () => {
       await post(s, s.collectors[v === '100' ? 1 : 0], [v, String(Number(v) * 2)]);
     // Back to the database as it was before the migration, with the responses in it.
     const k = server.deps.db.kysely;
-    await numericRollup.down(k);
+    await numericRollup.down(k as unknown as Kysely<unknown>);
     await sql`DELETE FROM kysely_migration WHERE name = '0039_numeric_rollup'`.execute(k);
     const migrated = await runCliJsonAsync(['migrate'], { DATABASE_URL: server.config.databaseUrl });
     expect(migrated.applied).toEqual(['0039_numeric_rollup']);

@@ -56,7 +56,15 @@ export function answerNumber(text: string | undefined): number | undefined {
 
 const square = (v: number) => v * v;
 
-function add(into: Map<string, NumberDelta>, q: string, row: string, exact: 0 | 1, value: number, v: number, sign: number) {
+function add(
+  into: Map<string, NumberDelta>,
+  q: string,
+  row: string,
+  exact: 0 | 1,
+  value: number,
+  v: number,
+  sign: number,
+) {
   const key = `${q}\u0000${row}\u0000${exact}\u0000${value}`;
   let d = into.get(key);
   if (!d) {

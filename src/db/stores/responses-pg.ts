@@ -10,8 +10,8 @@ import type { Transaction } from 'kysely';
 import type pg from 'pg';
 import { type Db, isDatabaseUnavailable } from '../database.js';
 import { statementName } from '../prepared.js';
-import { changedNumbers } from './response-numbers.js';
 import type { Database } from '../schema.js';
+import { changedNumbers } from './response-numbers.js';
 import {
   CollectorRefused,
   countRows,
@@ -39,7 +39,15 @@ function jobJson({ row, deltas, numbers, events }: NewResponse, now: string): un
   return {
     row,
     counts: countRows(row.survey_id, row.collector_id, deltas).map((c) => [c.question_id, c.akey, c.n]),
-    numbers: changedNumbers(numbers).map((d) => [d.question_id, d.row_id, d.exact, d.value, d.n, d.total, d.squares]),
+    numbers: changedNumbers(numbers).map((d) => [
+      d.question_id,
+      d.row_id,
+      d.exact,
+      d.value,
+      d.n,
+      d.total,
+      d.squares,
+    ]),
     events: events.map(({ id, event }) => eventRow(id, event, now)),
   };
 }

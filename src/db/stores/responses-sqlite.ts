@@ -10,6 +10,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Transaction } from 'kysely';
 import type { Db } from '../database.js';
 import type { Database } from '../schema.js';
+import { type NumberDelta, UPSERT_NUMBER_SQL } from './response-numbers.js';
 import {
   CollectorRefused,
   countRows,
@@ -20,7 +21,6 @@ import {
   RESPONSE_COLUMNS,
   type ResponseStore,
 } from './responses.js';
-import { type NumberDelta, UPSERT_NUMBER_SQL } from './response-numbers.js';
 
 type Stmt = SqliteDatabase.Statement;
 interface Statements {
@@ -155,7 +155,17 @@ export class SqliteResponseStore implements ResponseStore {
       for (const c of countRows(surveyId, collectorId, deltas))
         s.count.run(c.survey_id, c.collector_id, c.question_id, c.akey, c.n);
       for (const d of numbers.values())
-        s.number.run(surveyId, d.question_id, d.row_id, d.exact, d.value, collectorId, d.n, d.total, d.squares);
+        s.number.run(
+          surveyId,
+          d.question_id,
+          d.row_id,
+          d.exact,
+          d.value,
+          collectorId,
+          d.n,
+          d.total,
+          d.squares,
+        );
     }
   }
 
