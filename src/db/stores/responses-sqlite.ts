@@ -34,6 +34,9 @@ interface Statements {
   begin: Stmt;
   commit: Stmt;
   rollback: Stmt;
+  savepoint: Stmt;
+  release: Stmt;
+  undo: Stmt;
 }
 
 /** What a group's written responses add to shared rows, summed. */
@@ -122,14 +125,17 @@ export class SqliteResponseStore implements ResponseStore {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
+      // Prepared once rather than parsed per response (db.exec).
+      savepoint: db.prepare('SAVEPOINT response'),
+      release: db.prepare('RELEASE response'),
+      undo: db.prepare('ROLLBACK TO response'),
     };
     return this.statements;
   }
 
   private runJob(s: Statements, { r, now }: Job, group: GroupSums): void {
-    const db = this.sqlite;
     const { row } = r;
-    db.exec('SAVEPOINT response');
+    s.savepoint.run();
     try {
       if (s.collector.run(row.collector_id, now).changes === 0) throw new CollectorRefused(row.collector_id);
       const seq = s.seq.get(row.survey_id, row.owner_id) as { next_ordinal: number };
@@ -139,10 +145,10 @@ export class SqliteResponseStore implements ResponseStore {
         const e = eventRow(id, event, now);
         s.event.run(...EVENT_COLUMNS.map((c) => e[c]));
       }
-      db.exec('RELEASE response');
+      s.release.run();
     } catch (err) {
-      db.exec('ROLLBACK TO response');
-      db.exec('RELEASE response');
+      s.undo.run();
+      s.release.run();
       throw err;
     }
     group.add(r);
