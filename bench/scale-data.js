@@ -264,3 +264,50 @@ export const dataScenarios = [
     surveysScenarios('10k', LARGE_SURVEYS, 'bigacct'),
   ),
 ];
+
+// The numerical question's rollup (issue #29): the second page of the responses survey (a matrix,
+// a menu, an essay, a date and the numerical question, whose min/max/mean/median/std come from
+// response_numbers, kept as responses are written). The seeded copies bypass the app, so the
+// numeric rollup of the 100 posted responses is scaled as responsesSurvey scales response_counts
+// (each posted response stands for count / 100).
+async function scaleNumbers(ctx, surveyId, count) {
+  const k = count / 100;
+  if (ctx.databaseUrl.startsWith('postgres')) {
+    const client = new pg.Client({ connectionString: ctx.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        'UPDATE response_numbers SET n = n * $1, total = total * $1, squares = squares * $1 WHERE survey_id = $2',
+        [k, surveyId],
+      );
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = sqliteOf(ctx);
+  try {
+    db.prepare(
+      'UPDATE response_numbers SET n = n * ?, total = total * ?, squares = squares * ? WHERE survey_id = ?',
+    ).run(k, k, k, surveyId);
+  } finally {
+    db.close();
+  }
+}
+
+const numericRollupScenario = (size, count, idBase) => ({
+  name: `data_rollups_numeric_${size}`,
+  description: `GET /v3/surveys/{id}/pages/{id}/rollups (a numerical question's statistics, and counted ones) of a survey of ${count.toLocaleString('en')} responses`,
+  prepare: async (ctx) => {
+    const data = await once(`responses-${size}`, () => responsesSurvey(ctx, count, idBase));
+    await once(`numbers-${size}`, () => scaleNumbers(ctx, data.surveyId, count));
+    return { path: `/v3/surveys/${data.surveyId}/pages/${data.numericPageId}/rollups` };
+  },
+});
+
+dataScenarios.push(
+  ...twin(
+    [numericRollupScenario('10k', SMALL_RESPONSES, 7_000_000_000)],
+    [numericRollupScenario('1m', LARGE_RESPONSES, 9_000_000_000)],
+  ),
+);

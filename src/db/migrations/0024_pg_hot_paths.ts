@@ -49,8 +49,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // taken per survey in survey order (so concurrent groups lock in one order). Returns each job's
   // ordinal, or null when its collector refused it. A new responses column the domain writes needs a
   // new version of this function.
-  await sql`
-    CREATE FUNCTION insert_responses(jobs jsonb, at_time text)
+  await sql.raw(insertResponsesSql()).execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`DROP FUNCTION insert_responses(jsonb, text)`.execute(db);
+  for (const table of CALLER_TABLES) {
+    await sql.raw(`DROP TRIGGER ${table}_caller_epoch ON ${table}`).execute(db);
+    await sql.raw(`DROP TRIGGER ${table}_caller_epoch_truncate ON ${table}`).execute(db);
+  }
+  await sql`DROP FUNCTION bump_caller_epoch()`.execute(db);
+  await sql`DROP TABLE caller_epoch`.execute(db);
+}
+
+/** insert_responses() as this migration made it; `more` adds CTEs (each ending in `), `) before
+ * the events are recorded (migration 0039 adds the numeric rollup). */
+export function insertResponsesSql(more = ''): string {
+  return `
+    CREATE OR REPLACE FUNCTION insert_responses(jobs jsonb, at_time text)
     RETURNS TABLE (job integer, ord integer) LANGUAGE plpgsql AS $$
     BEGIN
       PERFORM 1 FROM collectors
@@ -102,22 +119,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         FROM ok, jsonb_array_elements(ok.v->'counts') AS x
         GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
         ON CONFLICT (survey_id, collector_id, question_id, akey) DO UPDATE SET n = rc.n + excluded.n
-      ), recorded AS (
+      ),${more}recorded AS (
         INSERT INTO events (id, type, owner_id, actor_id, resource_type, resource_id, ip, data, created_at)
         SELECT e.id, e.type, e.owner_id, e.actor_id, e.resource_type, e.resource_id, e.ip, e.data, e.created_at
         FROM ok, jsonb_populate_recordset(NULL::events, ok.v->'events') AS e
       )
       SELECT j.idx, numbered.ordinal FROM j LEFT JOIN numbered ON numbered.idx = j.idx;
-    END $$`.execute(db);
-}
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`DROP FUNCTION insert_responses(jsonb, text)`.execute(db);
-  for (const table of CALLER_TABLES) {
-    await sql.raw(`DROP TRIGGER ${table}_caller_epoch ON ${table}`).execute(db);
-    await sql.raw(`DROP TRIGGER ${table}_caller_epoch_truncate ON ${table}`).execute(db);
-  }
-  await sql`DROP FUNCTION bump_caller_epoch()`.execute(db);
-  await sql`DROP TABLE caller_epoch`.execute(db);
+    END $$`;
 }

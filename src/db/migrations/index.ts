@@ -27,6 +27,7 @@ import * as m0031 from './0031_title_search.js';
 import * as m0033 from './0033_page_sorting.js';
 import * as m0035 from './0035_integrations.js';
 import * as m0037 from './0037_shared_results.js';
+import * as m0039 from './0039_numeric_rollup.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0033_page_sorting': m0033,
   '0035_integrations': m0035,
   '0037_shared_results': m0037,
+  '0039_numeric_rollup': m0039,
 };

@@ -2,7 +2,7 @@
 // insert_responses() (migration 0024): one round trip, a few set-based statements and one commit
 // for the whole group, as a named prepared statement. It writes what insertResponseIn writes (the
 // collector's count if it is open and below its limit, under its row lock, so limits stay exact;
-// the ordinal; the row; the survey's count; rollup counts; events) and refuses a response whose
+// the ordinal; the row; the survey's count; rollup counts and numbers; events) and refuses a response whose
 // collector is closed or full. If the statement fails (a constraint, a deadlock), nothing of the
 // group is written and each response is retried alone (insertResponseIn), which writes it or
 // throws its own error. Nothing is acknowledged before the statement, and so the commit, returned.
@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { type Db, isDatabaseUnavailable } from '../database.js';
 import { statementName } from '../prepared.js';
 import type { Database } from '../schema.js';
+import { changedNumbers } from './response-numbers.js';
 import {
   CollectorRefused,
   countRows,
@@ -34,10 +35,19 @@ interface Job {
 }
 
 /** The response with its rollup counts and events, as insert_responses() reads a job. */
-function jobJson({ row, deltas, events }: NewResponse, now: string): unknown {
+function jobJson({ row, deltas, numbers, events }: NewResponse, now: string): unknown {
   return {
     row,
     counts: countRows(row.survey_id, row.collector_id, deltas).map((c) => [c.question_id, c.akey, c.n]),
+    numbers: changedNumbers(numbers).map((d) => [
+      d.question_id,
+      d.row_id,
+      d.exact,
+      d.value,
+      d.n,
+      d.total,
+      d.squares,
+    ]),
     events: events.map(({ id, event }) => eventRow(id, event, now)),
   };
 }

@@ -14,6 +14,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import type { ResponsesTable } from '../tables/collect.js';
 import type { EventsTable } from '../tables/platform.js';
+import { addNumbers, type NumberDelta } from './response-numbers.js';
 
 export type ResponseRow = Selectable<ResponsesTable>;
 export type EventRow = Selectable<EventsTable>;
@@ -86,10 +87,11 @@ export const EVENT_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
 /** A response to insert: its row (the store sets `ordinal`), its rollup count changes
- * ("question_id|answer key" → n) and its events. */
+ * ("question_id|answer key" → n), its numeric rollup rows (response-numbers.ts) and its events. */
 export interface NewResponse {
   row: ResponseRow;
   deltas: Map<string, number>;
+  numbers: Map<string, NumberDelta>;
   events: Array<{ id: string; event: EventFields }>;
 }
 
@@ -199,6 +201,7 @@ export async function insertResponseIn(
     .where('id', '=', row.survey_id)
     .execute();
   await addCounts(trx, row.survey_id, row.collector_id, r.deltas);
+  await addNumbers(trx, row.survey_id, row.collector_id, r.numbers);
   if (r.events.length > 0)
     await trx
       .insertInto('events')

@@ -78,9 +78,25 @@ export interface ResponseCountsTable {
   n: number;
 }
 
+/** The numeric rollup (migration 0039, db/stores/response-numbers.ts): exact = 1 rows count one
+ * value, exact = 0 rows a 3-significant-digit bucket with its sum and sum of squares. */
+export interface ResponseNumbersTable {
+  survey_id: string;
+  question_id: string;
+  /** The answer's row ('' for a question without rows). */
+  row_id: string;
+  exact: number;
+  value: number;
+  collector_id: string;
+  n: number;
+  total: number;
+  squares: number;
+}
+
 export interface CollectTables {
   collectors: CollectorsTable;
   responses: ResponsesTable;
   survey_response_seq: SurveyResponseSeqTable;
   response_counts: ResponseCountsTable;
+  response_numbers: ResponseNumbersTable;
 }

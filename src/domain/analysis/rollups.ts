@@ -1,18 +1,15 @@
 // Rollups (per-question summaries) and trends (counts per period), reference §11. Without filters
 // other than collectors, rollups read the counts kept with every response change (response_counts)
-// and never rescan responses; only numeric statistics and filtered rollups read response rows.
+// and the numeric rollup (response_numbers, through numbers.ts) and never rescan responses; only
+// filtered rollups read response rows.
 import type { Deps } from '../../context.js';
+import { answerNumber } from '../../db/stores/response-numbers.js';
 import { countKeys, type StoredPage } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { allResponses, type ResponseFilters, type ResponseRow } from '../responses/responses.js';
+import { exactStats, numericStats, type Stats } from './numbers.js';
 
-export interface Stats {
-  min: number;
-  max: number;
-  mean: number;
-  median: number;
-  std: number;
-}
+export type { Stats };
 export interface CountItem {
   id: string;
   count: number;
@@ -41,14 +38,16 @@ export interface QuestionRollup {
 /** Counts per question: akey -> n (see ResponseCountsTable for the keys). */
 type Counts = Map<string, Map<string, number>>;
 
+/** Statistics of scanned values (a filtered rollup), through the same arithmetic as the kept ones. */
 function stats(values: number[]): Stats | undefined {
-  if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
-  const mean = values.reduce((s, v) => s + v, 0) / values.length;
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  const std = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
-  return { min: sorted[0], max: sorted.at(-1)!, mean, median, std };
+  const bins: Array<{ value: number; n: number }> = [];
+  for (const v of sorted) {
+    const last = bins[bins.length - 1];
+    if (last?.value === v) last.n++;
+    else bins.push({ value: v, n: 1 });
+  }
+  return exactStats(bins);
 }
 
 function isNumeric(q: IndexedQuestion): boolean {
@@ -59,7 +58,7 @@ function summarize(
   q: IndexedQuestion,
   counts: Map<string, number>,
   total: number,
-  numbers?: Map<string, number[]>,
+  numbers?: Map<string, Stats>,
 ): QuestionSummary {
   const n = (k: string) => counts.get(k) ?? 0;
   const answered = n('');
@@ -84,12 +83,12 @@ function summarize(
             count: n(`r:${r.id}:k:${col.id}:c:${c.id}`),
           })),
         }));
-      const s = numbers ? stats(numbers.get(r.id) ?? []) : undefined;
+      const s = numbers?.get(r.id);
       if (s) row.stats = s;
       return row;
     });
   if (numbers && q.rows.size === 0) {
-    const s = stats(numbers.get('') ?? []);
+    const s = numbers.get('');
     if (s) out.stats = s;
   }
   return out;
@@ -118,8 +117,8 @@ function numericValues(index: DesignIndex, rows: Pick<ResponseRow, 'pages'>[], w
           out.set(q.id, m);
         }
         for (const a of q.answers) {
-          const v = Number(a.text);
-          if (a.text === undefined || a.text.trim() === '' || !Number.isFinite(v)) continue;
+          const v = answerNumber(a.text);
+          if (v === undefined) continue;
           const key = a.row_id ?? '';
           const list = m.get(key) ?? [];
           list.push(v);
@@ -184,10 +183,24 @@ export async function rollups(
       }
       m.set(r.akey, Number(r.n));
     }
-    if (numeric.size > 0)
-      scanned = await allResponses(deps, { surveyId: index.surveyId, collectorIds: collectors });
   }
-  const numbers = numeric.size > 0 && scanned ? numericValues(index, scanned, numeric) : new Map();
+  let numbers = new Map<string, Map<string, Stats>>();
+  if (numeric.size > 0 && scanned)
+    for (const [q, rows] of numericValues(index, scanned, numeric)) {
+      const m = new Map<string, Stats>();
+      for (const [row, values] of rows) {
+        const s = stats(values);
+        if (s) m.set(row, s);
+      }
+      numbers.set(q, m);
+    }
+  else if (numeric.size > 0)
+    numbers = await numericStats(
+      deps,
+      index,
+      questions.filter((q) => numeric.has(q.id)),
+      collectors,
+    );
   return {
     total,
     items: questions.map((q) => ({

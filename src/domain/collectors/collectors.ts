@@ -252,6 +252,11 @@ export async function deleteCollector(deps: Deps, actor: CollectActor, current: 
       .where('id', '=', current.survey_id)
       .execute();
     await trx.deleteFrom('response_counts').where('collector_id', '=', current.id).execute();
+    await trx
+      .deleteFrom('response_numbers')
+      .where('survey_id', '=', current.survey_id)
+      .where('collector_id', '=', current.id)
+      .execute();
     await trx.deleteFrom('responses').where('collector_id', '=', current.id).execute();
     await trx.deleteFrom('collectors').where('id', '=', current.id).execute();
     await recordEvent(deps, trx, eventId, {

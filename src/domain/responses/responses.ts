@@ -6,6 +6,7 @@ import { type SqlBool, sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { type AnswerCondition, answerCondition } from '../../db/stores/answer-filter.js';
+import { addNumbers, type NumberDelta, numberDeltas } from '../../db/stores/response-numbers.js';
 import { addCounts, CollectorRefused, type ResponseRow } from '../../db/stores/responses.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordActivity } from '../activity/record.js';
@@ -172,7 +173,7 @@ export async function createResponse(
   const activity = events.filter((e) => activityTypeOf(e.event) !== null);
   try {
     await deps.stores.responses.insert(
-      { row, deltas: countDeltas(pages, 1), events },
+      { row, deltas: countDeltas(pages, 1), numbers: numberDeltas(pages, 1), events },
       activity.length === 0
         ? undefined
         : async (trx) => {
@@ -261,6 +262,7 @@ export async function updateResponse(
     total_time: Math.min(INT_MAX, extras.totalTime ?? current.total_time),
   };
   const deltas = countDeltas(pages, 1, countDeltas(before, -1));
+  const numbers = numberDeltas(pages, 1, numberDeltas(before, -1));
   await deps.db.kysely.transaction().execute(async (trx) => {
     const {
       id: _id,
@@ -278,6 +280,7 @@ export async function updateResponse(
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw new ApiError(1020, 'Response not found.');
     await addCounts(trx, current.survey_id, current.collector_id, deltas);
+    await addNumbers(trx, current.survey_id, current.collector_id, numbers);
     await writeEvents(deps, trx, eventIds, types, next, actor);
   });
   return next;
@@ -289,7 +292,10 @@ export async function deleteResponses(deps: Deps, actor: ResponseActor, rows: Re
   if (rows.length === 0) return;
   const eventIds = await deps.ids.take(rows.length);
   await deps.db.kysely.transaction().execute(async (trx) => {
-    const perCollector = new Map<string, { deltas: Map<string, number>; n: number }>();
+    const perCollector = new Map<
+      string,
+      { deltas: Map<string, number>; numbers: Map<string, NumberDelta>; n: number }
+    >();
     let removed = 0;
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
@@ -309,15 +315,18 @@ export async function deleteResponses(deps: Deps, actor: ResponseActor, rows: Re
         removed++;
         let c = perCollector.get(r.collector_id);
         if (!c) {
-          c = { deltas: new Map(), n: 0 };
+          c = { deltas: new Map(), numbers: new Map(), n: 0 };
           perCollector.set(r.collector_id, c);
         }
         c.n++;
-        countDeltas(storedPages(r), -1, c.deltas);
+        const pages = storedPages(r);
+        countDeltas(pages, -1, c.deltas);
+        numberDeltas(pages, -1, c.numbers);
       }
     }
     for (const [collectorId, c] of perCollector) {
       await addCounts(trx, rows[0].survey_id, collectorId, c.deltas);
+      await addNumbers(trx, rows[0].survey_id, collectorId, c.numbers);
       await trx
         .updateTable('collectors')
         .set((eb) => ({ response_count: eb('response_count', '-', c.n) }))
