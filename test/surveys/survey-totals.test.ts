@@ -4,8 +4,8 @@
 // never served after a change, whoever made it: this process, another one, or SQL by hand.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../sharing/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { api } from '../sharing/fixtures.js';
 import { makeTeam } from '../teams/fixtures.js';
 
 let server: TestServer;
@@ -46,9 +46,9 @@ describe('the total of GET /v3/surveys', () => {
     expect(await total(a.token, 'per_page=1&title=concurrent')).toBe(12);
     expect(await total(other.token)).toBe(1);
     const [row] = (
-      await sql<{ surveys: number | string }>`select surveys from survey_totals where owner_id = ${a.user.id}`.execute(
-        server.deps.db.kysely,
-      )
+      await sql<{
+        surveys: number | string;
+      }>`select surveys from survey_totals where owner_id = ${a.user.id}`.execute(server.deps.db.kysely)
     ).rows;
     expect(Number(row.surveys)).toBe(14);
   });
