@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataScenarios } from './scale-data.js';
-import { scaleOut, scenarios } from './scenarios.js';
+import { scaleOut, scaleOut4, scenarios } from './scenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -138,13 +138,46 @@ function wrk(url, { token, headers = {}, script, connections, duration }) {
   return { rps, p99ms, requests, non2xx, errors };
 }
 
+/** The PostgreSQL backends serving `databaseUrl` now (the bench's own connections, not the server's
+ * other databases or its background processes). */
+async function backendPids(databaseUrl) {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    return rows.map((r) => r.pid);
+  } finally {
+    await c.end();
+  }
+}
+
+/** CPU time (µs) used so far by each of `pids` still running (0 for one that has ended). */
+function cpuOf(pids) {
+  return new Map(
+    pids.map((pid) => {
+      try {
+        return [pid, cpuMicros(pid)];
+      } catch {
+        return [pid, null];
+      }
+    }),
+  );
+}
+
 /**
- * scale_out: the same request through the round-robin proxy (test/helpers/proxy.ts) to one
- * `serve --no-worker` process, then to two, on one PostgreSQL database. The proxy runs on the load
- * CPUs in both runs, so the ratio is what the second process adds.
+ * scale_out (1, 2) and scale_out_4 (1, 2, 4): the same request through the round-robin proxy
+ * (test/helpers/proxy.ts) to n `serve --no-worker` processes on one PostgreSQL database. The proxy
+ * runs on the load CPUs in every run, so the ratios are what more processes add. Each row also
+ * gives the CPU per request of the serve processes (together), of the proxy and of PostgreSQL (the
+ * backends of the bench's database, warmed up and kept open by the pools), and PostgreSQL's share of the three: where the database, not the processes,
+ * becomes the limit. `prepare(base, token, http)` runs once against the first process (fixtures).
  */
-async function runScaleOut(env, token, { connections, duration }) {
+async function runScaleOut(env, token, { connections, duration }, spec) {
   const serves = [];
+  let path = spec.path;
   const measure = async () => {
     const port = await freePort();
     const proxy = startPinned(
@@ -153,33 +186,69 @@ async function runScaleOut(env, token, { connections, duration }) {
       LOAD_CPU,
     );
     await proxy.ready;
-    const url = `http://127.0.0.1:${port}${scaleOut.path}`;
+    const url = `http://127.0.0.1:${port}${path}`;
     try {
       wrk(url, { token, connections, duration: 2 });
-      return wrk(url, { token, connections, duration });
+      const pids = [...serves.map((s) => s.child.pid), proxy.child.pid];
+      const before = pids.map(cpuMicros);
+      // PostgreSQL's CPU: the backends of this database (the pools keep theirs open under load).
+      const backends = await backendPids(env.DATABASE_URL);
+      const db0 = cpuOf(backends);
+      const r = wrk(url, { token, connections, duration });
+      const used = pids.map((pid, i) => cpuMicros(pid) - before[i]);
+      const db1 = cpuOf(backends);
+      let dbUs = 0;
+      for (const [pid, t] of db1) if (t !== null && db0.get(pid) !== null) dbUs += t - db0.get(pid);
+      const n = Math.max(1, r.requests);
+      const serveUs = used.slice(0, -1).reduce((x, y) => x + y, 0);
+      return {
+        ...r,
+        serveCpuUs: serveUs / n,
+        proxyCpuUs: used[used.length - 1] / n,
+        dbCpuUs: dbUs / n,
+        dbShare: dbUs / (dbUs + serveUs + used[used.length - 1]),
+      };
     } finally {
       await proxy.stop();
     }
   };
   const rows = [];
   try {
-    for (let n = 1; n <= 2; n++) {
-      const port = await freePort();
-      const serve = startPinned(['dist/main.js', 'serve', '--no-worker'], { ...env, PORT: String(port) });
-      serves.push({ ...serve, base: `http://127.0.0.1:${port}` });
-      await serve.ready;
+    for (const n of spec.processes) {
+      while (serves.length < n) {
+        const port = await freePort();
+        const serve = startPinned(['dist/main.js', 'serve', '--no-worker'], { ...env, PORT: String(port) });
+        serves.push({ ...serve, base: `http://127.0.0.1:${port}` });
+        await serve.ready;
+        if (serves.length === 1 && spec.prepare)
+          path = (await spec.prepare(serves[0].base, token, http)) ?? path;
+      }
       const r = await measure();
       rows.push({
         processes: n,
         rps: Math.round(r.rps),
         p99_ms: Number(r.p99ms.toFixed(2)),
         non_2xx: r.non2xx,
+        serve_cpu_us: Math.round(r.serveCpuUs),
+        proxy_cpu_us: Math.round(r.proxyCpuUs),
+        db_cpu_us: Math.round(r.dbCpuUs),
+        db_share: Number(r.dbShare.toFixed(3)),
       });
     }
   } finally {
     await Promise.all(serves.map((s) => s.stop()));
   }
-  return { description: scaleOut.description, rows, ratio: Number((rows[1].rps / rows[0].rps).toFixed(3)) };
+  const last = rows[rows.length - 1];
+  // Where the database becomes the limit, from the CPU each request costs on each side: one
+  // PostgreSQL core keeps up with this many cores of serve processes (the lowest of the runs).
+  const perDbCore = Math.min(...rows.map((r) => (r.db_cpu_us > 0 ? r.serve_cpu_us / r.db_cpu_us : Infinity)));
+  return {
+    serve_cores_per_db_core: Number(perDbCore.toFixed(1)),
+    name: spec.name,
+    description: spec.description,
+    rows,
+    ratio: Number((last.rps / rows[0].rps).toFixed(3)),
+  };
 }
 
 async function main() {
@@ -344,10 +413,12 @@ async function bench(duration, connections, dir, databaseUrl) {
   } finally {
     await service.stop();
   }
-  let scale = null;
-  if (!args.only || args.only.split(',').includes('scale_out')) {
-    if (databaseUrl.startsWith('postgres')) scale = await runScaleOut(env, token, { connections, duration });
-    else process.stdout.write('scale_out: skipped, it needs PostgreSQL (BENCH_DATABASE_URL)\n');
+  const scale = [];
+  for (const spec of [scaleOut, scaleOut4]) {
+    if (args.only ? !args.only.split(',').includes(spec.name) : spec.optIn) continue;
+    if (databaseUrl.startsWith('postgres'))
+      scale.push(await runScaleOut(env, token, { connections, duration }, spec));
+    else process.stdout.write(`${spec.name}: skipped, it needs PostgreSQL (BENCH_DATABASE_URL)\n`);
   }
 
   const floored = rows.filter((r) => r.floor_rps !== undefined);
@@ -381,10 +452,13 @@ async function bench(duration, connections, dir, databaseUrl) {
   process.stdout.write(
     `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${floored.length ? `${table}\n` : ''}${scaled.length ? `\nScale with data (each large scenario against its small twin):\n\n${scaleTable}\n` : ''}`,
   );
-  if (scale) {
-    const lines = scale.rows.map((r) => `| ${r.processes} | ${r.rps} | ${r.p99_ms} | ${r.non_2xx} |`);
+  for (const run of scale) {
+    const lines = run.rows.map(
+      (r) =>
+        `| ${r.processes} | ${r.rps} | ${r.p99_ms} | ${r.non_2xx} | ${r.serve_cpu_us} | ${r.proxy_cpu_us} | ${r.db_cpu_us} | ${r.db_share} |`,
+    );
     process.stdout.write(
-      `\nscale_out: ${scale.description}; servers on CPU ${SERVER_CPU}, proxy and wrk on CPU ${LOAD_CPU}\n\n| serve processes | req/s | p99 ms | non-2xx |\n|---|---|---|---|\n${lines.join('\n')}\n\ntwo processes / one: ${scale.ratio}\n`,
+      `\n${run.name}: ${run.description}; servers on CPU ${SERVER_CPU}, proxy and wrk on CPU ${LOAD_CPU}, PostgreSQL unpinned\n\n| serve processes | req/s | p99 ms | non-2xx | serve CPU µs/req | proxy CPU µs/req | PostgreSQL CPU µs/req | PostgreSQL share of CPU |\n|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n\n${run.rows.length} runs, last / first: ${run.ratio}; one PostgreSQL core keeps up with ${run.serve_cores_per_db_core} cores of serve processes (serve CPU / PostgreSQL CPU per request): past that many, the database is the limit\n`,
     );
   }
   for (const r of rows)

@@ -108,7 +108,7 @@ async function surveysAccount(ctx, count, name) {
       .map((c) => c.name);
     const every = Math.floor(count / 50);
     const pick = cols.map((c) => {
-      if (c === 'id') return `CAST(${name === 'bigacct' ? 6_000_000_000 : 5_000_000_000} + n.i AS TEXT)`;
+      if (c === 'id') return `CAST(${idBaseOf(name)} + n.i AS TEXT)`;
       if (c === 'title')
         return `CASE WHEN n.i % ${every} = 1 THEN 'Quarterly review ' ELSE 'Bench survey ' END || n.i`;
       if (c === 'folder_id') return `CASE WHEN n.i % ${every} = 0 THEN ? ELSE NULL END`;
@@ -125,6 +125,11 @@ async function surveysAccount(ctx, count, name) {
     db.close();
   }
   return { token, folderId: folder.json.id };
+}
+
+/** Where each seeded account's survey ids start (apart from each other and from the responses'). */
+function idBaseOf(name) {
+  return { bigacct: 6_000_000_000, kacct: 6_500_000_000, hugeacct: 8_000_000_000 }[name] ?? 5_000_000_000;
 }
 
 const memo = new Map();
@@ -187,7 +192,7 @@ async function copySurveysPg(ctx, count, name, templateId, folderId) {
     const cols = rows.map((r) => r.column_name);
     const every = Math.floor(count / 50);
     const pick = cols.map((c) => {
-      if (c === 'id') return `CAST(${name === 'bigacct' ? 6_000_000_000 : 5_000_000_000} + n.i AS TEXT)`;
+      if (c === 'id') return `CAST(${idBaseOf(name)} + n.i AS TEXT)`;
       if (c === 'title')
         return `CASE WHEN n.i % ${every} = 1 THEN 'Quarterly review ' ELSE 'Bench survey ' END || n.i`;
       if (c === 'folder_id') return `CASE WHEN n.i % ${every} = 0 THEN $1 ELSE NULL END`;
@@ -310,4 +315,24 @@ dataScenarios.push(
     [numericRollupScenario('10k', SMALL_RESPONSES, 7_000_000_000)],
     [numericRollupScenario('1m', LARGE_RESPONSES, 9_000_000_000)],
   ),
+);
+
+// The survey list's total at 100x the data (issue #29): accounts of 1,000 and of 100,000 surveys,
+// seeded on SQLite or PostgreSQL alike (surveysAccount). The request shows response_count, so its
+// answer is never remembered (domain/surveys surveyListAnswer): each one reads the page from the
+// (owner_id, date_modified) index and the total from survey_totals, which is what must stay flat.
+const TOTAL_SURVEYS = Number(process.env.BENCH_TOTAL_SURVEYS ?? 100_000);
+const surveysTotalScenario = (size, count, user) => ({
+  name: `data_surveys_total_${size}`,
+  description: `GET /v3/surveys?per_page=50&include=response_count (not remembered: page and total read) of an account of ${count.toLocaleString('en')} surveys`,
+  prepare: async (ctx) => {
+    const { token } = await once(`surveys-total-${size}`, () => surveysAccount(ctx, count, user));
+    return { path: '/v3/surveys?per_page=50&include=response_count,date_modified', token, unit: 50 };
+  },
+});
+dataScenarios.push(
+  ...twin(
+    [surveysTotalScenario('1k', 1_000, 'kacct')],
+    [surveysTotalScenario('100k', TOTAL_SURVEYS, 'hugeacct')],
+  ).map((s) => (s.scaleOf ? { ...s, target: 'flat: at most 2x the CPU per request of its 1x twin' } : s)),
 );

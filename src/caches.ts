@@ -78,8 +78,13 @@ export interface Caches {
   usersMe: CacheMap<string, { user: Caller['user']; json: string }>;
   /** domain/surveys/surveys.ts: GET /surveys' page and count statements by query shape. */
   surveyLists: CacheMap<string, { page: ListStatement; count: ListStatement }>;
-  /** domain/surveys/surveys.ts: "is this user in any workgroup?", prepared once. */
-  workgroupMember: Slot<(userId: string) => Promise<unknown[]>>;
+  /** domain/surveys/surveys.ts: the list's first read (the owner's survey count and change stamp,
+   * "in any workgroup?"), prepared once. */
+  surveyListHead: Slot<(userId: string) => Promise<unknown[][]>>;
+  /** domain/surveys/surveys.ts: user and request (host, URL) → a survey list's answer text, valid
+   * for one value of the owner's change stamp (survey_totals.stamp, migration 0041); answers up to
+   * 32 KB, so at most ~32 MB. */
+  surveyAnswers: CacheMap<string, { stamp: number; text: string }>;
   /** domain/responses/design-index.ts: survey id → its indexed design and design_version. */
   designs: CacheMap<string, { version: number; index: DesignIndex }>;
   /** domain/responses/page-seek.ts: the export's seek statements. */
@@ -100,7 +105,8 @@ export function createCaches(): Caches {
     regionHosts: new Slot(),
     usersMe: new CacheMap(10_000),
     surveyLists: new CacheMap(1000),
-    workgroupMember: new Slot(),
+    surveyListHead: new Slot(),
+    surveyAnswers: new CacheMap(1000),
     designs: new CacheMap(500),
     pageSeeks: new Slot(),
     seekMarks: new CacheMap(100_000),

@@ -13,7 +13,7 @@ import { availableScopes, isPaid, type Plan } from '../platform/plans.js';
 import { regionHosts } from '../platform/regions.js';
 import { type Scope, scopeInfo } from '../platform/scopes.js';
 import { sha256 } from '../platform/secrets.js';
-import { RateLimiter } from './rate-limit.js';
+import { type RateDecision, RateLimiter } from './rate-limit.js';
 
 export interface AuthContext {
   user: Account;
@@ -139,6 +139,15 @@ export function createAuthenticator(deps: Deps) {
   // writes to other tables (responses) leave it alone. The cache only ever holds one epoch's callers.
   const sqliteEpoch = pgEpoch ? null : sqliteCallerEpoch(deps.db);
 
+  /** SQLite: the remembered caller of `token` if the epoch, read now (synchronously, when the
+   * connection is free), is still the one it was kept at. */
+  function knownCaller(token: string): Caller | undefined {
+    const now = sqliteEpoch?.() ?? null;
+    if (now === null) return undefined;
+    callers.at(now);
+    return callers.get(token);
+  }
+
   async function callerOf(token: string): Promise<Caller | undefined> {
     if (pgEpoch) return callerOfPg(token, pgEpoch);
     // SQLite: read synchronously; null while the connection is held (then no cache).
@@ -170,19 +179,20 @@ export function createAuthenticator(deps: Deps) {
     return found.caller;
   }
 
-  /** Authenticates the request and enforces region, rate limit and the route's scope. */
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply, scope: Scope | null) {
-    const header = request.headers.authorization;
-    if (!header) throw new ApiError(1010);
-    const match = BEARER.exec(header);
-    if (!match) throw new ApiError(1011, 'The Authorization header must be "bearer <token>".');
-    const caller = await callerOf(match[1]);
-    if (!caller) throw new ApiError(1011);
-    const { user, app, granted, available, plan, paid } = caller;
+  /** The caller's checks after the token: status, app, region, rate limit, scope. Synchronous
+   * unless the app's requests are counted. */
+  function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: Scope | null,
+    caller: Caller,
+  ): void | Promise<void> {
+    const { user, app, granted, available } = caller;
     if (!caller.tokenActive) throw new RevokedTokenError();
     if (user.status === 'soft_deleted') throw new ApiError(1052);
     if (user.status === 'deleted') throw new ApiError(1053);
-    if (deps.clock.now().getTime() >= caller.disabledFrom)
+    const now = deps.clock.now().getTime();
+    if (now >= caller.disabledFrom)
       throw new ApiError(
         1012,
         'The app is disabled: its 90-day development window ended before it was deployed.',
@@ -194,7 +204,19 @@ export function createAuthenticator(deps: Deps) {
     reply.header('x-oauth-scopes-granted', granted.header);
     reply.header('x-oauth-scopes-available', available.header);
 
-    const rate = await limiter.hit(app);
+    const rate = limiter.hit(app, now);
+    if (rate instanceof Promise) return rate.then((r) => admitted(request, reply, scope, caller, r));
+    admitted(request, reply, scope, caller, rate);
+  }
+
+  function admitted(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: Scope | null,
+    caller: Caller,
+    rate: RateDecision,
+  ): void {
+    const { user, app, granted, available, plan, paid } = caller;
     reply.headers(rate.headers);
     if (!rate.allowed) {
       deps.metrics.rateLimited.inc();
@@ -216,6 +238,28 @@ export function createAuthenticator(deps: Deps) {
       plan,
       paid,
     };
+  }
+
+  /**
+   * Authenticates the request and enforces region, rate limit and the route's scope. Throws or
+   * returns synchronously when every answer is at hand (a remembered caller on SQLite, an app whose
+   * requests are not counted): no promise, no turn of the microtask queue; otherwise a promise.
+   */
+  return function authenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: Scope | null,
+  ): void | Promise<void> {
+    const header = request.headers.authorization;
+    if (!header) throw new ApiError(1010);
+    const match = BEARER.exec(header);
+    if (!match) throw new ApiError(1011, 'The Authorization header must be "bearer <token>".');
+    const known = pgEpoch ? undefined : knownCaller(match[1]);
+    if (known) return admit(request, reply, scope, known);
+    return callerOf(match[1]).then((caller) => {
+      if (!caller) throw new ApiError(1011);
+      return admit(request, reply, scope, caller);
+    });
   };
 }
 

@@ -258,13 +258,23 @@ export function installHttpConventions(
       const own = route.onRequest ? [route.onRequest].flat() : [];
       route.onRequest = [
         ...own,
-        (request: FastifyRequest, reply: FastifyReply) => {
+        (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
           // The stored representation read for a PUT/PATCH (below) runs as that request's caller.
           const key = request.headers[INTERNAL_READ];
           const auth = typeof key === 'string' ? internalReads.get(key) : undefined;
-          if (!auth) return authenticate(request, reply, scope);
-          request.auth = auth;
-          return Promise.resolve();
+          if (auth) {
+            request.auth = auth;
+            return done();
+          }
+          // Synchronous when authentication needs no query (auth.ts): then no promise at all.
+          let pending: void | Promise<void>;
+          try {
+            pending = authenticate(request, reply, scope);
+          } catch (err) {
+            return done(err as Error);
+          }
+          if (pending) pending.then(() => done(), done);
+          else done();
         },
       ];
     }

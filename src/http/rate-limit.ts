@@ -62,15 +62,30 @@ export class RateLimiter {
     );
   }
 
-  async hit(app: LimitedApp): Promise<RateDecision> {
-    const now = this.deps.clock.now().getTime();
+  /** The uncapped answer of the current second (its headers depend only on the second). */
+  private uncappedSecond = Number.NaN;
+  private uncappedDecision: RateDecision | undefined;
+
+  /** Counts a request of `app` at `now` (ms): synchronous for an app with no cap (nothing to count). */
+  hit(app: LimitedApp, now = this.deps.clock.now().getTime()): RateDecision | Promise<RateDecision> {
+    const limits = appLimits(this.deps, app);
+    // An app with no cap in either window has nothing to enforce and nothing to report. Its
+    // headers (the windows and their resets, in whole seconds) are the same for a whole second.
+    if (limits.minute === 0 && limits.day === 0) {
+      const second = Math.floor(now / 1000);
+      if (second !== this.uncappedSecond || !this.uncappedDecision) {
+        this.uncappedDecision = uncapped(Math.floor(now / MINUTE), Math.floor(now / DAY), now);
+        this.uncappedSecond = second;
+      }
+      return this.uncappedDecision;
+    }
+    return this.counted(app, limits, now);
+  }
+
+  private async counted(app: LimitedApp, limits: { minute: number; day: number }, now: number) {
     const minuteWindow = Math.floor(now / MINUTE);
     const dayWindow = Math.floor(now / DAY);
-    const limits = appLimits(this.deps, app);
     const k = this.deps.db.kysely;
-    // An app with no cap in either window has nothing to enforce and nothing to report.
-    if (limits.minute === 0 && limits.day === 0) return uncapped(minuteWindow, dayWindow, now);
-
     const [row] = await this.bump(app.id, minuteWindow, dayWindow);
     const minuteCount = Number(row.minute_count);
     const dayCount = Number(row.day_count);

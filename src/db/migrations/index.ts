@@ -28,6 +28,7 @@ import * as m0033 from './0033_page_sorting.js';
 import * as m0035 from './0035_integrations.js';
 import * as m0037 from './0037_shared_results.js';
 import * as m0039 from './0039_numeric_rollup.js';
+import * as m0041 from './0041_survey_totals.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0035_integrations': m0035,
   '0037_shared_results': m0037,
   '0039_numeric_rollup': m0039,
+  '0041_survey_totals': m0041,
 };

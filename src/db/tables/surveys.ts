@@ -95,8 +95,17 @@ export interface SurveyTranslationsTable {
   updated_at: string;
 }
 
+/** Per owner: how many surveys they own and a stamp every list-visible change to one of them moves
+ * (kept by triggers, migration 0041; read by the survey list). */
+export interface SurveyTotalsTable {
+  owner_id: string;
+  surveys: number;
+  stamp: number;
+}
+
 export interface SurveyTables {
   surveys: SurveysTable;
+  survey_totals: SurveyTotalsTable;
   survey_pages: SurveyPagesTable;
   survey_questions: SurveyQuestionsTable;
   survey_folders: SurveyFoldersTable;

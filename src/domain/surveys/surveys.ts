@@ -323,6 +323,35 @@ export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
 
 type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
 
+/** What one list reads before its page: the owner's survey count and change stamp (survey_totals,
+ * migration 0041) and whether they are in any workgroup. */
+interface ListHead {
+  owned: number;
+  stamp: number;
+  member: boolean;
+}
+
+async function listHead(deps: Deps, userId: string): Promise<ListHead> {
+  const { db } = deps;
+  const read = deps.caches.surveyListHead.get(() =>
+    prepareQuery(
+      db,
+      1,
+      (user) =>
+        db.kysely.selectNoFrom((eb) => [
+          eb.selectFrom('survey_totals').select('surveys').where('owner_id', '=', user).as('surveys'),
+          eb.selectFrom('survey_totals').select('stamp').where('owner_id', '=', user).as('stamp'),
+          eb
+            .exists(eb.selectFrom('workgroup_members').select('user_id').where('user_id', '=', user))
+            .as('member'),
+        ]),
+      { arrays: true },
+    ),
+  );
+  const [[owned, stamp, member]] = await read(userId);
+  return { owned: Number(owned ?? 0), stamp: Number(stamp ?? 0), member: Boolean(Number(member)) };
+}
+
 /**
  * The surveys a user owns or may read, filtered, sorted and paged: [total, rows]. Reads only
  * `columns` (and the id) of each survey: a list shows few of them, and each column read costs.
@@ -342,30 +371,90 @@ export async function listSurveys<C extends ListColumn = (typeof LIST_COLUMNS)[n
   ];
 }
 
+export interface SurveyListRows {
+  total: number;
+  columns: ListColumn[];
+  rows: unknown[][];
+}
+
+/** The longest answer surveyListAnswer remembers (a page of 50 with every include is ~15 KB). */
+const MAX_REMEMBERED = 32 * 1024;
+
+/**
+ * The API's answer to a survey list, as `render` writes it from listSurveyRows' page, remembered per
+ * user and `key` (what else the answer depends on: the host and the request's URL) under the
+ * owner's change stamp (survey_totals.stamp, moved by triggers in every transaction that creates,
+ * deletes or changes a survey in a way the list shows, in any process). A remembered answer is
+ * served only while the stamp read for this request, after it arrived and before the page would be
+ * read, is still the one it was built at: a write anywhere before that read moves it.
+ *
+ * Only lists of the user's own surveys are remembered: not those with workgroup shares (other
+ * owners' changes), nor those that show or sort by the response count (every response moves it and
+ * the stamp ignores it on purpose), nor a `key` of null (the caller adds data from elsewhere).
+ */
+export async function surveyListAnswer<Text extends string>(
+  deps: Deps,
+  userId: string,
+  q: ListQuery,
+  columns: readonly ListColumn[],
+  key: string | null,
+  render: (list: SurveyListRows) => Promise<Text>,
+): Promise<Text> {
+  const head = await listHead(deps, userId);
+  const remember =
+    key !== null &&
+    !sharesIn(q, head) &&
+    !q.filters.includes('shared_by') &&
+    q.sortBy !== 'num_responses' &&
+    !columns.includes('response_count');
+  const answers = deps.caches.surveyAnswers;
+  const full = `${userId} ${key}`;
+  if (remember) {
+    const known = answers.get(full);
+    // The text `render` made for this very key (the caller's answer type), kept as a string.
+    if (known?.stamp === head.stamp) return known.text as Text;
+  }
+  const text = await render(await listRows(deps, userId, q, columns, head));
+  if (remember && text.length <= MAX_REMEMBERED) answers.set(full, { stamp: head.stamp, text });
+  return text;
+}
+
+/** Whether the list includes surveys shared with the user through their workgroups. */
+function sharesIn(q: ListQuery, head: ListHead): boolean {
+  return (q.filters.length === 0 || q.filters.includes('shared_with')) && head.member;
+}
+
 /**
  * listSurveys' page with each row as an array of `columns`' values (the id first): the API's list
  * builds its answer from these directly.
  *
  * One statement per page, the shares folded in as subqueries, prepared once per shape (columns,
  * sort, which filters are present) and then only bound: building and compiling a Kysely query
- * cost more than running it. A user in no workgroup (the common case, checked by one prepared
- * lookup) gets the shape without the shared-surveys term, which the (owner_id, date_modified)
- * index serves in order, however many surveys the account has.
+ * cost more than running it. A user in no workgroup (the common case, read with the owner's count
+ * in one prepared statement) gets the shape without the shared-surveys term, which the
+ * (owner_id, date_modified) index serves in order, however many surveys the account has.
+ *
+ * The total: an unfiltered list's (no title, dates or folder) is the owner's survey count
+ * (survey_totals, one row) plus, with shares, a count of the shared ones; a filtered list's is its
+ * page's rows when the page is the last one, else a count of the matching surveys.
  */
 export async function listSurveyRows(
   deps: Deps,
   userId: string,
   q: ListQuery,
   columns: readonly ListColumn[],
-): Promise<{ total: number; columns: ListColumn[]; rows: unknown[][] }> {
-  const { db } = deps;
-  const memberCheck = deps.caches.workgroupMember.get(() =>
-    prepareQuery(db, 1, (user) =>
-      db.kysely.selectFrom('workgroup_members').select('user_id').where('user_id', '=', user).limit(1),
-    ),
-  );
-  const all = q.filters.length === 0;
-  const withShared = (all || q.filters.includes('shared_with')) && (await memberCheck(userId)).length > 0;
+): Promise<SurveyListRows> {
+  return listRows(deps, userId, q, columns, await listHead(deps, userId));
+}
+
+async function listRows(
+  deps: Deps,
+  userId: string,
+  q: ListQuery,
+  columns: readonly ListColumn[],
+  head: ListHead,
+): Promise<SurveyListRows> {
+  const withShared = sharesIn(q, head);
   const select = [...new Set<ListColumn>(['id', ...columns])];
   const folder = q.folderId === undefined ? 'any' : q.folderId === '0' ? 'none' : 'one';
   const shape = JSON.stringify([
@@ -379,13 +468,27 @@ export async function listSurveyRows(
     Boolean(q.endModified),
     folder,
   ]);
+  const unfiltered =
+    !q.title &&
+    !q.startModified &&
+    !q.endModified &&
+    folder === 'any' &&
+    q.filters.every((f) => f === 'owned' || f === 'shared_with');
   let statements = deps.caches.surveyLists.get(shape);
   if (!statements) {
-    statements = listStatementsFor(deps, q, select, withShared, folder);
+    statements = listStatementsFor(deps, q, select, withShared, folder, unfiltered);
     deps.caches.surveyLists.set(shape, statements);
   }
   const pattern = q.title ? `%${q.title.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const args = [userId, pattern, q.startModified ?? null, q.endModified ?? null, q.folderId ?? null];
+  if (unfiltered) {
+    const owned = q.filters.length === 0 || q.filters.includes('owned') ? head.owned : 0;
+    const [page, shared] = await Promise.all([
+      statements.page(...args, q.limit, q.offset),
+      withShared ? statements.count(...args) : [[0]],
+    ]);
+    return { total: owned + Number(shared[0][0]), columns: select, rows: page };
+  }
   // One row more than the page: when the page is the last one its rows give the total, and the
   // count query is needed only for lists longer than the page.
   const page = await statements.page(...args, q.limit + 1, q.offset);
@@ -397,13 +500,15 @@ export async function listSurveyRows(
 
 /** The page and count statements of one shape of listSurveys; arguments: userId, title pattern,
  * start and end of date_modified, folder id (each referenced only by the shapes that use it),
- * then the page's limit and offset. */
+ * then the page's limit and offset. An unfiltered shape's count counts only the shared surveys (the
+ * owned ones are survey_totals' count). */
 function listStatementsFor(
   deps: Deps,
   q: ListQuery,
   select: ListColumn[],
   withShared: boolean,
   folder: 'any' | 'none' | 'one',
+  unfiltered: boolean,
 ): { page: ListStatement; count: ListStatement } {
   const { kysely } = deps.db;
   const filtered = (userId: string, pattern: string, start: string, end: string, folderId: string) => {
@@ -445,7 +550,14 @@ function listStatementsFor(
     deps.db,
     5,
     (userId, pattern, start, end, folderId) =>
-      filtered(userId, pattern, start, end, folderId).select((eb) => eb.fn.countAll<number>().as('total')),
+      (unfiltered
+        ? kysely
+            .selectFrom('surveys')
+            .where((eb) =>
+              eb.and([eb('id', 'in', sharedWithQuery(kysely, userId)), eb('owner_id', '!=', userId)]),
+            )
+        : filtered(userId, pattern, start, end, folderId)
+      ).select((eb) => eb.fn.countAll<number>().as('total')),
     { arrays: true },
   );
   return { page: page as ListStatement, count: count as ListStatement };

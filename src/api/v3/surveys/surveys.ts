@@ -11,8 +11,8 @@ import {
   createSurvey,
   deleteSurvey,
   type ListColumn,
-  listSurveyRows,
   loadDesignRaw,
+  surveyListAnswer,
   updateSurvey,
 } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
@@ -123,11 +123,10 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
         const column = INCLUDE_COLUMNS[name];
         if (column) columns.push(column);
       }
-      const {
-        total,
-        columns: names,
-        rows,
-      } = await listSurveyRows(
+      const base = baseUrl(request);
+      // The answer is remembered per user and request (domain/surveys surveyListAnswer) unless it
+      // carries collector statistics, which change with collectors and responses.
+      const text = await surveyListAnswer(
         deps,
         request.auth.user.id,
         {
@@ -142,54 +141,56 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
           folderId: q.folder_id,
         },
         columns,
-      );
-      const base = baseUrl(request);
-      const at = (name: ListColumn) => names.indexOf(name);
-      const [title, nickname, responses, created, modified, language, questions, manage, preview] = [
-        at('title'),
-        at('nickname'),
-        at('response_count'),
-        at('date_created'),
-        at('date_modified'),
-        at('language'),
-        at('question_count'),
-        at('manage_token'),
-        at('preview_token'),
-      ];
-      const stats = include.has('collect_stats')
-        ? await collectStats(
-            deps,
-            rows.map((s) => s[0] as string),
-          )
-        : undefined;
-      // Items built in the schema's field order and sent as text through JSON.stringify (V8's,
-      // cheaper than the schema serializer for a page of rows); the schema still documents it.
-      const data = rows.map((s) => {
-        const id = s[0] as string;
-        const item: Static<typeof SurveyListItem> = {
-          id,
-          title: s[title] as string,
-          nickname: s[nickname] as string,
-          href: `${base}/v3/surveys/${id}`,
-        };
-        if (include.has('response_count')) item.response_count = s[responses] as number;
-        if (include.has('date_created')) item.date_created = minuteNoOffset(s[created] as string);
-        if (include.has('date_modified')) item.date_modified = minuteNoOffset(s[modified] as string);
-        if (include.has('language')) item.language = s[language] as string;
-        if (include.has('question_count')) item.question_count = s[questions] as number;
-        const urls =
-          include.has('analyze_url') || include.has('preview')
-            ? surveyUrls(base, { manage_token: s[manage] as string, preview_token: s[preview] as string })
+        include.has('collect_stats') ? null : `${base}${request.url}`,
+        async ({ total, columns: names, rows }) => {
+          const at = (name: ListColumn) => names.indexOf(name);
+          const [title, nickname, responses, created, modified, language, questions, manage, preview] = [
+            at('title'),
+            at('nickname'),
+            at('response_count'),
+            at('date_created'),
+            at('date_modified'),
+            at('language'),
+            at('question_count'),
+            at('manage_token'),
+            at('preview_token'),
+          ];
+          const stats = include.has('collect_stats')
+            ? await collectStats(
+                deps,
+                rows.map((s) => s[0] as string),
+              )
             : undefined;
-        if (include.has('analyze_url')) item.analyze_url = urls?.analyze_url;
-        if (include.has('preview')) item.preview = urls?.preview;
-        // Collector statistics come from the collecting area.
-        if (stats) item.collect_stats = stats.get(id) ?? { total_count: 0, status_list: {}, type_list: {} };
-        return item;
-      });
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(envelopeJson(request, page, total, stringifyAs(SurveyList, data)));
+          // Items built in the schema's field order and sent as text through JSON.stringify (V8's,
+          // cheaper than the schema serializer for a page of rows); the schema still documents it.
+          const data = rows.map((s) => {
+            const id = s[0] as string;
+            const item: Static<typeof SurveyListItem> = {
+              id,
+              title: s[title] as string,
+              nickname: s[nickname] as string,
+              href: `${base}/v3/surveys/${id}`,
+            };
+            if (include.has('response_count')) item.response_count = s[responses] as number;
+            if (include.has('date_created')) item.date_created = minuteNoOffset(s[created] as string);
+            if (include.has('date_modified')) item.date_modified = minuteNoOffset(s[modified] as string);
+            if (include.has('language')) item.language = s[language] as string;
+            if (include.has('question_count')) item.question_count = s[questions] as number;
+            const urls =
+              include.has('analyze_url') || include.has('preview')
+                ? surveyUrls(base, { manage_token: s[manage] as string, preview_token: s[preview] as string })
+                : undefined;
+            if (include.has('analyze_url')) item.analyze_url = urls?.analyze_url;
+            if (include.has('preview')) item.preview = urls?.preview;
+            // Collector statistics come from the collecting area.
+            if (stats)
+              item.collect_stats = stats.get(id) ?? { total_count: 0, status_list: {}, type_list: {} };
+            return item;
+          });
+          return envelopeJson(request, page, total, stringifyAs(SurveyList, data));
+        },
+      );
+      return reply.type('application/json; charset=utf-8').send(text);
     },
   );
 
