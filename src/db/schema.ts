@@ -7,6 +7,7 @@ import type { NotifyTables } from './tables/notify.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
+import type { ScaleTables } from './tables/scale.js';
 import type { SharingTables } from './tables/sharing.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
@@ -26,4 +27,5 @@ export interface Database
     ImportTables,
     UploadTables,
     NotifyTables,
-    ThemeTables {}
+    ThemeTables,
+    ScaleTables {}

@@ -26,6 +26,7 @@ import * as m0030 from './0030_notify.js';
 import * as m0031 from './0031_title_search.js';
 import * as m0033 from './0033_page_sorting.js';
 import * as m0035 from './0035_integrations.js';
+import * as m0043 from './0043_scale_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0031_title_search': m0031,
   '0033_page_sorting': m0033,
   '0035_integrations': m0035,
+  '0043_scale_indexes': m0043,
 };

@@ -17,6 +17,7 @@ import {
   type ResultFilter,
   responseFilters,
 } from '../../domain/analysis/filters.js';
+import { countFromDays } from '../../domain/analysis/days.js';
 import { type Collector, listCollectors } from '../../domain/collectors/collectors.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex } from '../../domain/responses/design-index.js';
@@ -142,7 +143,14 @@ export async function responsesRoutes(app: FastifyInstance, deps: Deps): Promise
         : { ...parsed, collector: undefined };
       const page = pageOf(q);
       const filters = readableFilters(plan, { ...responseFilters(survey.id, f), sortOrder: 'DESC' });
-      const [total, rows] = await listResponses(deps, filters, (page - 1) * PER_PAGE, PER_PAGE);
+      const [total, rows] = await listResponses(
+        deps,
+        filters,
+        (page - 1) * PER_PAGE,
+        PER_PAGE,
+        'all',
+        await countFromDays(deps, filters),
+      );
       const pages = Math.max(1, Math.ceil(total / PER_PAGE));
       const filtered = isFiltered(f);
       const paths = surveyPaths(survey);
