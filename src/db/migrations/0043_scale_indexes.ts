@@ -105,11 +105,14 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
 
 async function pgTriggers(db: Kysely<unknown>): Promise<void> {
   // Rows of a statement, summed per key, added (or taken away) under this transaction's slot.
+  // A survey's deletion cascades to its responses and its rows here: the responses' trigger then
+  // finds no survey and adds nothing.
   const upsert = (rows: string, sign: '+' | '-') => `
       INSERT INTO response_days AS d (${DAY_KEY}, n, total_time)
       SELECT survey_id, collector_id, substr(date_created, 1, 10), response_status, txid_current(),
         ${sign}count(*), ${sign}sum(total_time)
-      FROM ${rows} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+      FROM ${rows} r${sign === '-' ? ' WHERE EXISTS (SELECT 1 FROM surveys s WHERE s.id = r.survey_id)' : ''}
+      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
       ON CONFLICT (${DAY_KEY}) DO UPDATE SET n = d.n + excluded.n, total_time = d.total_time + excluded.total_time;`;
   await sql
     .raw(`CREATE FUNCTION response_days_insert() RETURNS trigger LANGUAGE plpgsql AS $$
