@@ -71,7 +71,9 @@ const figure = (text: string, id: string) =>
   new RegExp(`id="${id}"><span class="n">([^<]*)</span>`).exec(text)?.[1];
 
 function duration(seconds: number): string {
-  return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${Math.round(seconds)} s`;
+  return seconds >= 60
+    ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`
+    : `${Math.round(seconds)} s`;
 }
 
 /** The figures each page shows under every filter, against the scan's. */
@@ -185,11 +187,17 @@ describe('figures from kept counts per day', () => {
   it('follow a change of status or day, a deletion and a collector deleted with its responses', async () => {
     const tk = { token: owner.token };
     const path = (id: string) => `/v3/surveys/${surveyId}/responses/${id}`;
-    expect((await server.client.patch(path(responseIds[0]), { response_status: 'partial' }, tk)).status).toBe(200);
-    expect((await server.client.patch(path(responseIds[2]), { response_status: 'completed' }, tk)).status).toBe(
+    expect((await server.client.patch(path(responseIds[0]), { response_status: 'partial' }, tk)).status).toBe(
       200,
     );
-    const moved = await server.client.patch(path(responseIds[4]), { date_created: '2026-01-14T10:00:00Z' }, tk);
+    expect(
+      (await server.client.patch(path(responseIds[2]), { response_status: 'completed' }, tk)).status,
+    ).toBe(200);
+    const moved = await server.client.patch(
+      path(responseIds[4]),
+      { date_created: '2026-01-14T10:00:00Z' },
+      tk,
+    );
     expect(moved.status, moved.text).toBe(200);
     expect((await server.client.delete(path(responseIds[6]), tk)).status).toBe(200);
     await expectPagesAgree();

@@ -36,7 +36,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute(db);
   await sql`INSERT INTO response_days (survey_id, collector_id, day, response_status, slot, n, total_time)
     SELECT survey_id, collector_id, substr(date_created, 1, 10), response_status, 0, count(*), sum(total_time)
-    FROM responses GROUP BY survey_id, collector_id, substr(date_created, 1, 10), response_status`.execute(db);
+    FROM responses GROUP BY survey_id, collector_id, substr(date_created, 1, 10), response_status`.execute(
+    db,
+  );
   await sql
     .raw(`CREATE TABLE contact_counts (
       owner_id TEXT NOT NULL,
@@ -66,8 +68,12 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
       : `UPDATE response_days SET n = n - 1, total_time = total_time - ${r}.total_time
          WHERE survey_id = ${r}.survey_id AND collector_id = ${r}.collector_id
            AND day = substr(${r}.date_created, 1, 10) AND response_status = ${r}.response_status AND slot = 0;`;
-  await sql.raw(`CREATE TRIGGER response_days_insert AFTER INSERT ON responses BEGIN ${add('new', '+')} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER response_days_delete AFTER DELETE ON responses BEGIN ${add('old', '-')} END`).execute(db);
+  await sql
+    .raw(`CREATE TRIGGER response_days_insert AFTER INSERT ON responses BEGIN ${add('new', '+')} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER response_days_delete AFTER DELETE ON responses BEGIN ${add('old', '-')} END`)
+    .execute(db);
   await sql
     .raw(`CREATE TRIGGER response_days_update
       AFTER UPDATE OF response_status, date_created, total_time, collector_id ON responses
@@ -78,8 +84,12 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   const count = (r: 'new' | 'old', sign: '+' | '-') =>
     `INSERT INTO contact_counts (owner_id, status, slot, n) VALUES (${r}.owner_id, ${r}.status, 0, ${sign}1)
      ON CONFLICT (owner_id, status, slot) DO UPDATE SET n = n ${sign} 1;`;
-  await sql.raw(`CREATE TRIGGER contact_counts_insert AFTER INSERT ON contacts BEGIN ${count('new', '+')} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER contact_counts_delete AFTER DELETE ON contacts BEGIN ${count('old', '-')} END`).execute(db);
+  await sql
+    .raw(`CREATE TRIGGER contact_counts_insert AFTER INSERT ON contacts BEGIN ${count('new', '+')} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER contact_counts_delete AFTER DELETE ON contacts BEGIN ${count('old', '-')} END`)
+    .execute(db);
   await sql
     .raw(`CREATE TRIGGER contact_counts_update AFTER UPDATE OF status, owner_id ON contacts
       WHEN new.status IS NOT old.status OR new.owner_id IS NOT old.owner_id
@@ -94,7 +104,9 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
     SELECT CAST(id AS INTEGER), coalesce(email, ''), first_name, last_name FROM contacts`.execute(db);
   await sql`CREATE TRIGGER contacts_text_insert AFTER INSERT ON contacts BEGIN
     INSERT INTO contacts_text (rowid, email, first_name, last_name)
-    VALUES (CAST(new.id AS INTEGER), coalesce(new.email, ''), new.first_name, new.last_name); END`.execute(db);
+    VALUES (CAST(new.id AS INTEGER), coalesce(new.email, ''), new.first_name, new.last_name); END`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER contacts_text_update AFTER UPDATE OF email, first_name, last_name ON contacts
     WHEN new.email IS NOT old.email OR new.first_name IS NOT old.first_name OR new.last_name IS NOT old.last_name
     BEGIN UPDATE contacts_text SET email = coalesce(new.email, ''), first_name = new.first_name, last_name = new.last_name
@@ -183,9 +195,13 @@ async function pgTriggers(db: Kysely<unknown>): Promise<void> {
     END $$`)
     .execute(db);
   await sql`CREATE TRIGGER contact_counts_insert AFTER INSERT ON contacts
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION contact_counts_insert()`.execute(db);
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION contact_counts_insert()`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER contact_counts_delete AFTER DELETE ON contacts
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION contact_counts_delete()`.execute(db);
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION contact_counts_delete()`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER contact_counts_update AFTER UPDATE ON contacts FOR EACH ROW
     WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.owner_id IS DISTINCT FROM NEW.owner_id)
     EXECUTE FUNCTION contact_counts_update()`.execute(db);
@@ -198,7 +214,9 @@ async function pgTriggers(db: Kysely<unknown>): Promise<void> {
   // The search (pg_trgm, created by migration 0031): LIKE '%…%' on each searchable column.
   for (const column of ['email', 'first_name', 'last_name'])
     await sql
-      .raw(`CREATE INDEX contacts_${column}_trgm ON contacts USING gin (lower(coalesce(${column}, '')) gin_trgm_ops)`)
+      .raw(
+        `CREATE INDEX contacts_${column}_trgm ON contacts USING gin (lower(coalesce(${column}, '')) gin_trgm_ops)`,
+      )
       .execute(db);
 }
 

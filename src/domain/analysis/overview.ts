@@ -32,7 +32,8 @@ export async function headline(
   const k = deps.db.kysely;
   const fs = { ...f, surveyId: survey.id };
   const since = new Date(now.getTime() - 13 * 86_400_000).toISOString().slice(0, 10);
-  const completed = () => filtered(deps, fs).select('date_created').where('response_status', '=', 'completed');
+  const completed = () =>
+    filtered(deps, fs).select('date_created').where('response_status', '=', 'completed');
   const [counts, first, last, collectors] = await Promise.all([
     dayFigures(deps, fs, since),
     completed().orderBy('date_created').limit(1).executeTakeFirst(),

@@ -3,9 +3,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
+import type { Database } from '../../db/schema.js';
 import { contactColumn, contactMatches, contactSearchMode } from '../../db/stores/contact-search.js';
 import { contactCount } from '../../db/stores/day-counts.js';
-import type { Database } from '../../db/schema.js';
 import type { ContactsTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
+import { countFromDays } from '../../domain/analysis/days.js';
 import {
   type FilterQuery,
   filterSearch,
@@ -17,7 +18,6 @@ import {
   type ResultFilter,
   responseFilters,
 } from '../../domain/analysis/filters.js';
-import { countFromDays } from '../../domain/analysis/days.js';
 import { type Collector, listCollectors } from '../../domain/collectors/collectors.js';
 import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex } from '../../domain/responses/design-index.js';
