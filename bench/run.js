@@ -130,12 +130,16 @@ function wrk(url, { token, headers = {}, script, connections, duration }) {
   if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
   const out = r.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
-  const p99ms = p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN;
+  const pct = (p) => {
+    const m = new RegExp(`${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]] : NaN;
+  };
+  const p99ms = pct(99);
+  const p50ms = pct(50);
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const errors = /Socket errors: (.*)/.exec(out)?.[1] ?? '';
-  return { rps, p99ms, requests, non2xx, errors };
+  return { rps, p50ms, p99ms, requests, non2xx, errors };
 }
 
 /** The PostgreSQL backends serving `databaseUrl` now (the bench's own connections, not the server's
@@ -333,7 +337,7 @@ async function bench(duration, connections, dir, databaseUrl) {
         token: reqToken,
         headers: reqHeaders,
         script: prepared.script,
-        connections,
+        connections: prepared.connections ?? connections,
         duration: 2,
       });
       const sample = await http(base, prepared.method ?? 'GET', prepared.path, {
@@ -345,7 +349,8 @@ async function bench(duration, connections, dir, databaseUrl) {
         token: reqToken,
         headers: reqHeaders,
         script: prepared.script,
-        connections,
+        // A slow page (a filtered analysis) is measured with fewer connections: its latency is the page's.
+        connections: prepared.connections ?? connections,
         duration,
       });
       const unit = prepared.unit ?? 1; // items per request (e.g. responses per exported page)
@@ -356,8 +361,10 @@ async function bench(duration, connections, dir, databaseUrl) {
           description: s.description,
           service_rps: Math.round(service_.rps),
           items_per_s: Math.round(service_.rps * unit),
+          service_p50_ms: Number(service_.p50ms.toFixed(2)),
           service_p99_ms: Number(service_.p99ms.toFixed(2)),
           service_cpu_us: Math.round(service_.cpuUs),
+          connections: prepared.connections ?? connections,
           non_2xx: service_.non2xx,
           target: s.target,
           status: sample.status,
@@ -434,11 +441,11 @@ async function bench(duration, connections, dir, databaseUrl) {
     if (first && first !== r) r.rps_vs_first_page = Number((r.service_rps / first.service_rps).toFixed(3));
   }
   const scaleTable = [
-    '| scenario | req/s | items/s | p99 ms | CPU µs/req | req/s vs small twin | CPU vs small twin | vs page 1 | target |',
+    '| scenario | req/s | items/s | p50 / p99 ms | CPU µs/req | req/s vs small twin | CPU vs small twin | vs page 1 | target |',
     '|---|---|---|---|---|---|---|---|---|',
     ...scaled.map(
       (r) =>
-        `| ${r.scenario} | ${r.service_rps} | ${r.items_per_s} | ${r.service_p99_ms} | ${r.service_cpu_us} | ${r.rps_vs_small ?? ''} | ${r.cpu_vs_small ?? ''} | ${r.rps_vs_first_page ?? ''} | ${r.target} |`,
+        `| ${r.scenario} | ${r.service_rps} | ${r.items_per_s} | ${r.service_p50_ms} / ${r.service_p99_ms} | ${r.service_cpu_us} | ${r.rps_vs_small ?? ''} | ${r.cpu_vs_small ?? ''} | ${r.rps_vs_first_page ?? ''} | ${r.target} |`,
     ),
   ].join('\n');
   const table = [

@@ -30,6 +30,10 @@ const iso = (seconds) => new Date(seconds * 1000).toISOString();
 async function responsesSurvey(ctx, count, idBase) {
   const { details, collector } = await collectSetup(ctx);
   await postResponses(ctx, details, collector.id, 100);
+  if (ctx.databaseUrl.startsWith('postgres')) {
+    await copyResponsesPg(ctx, count, idBase, details.id, collector.id);
+    return { surveyId: details.id, pageId: details.pages[0].id, numericPageId: details.pages[1].id, count };
+  }
   const db = sqliteOf(ctx);
   try {
     const cols = db
@@ -335,4 +339,251 @@ dataScenarios.push(
     [surveysTotalScenario('1k', 1_000, 'kacct')],
     [surveysTotalScenario('100k', TOTAL_SURVEYS, 'hugeacct')],
   ).map((s) => (s.scaleOf ? { ...s, target: 'flat: at most 2x the CPU per request of its 1x twin' } : s)),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Pages and contacts with data (issues #29 and #27, helper `scale`): the analyze, summary and
+// responses pages of the 10k and 1M surveys above, the analyze page filtered by an answer and
+// compared by a question over 100,000 responses, and the contact list and search of accounts of
+// 1,000 and 100,000 contacts.
+
+/** responsesSurvey's copies on PostgreSQL: the same rows, counts and rollups, then VACUUM ANALYZE. */
+async function copyResponsesPg(ctx, count, idBase, surveyId, collectorId) {
+  const client = new pg.Client({ connectionString: ctx.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'responses' AND table_schema = current_schema() ORDER BY ordinal_position",
+    );
+    const cols = rows.map((r) => r.column_name);
+    const pick = cols.map((c) => {
+      if (c === 'id') return `CAST(${idBase}::bigint + n.i AS TEXT)`;
+      if (c === 'ordinal') return 'n.i';
+      if (c === 'edit_token') return `t.edit_token || '-' || n.i`;
+      if (c === 'respondent_key') return 'NULL';
+      if (c === 'date_created' || c === 'date_modified')
+        return `to_char(to_timestamp(${EPOCH} + n.i) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
+      return `t.${c}`;
+    });
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO responses (${cols.join(', ')}) SELECT ${pick.join(', ')}
+       FROM generate_series(101, $1::int) AS n(i) JOIN responses t ON t.survey_id = $2 AND t.ordinal = ((n.i - 1) % 100) + 1`,
+      [count, surveyId],
+    );
+    await client.query('UPDATE surveys SET response_count = $1 WHERE id = $2', [count, surveyId]);
+    await client.query('UPDATE collectors SET response_count = $1 WHERE id = $2', [count, collectorId]);
+    await client.query('UPDATE survey_response_seq SET next_ordinal = $1 WHERE survey_id = $2', [
+      count,
+      surveyId,
+    ]);
+    await client.query('UPDATE response_counts SET n = n * $1 WHERE survey_id = $2', [count / 100, surveyId]);
+    await client.query('COMMIT');
+    await client.query('VACUUM ANALYZE responses');
+    await client.query('VACUUM ANALYZE response_counts');
+  } finally {
+    await client.end();
+  }
+}
+
+/** The bench user's session cookie (the sign-in form, as a browser posts it). */
+async function benchSession(ctx) {
+  const cookies = (res) => (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
+  const form = await ctx.http(ctx.base, 'GET', '/login');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)[1];
+  const jar = cookies(form).join('; ');
+  const body = new URLSearchParams({ _csrf: csrf, username: 'bench', password: 'bench-password' }).toString();
+  const res = await ctx.http(ctx.base, 'POST', '/login', {
+    body,
+    headers: { cookie: jar, 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (res.status !== 303) throw new Error(`bench sign-in failed: ${res.status}`);
+  return [jar, ...cookies(res)].join('; ');
+}
+
+/** The survey's manage token (its analyze_url names it). */
+async function manageToken(ctx, surveyId) {
+  const s = await ctx.http(ctx.base, 'GET', `/v3/surveys/${surveyId}`, { token: ctx.token });
+  return new URL(s.json.analyze_url).pathname.split('/').at(-1);
+}
+
+const pageScenarios = (size, count, idBase) => {
+  const data = (ctx) => once(`responses-${size}`, () => responsesSurvey(ctx, count, idBase));
+  const label = count.toLocaleString('en');
+  const page = (name, description, path) => ({
+    name,
+    description,
+    prepare: async (ctx) => {
+      const { surveyId } = await data(ctx);
+      const token = await manageToken(ctx, surveyId);
+      const cookie = await once('bench-session', () => benchSession(ctx));
+      // Four connections: the large twin's pages may take a while before they are flat.
+      return { path: path(token), headers: { cookie }, connections: 4 };
+    },
+  });
+  return [
+    page(
+      `data_analyze_${size}`,
+      `GET /analyze/{token}: the analyze page of a survey of ${label} responses`,
+      (t) => `/analyze/${t}`,
+    ),
+    page(
+      `data_summary_${size}`,
+      `GET /summary/{token}: the summary page of ${label} responses`,
+      (t) => `/summary/${t}`,
+    ),
+    page(
+      `data_responses_page_${size}`,
+      `GET /analyze/{token}/responses: the first page (50, newest first) of ${label} responses`,
+      (t) => `/analyze/${t}/responses`,
+    ),
+  ];
+};
+
+/** The analyze page over 100,000 responses, filtered by an answer and compared by a question. */
+const filteredScenario = {
+  name: 'data_analyze_filtered_100k',
+  description:
+    'GET /analyze/{token}?a=<fruit>:<apple>&compare=<colour>: answer filter and compare over 100,000 responses',
+  optIn: true,
+  noFloor: true,
+  target: '#27: under 1 s (latency p50/p99, CPU per request)',
+  prepare: async (ctx) => {
+    const { surveyId } = await once('responses-100k', () => responsesSurvey(ctx, 100_000, 8_000_000_000));
+    const details = (await ctx.http(ctx.base, 'GET', `/v3/surveys/${surveyId}/details`, { token: ctx.token }))
+      .json;
+    const [colour, fruit] = details.pages[0].questions;
+    const token = await manageToken(ctx, surveyId);
+    const cookie = await once('bench-session', () => benchSession(ctx));
+    // The bench answers pick Apple in every response and Pear in every other one: filter by Pear.
+    const pear = fruit.answers.choices[1].id;
+    return {
+      path: `/analyze/${token}?a=${fruit.id}:${pear}&compare=${colour.id}`,
+      headers: { cookie },
+      connections: 1,
+    };
+  },
+};
+
+/** An account of `count` contacts, 50 of them at findme.example.com (one posted, the rest copied). */
+async function contactsAccount(ctx, count, name, idBase) {
+  ctx.cli([
+    'user',
+    'create',
+    '--username',
+    name,
+    '--email',
+    `${name}@example.com`,
+    '--password',
+    'bench-password',
+    '--plan',
+    'enterprise',
+  ]);
+  const { access_token: token } = ctx.cli([
+    'app',
+    'create',
+    '--owner',
+    name,
+    '--name',
+    name,
+    '--minute-limit',
+    '0',
+    '--day-limit',
+    '0',
+  ]);
+  const first = await ctx.http(ctx.base, 'POST', '/v3/contacts', {
+    token,
+    body: { first_name: 'Template', last_name: 'Contact', email: 'template@example.com' },
+  });
+  if (first.status !== 201) throw new Error(`${name}: ${first.text}`);
+  const every = Math.floor(count / 50);
+  const email = (i) =>
+    `'c' || ${i} || CASE WHEN ${i} % ${every} = 1 THEN '@findme.example.com' ELSE '@example.com' END`;
+  if (ctx.databaseUrl.startsWith('postgres')) {
+    const client = new pg.Client({ connectionString: ctx.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'contacts' AND table_schema = current_schema() ORDER BY ordinal_position",
+      );
+      const cols = rows.map((r) => r.column_name);
+      const pick = cols.map((c) => {
+        if (c === 'id') return `CAST(${idBase}::bigint + n.i AS TEXT)`;
+        if (c === 'email') return email('n.i');
+        if (c === 'first_name') return `'First ' || n.i`;
+        return `t.${c}`;
+      });
+      await client.query(
+        `INSERT INTO contacts (${cols.join(', ')}) SELECT ${pick.join(', ')}
+         FROM generate_series(1, $1::int) AS n(i) JOIN contacts t ON t.id = $2`,
+        [count - 1, first.json.id],
+      );
+      await client.query('VACUUM ANALYZE contacts');
+    } finally {
+      await client.end();
+    }
+    return { token };
+  }
+  const db = sqliteOf(ctx);
+  try {
+    const cols = db
+      .prepare('PRAGMA table_info(contacts)')
+      .all()
+      .map((c) => c.name);
+    const pick = cols.map((c) => {
+      if (c === 'id') return `CAST(${idBase} + n.i AS TEXT)`;
+      if (c === 'email') return email('n.i');
+      if (c === 'first_name') return `'First ' || n.i`;
+      return `t.${c}`;
+    });
+    db.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+       INSERT INTO contacts (${cols.join(', ')}) SELECT ${pick.join(', ')} FROM n JOIN contacts t ON t.id = ?`,
+    ).run(count - 1, first.json.id);
+  } finally {
+    db.close();
+  }
+  return { token };
+}
+
+const contactsScenarios = (size, count, name, idBase) => {
+  const data = (ctx) => once(`contacts-${size}`, () => contactsAccount(ctx, count, name, idBase));
+  const label = count.toLocaleString('en');
+  return [
+    {
+      name: `data_contacts_list_${size}`,
+      description: `GET /v3/contacts?per_page=50 (first page and total) of an account of ${label} contacts`,
+      prepare: async (ctx) => ({
+        path: '/v3/contacts?per_page=50',
+        token: (await data(ctx)).token,
+        unit: 50,
+      }),
+    },
+    {
+      name: `data_contacts_search_${size}`,
+      description: `GET /v3/contacts?search=findme (50 of ${label} match)`,
+      prepare: async (ctx) => ({
+        path: '/v3/contacts?per_page=50&search_by=email&search=findme',
+        token: (await data(ctx)).token,
+        unit: 50,
+      }),
+    },
+  ];
+};
+
+dataScenarios.push(
+  ...twin(
+    pageScenarios('10k', SMALL_RESPONSES, 7_000_000_000),
+    pageScenarios('1m', LARGE_RESPONSES, 9_000_000_000),
+  ),
+  filteredScenario,
+  ...twin(
+    contactsScenarios('1k', 1_000, 'contacts1k', 3_000_000_000),
+    contactsScenarios(
+      '100k',
+      Number(process.env.BENCH_LARGE_CONTACTS ?? 100_000),
+      'contacts100k',
+      4_000_000_000,
+    ),
+  ),
 );

@@ -7,6 +7,7 @@ import type { NotifyTables } from './tables/notify.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
+import type { ScaleTables } from './tables/scale.js';
 import type { SharedResultsTables } from './tables/shared-results.js';
 import type { SharingTables } from './tables/sharing.js';
 import type { SurveyTables } from './tables/surveys.js';
@@ -28,4 +29,5 @@ export interface Database
     UploadTables,
     NotifyTables,
     ThemeTables,
-    SharedResultsTables {}
+    SharedResultsTables,
+    ScaleTables {}

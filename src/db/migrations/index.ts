@@ -29,6 +29,7 @@ import * as m0035 from './0035_integrations.js';
 import * as m0037 from './0037_shared_results.js';
 import * as m0039 from './0039_numeric_rollup.js';
 import * as m0041 from './0041_survey_totals.js';
+import * as m0043 from './0043_scale_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0037_shared_results': m0037,
   '0039_numeric_rollup': m0039,
   '0041_survey_totals': m0041,
+  '0043_scale_indexes': m0043,
 };

@@ -25,6 +25,7 @@ function engine(dialect: Dialect) {
           // A number's characters only (CAST would read any other text as 0).
           sql`(CASE WHEN trim(${t}) GLOB '*[0-9]*' AND trim(${t}) NOT GLOB '*[^0-9.eE+-]*' THEN CAST(trim(${t}) AS REAL) END)`,
         contains: (t: RawBuilder<unknown>, needle: string) => sql`instr(lower(${t}), lower(${needle})) > 0`,
+        mentions: (id: string) => sql`instr(responses.pages, ${`"${id}"`}) > 0`,
       }
     : {
         answers: sql`jsonb_array_elements(responses.pages::jsonb) p(value), jsonb_array_elements(p.value->'questions') q(value), jsonb_array_elements(q.value->'answers') a(value)`,
@@ -35,6 +36,7 @@ function engine(dialect: Dialect) {
           sql`(CASE WHEN ${t} ~ '^\\s*[-+]?([0-9]{1,200}\\.?[0-9]{0,30}|\\.[0-9]{1,30})([eE][-+]?[0-9]{1,2})?\\s*$' THEN (${t})::float8 END)`,
         contains: (t: RawBuilder<unknown>, needle: string) =>
           sql`strpos(lower(${t}), lower(${needle}::text)) > 0`,
+        mentions: (id: string) => sql`strpos(responses.pages, ${`"${id}"`}::text) > 0`,
       };
 }
 
@@ -54,5 +56,15 @@ export function answerCondition(dialect: Dialect, c: AnswerCondition): RawBuilde
   } else {
     test = e.contains(e.field('text'), c.text);
   }
-  return sql<SqlBool>`EXISTS (SELECT 1 FROM ${e.answers} WHERE ${e.questionId} = ${c.question} AND ${test})`;
+  // First a test of the stored text itself, which rules out most non-matching responses without
+  // walking their JSON: an answer to the question carries the question's id, and a choice answer
+  // the choice's id, as JSON strings ("123"). Ids are digit strings unique across the service, and
+  // text is stored JSON-escaped (a quote inside a text is \"), so no other part of the document
+  // holds that quoted id: the test is necessary, never sufficient alone, and the EXISTS decides.
+  const ids = c.kind === 'choices' ? c.choices : [c.question];
+  const mentioned = sql.join(
+    ids.map((id) => e.mentions(id)),
+    sql` OR `,
+  );
+  return sql<SqlBool>`(${mentioned}) AND EXISTS (SELECT 1 FROM ${e.answers} WHERE ${e.questionId} = ${c.question} AND ${test})`;
 }

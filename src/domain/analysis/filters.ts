@@ -142,7 +142,8 @@ export function responseFilters(surveyId: string, f: ResultFilter): ResponseFilt
     surveyId,
     collectorIds: f.collector ? [f.collector] : undefined,
     startCreated: f.start ? (parseApiDate(f.start) ?? undefined) : undefined,
-    endCreated: f.end ? (parseApiDate(`${f.end}T23:59:59`) ?? undefined) : undefined,
+    // The whole day, to its last millisecond (dates are stored to the millisecond).
+    endCreated: f.end ? (parseApiDate(`${f.end}T23:59:59.999`) ?? undefined) : undefined,
     status: f.status.length ? f.status : undefined,
     answers: f.answers.length ? f.answers : undefined,
   };

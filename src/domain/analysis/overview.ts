@@ -4,8 +4,9 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { StoredPage } from '../responses/answers.js';
-import { filtered, listResponses, type ResponseFilters } from '../responses/responses.js';
+import { filtered, type ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
+import { dayRows } from './days.js';
 
 export interface Headline {
   total: number;
@@ -19,7 +20,9 @@ export interface Headline {
 }
 
 /** Headline figures of the responses matching `f` (which the caller narrows to those its plan
- * may read: plan-limit.ts readableFilters). */
+ * may read: plan-limit.ts readableFilters). Counts, times and days come from the kept counts per day
+ * when the filter allows (days.ts), else from grouped queries over the matching responses; the first
+ * and latest completed response are one index seek each. */
 export async function headline(
   deps: Deps,
   survey: SurveyRow,
@@ -27,54 +30,86 @@ export async function headline(
   now: Date,
 ): Promise<Headline> {
   const k = deps.db.kysely;
-  const responses = () => filtered(deps, { ...f, surveyId: survey.id });
-  const [statuses, times, collectors, days] = await Promise.all([
-    responses()
-      .select(['response_status', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('response_status')
-      .execute(),
-    responses()
-      .select((eb) => [
-        eb.fn.avg<number>('total_time').as('avg'),
-        eb.fn.min<string>('date_created').as('first'),
-        eb.fn.max<string>('date_created').as('last'),
-      ])
-      .where('response_status', '=', 'completed')
-      .executeTakeFirstOrThrow(),
+  const fs = { ...f, surveyId: survey.id };
+  const since = new Date(now.getTime() - 13 * 86_400_000).toISOString().slice(0, 10);
+  const completed = () =>
+    filtered(deps, fs).select('date_created').where('response_status', '=', 'completed');
+  const [counts, first, last, collectors] = await Promise.all([
+    dayFigures(deps, fs, since),
+    completed().orderBy('date_created').limit(1).executeTakeFirst(),
+    completed().orderBy('date_created', 'desc').limit(1).executeTakeFirst(),
     k
       .selectFrom('collectors')
       .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
       .where('survey_id', '=', survey.id)
       .groupBy('status')
       .execute(),
-    responses()
-      .select([sql<string>`substr(date_created, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('date_created', '>=', new Date(now.getTime() - 13 * 86_400_000).toISOString().slice(0, 10))
-      .groupBy(sql`substr(date_created, 1, 10)`)
-      .execute(),
   ]);
   const byStatus: Record<string, number> = { completed: 0, partial: 0, disqualified: 0, overquota: 0 };
   let total = 0;
-  for (const s of statuses) {
-    byStatus[s.response_status] = Number(s.n);
-    total += Number(s.n);
+  for (const [status, n] of counts.statuses) {
+    byStatus[status] = n;
+    total += n;
   }
-  const perDayMap = new Map(days.map((d) => [d.day, Number(d.n)]));
   const perDay = [];
   for (let i = 13; i >= 0; i--) {
     const day = new Date(now.getTime() - i * 86_400_000).toISOString().slice(0, 10);
-    perDay.push({ day, count: perDayMap.get(day) ?? 0 });
+    perDay.push({ day, count: counts.days.get(day) ?? 0 });
   }
   return {
     total,
     byStatus,
-    averageSeconds: times.avg === null ? null : Number(times.avg),
-    first: times.first ?? null,
-    last: times.last ?? null,
+    averageSeconds: counts.averageSeconds,
+    first: first?.date_created ?? null,
+    last: last?.date_created ?? null,
     collectors: collectors.reduce((s, c) => s + Number(c.n), 0),
     openCollectors: collectors.filter((c) => c.status === 'open').reduce((s, c) => s + Number(c.n), 0),
     perDay,
   };
+}
+
+interface DayFigures {
+  statuses: Map<string, number>;
+  averageSeconds: number | null;
+  /** Responses per day from `since` on. */
+  days: Map<string, number>;
+}
+
+/** Responses per status, the completed ones' average time, and responses per day since `since`. */
+async function dayFigures(deps: Deps, f: ResponseFilters, since: string): Promise<DayFigures> {
+  const statuses = new Map<string, number>();
+  const days = new Map<string, number>();
+  const add = <K>(m: Map<K, number>, key: K, n: number) => m.set(key, (m.get(key) ?? 0) + n);
+  const kept = await dayRows(deps, f);
+  if (kept) {
+    let time = 0;
+    for (const r of kept) {
+      add(statuses, r.status, r.n);
+      if (r.status === 'completed') time += r.totalTime;
+      if (r.day >= since) add(days, r.day, r.n);
+    }
+    const done = statuses.get('completed') ?? 0;
+    return { statuses, days, averageSeconds: done > 0 ? time / done : null };
+  }
+  const day = sql<string>`substr(date_created, 1, 10)`;
+  const [byStatus, times, recent] = await Promise.all([
+    filtered(deps, f)
+      .select(['response_status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('response_status')
+      .execute(),
+    filtered(deps, f)
+      .select((eb) => eb.fn.avg<number>('total_time').as('avg'))
+      .where('response_status', '=', 'completed')
+      .executeTakeFirstOrThrow(),
+    filtered(deps, f)
+      .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('date_created', '>=', since)
+      .groupBy(day)
+      .execute(),
+  ]);
+  for (const s of byStatus) add(statuses, s.response_status, Number(s.n));
+  for (const d of recent) add(days, d.day, Number(d.n));
+  return { statuses, days, averageSeconds: times.avg === null ? null : Number(times.avg) };
 }
 
 /** The most recent text answers per question (at most `limit` each), from the latest responses. */
@@ -84,7 +119,8 @@ export async function recentTexts(
   questionIds: Set<string>,
   limit = 20,
 ): Promise<Map<string, string[]>> {
-  const [, rows] = await listResponses(deps, { ...f, sortOrder: 'DESC' }, 0, 500);
+  // The latest 500 in ordinal order, without counting the rest (an index walk from the end).
+  const rows = await filtered(deps, f).select('pages').orderBy('ordinal', 'desc').limit(500).execute();
   const out = new Map<string, string[]>();
   for (const r of rows)
     for (const p of JSON.parse(r.pages) as StoredPage[])

@@ -1,9 +1,11 @@
 // The trend of a survey's responses over its life (issue #27 item 5): how many responses began each
-// day (or week, or month, when the survey has run long), and how many of them are completed. One
-// grouped query over the matching responses (the page's filter), then the empty periods filled in.
+// day (or week, or month, when the survey has run long), and how many of them are completed: the
+// kept counts per day (days.ts) or one grouped query over the matching responses (an answer filter),
+// then the empty periods filled in.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { filtered, type ResponseFilters } from '../responses/responses.js';
+import { dayRows } from './days.js';
 import { period, type TrendBy } from './rollups.js';
 
 export interface TrendPoint {
@@ -24,12 +26,20 @@ const WEEKLY_UP_TO = 730;
 const DAY_MS = 86_400_000;
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
-export async function responseTrend(deps: Deps, f: ResponseFilters): Promise<Trend> {
+/** Responses per day begun and status: from the kept aggregate when the filter allows (days.ts),
+ * otherwise one grouped query over the matching responses. */
+async function perDay(deps: Deps, f: ResponseFilters) {
+  const kept = await dayRows(deps, f);
+  if (kept) return kept.map((r) => ({ day: r.day, response_status: r.status, n: r.n }));
   const day = sql<string>`substr(date_created, 1, 10)`;
-  const rows = await filtered(deps, f)
+  return filtered(deps, f)
     .select([day.as('day'), 'response_status', (eb) => eb.fn.countAll<number>().as('n')])
     .groupBy([day, 'response_status'])
     .execute();
+}
+
+export async function responseTrend(deps: Deps, f: ResponseFilters): Promise<Trend> {
+  const rows = await perDay(deps, f);
   if (rows.length === 0) return { by: 'day', points: [] };
   const days = rows.map((r) => r.day).sort();
   const first = new Date(`${days[0]}T00:00:00Z`);

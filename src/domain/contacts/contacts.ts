@@ -4,6 +4,8 @@ import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
 import type { Database } from '../../db/schema.js';
+import { contactColumn, contactMatches, contactSearchMode } from '../../db/stores/contact-search.js';
+import { contactCount } from '../../db/stores/day-counts.js';
 import type { ContactsTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -219,7 +221,11 @@ const SORTABLE: Record<string, string> = {
 
 export const SORT_KEYS = Object.keys(SORTABLE);
 
-/** Lists contacts (of a list, when listId is given) with the status, search and sort of §12.2. */
+/** Lists contacts (of a list, when listId is given) with the status, search and sort of §12.2.
+ * The default order (email) reads one page from the index on (owner, status, email, id); the total
+ * of an account's whole list is its kept count (contact_counts), and a search reads the matching
+ * contacts through the trigram index (db/stores/contact-search.ts), so none of these reads the
+ * whole account. */
 export async function listContacts(
   deps: Deps,
   ownerId: string,
@@ -228,26 +234,33 @@ export async function listContacts(
   listId?: string,
 ): Promise<{ total: number; rows: Contact[] }> {
   const k = deps.db.kysely;
+  const status = query.status ?? 'active';
+  const searching = query.search !== undefined && query.search !== '';
+  const column = SORTABLE[query.search_by ?? 'email'];
+  const mode = searching ? contactSearchMode(deps.db, column, query.search!) : 'scan';
   let q = k
     .selectFrom('contacts as c')
-    .where('c.owner_id', '=', ownerId)
-    .where('c.status', '=', query.status ?? 'active');
+    .where(contactColumn(mode, 'owner_id'), '=', ownerId)
+    .where(contactColumn(mode, 'status'), '=', status);
   if (listId)
     q = q.where(
       'c.id',
       'in',
       k.selectFrom('contact_list_members').select('contact_id').where('list_id', '=', listId),
     );
-  if (query.search !== undefined && query.search !== '') {
-    const column = SORTABLE[query.search_by ?? 'email'];
-    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    q = q.where(sql<boolean>`lower(coalesce(${sql.ref(column)}, '')) like ${pattern} escape '\\'`);
-  }
+  if (searching) q = q.where(contactMatches(mode, column, query.search!));
   const direction = (query.sort_order ?? 'ASC').toUpperCase() === 'DESC' ? 'desc' : 'asc';
-  return countAndPage(q, { offset: page.offset, limit: page.perPage }, (base) =>
+  const ordered = (base: typeof q) =>
     base
       .selectAll('c')
       .orderBy(sql`coalesce(${sql.ref(SORTABLE[query.sort_by ?? 'email'])}, '')`, direction)
-      .orderBy('c.id', direction),
-  );
+      .orderBy('c.id', direction);
+  if (!listId && !searching) {
+    const [total, rows] = await Promise.all([
+      contactCount(deps.db, ownerId, status),
+      ordered(q).limit(page.perPage).offset(page.offset).execute(),
+    ]);
+    return { total, rows };
+  }
+  return countAndPage(q, { offset: page.offset, limit: page.perPage }, ordered);
 }

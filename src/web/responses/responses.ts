@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
+import { countFromDays } from '../../domain/analysis/days.js';
 import {
   type FilterQuery,
   filterSearch,
@@ -142,7 +143,14 @@ export async function responsesRoutes(app: FastifyInstance, deps: Deps): Promise
         : { ...parsed, collector: undefined };
       const page = pageOf(q);
       const filters = readableFilters(plan, { ...responseFilters(survey.id, f), sortOrder: 'DESC' });
-      const [total, rows] = await listResponses(deps, filters, (page - 1) * PER_PAGE, PER_PAGE);
+      const [total, rows] = await listResponses(
+        deps,
+        filters,
+        (page - 1) * PER_PAGE,
+        PER_PAGE,
+        'all',
+        await countFromDays(deps, filters),
+      );
       const pages = Math.max(1, Math.ceil(total / PER_PAGE));
       const filtered = isFiltered(f);
       const paths = surveyPaths(survey);
