@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -9,6 +10,8 @@ export default defineConfig({
     // Two test files at a time: most of a test's time is spent waiting on servers, browsers and
     // child processes, so two forks on two cores halve CI's wall time.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // The longest files start first (test/durations.json), so the run does not end on one slow file.
+    sequence: { sequencer: LongestFirst },
     reporters: ['default'],
     // Password hashes at scrypt N=2^10 rather than production's 2^17 (128 MiB, ~0.3 s each): tests
     // create hundreds of users. Hashes record their cost, so nothing else changes.

@@ -203,14 +203,7 @@ beforeAll(async () => {
   bulk = (await server.client.get(`/v3/surveys/${details.id}/responses/bulk?per_page=100`, { token })).body
     .data;
 }, 60_000);
-// On PostgreSQL a close right after the last download waited out the server's keep-alive timeout
-// (72 s, past the hook's 60 s): fetch's socket was not idle yet, so close did not end it. A short
-// pause lets it go idle first. (Seen only in this file, only on PostgreSQL; the cause in the close
-// path is not yet found: see the round's closing note.)
-afterAll(async () => {
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  await server?.close();
-});
+afterAll(() => server?.close());
 
 async function exportFile(body: Record<string, unknown>): Promise<Buffer> {
   const res = await server.client.post(`/v3/surveys/${details.id}/exports`, body, { token });

@@ -1,9 +1,40 @@
-// Runs the survey-service command from source, as operators run it, in a child process.
+// Runs the survey-service command, as operators run it, in a child process: the build in dist/
+// when it is up to date with every source file (CI's `npm install` builds it just before the
+// tests), else from source through tsx, which compiles every module it loads in each process
+// (about twice the CPU time per verb). TEST_CLI_FROM_SOURCE=1 always runs from source.
 import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ARGS = ['--import', 'tsx', 'src/main.ts'];
+
+/** Whether dist/ holds a build of every source file at least as new as the file. */
+export function distIsFresh(root = ROOT): boolean {
+  const src = join(root, 'src');
+  const mtime = (path: string) => {
+    try {
+      return statSync(path).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  const walk = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).every((e) => {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) return walk(path);
+      if (!e.name.endsWith('.ts') || e.name.endsWith('.d.ts')) return true;
+      const built = join(root, 'dist', relative(src, path)).replace(/\.ts$/, '.js');
+      return mtime(built) >= mtime(path);
+    });
+  return walk(src);
+}
+
+/** Node's arguments that run the command (before the verb's). */
+export const CLI_ARGS =
+  process.env.TEST_CLI_FROM_SOURCE !== '1' && distIsFresh()
+    ? ['dist/main.js']
+    : ['--import', 'tsx', 'src/main.ts'];
 
 export interface CliResult {
   status: number | null;
@@ -12,7 +43,7 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], env: Record<string, string>): CliResult {
-  const r = spawnSync(process.execPath, [...ARGS, ...args], {
+  const r = spawnSync(process.execPath, [...CLI_ARGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
@@ -22,7 +53,7 @@ export function runCli(args: string[], env: Record<string, string>): CliResult {
 
 /** runCli without blocking this process, so a test server in it keeps answering meanwhile. */
 export function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(process.execPath, [...ARGS, ...args], {
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,7 +98,7 @@ export function startWorkerProcess(env: Record<string, string>) {
 }
 
 function startProcess(args: string[], env: Record<string, string>, readyText: string) {
-  const child = spawn(process.execPath, [...ARGS, ...args], {
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

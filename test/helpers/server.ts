@@ -8,6 +8,7 @@ import { createDeps } from '../../src/compose.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Deps } from '../../src/context.js';
 import type { Api } from '../../src/http/types.js';
+import { gracefulClose } from '../../src/ops/shutdown.js';
 import type { Clock } from '../../src/platform/clock.js';
 import { type AccountOptions, createAccount, type TestAccount } from './accounts.js';
 import { ApiClient } from './client.js';
@@ -59,12 +60,18 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   // TEST_SCALE_OUT=1: two app instances, each with its own pool and caches (as two processes
   // would be), on one database behind a round-robin proxy; the tests talk to the proxy.
   const instances = scaleOut ? 2 : 1;
-  const started: Array<{ deps: Deps; app: Api; url: string }> = [];
+  const started: Array<{ deps: Deps; app: Api; url: string; close: () => Promise<void> }> = [];
   for (let i = 0; i < instances; i++) {
     const deps = await createDeps(config, { clock: options.clock });
     const app = await buildApp(deps);
+    // closed as `serve` closes it (src/ops/shutdown.ts): app.close() alone (Node's server.close())
+    // ends only the connections idle at that instant, so one whose answer was still being written
+    // (a download's stream ends a read after the client has every byte) stayed open as an idle
+    // keep-alive connection until Fastify's 72 s keep-alive timeout, past the hook timeout
+    const closeApp = gracefulClose(app.server);
     await app.listen({ port: 0, host: '127.0.0.1' });
-    started.push({ deps, app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    started.push({ deps, app, url, close: () => closeApp(() => app.close()) });
   }
   const proxy = scaleOut ? await startProxy(started.map((s) => s.url)) : null;
   const url = proxy?.url ?? started[0].url;
@@ -79,7 +86,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     close: async () => {
       await proxy?.close();
       for (const s of started) {
-        await s.app.close();
+        await s.close();
         await s.deps.db.close();
       }
       await database?.drop();

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireUser } from '../../src/domain/accounts/users.js';
 import { runImport } from '../../src/domain/import/importer.js';
-import { type CliResult, ROOT } from '../helpers/cli.js';
+import { CLI_ARGS, type CliResult, ROOT } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { compareAccounts, fillSource, forwardRewritten } from './fixtures.js';
 
@@ -51,7 +51,7 @@ function importProcess(args: string[], killAt?: number): Promise<CliResult & { s
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/main.ts', 'import', '--from', source.url, '--owner', owner, ...args],
+      [...CLI_ARGS, 'import', '--from', source.url, '--owner', owner, ...args],
       { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env, SURVEY_IMPORT_TOKEN: srcToken } },
     );
     let stdout = '';

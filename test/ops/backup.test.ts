@@ -1,14 +1,13 @@
 // Backups while the service serves: `backup` under a write load gives a consistent copy (every
 // survey's response count matches its responses), and after the load a backup restored with
 // `restore` into a new, empty database holds exactly the rows of every table.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.js';
-import { type CliResult, ROOT, runCli, runCliJson } from '../helpers/cli.js';
+import { runCli, runCliAsync, runCliJson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -25,25 +24,6 @@ afterAll(async () => {
   for (const t of targets) await t.drop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The CLI without blocking this process (the server in it keeps answering). */
-function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 async function tables(db: Db): Promise<string[]> {
   const rows =

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runCliJson, startServeProcess } from '../helpers/cli.js';
+import { runCliAsync, runCliJsonAsync, startServeProcess } from '../helpers/cli.js';
+
+// Verbs run without blocking this process: a worker blocked in spawnSync on a loaded machine misses
+// vitest's RPC deadline ("Timeout calling onTaskUpdate").
+const runCli = runCliAsync;
+const runCliJson = runCliJsonAsync;
+
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
@@ -14,15 +20,15 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 describe('survey-service command line', () => {
-  it('migrates idempotently', () => {
-    const first = runCliJson(['migrate'], env);
+  it('migrates idempotently', async () => {
+    const first = await runCliJson(['migrate'], env);
     expect(first.applied).toContain('0001_platform');
-    const again = runCliJson(['migrate'], env);
+    const again = await runCliJson(['migrate'], env);
     expect(again).toEqual({ applied: [] });
   });
 
   it('creates a user and a draft app whose token works against `serve`', async () => {
-    const user = runCliJson(
+    const user = await runCliJson(
       [
         'user',
         'create',
@@ -42,7 +48,7 @@ describe('survey-service command line', () => {
       env,
     );
     expect(user).toEqual({ id: expect.stringMatching(/^\d+$/), username: 'grace' });
-    const app = runCliJson(
+    const app = await runCliJson(
       ['app', 'create', '--owner', 'grace', '--name', 'Exporter', '--redirect-uri', 'https://example.com/cb'],
       env,
     );
@@ -76,11 +82,11 @@ describe('survey-service command line', () => {
   });
 
   it('grants only the requested scopes the plan allows, and applies per-app limits', async () => {
-    runCliJson(
+    await runCliJson(
       ['user', 'create', '--username', 'free', '--email', 'free@example.com', '--password', 'password1'],
       env,
     );
-    const app = runCliJson(
+    const app = await runCliJson(
       [
         'app',
         'create',
@@ -112,31 +118,31 @@ describe('survey-service command line', () => {
     }
   });
 
-  it('changes a plan and revokes an app grant', () => {
-    runCliJson(
+  it('changes a plan and revokes an app grant', async () => {
+    await runCliJson(
       ['user', 'create', '--username', 'ops', '--email', 'ops@example.com', '--password', 'password1'],
       env,
     );
-    const updated = runCliJson(
+    const updated = await runCliJson(
       ['user', 'update', '--username', 'ops', '--plan', 'standard', '--state', 'soft_deleted'],
       env,
     );
     expect(updated).toMatchObject({ username: 'ops', account_type: 'standard', state: 'soft_deleted' });
-    const app = runCliJson(['app', 'create', '--owner', 'ops', '--name', 'Ops'], env);
-    expect(runCliJson(['app', 'revoke', '--app-id', app.app_id, '--username', 'ops'], env)).toEqual({
+    const app = await runCliJson(['app', 'create', '--owner', 'ops', '--name', 'Ops'], env);
+    expect(await runCliJson(['app', 'revoke', '--app-id', app.app_id, '--username', 'ops'], env)).toEqual({
       app_id: app.app_id,
       revoked: 1,
     });
   });
 
-  it('refuses bad input with a message and a non-zero exit', () => {
-    const dup = runCli(
+  it('refuses bad input with a message and a non-zero exit', async () => {
+    const dup = await runCli(
       ['user', 'create', '--username', 'grace', '--email', 'g2@example.com', '--password', 'password2'],
       env,
     );
     expect(dup.status).toBe(1);
     expect(dup.stderr).toMatch(/taken/);
-    const plan = runCli(
+    const plan = await runCli(
       [
         'user',
         'create',
@@ -153,16 +159,19 @@ describe('survey-service command line', () => {
     );
     expect(plan.status).not.toBe(0);
     expect(plan.stderr).toMatch(/plan/);
-    const owner = runCli(['app', 'create', '--owner', 'nobody', '--name', 'N'], env);
+    const owner = await runCli(['app', 'create', '--owner', 'nobody', '--name', 'N'], env);
     expect(owner.status).toBe(1);
     expect(owner.stderr).toMatch(/no user named nobody/);
-    const scope = runCli(
+    const scope = await runCli(
       ['app', 'create', '--owner', 'grace', '--name', 'N', '--scopes', 'surveys_read,everything'],
       env,
     );
     expect(scope.status).toBe(1);
     expect(scope.stderr).toMatch(/unknown scope: everything/);
-    const limit = runCli(['app', 'create', '--owner', 'grace', '--name', 'N', '--minute-limit', '-3'], env);
+    const limit = await runCli(
+      ['app', 'create', '--owner', 'grace', '--name', 'N', '--minute-limit', '-3'],
+      env,
+    );
     expect(limit.status).not.toBe(0);
   });
 });

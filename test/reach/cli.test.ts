@@ -6,7 +6,7 @@ import { createDeps } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 import type { Deps } from '../../src/context.js';
 import { createAccount, type TestAccount } from '../helpers/accounts.js';
-import { ROOT, startServeProcess } from '../helpers/cli.js';
+import { CLI_ARGS, ROOT, startServeProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
@@ -48,7 +48,7 @@ afterAll(async () => {
 /** Runs a verb without blocking this process (the receiver lives here). */
 function runAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
+import { type OfficeMove, seedOfficeMove } from './fixtures.js';
 
 let server: TestServer;
 let owner: TestAccount;
 let analyze: string;
 let summary: string;
 let ids: string[];
-let q: { floor: string; ground: string; top: string; age: string; comment: string };
+let q: OfficeMove['q'];
 
 async function signedIn(account: TestAccount): Promise<WebSession> {
   const web = new WebSession(server.url);
@@ -27,70 +28,12 @@ const listCount = (text: string) => /id="response-count"><strong>(\d+)<\/strong>
 beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
-  const tk = { token: owner.token };
-  const created = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Office move',
-      pages: [
-        {
-          questions: [
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which floor?' }],
-              answers: { choices: [{ text: 'Ground floor' }, { text: 'Top floor' }] },
-            },
-            {
-              family: 'open_ended',
-              subtype: 'numerical',
-              headings: [{ heading: 'Your age' }],
-              answers: { rows: [{ text: 'Age' }] },
-            },
-            { family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Anything else?' }] },
-          ],
-        },
-      ],
-    },
-    tk,
-  );
-  expect(created.status, created.text).toBe(201);
-  const details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk)).body;
-  const [floor, age, comment] = details.pages[0].questions;
-  q = {
-    floor: floor.id,
-    ground: floor.answers.choices[0].id,
-    top: floor.answers.choices[1].id,
-    age: age.id,
-    comment: comment.id,
-  };
-  const collector = (
-    await server.client.post(`/v3/surveys/${created.body.id}/collectors`, { type: 'weblink' }, tk)
-  ).body.id;
-  ids = [];
-  for (let i = 0; i < 12; i++) {
-    const r = await server.client.post(
-      `/v3/collectors/${collector}/responses`,
-      {
-        response_status: i % 4 === 3 ? 'partial' : 'completed',
-        pages: [
-          {
-            id: details.pages[0].id,
-            questions: [
-              { id: floor.id, answers: [{ choice_id: floor.answers.choices[i % 2].id }] },
-              { id: age.id, answers: [{ row_id: age.answers.rows[0].id, text: String(20 + i * 5) }] },
-              { id: comment.id, answers: [{ text: i % 3 === 0 ? 'More coffee, please' : 'Quiet rooms' }] },
-            ],
-          },
-        ],
-      },
-      tk,
-    );
-    expect(r.status, r.text).toBe(201);
-    ids.push(r.body.id);
-  }
-  analyze = new URL(details.analyze_url).pathname;
-  summary = new URL(details.summary_url).pathname;
+  ({ q, ids, analyze, summary } = await seedOfficeMove(server, owner, {
+    questions: ['floor', 'age', 'comment'],
+    responses: 12,
+    status: (i) => (i % 4 === 3 ? 'partial' : 'completed'),
+    comment: (i) => (i % 3 === 0 ? 'More coffee, please' : 'Quiet rooms'),
+  }));
 });
 afterAll(() => server.close());
 

@@ -4,11 +4,11 @@
 // choices in random order stay in the same order on a reload; a page's question order set in its
 // settings. Axe and screenshots at 1280 and 390 px.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { ownerInBrowser } from './fixtures.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -16,15 +16,8 @@ let page: Page;
 let jsPage: Page;
 let owner: TestAccount;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  owner = await server.account();
-  ({ page, jsPage } = await signedInPages(browser, server.url, owner));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+ownerInBrowser((f) => {
+  ({ server, browser, page, jsPage, owner } = f);
 });
 
 describe('display logic and piping in the builder and on the respondent pages', () => {

@@ -3,28 +3,20 @@
 // option chosen, a box checked, a button or link clicked) and the page loads. The survey the API
 // answers afterwards is what was typed. Then a refused question: the page comes back at the box that
 // sent it, the message beside it, focused (so scrolled to) and on screen, with or without script.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { ownerInBrowser } from './fixtures.js';
 
 let server: TestServer;
-let browser: Browser;
 let page: Page;
 let jsPage: Page;
 let owner: TestAccount;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  owner = await server.account();
-  ({ page, jsPage } = await signedInPages(browser, server.url, owner));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+ownerInBrowser((f) => {
+  ({ server, page, jsPage, owner } = f);
 });
 
 describe('building the 10-question survey', () => {

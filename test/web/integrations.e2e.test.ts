@@ -1,41 +1,40 @@
 // The /integrations page in a real browser at 1280 and 390 px with axe: a webhook made from the
 // page (a real receiver answers its HEAD check), its page with the secret and the delivery log,
 // "send again", pausing, and deleting through the confirmation dialog.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { responseCompleted } from '../reach/helpers/events.js';
 import { surveyWithCollector } from '../reach/helpers/objects.js';
 import { Receiver } from '../reach/helpers/receiver.js';
+import { ownerInBrowser } from './fixtures.js';
 
 let server: TestServer;
 let worker: OutboxWorker;
 let receiver: Receiver;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let owner: TestAccount;
 
 beforeAll(async () => {
   receiver = await new Receiver().start();
-  server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-  worker = new OutboxWorker(server.deps);
-  browser = await launchBrowser();
-  context = await browser.newContext();
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  owner = await server.account({ firstName: 'Ivy', lastName: 'Integrations' });
-  await signIn(page, server.url, owner);
 });
+ownerInBrowser(
+  (f) => {
+    ({ server, page, owner } = f);
+    worker = new OutboxWorker(server.deps);
+  },
+  {
+    server: () => ({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } }),
+    account: { firstName: 'Ivy', lastName: 'Integrations' },
+    scriptOnly: true,
+  },
+);
+// registered after ownerInBrowser, so run before its close (afterAll hooks run last-in first)
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
   await worker?.stop();
-  await server?.close();
   await receiver?.stop();
 });
 

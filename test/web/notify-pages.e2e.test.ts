@@ -1,40 +1,39 @@
 // The notification pages in a real browser, at 1280 and 390 px with axe: the account page's time
 // zone and alert opt-out, a survey's response alerts page, and an email message's page with its
 // preview and "send a test to me" (the test arrives at the real SMTP server).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { emailCollector } from '../invite/helpers.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
+import { ownerInBrowser } from './fixtures.js';
 
 let server: TestServer;
 let smtp: SmtpSink;
 let worker: OutboxWorker;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let owner: TestAccount;
 
 beforeAll(async () => {
   smtp = await new SmtpSink().start();
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Surveys <surveys@example.com>' } });
-  worker = new OutboxWorker(server.deps);
-  browser = await launchBrowser();
-  context = await browser.newContext();
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  owner = await server.account({ firstName: 'Nora', lastName: 'Notify' });
-  await signIn(page, server.url, owner);
 });
+ownerInBrowser(
+  (f) => {
+    ({ server, page, owner } = f);
+    worker = new OutboxWorker(server.deps);
+  },
+  {
+    server: () => ({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Surveys <surveys@example.com>' } }),
+    account: { firstName: 'Nora', lastName: 'Notify' },
+    scriptOnly: true,
+  },
+);
+// registered after ownerInBrowser, so run before its close (afterAll hooks run last-in first)
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
   await worker?.stop();
-  await server?.close();
   await smtp?.stop();
 });
 

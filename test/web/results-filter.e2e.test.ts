@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { seedOfficeMove } from './fixtures.js';
 
 let server: TestServer;
 
@@ -31,59 +32,13 @@ afterAll(async () => {
 describe('results filter', () => {
   it('filters by an answer through the form, on the analyze, responses and summary pages', async () => {
     const owner = await server.account();
-    const tk = { token: owner.token };
-    const created = await server.client.post(
-      '/v3/surveys',
-      {
-        title: 'Office move',
-        pages: [
-          {
-            questions: [
-              {
-                family: 'single_choice',
-                subtype: 'vertical',
-                headings: [{ heading: 'Which floor?' }],
-                answers: { choices: [{ text: 'Ground floor' }, { text: 'Top floor' }] },
-              },
-              {
-                family: 'open_ended',
-                subtype: 'numerical',
-                headings: [{ heading: 'Your age' }],
-                answers: { rows: [{ text: 'Age' }] },
-              },
-              { family: 'open_ended', subtype: 'essay', headings: [{ heading: 'Anything else?' }] },
-            ],
-          },
-        ],
-      },
-      tk,
-    );
-    const details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk)).body;
-    const [floor, age, comment] = details.pages[0].questions;
-    const collector = (
-      await server.client.post(`/v3/surveys/${created.body.id}/collectors`, { type: 'weblink' }, tk)
-    ).body.id;
-    for (let i = 0; i < 10; i++) {
-      const r = await server.client.post(
-        `/v3/collectors/${collector}/responses`,
-        {
-          response_status: i % 4 === 3 ? 'partial' : 'completed',
-          date_created: `2026-03-${String(1 + (i % 5) * 2).padStart(2, '0')}T10:00:00+00:00`,
-          pages: [
-            {
-              id: details.pages[0].id,
-              questions: [
-                { id: floor.id, answers: [{ choice_id: floor.answers.choices[i % 2].id }] },
-                { id: age.id, answers: [{ row_id: age.answers.rows[0].id, text: String(20 + i * 5) }] },
-                { id: comment.id, answers: [{ text: i % 3 === 0 ? 'More coffee' : 'Quiet rooms' }] },
-              ],
-            },
-          ],
-        },
-        tk,
-      );
-      expect(r.status, r.text).toBe(201);
-    }
+    const { q, details } = await seedOfficeMove(server, owner, {
+      questions: ['floor', 'age', 'comment'],
+      responses: 10,
+      status: (i) => (i % 4 === 3 ? 'partial' : 'completed'),
+      date: (i) => `2026-03-${String(1 + (i % 5) * 2).padStart(2, '0')}T10:00:00+00:00`,
+      comment: (i) => (i % 3 === 0 ? 'More coffee' : 'Quiet rooms'),
+    });
     const { page, jsPage } = await signedInPages(browser, server.url, owner);
     const analyze = new URL(details.analyze_url).pathname;
     await page.goto(`${server.url}${analyze}`);
@@ -94,9 +49,7 @@ describe('results filter', () => {
     await page.getByLabel('At least').fill('30');
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await page.waitForURL(/a=/);
-    expect(new URL(page.url()).searchParams.getAll('a')).toEqual([
-      `${floor.id}:${floor.answers.choices[0].id}`,
-    ]);
+    expect(new URL(page.url()).searchParams.getAll('a')).toEqual([`${q.floor}:${q.ground}`]);
     // ground floor (even i) and age ≥ 30 (i ≥ 2): i = 2, 4, 6, 8
     expect(await said(page, '#total')).toContain('4 responses match these filters');
     const check = async (name: string) => {
@@ -108,7 +61,7 @@ describe('results filter', () => {
     await page.getByLabel('Compare by', { exact: true }).selectOption({ label: 'Which floor?' });
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.waitForURL(/compare=/);
-    expect(new URL(page.url()).searchParams.get(`min_${age.id}`)).toBe('30');
+    expect(new URL(page.url()).searchParams.get(`min_${q.age}`)).toBe('30');
     await expect(page.locator('#compared table').count()).resolves.toBeGreaterThan(1);
     await check('analyze-compared');
     await page.goBack();
