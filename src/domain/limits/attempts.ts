@@ -5,6 +5,7 @@
 // attempts never check more passwords than N sequential ones would. A successful check clears
 // the keys it proves (the account) and takes its own attempt back from the others.
 import type { Deps } from '../../context.js';
+import { verifyPassword } from '../../platform/secrets.js';
 
 export interface Policy {
   /** attempts allowed before the slowdown starts */
@@ -131,4 +132,26 @@ export function waitText(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minutes`;
+}
+
+export type PasswordCheck = { ok: true } | { ok: false; reason: 'wrong' } | ({ ok: false } & Refusal);
+
+/**
+ * A password that guards one resource (a collector, a shared results page), guessed from one
+ * address: the guess is counted under `key` before the password is checked, and a right one takes
+ * its count back. Only the guessing address is slowed, never the resource for everyone.
+ */
+export async function checkGuardedPassword(
+  deps: Deps,
+  key: string,
+  policy: Policy,
+  password: string,
+  hash: string,
+): Promise<PasswordCheck> {
+  const keys: Keys = [[key, policy]];
+  const refused = await reserveAttempt(deps, keys);
+  if (refused) return { ok: false, ...refused };
+  if (!(await verifyPassword(password, hash))) return { ok: false, reason: 'wrong' };
+  await attemptSucceeded(deps, [], keys);
+  return { ok: true };
 }

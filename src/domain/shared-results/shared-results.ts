@@ -24,7 +24,7 @@ import { lockRow } from '../../db/lock.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, mayShareResults, type Plan } from '../../platform/plans.js';
-import { hashPassword, randomToken, sha256, verifyPassword } from '../../platform/secrets.js';
+import { hashPassword, randomToken, sha256 } from '../../platform/secrets.js';
 import {
   type FilterQuery,
   filterQuery,
@@ -32,13 +32,7 @@ import {
   parseFilter,
   type ResultFilter,
 } from '../analysis/filters.js';
-import {
-  attemptSucceeded,
-  type Keys,
-  type Policy,
-  type Refusal,
-  reserveAttempt,
-} from '../limits/attempts.js';
+import { checkGuardedPassword, type PasswordCheck, type Policy } from '../limits/attempts.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { bump } from '../responses/submission-limit.js';
 import type { SurveyRow } from '../surveys/access.js';
@@ -274,23 +268,21 @@ export function unlockProof(deps: Deps, share: OpenShare): string {
     : '';
 }
 
-export type ResultsPasswordCheck = { ok: true } | { ok: false; reason: 'wrong' } | ({ ok: false } & Refusal);
-
 /** Checks a visitor's password, each guess counted first (per link and address). */
 export async function checkResultsPassword(
   deps: Deps,
   share: OpenShare,
   password: string,
   ip: string,
-): Promise<ResultsPasswordCheck> {
+): Promise<PasswordCheck> {
   if (!share.passwordHash) return { ok: true };
-  const keys: Keys = [[`results:${share.surveyId}:ip:${ip}`, RESULTS_PASSWORD_POLICY]];
-  const refused = await reserveAttempt(deps, keys);
-  if (refused) return { ok: false, ...refused };
-  if (!(await verifyPassword(password.slice(0, MAX_PASSWORD), share.passwordHash)))
-    return { ok: false, reason: 'wrong' };
-  await attemptSucceeded(deps, [], keys);
-  return { ok: true };
+  return checkGuardedPassword(
+    deps,
+    `results:${share.surveyId}:ip:${ip}`,
+    RESULTS_PASSWORD_POLICY,
+    password.slice(0, MAX_PASSWORD),
+    share.passwordHash,
+  );
 }
 
 /** Admits one shared-results request from `ip`, or says how many seconds to wait. */
