@@ -140,3 +140,18 @@ export async function postResponses(ctx, details, collectorId, count, concurrenc
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
+
+/** Signs the bench user in through the sign-in form; the session's Cookie header. */
+export async function signIn(ctx) {
+  const cookies = (res) => (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
+  const form = await ctx.http(ctx.base, 'GET', '/login');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)[1];
+  const jar = cookies(form).join('; ');
+  const body = new URLSearchParams({ _csrf: csrf, username: 'bench', password: 'bench-password' }).toString();
+  const res = await ctx.http(ctx.base, 'POST', '/login', {
+    body,
+    headers: { cookie: jar, 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (res.status !== 303) throw new Error(`bench sign-in failed: ${res.status}`);
+  return [jar, ...cookies(res)].join('; ');
+}

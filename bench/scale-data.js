@@ -8,7 +8,7 @@
 // them consistent: the survey's and collector's counts, the ordinal sequence, the rollup counts.
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { collectSetup, postResponses } from './collect-data.js';
+import { collectSetup, postResponses, signIn } from './collect-data.js';
 
 const SMALL_RESPONSES = 10_000;
 const LARGE_RESPONSES = Number(process.env.BENCH_LARGE_RESPONSES ?? 1_000_000);
@@ -386,21 +386,6 @@ async function copyResponsesPg(ctx, count, idBase, surveyId, collectorId) {
   }
 }
 
-/** The bench user's session cookie (the sign-in form, as a browser posts it). */
-async function benchSession(ctx) {
-  const cookies = (res) => (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
-  const form = await ctx.http(ctx.base, 'GET', '/login');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)[1];
-  const jar = cookies(form).join('; ');
-  const body = new URLSearchParams({ _csrf: csrf, username: 'bench', password: 'bench-password' }).toString();
-  const res = await ctx.http(ctx.base, 'POST', '/login', {
-    body,
-    headers: { cookie: jar, 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  if (res.status !== 303) throw new Error(`bench sign-in failed: ${res.status}`);
-  return [jar, ...cookies(res)].join('; ');
-}
-
 /** The survey's manage token (its analyze_url names it). */
 async function manageToken(ctx, surveyId) {
   const s = await ctx.http(ctx.base, 'GET', `/v3/surveys/${surveyId}`, { token: ctx.token });
@@ -416,7 +401,7 @@ const pageScenarios = (size, count, idBase) => {
     prepare: async (ctx) => {
       const { surveyId } = await data(ctx);
       const token = await manageToken(ctx, surveyId);
-      const cookie = await once('bench-session', () => benchSession(ctx));
+      const cookie = await once('bench-session', () => signIn(ctx));
       // Four connections: the large twin's pages may take a while before they are flat.
       return { path: path(token), headers: { cookie }, connections: 4 };
     },
@@ -454,7 +439,7 @@ const filteredScenario = {
       .json;
     const [colour, fruit] = details.pages[0].questions;
     const token = await manageToken(ctx, surveyId);
-    const cookie = await once('bench-session', () => benchSession(ctx));
+    const cookie = await once('bench-session', () => signIn(ctx));
     // The bench answers pick Apple in every response and Pear in every other one: filter by Pear.
     const pear = fruit.answers.choices[1].id;
     return {

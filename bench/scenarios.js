@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { answersFor, collectSetup, postResponses } from './collect-data.js';
+import { answersFor, collectSetup, postResponses, signIn } from './collect-data.js';
 
 // The bench scenarios. Each prepares its data through the public API and names the request wrk
 // repeats; `unit` converts requests/s into items/s where a request carries many items.
@@ -210,21 +210,6 @@ export const scenarios = [
     },
   },
 ];
-
-/** Signs the bench user in through the sign-in form; the session's Cookie header. */
-async function signIn(ctx) {
-  const cookies = (res) => (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
-  const form = await ctx.http(ctx.base, 'GET', '/login');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)[1];
-  const jar = cookies(form).join('; ');
-  const body = new URLSearchParams({ _csrf: csrf, username: 'bench', password: 'bench-password' }).toString();
-  const res = await ctx.http(ctx.base, 'POST', '/login', {
-    body,
-    headers: { cookie: jar, 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  if (res.status !== 303) throw new Error(`bench sign-in failed: ${res.status}`);
-  return [jar, ...cookies(res)].join('; ');
-}
 
 /** Run apart from the others (bench/run.js runScaleOut): 1 vs 2 serve processes behind a proxy. */
 export const scaleOut = {
