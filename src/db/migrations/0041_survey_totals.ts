@@ -42,8 +42,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     SELECT owner_id, count(*), 0 FROM surveys GROUP BY owner_id`.execute(db);
   const columns = STAMP_COLUMNS.join(', ');
   const add = (owner: string) =>
-    `INSERT INTO survey_totals AS t (owner_id, surveys, stamp) VALUES (${owner}, 1, 1)
-     ON CONFLICT (owner_id) DO UPDATE SET surveys = t.surveys + 1, stamp = t.stamp + 1;`;
+    // No alias for the table: SQLite re-parses trigger bodies on ALTER TABLE … RENAME (a later
+    // migration's table rebuild) and does not resolve an upsert's alias there.
+    `INSERT INTO survey_totals (owner_id, surveys, stamp) VALUES (${owner}, 1, 1)
+     ON CONFLICT (owner_id) DO UPDATE SET surveys = survey_totals.surveys + 1, stamp = survey_totals.stamp + 1;`;
   const remove = (owner: string) =>
     `UPDATE survey_totals SET surveys = surveys - 1, stamp = stamp + 1 WHERE owner_id = ${owner};`;
   const touch = (owner: string) => `UPDATE survey_totals SET stamp = stamp + 1 WHERE owner_id = ${owner};`;
