@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
+import { seedOfficeMove } from '../web/fixtures.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -19,66 +20,10 @@ let q: { floor: string; drink: string; age: string };
 beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
-  const tk = { token: owner.token };
-  const created = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Office move',
-      pages: [
-        {
-          questions: [
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which floor?' }],
-              answers: { choices: [{ text: 'Ground floor' }, { text: 'Top floor' }] },
-            },
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which drink?' }],
-              answers: { choices: [{ text: 'Tea' }, { text: 'Coffee' }] },
-            },
-            {
-              family: 'open_ended',
-              subtype: 'numerical',
-              headings: [{ heading: 'Your age' }],
-              answers: { rows: [{ text: 'Age' }] },
-            },
-          ],
-        },
-      ],
-    },
-    tk,
-  );
-  expect(created.status, created.text).toBe(201);
-  surveyId = created.body.id;
-  const details = (await server.client.get(`/v3/surveys/${surveyId}/details`, tk)).body;
-  const [floor, drink, age] = details.pages[0].questions;
-  q = { floor: floor.id, drink: drink.id, age: age.id };
-  const collector = (await server.client.post(`/v3/surveys/${surveyId}/collectors`, { type: 'weblink' }, tk))
-    .body.id;
-  for (let i = 0; i < 8; i++) {
-    const r = await server.client.post(
-      `/v3/collectors/${collector}/responses`,
-      {
-        response_status: 'completed',
-        pages: [
-          {
-            id: details.pages[0].id,
-            questions: [
-              { id: floor.id, answers: [{ choice_id: floor.answers.choices[i % 2].id }] },
-              { id: drink.id, answers: [{ choice_id: drink.answers.choices[i < 3 ? 0 : 1].id }] },
-              { id: age.id, answers: [{ row_id: age.answers.rows[0].id, text: String(20 + i * 5) }] },
-            ],
-          },
-        ],
-      },
-      tk,
-    );
-    expect(r.status, r.text).toBe(201);
-  }
-  analyze = new URL(details.analyze_url).pathname;
+  const seeded = await seedOfficeMove(server, owner, { questions: ['floor', 'drink', 'age'], responses: 8 });
+  surveyId = seeded.surveyId;
+  q = seeded.q;
+  analyze = seeded.analyze;
 });
 afterAll(async () => {
   await server?.close();
