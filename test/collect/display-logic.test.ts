@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { errorCode } from '../helpers/client.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -313,5 +314,118 @@ describe('display logic and piping on the respondent pages', () => {
     await f.open();
     await f.post({ [`q_${s.owns}`]: s.yes });
     expect(await f.open()).toContain('Thanks friend! What is your pet');
+  });
+});
+
+describe('moves and deletes keep every look-back looking back', () => {
+  const pagePath = (s: Pets, page: number) => `/v3/surveys/${s.surveyId}/pages/${s.pages[page]}`;
+  const order = async (s: Pets) =>
+    (await server.client.get(`/v3/surveys/${s.surveyId}/details`, { token: owner.token })).body.pages.map(
+      (p: { id: string; questions: Array<{ id: string }> }) => [p.id, p.questions.map((q) => q.id)],
+    );
+
+  it('refuses a page or question move that would leave a condition or a recall looking forward, moving nothing', async () => {
+    const s = await petsSurvey();
+    const before = await order(s);
+    // the pet question's condition and recall look at page 1: page 2 may not go first
+    expect1002(
+      await server.client.patch(pagePath(s, 1), { position: 1 }, { token: owner.token }),
+      "'pages[0].questions[0].display_logic.question_id': question",
+    );
+    // nor may (on the edit page, the one place a question changes page) the asked-about question
+    // join it on page 2, nor the pet question go up to page 1; the page says why
+    const web = new WebSession(server.url);
+    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const survey = (await server.client.get(`/v3/surveys/${s.surveyId}`, { token: owner.token })).body;
+    const sm = new URL(survey.edit_url).searchParams.get('sm');
+    const move = async (qid: string, from: number, to: number) => {
+      const page = await web.get(`/create/?sm=${sm}`);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+      return web.post(`/create/pages/${s.pages[from]}/questions/${qid}/move?sm=${sm}`, {
+        _csrf: csrf,
+        to_page: s.pages[to],
+        position: '1',
+      });
+    };
+    let res = await move(s.owns, 0, 1);
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/role="alert"[^>]*>[^<]*is not on an earlier page/);
+    res = await move(s.petName, 1, 0);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('display_logic.question_id');
+    expect(await order(s)).toEqual(before);
+    // a question nobody looks at moves freely
+    expect((await move(s.fromEmail, 1, 0)).status).toBe(303);
+    expect((await order(s))[0][1][0]).toBe(s.fromEmail);
+  });
+
+  it('deleting a question, or its page, clears the conditions on it: the question is shown to everyone', async () => {
+    const s = await petsSurvey();
+    const del = await server.client.delete(s.q(0, s.owns), { token: owner.token });
+    expect(del.status).toBe(200);
+    const pet = (await server.client.get(s.q(1, s.petName), { token: owner.token })).body;
+    expect(pet).not.toHaveProperty('display_logic');
+    const c = await server.client.post(
+      `/v3/surveys/${s.surveyId}/collectors`,
+      { type: 'weblink' },
+      { token: owner.token },
+    );
+    const a = await respondent(c.body.url);
+    await a.open();
+    await a.post({ [`q_${s.name}`]: 'Ann' });
+    expect(await a.open()).toContain(`name="q_${s.petName}"`);
+
+    const t = await petsSurvey();
+    expect((await server.client.delete(pagePath(t, 0), { token: owner.token })).status).toBe(200);
+    const pet2 = await server.client.get(`/v3/surveys/${t.surveyId}/details`, { token: owner.token });
+    expect(pet2.body.pages[0].questions[0].id).toBe(t.petName);
+    expect(pet2.body.pages[0].questions[0]).not.toHaveProperty('display_logic');
+  });
+});
+
+describe('recalls in page titles and descriptions', () => {
+  it('shows the earlier answer on the respondent page, refuses a same-page or forward recall, and keeps it on moves', async () => {
+    const s = await petsSurvey();
+    const recall = `[question("value"), id="${s.name}", fallback="friend"]`;
+    const page = (n: number, body: object) =>
+      server.client.patch(`/v3/surveys/${s.surveyId}/pages/${s.pages[n]}`, body, { token: owner.token });
+    expect1002(await page(0, { title: `Hello ${recall}` }), "'pages[0].title': question");
+    expect1002(await page(0, { description: 'Hi [contact("phone")]' }), '\'description\': contact("phone")');
+    const ok = await page(1, { title: `About your pet, ${recall}`, description: `Thanks, ${recall}.` });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.title).toBe(`About your pet, ${recall}`);
+    // the page that recalls may not move before the page it recalls from
+    await server.client.patch(
+      s.q(1, s.petName),
+      { display_logic: null, headings: [{ heading: 'Its name?' }] },
+      { token: owner.token },
+    );
+    expect1002(await page(1, { position: 1 }), "'pages[0].title': question");
+
+    const c = await server.client.post(
+      `/v3/surveys/${s.surveyId}/collectors`,
+      { type: 'weblink' },
+      { token: owner.token },
+    );
+    const a = await respondent(c.body.url);
+    await a.open();
+    await a.post({ [`q_${s.owns}`]: s.yes, [`q_${s.name}`]: '<i>Ann</i>' });
+    const shown = await a.open();
+    expect(shown).toContain('About your pet, &lt;i&gt;Ann&lt;/i&gt;</h2>');
+    expect(shown).toContain('Thanks, &lt;i&gt;Ann&lt;/i&gt;.');
+
+    // a copy's page title recalls the copy's question
+    const copy = await server.client.post(
+      '/v3/surveys',
+      { from_survey_id: s.surveyId, title: 'Pets again' },
+      { token: owner.token },
+    );
+    expect(copy.status, JSON.stringify(copy.body)).toBe(201);
+    const d = (await server.client.get(`/v3/surveys/${copy.body.id}/details`, { token: owner.token })).body;
+    const copiedName = d.pages[0].questions[1].id;
+    expect(copiedName).not.toBe(s.name);
+    expect(d.pages[1].title).toBe(
+      `About your pet, [question("value"), id="${copiedName}", fallback="friend"]`,
+    );
   });
 });

@@ -10,8 +10,9 @@ import type { NewEvent } from '../event-types.js';
 import { recordEvent } from '../events.js';
 import { ownedRow } from '../owned.js';
 import type { SurveyRow } from './access.js';
+import { checkPagePipes } from './display-logic.js';
 import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
-import { questionPipes, remapQuestionPipes } from './piping.js';
+import { pagePipes, questionPipes, remapPipes, remapQuestionPipes } from './piping.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
 import { sortingColumn } from './randomise.js';
@@ -251,6 +252,32 @@ function refuseRecalls(prepared: PreparedQuestion[][]): void {
     }
 }
 
+/**
+ * The pages' titles and descriptions, whose recalls a copy (or import) points at its own questions;
+ * in a survey written in one request a recall of a question can only name another survey's
+ * (400/1002, as for a question's texts).
+ */
+function pageTexts(
+  blueprint: Blueprint,
+  pages: BlueprintPage[],
+  sourceIds: ReadonlyMap<string, string>,
+): Array<{ title: string; description: string }> {
+  const survey = { custom_variables: JSON.stringify(blueprint.custom_variables ?? {}) };
+  return pages.map((p, i) => {
+    const page = { title: p.title ?? '', description: p.description ?? '' };
+    checkPagePipes(survey, page);
+    if (sourceIds.size > 0)
+      return {
+        title: remapPipes(page.title, sourceIds),
+        description: remapPipes(page.description, sourceIds),
+      };
+    for (const { field, ref } of pagePipes(page))
+      if (ref.kind === 'question')
+        throw new ApiError(1002, `'pages[${i}].${field}': question ${ref.key} is not in this survey.`);
+    return page;
+  });
+}
+
 /** Writes a whole new survey with its pages and questions, and its events, in one transaction. */
 export async function writeBlueprint(
   deps: Deps,
@@ -288,6 +315,7 @@ export async function writeBlueprint(
   );
   if (sourceIds.size > 0) remapRecalls(pages, prepared, sourceIds);
   else refuseRecalls(prepared);
+  const texts = pageTexts(blueprint, pages, sourceIds);
   const row: SurveyRow = {
     id: surveyId,
     owner_id: ownerId,
@@ -311,8 +339,7 @@ export async function writeBlueprint(
           survey_id: surveyId,
           owner_id: ownerId,
           position: i + 1,
-          title: p.title ?? '',
-          description: p.description ?? '',
+          ...texts[i],
           logic: pageLogic[i] ? JSON.stringify(pageLogic[i]) : null,
           sorting: sortingColumn(p.sorting),
         })),

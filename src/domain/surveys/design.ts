@@ -8,8 +8,9 @@ import { recordEvent } from '../events.js';
 import { countAndPage } from '../owned.js';
 import type { SurveyRow } from './access.js';
 import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
-import { checkLookBack } from './display-logic.js';
+import { checkLookBack, checkPagePipes, checkSurveyLookBacks, clearConditionsOn } from './display-logic.js';
 import { checkLogicShape, checkTargets, type PlacedRule, parseLogic, questionRules } from './logic.js';
+import { pagePipes } from './piping.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
 import { parseSorting, sortingColumn } from './randomise.js';
@@ -190,6 +191,10 @@ async function checkSurveyRules(trx: Trx, surveyId: string): Promise<void> {
   );
 }
 
+/** Whether a page's title or description recalls an answer (then where it sits matters). */
+const recallsQuestions = (page: { title?: string; description?: string }) =>
+  pagePipes(page).some((p) => p.ref.kind === 'question');
+
 /** The survey's page ids in order (to check a question's rules). */
 async function pageOrder(deps: Deps, surveyId: string): Promise<string[]> {
   const rows = await deps.db.kysely
@@ -208,6 +213,7 @@ export async function createPage(
   input: PageInput,
 ): Promise<PageWithCount> {
   if (input.logic) checkLogicShape(input.logic, 'logic');
+  checkPagePipes(survey, input);
   const [pageId, eventId] = await deps.ids.take(2);
   let page!: PageRow;
   await deps.db.kysely.transaction().execute(async (trx) => {
@@ -236,8 +242,10 @@ export async function createPage(
         owner_id: survey.owner_id,
       })
       .execute();
-    // An insertion keeps the other pages' relative order: only the new page's own rule can be wrong.
+    // An insertion keeps the other pages' relative order: only the new page's own rule, or its own
+    // recalls, can be wrong.
     if (page.logic) await checkSurveyRules(trx, survey.id);
+    if (recallsQuestions(page)) await checkSurveyLookBacks(trx, survey.id);
     await touch(deps, trx, eventId, survey, actor, { change: 'page_created', page_id: pageId }, { pages: 1 });
   });
   return { ...page, question_count: 0 };
@@ -327,6 +335,7 @@ export async function updatePage(
           : current.sorting,
   };
   if (next.logic) checkLogicShape(next.logic, 'logic');
+  checkPagePipes(survey, next);
   let position = current.position;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
@@ -353,6 +362,8 @@ export async function updatePage(
       .execute();
     // A move can turn any rule into a backward jump; a new rule must jump forward.
     if (position !== current.position || next.logic) await checkSurveyRules(trx, survey.id);
+    // …and a display condition or a recall into looking forward.
+    if (position !== current.position || recallsQuestions(next)) await checkSurveyLookBacks(trx, survey.id);
     await touch(deps, trx, eventId, survey, actor, { change: 'page_updated', page_id: pageId });
   });
   return { ...current, ...next, position };
@@ -370,7 +381,13 @@ export async function deletePage(
   let cleared = 0;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockSurvey(deps, trx, survey.id);
+    const gone = await trx
+      .selectFrom('survey_questions')
+      .select('id')
+      .where('page_id', '=', pageId)
+      .execute();
     const removed = await trx.deleteFrom('survey_questions').where('page_id', '=', pageId).executeTakeFirst();
+    const conditions = await clearConditionsOn(trx, survey.id, new Set(gone.map((q) => q.id)));
     await trx.deleteFrom('survey_pages').where('id', '=', pageId).execute();
     await closeGap(trx, 'survey_pages', { column: 'survey_id', value: survey.id }, page.position);
     cleared = await clearRulesTo(trx, survey.id, pageId);
@@ -380,7 +397,7 @@ export async function deletePage(
       eventId,
       survey,
       actor,
-      { change: 'page_deleted', page_id: pageId, logic_cleared: cleared },
+      { change: 'page_deleted', page_id: pageId, logic_cleared: cleared, conditions_cleared: conditions },
       {
         pages: -1,
         questions: -Number(removed.numDeletedRows),
@@ -588,13 +605,19 @@ export async function deleteQuestion(
     await lockSurvey(deps, trx, survey.id);
     await trx.deleteFrom('survey_questions').where('id', '=', questionId).execute();
     await closeGap(trx, 'survey_questions', { column: 'page_id', value: pageId }, current.position);
+    const conditions = await clearConditionsOn(trx, survey.id, new Set([questionId]));
     await touch(
       deps,
       trx,
       eventId,
       survey,
       actor,
-      { change: 'question_deleted', page_id: pageId, question_id: questionId },
+      {
+        change: 'question_deleted',
+        page_id: pageId,
+        question_id: questionId,
+        conditions_cleared: conditions,
+      },
       {
         questions: -1,
       },
@@ -656,6 +679,8 @@ export async function moveQuestionToPage(
       .execute();
     // Its choices' rules now start from the new page: they must still jump forward from there.
     if (questionRules(toPageId, current.doc, '').length > 0) await checkSurveyRules(trx, survey.id);
+    // Its display condition and recalls, and those naming it, must still look back.
+    await checkSurveyLookBacks(trx, survey.id);
     await touch(deps, trx, eventId, survey, actor, {
       change: 'question_moved',
       page_id: toPageId,

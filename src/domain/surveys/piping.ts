@@ -6,7 +6,6 @@
 //   [contact("first_name")]                    first_name, last_name or email of the invitation
 //   [custom_variable("name")]                  a custom variable of the survey link
 // each optionally ending `, fallback="text"` (shown when there is nothing to recall).
-import { ApiError } from '../../platform/errors.js';
 import type { StoredQuestion } from './question-schema.js';
 
 export interface PipeRef {
@@ -65,14 +64,15 @@ export function questionPipes(doc: StoredQuestion): Array<{ field: string; ref: 
   return out;
 }
 
-/** 400/1002 naming the field for a recall of an unknown contact field. */
-export function checkPipeShape(doc: StoredQuestion): void {
-  for (const { field, ref } of questionPipes(doc))
-    if (ref.kind === 'contact' && !(CONTACT_FIELDS as readonly string[]).includes(ref.key))
-      throw new ApiError(
-        1002,
-        `'${field}': contact("${ref.key}") is not a contact field; piping recalls ${CONTACT_FIELDS.join(', ')}.`,
-      );
+/** The recalls in a page's title and description, with their fields. */
+export function pagePipes(page: {
+  title?: string;
+  description?: string;
+}): Array<{ field: string; ref: PipeRef }> {
+  const out: Array<{ field: string; ref: PipeRef }> = [];
+  for (const field of ['title', 'description'] as const)
+    for (const p of splitPipes(page[field] ?? '')) if (typeof p !== 'string') out.push({ field, ref: p });
+  return out;
 }
 
 /** The text with each question recall's id replaced by its new id in `ids` (a copy or an import

@@ -216,8 +216,8 @@ ${summary}
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
 <input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="started" value="${started}">
-${p.title ? html`<h2 class="page-title">${richText(p.title)}</h2>` : ''}
-${p.description ? html`<p>${richText(p.description)}</p>` : ''}
+${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
+${p.description ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 ${questions}
 <nav class="survey-nav" aria-label="Survey pages">
 ${place.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
