@@ -16,7 +16,7 @@ afterAll(() => server.close());
 
 const TEXTS = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'None of these'];
 
-async function surveyLink(sorting: object): Promise<string> {
+async function survey(sorting: object): Promise<{ surveyId: string; collectorId: string; url: string }> {
   const s = await server.client.post(
     '/v3/surveys',
     {
@@ -43,8 +43,10 @@ async function surveyLink(sorting: object): Promise<string> {
     { type: 'weblink' },
     { token: owner.token },
   );
-  return `${server.url}${new URL(c.body.url).pathname}`;
+  return { surveyId: s.body.id, collectorId: c.body.id, url: `${server.url}${new URL(c.body.url).pathname}` };
 }
+
+const surveyLink = async (sorting: object) => (await survey(sorting)).url;
 
 /** The choices' order one browser session sees, loaded `times` times. */
 async function orders(url: string, times: number): Promise<string[][]> {
@@ -82,6 +84,67 @@ describe('choice order on the respondent pages', () => {
       seen.add(first.join());
     }
     expect(seen).toEqual(new Set([TEXTS.join(), [...TEXTS].reverse().join()]));
+  });
+});
+
+describe('choice order by how often each was chosen (resp_count_asc, resp_count_desc)', () => {
+  it('orders by the responses so far, ties and the unchosen as listed, the last kept last with ignore_last', async () => {
+    const s = await survey({ type: 'resp_count_desc', ignore_last: true });
+    const asc = await survey({ type: 'resp_count_asc' });
+    // Before any response: as listed.
+    expect((await orders(s.url, 1))[0]).toEqual(TEXTS);
+    const d = (await server.client.get(`/v3/surveys/${s.surveyId}/details`, { token: owner.token })).body;
+    const ids = new Map<string, string>(
+      d.pages[0].questions[0].answers.choices.map((c: { id: string; text: string }) => [c.text, c.id]),
+    );
+    const q = d.pages[0].questions[0];
+    // Echo chosen 3 times, Charlie twice, Golf and None of these once each.
+    for (const picks of [
+      ['Echo', 'Charlie', 'None of these'],
+      ['Echo', 'Charlie'],
+      ['Echo', 'Golf'],
+    ]) {
+      const r = await server.client.post(
+        `/v3/collectors/${s.collectorId}/responses`,
+        {
+          pages: [
+            {
+              id: d.pages[0].id,
+              questions: [{ id: q.id, answers: picks.map((t) => ({ choice_id: ids.get(t) })) }],
+            },
+          ],
+        },
+        { token: owner.token },
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    expect((await orders(s.url, 1))[0]).toEqual([
+      'Echo',
+      'Charlie',
+      'Golf',
+      'Alpha',
+      'Bravo',
+      'Delta',
+      'Foxtrot',
+      'None of these',
+    ]);
+    // Ascending: the one chosen choice goes after the unchosen ones.
+    const ad = (await server.client.get(`/v3/surveys/${asc.surveyId}/details`, { token: owner.token })).body;
+    const aq = ad.pages[0].questions[0];
+    const posted = await server.client.post(
+      `/v3/collectors/${asc.collectorId}/responses`,
+      {
+        pages: [
+          {
+            id: ad.pages[0].id,
+            questions: [{ id: aq.id, answers: [{ choice_id: aq.answers.choices[0].id }] }],
+          },
+        ],
+      },
+      { token: owner.token },
+    );
+    expect(posted.status).toBe(201);
+    expect((await orders(asc.url, 1))[0]).toEqual([...TEXTS.slice(1), 'Alpha']);
   });
 });
 

@@ -15,7 +15,7 @@ import { type Collector, collectorById } from '../collectors/collectors.js';
 import type { RecipientRow } from '../invitations/recipients.js';
 import type { SurveyRow } from '../surveys/access.js';
 import type { PipeRef } from '../surveys/piping.js';
-import { respondentOrder } from '../surveys/randomise.js';
+import { respondentOrder, sortsByCount } from '../surveys/randomise.js';
 import { settingsOf } from '../surveys/surveys.js';
 import {
   discardFiles,
@@ -253,32 +253,62 @@ export function knownBefore(
 }
 
 /** How a page is drawn for a respondent: the questions it shows in their order (the page's
- * `sorting`), what its recalls show, and the seed of its random orders (the session's, so a
- * reload keeps the order). */
+ * `sorting`), what its recalls show, the seed of its random orders (the session's, so a reload
+ * keeps the order), and how often each choice was chosen where a question sorts by it. */
 export interface PageView {
   questions: IndexedQuestion[];
   hidden: Set<string>;
   recall: (ref: PipeRef) => string;
   seed: number;
+  /** responses per choice (or matrix row) id so far, for `resp_count_*` sorting (choiceOrder) */
+  counts: ReadonlyMap<string, number>;
 }
 
-export function pageView(
+export async function pageView(
+  deps: Deps,
   r: Pick<Respondent, 'survey' | 'link' | 'recipient' | 'index' | 'respondentKey'>,
   response: ResponseRow | undefined,
   pageId: string,
-): PageView {
+): Promise<PageView> {
   const known = knownBefore(r, response, pageId);
   const hidden = hiddenOn(r.index, pageId, known);
   const seed = Number.parseInt(r.respondentKey.slice(0, 8), 16) || 0;
   const page = r.index.pageById.get(pageId);
   // Ordered before hiding, so a question's place does not depend on which others are shown.
   const ordered = respondentOrder(page?.questions ?? [], page?.sorting, seed, pageId);
+  const questions = ordered.filter((q) => !hidden.has(q.id));
   return {
-    questions: ordered.filter((q) => !hidden.has(q.id)),
+    questions,
     hidden,
     recall: (ref) => recalled(r.index, ref, known),
     seed,
+    counts: await chosenCounts(deps, r.survey.id, questions),
   };
+}
+
+/** How many responses chose each choice (or answered each matrix row) of the questions that sort
+ * by it, from the kept rollup counts (all collectors); no query when none does. */
+async function chosenCounts(
+  deps: Deps,
+  surveyId: string,
+  questions: IndexedQuestion[],
+): Promise<Map<string, number>> {
+  const ids = questions.filter((q) => sortsByCount(q.doc.sorting)).map((q) => q.id);
+  const counts = new Map<string, number>();
+  if (ids.length === 0) return counts;
+  const rows = await deps.db.kysely
+    .selectFrom('response_counts')
+    .select(['akey', (eb) => eb.fn.sum<number>('n').as('n')])
+    .where('survey_id', '=', surveyId)
+    .where('question_id', 'in', ids)
+    .groupBy('akey')
+    .execute();
+  // A choice's key is c:<id>; a matrix row's r:<id> (its cells' keys go on, r:<id>:c:<id>).
+  for (const { akey, n } of rows) {
+    const m = /^[cr]:(\d+)$/.exec(akey);
+    if (m) counts.set(m[1], Number(n));
+  }
+  return counts;
 }
 
 async function save(

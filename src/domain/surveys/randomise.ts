@@ -40,6 +40,37 @@ export function respondentOrder<T>(
   return [...rest, ...pinned];
 }
 
+/**
+ * A question's choices (or matrix rows) in the order its `sorting` gives a respondent: `random`
+ * and `flip` as respondentOrder; `textasc`/`textdesc` by text, without case; `resp_count_asc`/
+ * `resp_count_desc` by how many responses chose each so far (`counts`, by id; without them, or
+ * on a tie, as listed: the sort is stable). `ignore_last` keeps the last item last.
+ */
+export function choiceOrder<T extends { id?: string; text: string }>(
+  items: readonly T[],
+  sorting: { type: string; ignore_last?: boolean } | null | undefined,
+  seed: number | undefined,
+  salt: string,
+  counts?: ReadonlyMap<string, number>,
+): T[] {
+  if (!sorting || sorting.type === 'default' || items.length < 2) return [...items];
+  if (sorting.type === 'random' || sorting.type === 'flip')
+    return respondentOrder(items, sorting, seed, salt);
+  const pinned = sorting.ignore_last ? items.slice(-1) : [];
+  const rest = sorting.ignore_last ? items.slice(0, -1) : [...items];
+  const text = (x: T) => x.text.toLocaleLowerCase();
+  const chosen = (x: T) => (x.id === undefined ? 0 : (counts?.get(x.id) ?? 0));
+  if (sorting.type === 'textasc') rest.sort((a, b) => text(a).localeCompare(text(b)));
+  if (sorting.type === 'textdesc') rest.sort((a, b) => text(b).localeCompare(text(a)));
+  if (counts && sorting.type === 'resp_count_asc') rest.sort((a, b) => chosen(a) - chosen(b));
+  if (counts && sorting.type === 'resp_count_desc') rest.sort((a, b) => chosen(b) - chosen(a));
+  return [...rest, ...pinned];
+}
+
+/** Whether a question's order depends on how often its choices were chosen. */
+export const sortsByCount = (sorting: { type: string } | null | undefined): boolean =>
+  sorting?.type === 'resp_count_asc' || sorting?.type === 'resp_count_desc';
+
 /** A page's stored `sorting` column; `default` is kept as null (as listed). */
 export function parseSorting(text: string | null): PageSorting | null {
   const s = text ? (JSON.parse(text) as PageSorting) : null;

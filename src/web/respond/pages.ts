@@ -193,6 +193,7 @@ function renderSurveyPage(
       {
         seed: view.seed,
         recall: view.recall,
+        counts: view.counts,
         number: q.family === 'presentation' ? undefined : ++number,
         values,
         error: errors.get(q.id),
@@ -408,7 +409,8 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!),
             new Map(),
             started,
-            pageView(
+            await pageView(
+              deps,
               { ...ctx, link: new URLSearchParams(ctx.query), respondentKey: sha256(sess) },
               response,
               place.pageId,
@@ -640,7 +642,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
               values,
               outcome.errors,
               started ?? deps.clock.now().toISOString(),
-              pageView(respondent, response, place.pageId),
+              await pageView(deps, respondent, response, place.pageId),
             ),
             ctx.survey,
           );

@@ -10,7 +10,7 @@
 import { isNpsQuestion } from '../../domain/surveys/nps.js';
 import { type PipeRef, splitPipes } from '../../domain/surveys/piping.js';
 import type { Choice, Col, Row, StoredQuestion } from '../../domain/surveys/question-schema.js';
-import { respondentOrder } from '../../domain/surveys/randomise.js';
+import { choiceOrder } from '../../domain/surveys/randomise.js';
 import { escapeHtml } from '../../platform/escape.js';
 import { type Html, html, raw } from '../html.js';
 
@@ -33,6 +33,8 @@ export interface RenderOptions {
   /** Piping: the value of each recall in a heading, description or choice (the respondent page);
    * without it the text shows as stored. */
   recall?: (ref: PipeRef) => string;
+  /** How many responses chose each choice (or matrix row) so far, by id, for `resp_count_*` sorting. */
+  counts?: ReadonlyMap<string, number>;
 }
 
 const SIMPLE_TAG = /&lt;(\/?)(b|i|em|strong|u|br|p|span)\s*\/?&gt;/gi;
@@ -69,23 +71,12 @@ function entered(o: RenderOptions, name: string): string[] {
 const visible = <T extends { visible: boolean }>(items: readonly T[] | undefined): T[] =>
   (items ?? []).filter((x) => x.visible);
 
-/** Applies the question's `sorting` to its choices (or matrix rows); `ignore_last` pins the last one. */
-export function sortedOptions<T extends { text: string }>(
+/** Applies the question's `sorting` to its choices (or matrix rows): domain/surveys/randomise.ts. */
+const sortedOptions = <T extends { id?: string; text: string }>(
   q: RenderableQuestion,
   items: T[],
   o: RenderOptions,
-): T[] {
-  const sorting = q.doc.sorting;
-  if (!sorting || sorting.type === 'default' || items.length < 2) return items;
-  if (sorting.type === 'random' || sorting.type === 'flip')
-    return respondentOrder(items, sorting, o.seed, q.id);
-  const pinned = sorting.ignore_last ? items.slice(-1) : [];
-  const rest = sorting.ignore_last ? items.slice(0, -1) : [...items];
-  const key = (x: T) => x.text.toLocaleLowerCase();
-  if (sorting.type === 'textasc') rest.sort((a, b) => key(a).localeCompare(key(b)));
-  if (sorting.type === 'textdesc') rest.sort((a, b) => key(b).localeCompare(key(a)));
-  return [...rest, ...pinned];
-}
+) => choiceOrder(items, q.doc.sorting, o.seed, q.id, o.counts);
 
 function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asGroup = true): Html {
   const h = q.doc.headings[0] ?? { heading: '' };
