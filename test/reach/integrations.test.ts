@@ -158,3 +158,64 @@ describe('/integrations', () => {
     expect(apiView.status).toBe(200);
   });
 });
+
+describe('the format and the pause through the API (extensions)', () => {
+  it('creates a Slack-format webhook, pauses and resumes it with PATCH, and leaves default objects as they were', async () => {
+    const a = await server.account();
+    const watched = await surveyWithCollector(server.client, a.token, 'API poll');
+    const api = (method: 'post' | 'patch' | 'get', path: string, body?: object) =>
+      method === 'get'
+        ? server.client.get(path, { token: a.token })
+        : server.client[method](path, body ?? {}, { token: a.token });
+    // A default webhook's object has neither field.
+    const plain = await api('post', '/v3/webhooks', {
+      name: 'Plain',
+      event_type: 'survey_created',
+      subscription_url: `${receiver.url}/plain`,
+    });
+    expect(plain.status).toBe(201);
+    expect(plain.body).not.toHaveProperty('format');
+    expect(plain.body).not.toHaveProperty('paused');
+    // Slack needs no HEAD answer (an incoming webhook takes POSTs only).
+    receiver.headStatus = 405;
+    const slack = await api('post', '/v3/webhooks', {
+      name: 'To Slack',
+      event_type: 'response_completed',
+      object_type: 'survey',
+      object_ids: [watched.surveyId],
+      subscription_url: `${receiver.url}/api-slack`,
+      format: 'slack',
+    });
+    expect(slack.status, JSON.stringify(slack.body)).toBe(201);
+    expect(slack.body.format).toBe('slack');
+    const bad = await api('post', '/v3/webhooks', {
+      name: 'Odd',
+      event_type: 'survey_created',
+      subscription_url: `${receiver.url}/odd`,
+      format: 'teams',
+    });
+    expect(bad.status).toBe(400);
+    // Back to the SurveyMonkey format, the address must answer HEAD again.
+    const back = await api('patch', `/v3/webhooks/${slack.body.id}`, { format: 'surveymonkey' });
+    expect(back.status).toBe(400);
+    expect(back.body.error.id).toBe('1000');
+    receiver.headStatus = 200;
+
+    const path = `/v3/webhooks/${slack.body.id}`;
+    const paused = await api('patch', path, { paused: true });
+    expect(paused.status).toBe(200);
+    expect(paused.body).toMatchObject({ paused: true, format: 'slack' });
+    expect((await api('get', path)).body.paused).toBe(true);
+    await responseCompleted(server.deps, a.user.id, watched.surveyId, watched.collectorId);
+    await worker.drain();
+    expect(receiver.posts().filter((p) => p.path === '/hook/api-slack')).toHaveLength(0);
+    const resumed = await api('patch', path, { paused: false, name: 'Slack again' });
+    expect(resumed.body).not.toHaveProperty('paused');
+    expect(resumed.body.name).toBe('Slack again');
+    await responseCompleted(server.deps, a.user.id, watched.surveyId, watched.collectorId);
+    await worker.drain();
+    const sent = receiver.posts().filter((p) => p.path === '/hook/api-slack');
+    expect(sent).toHaveLength(1);
+    expect(sent[0].json.text).toContain('A response was completed in survey “API poll”');
+  });
+});

@@ -26,6 +26,8 @@ export interface WebhookInput {
   authorization?: string | null;
   /** 'surveymonkey' (default) or 'slack' */
   format?: string;
+  /** Paused: no deliveries are made or sent until resumed (an update only; see setPaused). */
+  paused?: boolean;
 }
 
 export const WEBHOOK_FORMATS = ['surveymonkey', 'slack'] as const;
@@ -176,7 +178,9 @@ export async function updateWebhook(
             : (JSON.parse(current.object_ids) as string[]),
         subscription_url: changes.subscription_url ?? current.subscription_url,
         authorization: changes.authorization !== undefined ? changes.authorization : current.authorization,
+        format: changes.format ?? current.format,
       };
+  const format = merged.format ?? 'surveymonkey';
   // Changing the event type alone carries over an object_type that may no longer fit: survey_created
   // and app events decide their own object type.
   if (!replace && changes.event_type && changes.object_type === undefined) {
@@ -185,10 +189,12 @@ export async function updateWebhook(
     if (changes.event_type === 'survey_created' && changes.object_ids === undefined) merged.object_ids = [];
   }
   const { objectType, objectIds } = await validate(deps, caller, merged);
-  if (merged.subscription_url !== current.subscription_url) {
+  if (merged.subscription_url !== current.subscription_url)
     await assertUrlFree(deps, caller.userId, merged.subscription_url, id);
-    await checkSubscriptionUrl(deps, merged.subscription_url, merged.authorization ?? null, current.format);
-  }
+  // A new address, or one that now takes the SurveyMonkey format, must answer HEAD as at creation.
+  if (merged.subscription_url !== current.subscription_url || format !== current.format)
+    await checkSubscriptionUrl(deps, merged.subscription_url, merged.authorization ?? null, format);
+  const now = deps.clock.now().toISOString();
   const values = {
     name: merged.name,
     event_type: merged.event_type,
@@ -196,7 +202,10 @@ export async function updateWebhook(
     object_ids: JSON.stringify(objectIds),
     subscription_url: merged.subscription_url,
     authorization: merged.authorization ?? null,
-    updated_at: deps.clock.now().toISOString(),
+    format,
+    paused_at:
+      changes.paused === undefined ? current.paused_at : changes.paused ? (current.paused_at ?? now) : null,
+    updated_at: now,
   };
   try {
     await deps.db.kysely

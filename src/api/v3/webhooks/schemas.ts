@@ -1,6 +1,7 @@
 // TypeBox schemas of webhooks (reference §13) and of their delivery log (beyond the spec).
 import { Type } from 'typebox';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_OBJECT_TYPES } from '../../../domain/webhooks/rules.js';
+import { WEBHOOK_FORMATS } from '../../../domain/webhooks/webhooks.js';
 
 export const Id = Type.String({ pattern: '^[0-9]{1,20}$' });
 /** Text without NUL characters (PostgreSQL cannot store them). */
@@ -18,6 +19,13 @@ const fields = {
   ]),
   subscription_url: Type.String({ minLength: 1, maxLength: 2048, pattern: NO_NUL }),
   authorization: Type.Union([Type.String({ maxLength: 4096, pattern: NO_NUL }), Type.Null()]),
+  format: Type.Union(
+    WEBHOOK_FORMATS.map((f) => Type.Literal(f)),
+    {
+      description:
+        "An extension: the delivery body, SurveyMonkey's event JSON (surveymonkey, the default) or a Slack-compatible incoming-webhook message (slack, sent without the HEAD check)",
+    },
+  ),
 };
 
 export const WebhookCreateBody = Type.Object(
@@ -28,6 +36,7 @@ export const WebhookCreateBody = Type.Object(
     object_ids: Type.Optional(fields.object_ids),
     subscription_url: fields.subscription_url,
     authorization: Type.Optional(fields.authorization),
+    format: Type.Optional(fields.format),
   },
   { additionalProperties: false },
 );
@@ -40,6 +49,10 @@ export const WebhookPatchBody = Type.Object(
     object_ids: Type.Optional(fields.object_ids),
     subscription_url: Type.Optional(fields.subscription_url),
     authorization: Type.Optional(fields.authorization),
+    format: Type.Optional(fields.format),
+    paused: Type.Optional(
+      Type.Boolean({ description: 'An extension: true pauses deliveries (none made or sent) until false' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -55,6 +68,8 @@ export const WebhookResource = Type.Object(
     object_ids: Type.Array(Type.String()),
     subscription_url: Type.String(),
     authorization: Type.Optional(Type.String({ description: 'Present only when set' })),
+    format: Type.Optional(Type.String({ description: 'An extension, present only when not surveymonkey' })),
+    paused: Type.Optional(Type.Boolean({ description: 'An extension, present (true) only while paused' })),
     href: Type.String(),
   },
   { $id: 'Webhook' },

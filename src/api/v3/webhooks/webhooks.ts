@@ -2,6 +2,7 @@
 // GET /webhooks/{id}/deliveries, GET /webhooks/{id}/deliveries/{delivery_id},
 // POST /webhooks/{id}/deliveries/{delivery_id}/redeliver and GET /webhooks/{id}/signing_secret.
 import type { FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import type { Deps } from '../../../context.js';
 import { standardSecret } from '../../../domain/webhooks/signing.js';
 import {
@@ -36,7 +37,7 @@ import {
 
 const TAGS = ['Webhooks'];
 
-function present(base: string, w: Webhook) {
+function present(base: string, w: Webhook): Static<typeof WebhookResource> {
   return {
     id: w.id,
     name: w.name,
@@ -45,6 +46,9 @@ function present(base: string, w: Webhook) {
     object_ids: JSON.parse(w.object_ids) as string[],
     subscription_url: w.subscription_url,
     ...(w.authorization ? { authorization: w.authorization } : {}),
+    // Extensions, shown only when not the default, so a SurveyMonkey client's objects are unchanged.
+    ...(w.format !== 'surveymonkey' ? { format: w.format } : {}),
+    ...(w.paused_at ? { paused: true } : {}),
     href: `${base}/v3/webhooks/${w.id}`,
   };
 }
