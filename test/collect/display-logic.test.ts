@@ -93,6 +93,17 @@ async function petsSurvey(): Promise<Pets> {
   };
 }
 
+/** A new weblink collector of the survey: its id and URL. */
+async function weblink(surveyId: string): Promise<{ id: string; url: string }> {
+  const c = await server.client.post(
+    `/v3/surveys/${surveyId}/collectors`,
+    { type: 'weblink' },
+    { token: owner.token },
+  );
+  expect(c.status).toBe(201);
+  return c.body;
+}
+
 function expect1002(res: { status: number; body: any }, field: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(errorCode(res as never)).toBe('1002');
@@ -212,14 +223,10 @@ describe('display logic and piping: the model', () => {
 describe('display logic through the API', () => {
   it('refuses an answer to a question its display logic hides, naming it, and takes it when shown', async () => {
     const s = await petsSurvey();
-    const c = await server.client.post(
-      `/v3/surveys/${s.surveyId}/collectors`,
-      { type: 'weblink' },
-      { token: owner.token },
-    );
+    const c = await weblink(s.surveyId);
     const send = (owns: string, extra: object = {}) =>
       server.client.post(
-        `/v3/collectors/${c.body.id}/responses`,
+        `/v3/collectors/${c.id}/responses`,
         {
           pages: [
             { id: s.pages[0], questions: [{ id: s.owns, answers: [{ choice_id: owns }] }] },
@@ -237,7 +244,7 @@ describe('display logic through the API', () => {
     // a custom variable decides too
     const email = (src: string) =>
       server.client.post(
-        `/v3/collectors/${c.body.id}/responses`,
+        `/v3/collectors/${c.id}/responses`,
         {
           custom_variables: { src },
           pages: [{ id: s.pages[1], questions: [{ id: s.fromEmail, answers: [{ text: 'curious' }] }] }],
@@ -276,13 +283,9 @@ async function respondent(url: string) {
 describe('display logic and piping on the respondent pages', () => {
   it('hides a question whose condition fails (not required, no answer) and shows it, with the recall escaped', async () => {
     const s = await petsSurvey();
-    const c = await server.client.post(
-      `/v3/surveys/${s.surveyId}/collectors`,
-      { type: 'weblink' },
-      { token: owner.token },
-    );
+    const c = await weblink(s.surveyId);
     // a non-owner: page 2 has no pet question; Done with nothing completes
-    const a = await respondent(c.body.url);
+    const a = await respondent(c.url);
     await a.open();
     expect((await a.post({ [`q_${s.owns}`]: s.no, [`q_${s.name}`]: 'Ann' })).status).toBe(303);
     const two = await a.open();
@@ -290,14 +293,13 @@ describe('display logic and piping on the respondent pages', () => {
     expect(two).not.toContain(`q_${s.petName}`);
     expect(two).not.toContain('You came from our email');
     expect((await a.post({ [`q_${s.petName}`]: 'sneaked in' })).status).toBe(200); // thank you
-    const list = (
-      await server.client.get(`/v3/collectors/${c.body.id}/responses/bulk`, { token: owner.token })
-    ).body;
+    const list = (await server.client.get(`/v3/collectors/${c.id}/responses/bulk`, { token: owner.token }))
+      .body;
     expect(list.data[0].response_status).toBe('completed');
     expect(JSON.stringify(list.data[0].pages)).not.toContain('sneaked in');
 
     // an owner whose name is markup: it is recalled as text, and the question is required
-    const b = await respondent(`${c.body.url}?src=email`);
+    const b = await respondent(`${c.url}?src=email`);
     await b.open();
     await b.post({ [`q_${s.owns}`]: s.yes, [`q_${s.name}`]: '<b>Bo</b>' });
     const shown = await b.open();
@@ -310,7 +312,7 @@ describe('display logic and piping on the respondent pages', () => {
     expect((await b.post({ [`q_${s.petName}`]: 'Rex' })).status).toBe(200);
 
     // the fallback when the recalled answer is empty
-    const f = await respondent(c.body.url);
+    const f = await respondent(c.url);
     await f.open();
     await f.post({ [`q_${s.owns}`]: s.yes });
     expect(await f.open()).toContain('Thanks friend! What is your pet');
@@ -365,12 +367,8 @@ describe('moves and deletes keep every look-back looking back', () => {
     expect(del.status).toBe(200);
     const pet = (await server.client.get(s.q(1, s.petName), { token: owner.token })).body;
     expect(pet).not.toHaveProperty('display_logic');
-    const c = await server.client.post(
-      `/v3/surveys/${s.surveyId}/collectors`,
-      { type: 'weblink' },
-      { token: owner.token },
-    );
-    const a = await respondent(c.body.url);
+    const c = await weblink(s.surveyId);
+    const a = await respondent(c.url);
     await a.open();
     await a.post({ [`q_${s.name}`]: 'Ann' });
     expect(await a.open()).toContain(`name="q_${s.petName}"`);
@@ -402,12 +400,8 @@ describe('recalls in page titles and descriptions', () => {
     );
     expect1002(await page(1, { position: 1 }), "'pages[0].title': question");
 
-    const c = await server.client.post(
-      `/v3/surveys/${s.surveyId}/collectors`,
-      { type: 'weblink' },
-      { token: owner.token },
-    );
-    const a = await respondent(c.body.url);
+    const c = await weblink(s.surveyId);
+    const a = await respondent(c.url);
     await a.open();
     await a.post({ [`q_${s.owns}`]: s.yes, [`q_${s.name}`]: '<i>Ann</i>' });
     const shown = await a.open();
