@@ -3,10 +3,14 @@
 // that gave it — CSV and XLSX, through the API (compare_question_id) and the analyze page's download
 // form (which carries the page's `compare` and filter). Number questions get their minimum, maximum,
 // mean and median per group. Checked cell by cell.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { runCliAsync } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
 import { seedOfficeMove } from '../web/fixtures.js';
@@ -100,6 +104,30 @@ describe('summary export compared by a question', () => {
     // Without a compare question: the plain summary's seven columns.
     const plain = await readXlsx(await apiExport({ format: 'summary_xlsx' }));
     expect(plain).toEqual(COMPARED.filter((_, i) => i !== 1).map((line) => line.slice(0, 7)));
+  });
+
+  it('the CLI writes the same compared summary (--compare) and refuses an unfit question', {
+    timeout: 120_000,
+  }, async () => {
+    const env = {
+      DATABASE_URL: server.config.databaseUrl,
+      SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+    };
+    const xlsxFile = join(mkdtempSync(join(tmpdir(), 'summary-compare-')), 'summary.xlsx');
+    const [csv, xlsx, unfit] = await Promise.all([
+      runCliAsync(['export', '--survey', surveyId, '--format', 'summary', '--compare', q.floor], env),
+      runCliAsync(
+        ['export', '--survey', surveyId, '--format', 'summary_xlsx', '--compare', q.floor, '--to', xlsxFile],
+        env,
+      ),
+      runCliAsync(['export', '--survey', surveyId, '--format', 'summary', '--compare', q.age], env),
+    ]);
+    expect(csv.status, csv.stderr).toBe(0);
+    expect(readCsv(csv.stdout)).toEqual(COMPARED);
+    expect(xlsx.status, xlsx.stderr).toBe(0);
+    expect(await readXlsx(readFileSync(xlsxFile))).toEqual(COMPARED);
+    expect(unfit.status).not.toBe(0);
+    expect(unfit.stderr).toContain('compare_question_id');
   });
 
   it('refuses a compare question that is not a choice question, or with a non-summary format', async () => {
