@@ -11,7 +11,9 @@
 //   base64url; the row keeps its SHA-256 to find it. Turning off clears both, so the link dies at
 //   once (nothing caches it) and turning on again gives a new link; "new link" re-mints it.
 // - Optional password (scrypt like collector passwords; guesses counted per link and client
-//   address by limits/attempts.ts), optional expiry (a day, UTC: the link works through that day),
+//   address by limits/attempts.ts), optional expiry (a day in the owner's time zone, the account
+//   setting: the link works through that day there; kept as the instant it ends, so a later change
+//   of zone moves only how the day is shown),
 //   the questions shown (text answers are off unless chosen), and a fixed filter stored as the
 //   results filter's URL query and parsed against the current design on every view (an edited
 //   design drops what it no longer knows).
@@ -25,6 +27,8 @@ import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, mayShareResults, type Plan } from '../../platform/plans.js';
 import { hashPassword, randomToken, sha256 } from '../../platform/secrets.js';
+import { localTime, utcOfLocal } from '../../platform/time-zones.js';
+import { preferencesOf } from '../accounts/preferences.js';
 import {
   type FilterQuery,
   filterQuery,
@@ -60,8 +64,12 @@ export interface SharedResults {
   /** the link's token while on */
   token: string | null;
   hasPassword: boolean;
-  /** the last day the link works (YYYY-MM-DD, UTC), or null */
+  /** the owner's time zone, which the expiry day is in */
+  zone: string;
+  /** the last day the link works (YYYY-MM-DD in `zone`), or null */
   expiresOn: string | null;
+  /** the instant the link stops working (ISO), or null */
+  expiresAt: string | null;
   expired: boolean;
   questionIds: string[];
   /** the fixed filter's URL query ('' for none) */
@@ -83,12 +91,15 @@ export async function sharedResultsOf(
     .where('survey_id', '=', survey.id)
     .executeTakeFirst();
   const known = new Set(shareableQuestions(index).map((q) => q.id));
+  const { time_zone: zone } = await preferencesOf(deps, survey.owner_id);
   if (!row)
     return {
       on: false,
       token: null,
       hasPassword: false,
+      zone,
       expiresOn: null,
+      expiresAt: null,
       expired: false,
       questionIds: shareableQuestions(index)
         .filter((q) => !isWrittenAnswers(q))
@@ -100,7 +111,12 @@ export async function sharedResultsOf(
     on,
     token: on ? tokenOf(deps, survey.id, row.nonce!) : null,
     hasPassword: row.password_hash !== null,
-    expiresOn: row.expires_at ? new Date(Date.parse(row.expires_at) - DAY).toISOString().slice(0, 10) : null,
+    zone,
+    // The day holding the link's last millisecond, in the owner's zone.
+    expiresOn: row.expires_at
+      ? localTime(new Date(Date.parse(row.expires_at) - 1).toISOString(), zone).slice(0, 10)
+      : null,
+    expiresAt: row.expires_at,
     expired: row.expires_at !== null && row.expires_at <= deps.clock.now().toISOString(),
     questionIds: (JSON.parse(row.question_ids) as string[]).filter((id) => known.has(id)),
     filterQuery: row.filter_query,
@@ -113,7 +129,7 @@ export interface SharedResultsInput {
   /** a new password ('' or undefined: keep the one there is) */
   password?: string;
   removePassword?: boolean;
-  /** YYYY-MM-DD, the last day the link works, or '' for no expiry */
+  /** YYYY-MM-DD, the last day the link works in the owner's time zone, or '' for no expiry */
   expiresOn: string;
   questionIds: string[];
   /** a results filter query to fix into the page, '' to fix none, undefined to keep the one there is */
@@ -156,7 +172,11 @@ export async function saveSharedResults(
   if (input.expiresOn !== '') {
     const day = /^\d{4}-\d{2}-\d{2}$/.test(input.expiresOn) ? parseApiDate(input.expiresOn) : null;
     if (!day) throw new ApiError(1002, 'The expiry date must be a date (YYYY-MM-DD).');
-    expiresAt = new Date(Date.parse(day) + DAY).toISOString();
+    // The link dies when the next day starts in the owner's zone.
+    const next = new Date(Date.parse(day) + DAY).toISOString().slice(0, 10);
+    const { time_zone: zone } = await preferencesOf(deps, survey.owner_id);
+    expiresAt = utcOfLocal(`${next}T00:00`, zone);
+    if (!expiresAt) throw new ApiError(1002, 'The expiry date must be a date (YYYY-MM-DD).');
     if (expiresAt <= nowIso) throw new ApiError(1002, 'The expiry date has passed: choose a later day.');
   }
   const password = input.password ?? '';
