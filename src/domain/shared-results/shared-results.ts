@@ -9,7 +9,10 @@
 //   basic). Turning it off is always allowed.
 // - The token is never stored: it is an HMAC (server key) of a random 144-bit nonce, 256 bits of
 //   base64url; the row keeps its SHA-256 to find it. Turning off clears both, so the link dies at
-//   once (nothing caches it) and turning on again gives a new link; "new link" re-mints it.
+//   once (each view reads the row) and turning on again gives a new link; "new link" re-mints it.
+// - A view's figures may be served from a page rendered earlier under the same stamp
+//   (`OpenShare.stamp`, deps.caches.sharedResults); the throttle, the link, its expiry, the owner's
+//   plan and the password are checked on every request all the same.
 // - Optional password (scrypt like collector passwords; guesses counted per link and client
 //   address by limits/attempts.ts), optional expiry (a day in the owner's time zone, the account
 //   setting: the link works through that day there; kept as the instant it ends, so a later change
@@ -241,6 +244,10 @@ export interface OpenShare {
   nonce: string;
   questionIds: string[];
   filterQuery: string;
+  /** what the page's figures depend on: the design's version and the title, the survey's response
+   * stamp (count, responses ever made, updates and deletions: migration 0049), the owner's plan, the
+   * questions and the fixed filter; a page rendered under the same stamp shows the same */
+  stamp: string;
 }
 
 /** The page a token opens, or null: unknown, off, expired, or its survey's owner may no longer share. */
@@ -264,12 +271,15 @@ export async function openSharedResults(deps: Deps, token: string): Promise<Open
   if (!row?.nonce) return null;
   if (row.expires_at !== null && row.expires_at <= deps.clock.now().toISOString()) return null;
   if (row.status !== 'active' || !isPlan(row.account_type) || !mayShareResults(row.account_type)) return null;
-  const survey = await deps.db.kysely
-    .selectFrom('surveys')
-    .selectAll()
-    .where('id', '=', row.survey_id)
+  const found = await deps.db.kysely
+    .selectFrom('surveys as s')
+    .leftJoin('survey_response_seq as q', 'q.survey_id', 's.id')
+    .selectAll('s')
+    .select(['q.next_ordinal', 'q.edits'])
+    .where('s.id', '=', row.survey_id)
     .executeTakeFirst();
-  if (!survey) return null;
+  if (!found) return null;
+  const { next_ordinal, edits, ...survey } = found;
   return {
     surveyId: row.survey_id,
     survey,
@@ -278,6 +288,17 @@ export async function openSharedResults(deps: Deps, token: string): Promise<Open
     nonce: row.nonce,
     questionIds: JSON.parse(row.question_ids) as string[],
     filterQuery: row.filter_query,
+    // Read with the link, in this request: a response acknowledged before it arrived has moved it.
+    stamp: JSON.stringify([
+      survey.design_version,
+      survey.title,
+      survey.response_count,
+      next_ordinal,
+      edits,
+      row.account_type,
+      row.question_ids,
+      row.filter_query,
+    ]),
   };
 }
 
