@@ -118,4 +118,22 @@ describe('shared results page cache', () => {
     expect(renamed.status, renamed.text).toBe(200);
     await expectFigures({ total: 4, ground: 1, top: 3 }, true);
   });
+
+  it('shows the deletion of a collector with its responses on the next view', async () => {
+    const other = (
+      await server.client.post(`/v3/surveys/${seeded.surveyId}/collectors`, { type: 'weblink' }, tk())
+    ).body.id;
+    const page = seeded.details.pages[0];
+    for (const choice of [seeded.q.ground, seeded.q.ground]) {
+      const r = await server.client.post(
+        `/v3/collectors/${other}/responses`,
+        { pages: [{ id: page.id, questions: [{ id: seeded.q.floor, answers: [{ choice_id: choice }] }] }] },
+        tk(),
+      );
+      expect(r.status, r.text).toBe(201);
+    }
+    await expectFigures({ total: 6, ground: 3, top: 3 }, true);
+    expect((await server.client.delete(`/v3/collectors/${other}`, tk())).status).toBe(200);
+    await expectFigures({ total: 4, ground: 1, top: 3 }, true);
+  });
 });

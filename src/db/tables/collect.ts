@@ -67,7 +67,7 @@ export interface SurveyResponseSeqTable {
   survey_id: string;
   owner_id: string;
   next_ordinal: number;
-  /** response updates and deletions so far (triggers, migration 0049): with next_ordinal, a results stamp */
+  /** response updates so far (a trigger, migration 0049): with next_ordinal, a results stamp */
   edits: Generated<number>;
 }
 

@@ -245,7 +245,7 @@ export interface OpenShare {
   questionIds: string[];
   filterQuery: string;
   /** what the page's figures depend on: the design's version and the title, the survey's response
-   * stamp (count, responses ever made, updates and deletions: migration 0049), the owner's plan, the
+   * stamp (count, responses ever made, updates: migration 0049), the owner's plan, the
    * questions and the fixed filter; a page rendered under the same stamp shows the same */
   stamp: string;
 }
