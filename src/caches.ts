@@ -9,6 +9,7 @@
 import type { Region } from './config.js';
 import type { Caller, ScopeList } from './domain/accounts/caller.js';
 import type { DesignIndex, Seeks } from './domain/responses/types.js';
+import type { Html } from './web/html.js';
 
 /** A Map that forgets its oldest entry when full. */
 export class CacheMap<K, V> extends Map<K, V> {
@@ -95,6 +96,9 @@ export interface Caches {
   fanoutCursor: Slot<{ created_at: string; id: string }>;
   /** domain/import/background.ts: the process's background imports (its ImportRunner). */
   importRunner: Slot<BackgroundRunner>;
+  /** web/analyze/public-results.ts: survey id → its shared results page's figures (rendered HTML)
+   * and the stamp they were read at (domain/shared-results `OpenShare.stamp`, read per request). */
+  sharedResults: CacheMap<string, { stamp: string; body: Html }>;
   clearAll(): void;
 }
 
@@ -112,6 +116,7 @@ export function createCaches(): Caches {
     seekMarks: new CacheMap(100_000),
     fanoutCursor: new Slot(),
     importRunner: new Slot(),
+    sharedResults: new CacheMap(500),
   };
   return {
     ...caches,

@@ -1,11 +1,16 @@
 // The summary export compared by a question (issue #27 item 2, "and in the summary export"): each
 // summary line gets, per answer of the compare question, the count and percent within the responses
 // that gave it — CSV and XLSX, through the API (compare_question_id) and the analyze page's download
-// form (which carries the page's `compare` and filter). Checked cell by cell.
+// form (which carries the page's `compare` and filter). Number questions get their minimum, maximum,
+// mean and median per group. Checked cell by cell.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { runCliAsync } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
 import { seedOfficeMove } from '../web/fixtures.js';
@@ -80,6 +85,11 @@ const COMPARED = [
   ['Which drink?', '', 'Tea', '3', '37.5', '8', '0', '2', '50', '1', '25'],
   ['Which drink?', '', 'Coffee', '5', '62.5', '8', '0', '2', '50', '3', '75'],
   ['Your age', 'Age', '', '8', '100', '8', '0', '4', '100', '4', '100'],
+  // ages 20 + 5i: ground 20, 30, 40, 50; top 25, 35, 45, 55
+  ['Your age', 'Age', 'Minimum', '20', '', '8', '0', '20', '', '25', ''],
+  ['Your age', 'Age', 'Maximum', '55', '', '8', '0', '50', '', '55', ''],
+  ['Your age', 'Age', 'Mean', '37.5', '', '8', '0', '35', '', '40', ''],
+  ['Your age', 'Age', 'Median', '37.5', '', '8', '0', '35', '', '40', ''],
 ];
 
 describe('summary export compared by a question', () => {
@@ -94,6 +104,30 @@ describe('summary export compared by a question', () => {
     // Without a compare question: the plain summary's seven columns.
     const plain = await readXlsx(await apiExport({ format: 'summary_xlsx' }));
     expect(plain).toEqual(COMPARED.filter((_, i) => i !== 1).map((line) => line.slice(0, 7)));
+  });
+
+  it('the CLI writes the same compared summary (--compare) and refuses an unfit question', {
+    timeout: 120_000,
+  }, async () => {
+    const env = {
+      DATABASE_URL: server.config.databaseUrl,
+      SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+    };
+    const xlsxFile = join(mkdtempSync(join(tmpdir(), 'summary-compare-')), 'summary.xlsx');
+    const [csv, xlsx, unfit] = await Promise.all([
+      runCliAsync(['export', '--survey', surveyId, '--format', 'summary', '--compare', q.floor], env),
+      runCliAsync(
+        ['export', '--survey', surveyId, '--format', 'summary_xlsx', '--compare', q.floor, '--to', xlsxFile],
+        env,
+      ),
+      runCliAsync(['export', '--survey', surveyId, '--format', 'summary', '--compare', q.age], env),
+    ]);
+    expect(csv.status, csv.stderr).toBe(0);
+    expect(readCsv(csv.stdout)).toEqual(COMPARED);
+    expect(xlsx.status, xlsx.stderr).toBe(0);
+    expect(await readXlsx(readFileSync(xlsxFile))).toEqual(COMPARED);
+    expect(unfit.status).not.toBe(0);
+    expect(unfit.stderr).toContain('compare_question_id');
   });
 
   it('refuses a compare question that is not a choice question, or with a non-summary format', async () => {
@@ -149,6 +183,24 @@ describe('summary export compared by a question', () => {
       '66.67',
       '3',
       '100',
+    ]);
+    // The number question's figures per group under the filter (ground 30, 40, 50; top 35, 45, 55).
+    expect(lines.slice(7, 11)).toEqual([
+      ['Your age', 'Age', 'Minimum', '30', '', '6', '0', '30', '', '35', ''],
+      ['Your age', 'Age', 'Maximum', '55', '', '6', '0', '50', '', '55', ''],
+      ['Your age', 'Age', 'Mean', '42.5', '', '6', '0', '40', '', '45', ''],
+      ['Your age', 'Age', 'Median', '42.5', '', '6', '0', '40', '', '45', ''],
+    ]);
+    // A group nobody in the filter is in (age ≥ 51: only i = 7, top floor): its figures are empty.
+    const one = readCsv(
+      (await web.get(`${analyze}/export?format=summary&compare=${q.floor}&min_${q.age}=51`)).text,
+    );
+    expect(one.slice(6)).toEqual([
+      ['Your age', 'Age', '', '1', '100', '1', '0', '0', '0', '1', '100'],
+      ['Your age', 'Age', 'Minimum', '55', '', '1', '0', '', '', '55', ''],
+      ['Your age', 'Age', 'Maximum', '55', '', '1', '0', '', '', '55', ''],
+      ['Your age', 'Age', 'Mean', '55', '', '1', '0', '', '', '55', ''],
+      ['Your age', 'Age', 'Median', '55', '', '1', '0', '', '', '55', ''],
     ]);
     // An unfit compare (a number question) is ignored by the page: the plain summary.
     const plain = readCsv((await web.get(`${analyze}/export?format=summary&compare=${q.age}`)).text);

@@ -1,9 +1,11 @@
 // Shared results in a real browser, at 1280 and 390 px with axe (screenshots in
 // test-results/screenshots/): the owner follows "Share results by link" from a filtered analyze
-// page, turns the page on with a password and the filter fixed, copies the link; a visitor with no
-// session gives the password and reads the charts, in the survey's theme.
+// page, turns the page on with a password, the filter fixed and a last day (in the owner's time
+// zone), copies the link; a visitor with no session gives the password and reads the charts, in the
+// survey's theme, and sees a new response on reloading.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setTimeZone } from '../../src/domain/accounts/preferences.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { launchBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
@@ -14,6 +16,7 @@ let browser: Browser;
 let owner: TestAccount;
 let page: Page;
 let visitor: BrowserContext;
+let collector: string;
 let details: {
   id: string;
   analyze_url: string;
@@ -24,6 +27,7 @@ beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
   owner = await server.account({ plan: 'premier' });
+  await setTimeZone(server.deps, owner.user.id, 'Pacific/Kiritimati');
   const tk = { token: owner.token };
   const created = await server.client.post(
     '/v3/surveys',
@@ -61,9 +65,8 @@ beforeAll(async () => {
   expect(created.status, created.text).toBe(201);
   details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk)).body;
   const [day, rating, text] = details.pages[0].questions;
-  const collector = (
-    await server.client.post(`/v3/surveys/${details.id}/collectors`, { type: 'weblink' }, tk)
-  ).body.id;
+  collector = (await server.client.post(`/v3/surveys/${details.id}/collectors`, { type: 'weblink' }, tk)).body
+    .id;
   for (let i = 0; i < 6; i++) {
     const r = await server.client.post(
       `/v3/collectors/${collector}/responses`,
@@ -118,9 +121,14 @@ it('the owner shares filtered results with a password; a visitor unlocks and rea
 
   await page.getByLabel('On: share the results by link').check();
   await page.getByLabel('Password (optional)').fill('lunch time');
+  expect(await page.getByText('in your time zone, Pacific/Kiritimati').count()).toBe(1);
+  await page.getByLabel('Last day the link works (optional)').fill('2030-06-30');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.waitForURL(/done=on/);
   expect(await page.getByRole('status').first().textContent()).toContain('The results page is on');
+  expect(await page.locator('#share-state').textContent()).toContain(
+    'through 2030-06-30 (Pacific/Kiritimati time: until 2030-07-01 00:00)',
+  );
   const link = await page.getByLabel('Link to the results page').inputValue();
   expect(link).toMatch(/\/results\/[A-Za-z0-9_-]{43}$/);
   await checkPage(page, 'shared-results-owner-on');
@@ -142,4 +150,22 @@ it('the owner shares filtered results with a password; a visitor unlocks and rea
   // Nothing leads into the owner's workspace.
   expect(await public_.locator('a').count()).toBe(1); // the skip link
   await checkPage(public_, 'shared-results-public');
+  // A new completed response shows on the next view.
+  const [day] = details.pages[0].questions;
+  const added = await server.client.post(
+    `/v3/collectors/${collector}/responses`,
+    {
+      response_status: 'completed',
+      pages: [
+        {
+          id: details.pages[0].id,
+          questions: [{ id: day.id, answers: [{ choice_id: day.answers.choices[0].id }] }],
+        },
+      ],
+    },
+    { token: owner.token },
+  );
+  expect(added.status, added.text).toBe(201);
+  await public_.reload();
+  expect(await public_.locator('#total').textContent()).toBe('6 responses');
 });

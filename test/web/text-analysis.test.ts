@@ -192,3 +192,78 @@ describe('word frequencies', () => {
     expect(listed(unfiltered.text)).toEqual([2]);
   });
 });
+
+/** A question's latest answers as the page lists them, in its order. */
+function latest(page: string, qid: string): string[] {
+  const section = page.slice(page.indexOf(`id="r${qid}"`));
+  const list = /<ul class="texts">([\s\S]*?)<\/ul>/.exec(
+    section.slice(0, section.indexOf('</section>')),
+  )?.[1];
+  return [...(list ?? '').matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
+}
+
+describe('latest answers (read with the words)', () => {
+  it('lists the newest answers first, an "Other" text too, under the page filter', async () => {
+    const page = await web.get(en.analyze);
+    expect(latest(page.text, en.q.comment)).toEqual([
+      'Friendly staff. Quick delivery, friendly people',
+      'The price wasn&#39;t great, but the delivery was quick.',
+      'Delivery was slow; the price was HIGH. I paid 30 dollars!',
+      'The delivery was quick and the price was fair.',
+    ]);
+    expect(latest(page.text, en.q.heard)).toEqual(['newspaper advert', 'A newspaper']);
+    const radio = await web.get(`${en.analyze}?a=${en.q.heard}:${en.q.radio}`);
+    expect(latest(radio.text, en.q.comment)).toEqual([
+      'The price wasn&#39;t great, but the delivery was quick.',
+      'The delivery was quick and the price was fair.',
+    ]);
+  });
+
+  it("joins a response's boxes on one line, the newest 20 responses", async () => {
+    const tk = { token: owner.token };
+    const created = await server.client.post(
+      '/v3/surveys',
+      {
+        title: 'Boxes',
+        pages: [
+          {
+            questions: [
+              {
+                family: 'open_ended',
+                subtype: 'multi',
+                headings: [{ heading: 'Your two ideas' }],
+                answers: { rows: [{ text: 'First' }, { text: 'Second' }] },
+              },
+            ],
+          },
+        ],
+      },
+      tk,
+    );
+    expect(created.status, created.text).toBe(201);
+    const details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk)).body;
+    const q = details.pages[0].questions[0];
+    const collector = (
+      await server.client.post(`/v3/surveys/${created.body.id}/collectors`, { type: 'weblink' }, tk)
+    ).body.id;
+    for (let i = 1; i <= 22; i++) {
+      // Response 5 fills the second box only.
+      const answers = [
+        ...(i === 5 ? [] : [{ row_id: q.answers.rows[0].id, text: `idea ${i}a` }]),
+        { row_id: q.answers.rows[1].id, text: `idea ${i}b` },
+      ];
+      const r = await server.client.post(
+        `/v3/collectors/${collector}/responses`,
+        { pages: [{ id: details.pages[0].id, questions: [{ id: q.id, answers }] }] },
+        tk,
+      );
+      expect(r.status, r.text).toBe(201);
+    }
+    const page = await web.get(new URL(details.analyze_url).pathname);
+    const want = [];
+    for (let i = 22; i >= 3; i--) want.push(i === 5 ? 'idea 5b' : `idea ${i}a · idea ${i}b`);
+    expect(latest(page.text, q.id)).toEqual(want);
+    // The same read gives the words ("idea" in every response).
+    expect(wordList(page.text, q.id)[0]).toEqual(['idea', 43]);
+  });
+});

@@ -1,8 +1,10 @@
-// The text answers of some questions, read for word frequencies (domain/analysis/words.ts): the
-// newest `limit` matching responses (by ordinal, on the (survey, ordinal) index) and, inside each,
-// only the answers of the wanted questions that carry text. The JSON walk runs in the database
-// (json_each / jsonb_array_elements, as answer-filter.ts does), so only the texts travel, never the
-// whole `pages` document. The caller passes the filtered responses query (domain's `filtered`).
+// The text answers of some questions, read once for what the analyze pages show of them: the
+// latest answers (domain/analysis/overview.ts) and the word frequencies (domain/analysis/words.ts).
+// The newest `limit` matching responses (by ordinal, on the (survey, ordinal) index) and, inside
+// each, only the answers of the wanted questions that carry text, newest response first and in
+// answer order. The JSON walk runs in the database (json_each / jsonb_array_elements, as
+// answer-filter.ts does), so only the texts travel, never the whole `pages` document. The caller
+// passes the filtered responses query (domain's `filtered`).
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { Database } from '../schema.js';
@@ -11,6 +13,8 @@ export interface TextAnswer {
   response_id: string;
   question_id: string;
   text: string;
+  /** 1 for a file upload's answer (its text is the file's name), else 0 */
+  upload: number;
 }
 
 export async function textAnswers(
@@ -20,15 +24,21 @@ export async function textAnswers(
   limit: number,
 ): Promise<TextAnswer[]> {
   if (questionIds.length === 0) return [];
-  const newest = responses.select(['id', 'pages']).orderBy('ordinal', 'desc').limit(limit);
+  const newest = responses.select(['id', 'ordinal', 'pages']).orderBy('ordinal', 'desc').limit(limit);
   const ids = sql.join(questionIds.map((id) => sql`${id}`));
   const query =
     db.dialect === 'sqlite'
-      ? sql<TextAnswer>`SELECT r.id AS response_id, json_extract(q.value, '$.id') AS question_id, json_extract(a.value, '$.text') AS text
+      ? sql<TextAnswer>`SELECT r.id AS response_id, json_extract(q.value, '$.id') AS question_id, json_extract(a.value, '$.text') AS text,
+  json_extract(a.value, '$.upload_id') IS NOT NULL AS upload
 FROM (${newest}) r, json_each(r.pages) p, json_each(p.value, '$.questions') q, json_each(q.value, '$.answers') a
-WHERE json_extract(q.value, '$.id') IN (${ids}) AND json_type(a.value, '$.text') = 'text' AND json_extract(a.value, '$.upload_id') IS NULL`
-      : sql<TextAnswer>`SELECT r.id AS response_id, q.value->>'id' AS question_id, a.value->>'text' AS text
-FROM (${newest}) r, jsonb_array_elements(r.pages::jsonb) p(value), jsonb_array_elements(p.value->'questions') q(value), jsonb_array_elements(q.value->'answers') a(value)
-WHERE q.value->>'id' IN (${ids}) AND jsonb_typeof(a.value->'text') = 'string' AND a.value->'upload_id' IS NULL`;
+WHERE json_extract(q.value, '$.id') IN (${ids}) AND json_type(a.value, '$.text') = 'text' AND json_extract(a.value, '$.text') <> ''
+ORDER BY r.ordinal DESC, p.key, q.key, a.key`
+      : sql<TextAnswer>`SELECT r.id AS response_id, q.value->>'id' AS question_id, a.value->>'text' AS text,
+  (a.value->'upload_id' IS NOT NULL)::int AS upload
+FROM (${newest}) r, jsonb_array_elements(r.pages::jsonb) WITH ORDINALITY p(value, i),
+  jsonb_array_elements(p.value->'questions') WITH ORDINALITY q(value, i),
+  jsonb_array_elements(q.value->'answers') WITH ORDINALITY a(value, i)
+WHERE q.value->>'id' IN (${ids}) AND jsonb_typeof(a.value->'text') = 'string' AND a.value->>'text' <> ''
+ORDER BY r.ordinal DESC, p.i, q.i, a.i`;
   return (await query.execute(db.kysely)).rows;
 }

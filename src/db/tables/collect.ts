@@ -1,6 +1,7 @@
 // Tables of collecting: collectors, responses (one row per response holding all its answers as one
 // JSON document, so export pages stream without per-answer joins), per-survey response ordinals, and
 // rollup counts kept in the transaction of every response change (so rollups never rescan).
+import type { Generated } from 'kysely';
 
 export interface CollectorsTable {
   id: string;
@@ -66,6 +67,8 @@ export interface SurveyResponseSeqTable {
   survey_id: string;
   owner_id: string;
   next_ordinal: number;
+  /** response updates so far (a trigger, migration 0049): with next_ordinal, a results stamp */
+  edits: Generated<number>;
 }
 
 /** Counts per answer key: '' = question answered, 'c:<choice>', 'o:<other>', 'r:<row>:c:<choice>',

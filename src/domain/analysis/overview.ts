@@ -3,7 +3,7 @@
 // access with requireSurvey(..., 'analyze', 'read').
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import type { StoredPage } from '../responses/answers.js';
+import { type TextAnswer, textAnswers } from '../../db/stores/text-answers.js';
 import { filtered, type ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { dayRows } from './days.js';
@@ -112,6 +112,9 @@ async function dayFigures(deps: Deps, f: ResponseFilters, since: string): Promis
   return { statuses, days, averageSeconds: times.avg === null ? null : Number(times.avg) };
 }
 
+/** Responses the latest text answers are taken from, newest first. */
+export const RECENT_FROM = 500;
+
 /** The most recent text answers per question (at most `limit` each), from the latest responses. */
 export async function recentTexts(
   deps: Deps,
@@ -119,21 +122,27 @@ export async function recentTexts(
   questionIds: Set<string>,
   limit = 20,
 ): Promise<Map<string, string[]>> {
-  // The latest 500 in ordinal order, without counting the rest (an index walk from the end).
-  const rows = await filtered(deps, f).select('pages').orderBy('ordinal', 'desc').limit(500).execute();
+  // The latest RECENT_FROM in ordinal order, without counting the rest (an index walk from the end).
+  const rows = await textAnswers(deps.db, filtered(deps, f), [...questionIds], RECENT_FROM);
+  return latestTexts(rows, questionIds, limit);
+}
+
+/** The same from text answers already read (textAnswers' order: newest response first): a
+ * response's texts for a question joined by " · ", at most `limit` responses per question. */
+export function latestTexts(rows: TextAnswer[], questionIds: Set<string>, limit = 20): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const r of rows)
-    for (const p of JSON.parse(r.pages) as StoredPage[])
-      for (const q of p.questions) {
-        if (!questionIds.has(q.id)) continue;
-        const list = out.get(q.id) ?? [];
-        if (list.length >= limit) continue;
-        const text = q.answers
-          .filter((a) => a.text !== undefined && a.text !== '')
-          .map((a) => a.text)
-          .join(' · ');
-        if (text) list.push(text);
-        out.set(q.id, list);
-      }
+  let at = '';
+  for (const r of rows) {
+    if (!questionIds.has(r.question_id)) continue;
+    const list = out.get(r.question_id) ?? [];
+    out.set(r.question_id, list);
+    const key = `${r.response_id}:${r.question_id}`;
+    // The next answer of the same response and question (rows come grouped so): the same line.
+    if (key === at) list[list.length - 1] += ` · ${r.text}`;
+    else if (list.length < limit) {
+      list.push(r.text);
+      at = key;
+    }
+  }
   return out;
 }

@@ -12,13 +12,15 @@
 //
 // Cost: the answers are read from the newest WORDS_FROM matching responses only (by ordinal, on an
 // index), walked in the database (db/stores/text-answers.ts), so a survey of 100,000 responses
-// costs what one of WORDS_FROM does; the page says when it read fewer than match.
+// costs what one of WORDS_FROM does; the page says when it read fewer than match. The same read
+// gives the page's latest answers (textResults), so the analyze page reads text answers once.
 import sw from 'stopword';
 import type { Deps } from '../../context.js';
-import { textAnswers } from '../../db/stores/text-answers.js';
+import { type TextAnswer, textAnswers } from '../../db/stores/text-answers.js';
 import type { IndexedQuestion } from '../responses/design-index.js';
 import { filtered, type ResponseFilters } from '../responses/responses.js';
 import { isNumberQuestion } from './filters.js';
+import { latestTexts } from './overview.js';
 
 /** Responses read, newest first. */
 export const WORDS_FROM = 5000;
@@ -184,28 +186,39 @@ export function countWords(
   return { answered, words: words_ };
 }
 
-/** The word frequencies of each of `questions` that takes words, in the newest `from` responses
- * matching `f`, for a survey written in `language`. */
-export async function wordFrequencies(
-  deps: Deps,
+/** The word frequencies of each of `questions` that takes words, from text answers already read
+ * (textAnswers), for a survey written in `language`. File names are not words. */
+export function wordsOf(
+  rows: TextAnswer[],
   language: string,
-  f: ResponseFilters,
   questions: IndexedQuestion[],
-  from = WORDS_FROM,
-): Promise<Map<string, QuestionWords>> {
-  const wanted = questions.filter(isWordQuestion);
-  const rows = await textAnswers(
-    deps.db,
-    filtered(deps, f),
-    wanted.map((q) => q.id),
-    from,
-  );
+): Map<string, QuestionWords> {
   const byQuestion = new Map<string, Array<{ response: string; text: string }>>();
   for (const r of rows) {
+    if (Number(r.upload)) continue;
     const list = byQuestion.get(r.question_id) ?? [];
     list.push({ response: r.response_id, text: r.text });
     byQuestion.set(r.question_id, list);
   }
   const words = tokenizer(language);
-  return new Map(wanted.map((q) => [q.id, countWords(byQuestion.get(q.id) ?? [], words)]));
+  return new Map(
+    questions.filter(isWordQuestion).map((q) => [q.id, countWords(byQuestion.get(q.id) ?? [], words)]),
+  );
+}
+
+/** What the analyze page shows of written answers, from one read of the newest `from` responses
+ * matching `f`: the latest texts of the `listed` questions (overview.ts latestTexts: the newest
+ * answers among those responses, so a question few answer lists more than recentTexts' 500 would
+ * give) and the word frequencies of `questions`. */
+export async function textResults(
+  deps: Deps,
+  language: string,
+  f: ResponseFilters,
+  questions: IndexedQuestion[],
+  listed: Set<string>,
+  from = WORDS_FROM,
+): Promise<{ texts: Map<string, string[]>; words: Map<string, QuestionWords> }> {
+  const ids = new Set([...listed, ...questions.filter(isWordQuestion).map((q) => q.id)]);
+  const rows = await textAnswers(deps.db, filtered(deps, f), [...ids], from);
+  return { texts: latestTexts(rows, listed), words: wordsOf(rows, language, questions) };
 }

@@ -3,33 +3,49 @@
 // item 2, the analyze page's `compare`), each line also gets, per answer of that question, the
 // count and share within the responses that gave it (crosstab.ts: the same rollups under the filter
 // plus that answer), so the file holds what the page's compare tables show. The compare question's
-// own lines have no group cells.
+// own lines have no group cells. A number question (numerical textbox, slider) also gets, per row,
+// lines of its minimum, maximum, mean and median (the figure in the Responses column, no percent),
+// overall and per group, like the analyze page's figures.
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { ApiError } from '../../platform/errors.js';
 import { crosstab, isComparable } from '../analysis/crosstab.js';
-import { type QuestionSummary, rollups } from '../analysis/rollups.js';
+import { isNumberQuestion } from '../analysis/filters.js';
+import { type QuestionSummary, rollups, type Stats } from '../analysis/rollups.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { choiceLabel } from '../responses/readable.js';
 import type { ResponseFilters } from '../responses/responses.js';
 import { type Cell, sheetRow, writeCsv } from './csv.js';
 import { plainText, rowLabel } from './layout.js';
 
-/** One line of a question's summary: its row and answer labels, a count and what it is a share of. */
+/** One line of a question's summary: its row and answer labels, a count and what it is a share of,
+ * or a statistic (no share; '' when nobody answered). */
 interface Entry {
   row: string;
   answer: string;
-  n: number;
-  of: number;
+  n: number | '';
+  of?: number;
 }
 
-const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : 0);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const pct = (n: number, of: number) => (of > 0 ? round2((n / of) * 100) : 0);
+const STATS: Array<[string, keyof Stats]> = [
+  ['Minimum', 'min'],
+  ['Maximum', 'max'],
+  ['Mean', 'mean'],
+  ['Median', 'median'],
+];
 
 /** The lines of one question's summary (the same lines, in the same order, for any summary of q). */
 function entries(q: IndexedQuestion, s: QuestionSummary, total: number): Entry[] {
   const out: Entry[] = [];
   const line = (row: string, answer: string, n: number, of: number) => out.push({ row, answer, n, of });
+  // Always every statistic line, so a group without answers keeps the lines aligned with the total.
+  const statLines = (row: string, st: Stats | undefined) => {
+    if (!isNumberQuestion(q)) return;
+    for (const [answer, key] of STATS) out.push({ row, answer, n: st ? round2(st[key]) : '' });
+  };
   const choice = (id: string) => {
     const c = q.choices.get(id);
     return c ? plainText(choiceLabel(q, c)) : '';
@@ -39,7 +55,10 @@ function entries(q: IndexedQuestion, s: QuestionSummary, total: number): Entry[]
   for (const r of s.rows ?? []) {
     const row = q.rows.get(r.id);
     const rowText = row ? rowLabel(row) : '';
-    if (!r.choices && !r.cols) line(rowText, '', r.answered, s.answered);
+    if (!r.choices && !r.cols) {
+      line(rowText, '', r.answered, s.answered);
+      statLines(rowText, r.stats);
+    }
     for (const c of r.choices ?? []) line(rowText, choice(c.id), c.count, r.answered);
     for (const col of r.cols ?? []) {
       const cq = q.cols.get(col.id);
@@ -52,9 +71,15 @@ function entries(q: IndexedQuestion, s: QuestionSummary, total: number): Entry[]
         );
     }
   }
-  if (!s.choices && !s.rows && !s.other) line('', '', s.answered, total);
+  if (!s.choices && !s.rows && !s.other) {
+    line('', '', s.answered, total);
+    statLines('', s.stats);
+  }
   return out;
 }
+
+/** An entry's Responses and Percent cells. */
+const figures = (e: Entry): Cell[] => (e.of === undefined || e.n === '' ? [e.n, ''] : [e.n, pct(e.n, e.of)]);
 
 /** The question a summary is compared by, checked: a single or multiple choice question of the
  * survey (400/1002 naming `field` otherwise). */
@@ -109,10 +134,10 @@ export async function summaryLines(
       return it ? entries(q, it.summary, g.total) : undefined;
     });
     own.forEach((e, i) => {
-      const cells: Cell[] = [head, e.row, e.answer, e.n, pct(e.n, e.of), s.answered, s.skipped];
+      const cells: Cell[] = [head, e.row, e.answer, ...figures(e), s.answered, s.skipped];
       for (const list of split) {
         const ge = list?.[i];
-        cells.push(...(ge ? [ge.n, pct(ge.n, ge.of)] : ['', '']));
+        cells.push(...(ge ? figures(ge) : ['', '']));
       }
       lines.push(cells);
     });

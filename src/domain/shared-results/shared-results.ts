@@ -9,9 +9,14 @@
 //   basic). Turning it off is always allowed.
 // - The token is never stored: it is an HMAC (server key) of a random 144-bit nonce, 256 bits of
 //   base64url; the row keeps its SHA-256 to find it. Turning off clears both, so the link dies at
-//   once (nothing caches it) and turning on again gives a new link; "new link" re-mints it.
+//   once (each view reads the row) and turning on again gives a new link; "new link" re-mints it.
+// - A view's figures may be served from a page rendered earlier under the same stamp
+//   (`OpenShare.stamp`, deps.caches.sharedResults); the throttle, the link, its expiry, the owner's
+//   plan and the password are checked on every request all the same.
 // - Optional password (scrypt like collector passwords; guesses counted per link and client
-//   address by limits/attempts.ts), optional expiry (a day, UTC: the link works through that day),
+//   address by limits/attempts.ts), optional expiry (a day in the owner's time zone, the account
+//   setting: the link works through that day there; kept as the instant it ends, so a later change
+//   of zone moves only how the day is shown),
 //   the questions shown (text answers are off unless chosen), and a fixed filter stored as the
 //   results filter's URL query and parsed against the current design on every view (an edited
 //   design drops what it no longer knows).
@@ -25,6 +30,8 @@ import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, mayShareResults, type Plan } from '../../platform/plans.js';
 import { hashPassword, randomToken, sha256 } from '../../platform/secrets.js';
+import { localTime, utcOfLocal } from '../../platform/time-zones.js';
+import { preferencesOf } from '../accounts/preferences.js';
 import {
   type FilterQuery,
   filterQuery,
@@ -60,8 +67,12 @@ export interface SharedResults {
   /** the link's token while on */
   token: string | null;
   hasPassword: boolean;
-  /** the last day the link works (YYYY-MM-DD, UTC), or null */
+  /** the owner's time zone, which the expiry day is in */
+  zone: string;
+  /** the last day the link works (YYYY-MM-DD in `zone`), or null */
   expiresOn: string | null;
+  /** the instant the link stops working (ISO), or null */
+  expiresAt: string | null;
   expired: boolean;
   questionIds: string[];
   /** the fixed filter's URL query ('' for none) */
@@ -83,12 +94,15 @@ export async function sharedResultsOf(
     .where('survey_id', '=', survey.id)
     .executeTakeFirst();
   const known = new Set(shareableQuestions(index).map((q) => q.id));
+  const { time_zone: zone } = await preferencesOf(deps, survey.owner_id);
   if (!row)
     return {
       on: false,
       token: null,
       hasPassword: false,
+      zone,
       expiresOn: null,
+      expiresAt: null,
       expired: false,
       questionIds: shareableQuestions(index)
         .filter((q) => !isWrittenAnswers(q))
@@ -100,7 +114,12 @@ export async function sharedResultsOf(
     on,
     token: on ? tokenOf(deps, survey.id, row.nonce!) : null,
     hasPassword: row.password_hash !== null,
-    expiresOn: row.expires_at ? new Date(Date.parse(row.expires_at) - DAY).toISOString().slice(0, 10) : null,
+    zone,
+    // The day holding the link's last millisecond, in the owner's zone.
+    expiresOn: row.expires_at
+      ? localTime(new Date(Date.parse(row.expires_at) - 1).toISOString(), zone).slice(0, 10)
+      : null,
+    expiresAt: row.expires_at,
     expired: row.expires_at !== null && row.expires_at <= deps.clock.now().toISOString(),
     questionIds: (JSON.parse(row.question_ids) as string[]).filter((id) => known.has(id)),
     filterQuery: row.filter_query,
@@ -113,7 +132,7 @@ export interface SharedResultsInput {
   /** a new password ('' or undefined: keep the one there is) */
   password?: string;
   removePassword?: boolean;
-  /** YYYY-MM-DD, the last day the link works, or '' for no expiry */
+  /** YYYY-MM-DD, the last day the link works in the owner's time zone, or '' for no expiry */
   expiresOn: string;
   questionIds: string[];
   /** a results filter query to fix into the page, '' to fix none, undefined to keep the one there is */
@@ -156,7 +175,11 @@ export async function saveSharedResults(
   if (input.expiresOn !== '') {
     const day = /^\d{4}-\d{2}-\d{2}$/.test(input.expiresOn) ? parseApiDate(input.expiresOn) : null;
     if (!day) throw new ApiError(1002, 'The expiry date must be a date (YYYY-MM-DD).');
-    expiresAt = new Date(Date.parse(day) + DAY).toISOString();
+    // The link dies when the next day starts in the owner's zone.
+    const next = new Date(Date.parse(day) + DAY).toISOString().slice(0, 10);
+    const { time_zone: zone } = await preferencesOf(deps, survey.owner_id);
+    expiresAt = utcOfLocal(`${next}T00:00`, zone);
+    if (!expiresAt) throw new ApiError(1002, 'The expiry date must be a date (YYYY-MM-DD).');
     if (expiresAt <= nowIso) throw new ApiError(1002, 'The expiry date has passed: choose a later day.');
   }
   const password = input.password ?? '';
@@ -221,6 +244,10 @@ export interface OpenShare {
   nonce: string;
   questionIds: string[];
   filterQuery: string;
+  /** what the page's figures depend on: the design's version and the title, the survey's response
+   * stamp (count, responses ever made, updates: migration 0049), the owner's plan, the
+   * questions and the fixed filter; a page rendered under the same stamp shows the same */
+  stamp: string;
 }
 
 /** The page a token opens, or null: unknown, off, expired, or its survey's owner may no longer share. */
@@ -244,12 +271,15 @@ export async function openSharedResults(deps: Deps, token: string): Promise<Open
   if (!row?.nonce) return null;
   if (row.expires_at !== null && row.expires_at <= deps.clock.now().toISOString()) return null;
   if (row.status !== 'active' || !isPlan(row.account_type) || !mayShareResults(row.account_type)) return null;
-  const survey = await deps.db.kysely
-    .selectFrom('surveys')
-    .selectAll()
-    .where('id', '=', row.survey_id)
+  const found = await deps.db.kysely
+    .selectFrom('surveys as s')
+    .leftJoin('survey_response_seq as q', 'q.survey_id', 's.id')
+    .selectAll('s')
+    .select(['q.next_ordinal', 'q.edits'])
+    .where('s.id', '=', row.survey_id)
     .executeTakeFirst();
-  if (!survey) return null;
+  if (!found) return null;
+  const { next_ordinal, edits, ...survey } = found;
   return {
     surveyId: row.survey_id,
     survey,
@@ -258,6 +288,17 @@ export async function openSharedResults(deps: Deps, token: string): Promise<Open
     nonce: row.nonce,
     questionIds: JSON.parse(row.question_ids) as string[],
     filterQuery: row.filter_query,
+    // Read with the link, in this request: a response acknowledged before it arrived has moved it.
+    stamp: JSON.stringify([
+      survey.design_version,
+      survey.title,
+      survey.response_count,
+      next_ordinal,
+      edits,
+      row.account_type,
+      row.question_ids,
+      row.filter_query,
+    ]),
   };
 }
 

@@ -17,7 +17,7 @@ import {
   type ResultFilter,
   responseFilters,
 } from '../../domain/analysis/filters.js';
-import { headline, recentTexts } from '../../domain/analysis/overview.js';
+import { headline } from '../../domain/analysis/overview.js';
 import { type QuestionSummary, rollups } from '../../domain/analysis/rollups.js';
 import {
   isNps,
@@ -27,7 +27,7 @@ import {
   ratingsOf,
 } from '../../domain/analysis/scores.js';
 import { responseTrend, type Trend, type TrendPoint } from '../../domain/analysis/trend.js';
-import { wordFrequencies } from '../../domain/analysis/words.js';
+import { textResults } from '../../domain/analysis/words.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
   checkExportAllowed,
@@ -337,8 +337,7 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
           .filter((x) => ['open_ended', 'demographic', 'datetime'].includes(x.family) || x.other)
           .map((x) => x.id),
       );
-      const texts = await recentTexts(deps, filters, textual);
-      const words = await wordFrequencies(deps, survey.language, filters, questions);
+      const { texts, words } = await textResults(deps, survey.language, filters, questions, textual);
       const quiz = await quizDistribution(deps, survey, index, filters);
       const trend = await responseTrend(deps, filters);
       const byId = typeof request.query.compare === 'string' ? request.query.compare : '';

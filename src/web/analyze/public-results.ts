@@ -1,11 +1,13 @@
 // /results/<token>: a survey's shared results (domain/shared-results), read-only and without
 // sign-in. The survey's title and look (theme, logo), how many responses the owner's fixed filter
 // matches, and the chosen questions' charts (the analyze page's `questionResult`). No link leads into
-// the owner's workspace; the page is noindex, sent with no referrer and never cached. A password
-// form when the owner set one (CSRF like every public form; a cookie scoped to the link remembers
-// the unlock for a day; guesses limited per link and address). Unknown, off and expired links, and
-// links whose owner may no longer share, all get the same plain 404. Every request (views, password
-// tries, unknown links) is counted against the client address's per-minute allowance first.
+// the owner's workspace; the page is noindex, sent with no referrer and never cached by browsers.
+// A password form when the owner set one (CSRF like every public form; a cookie scoped to the link
+// remembers the unlock for a day; guesses limited per link and address). Unknown, off and expired
+// links, and links whose owner may no longer share, all get the same plain 404. Every request
+// (views, password tries, unknown links) is counted against the client address's per-minute
+// allowance first. The figures are rendered once per results stamp (cachedBody,
+// deps.caches.sharedResults); the checks and the frame, on every request.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
@@ -125,9 +127,7 @@ ${wrong ? html`<p class="error" role="alert" id="password-error">That password i
       if (!isShare(share)) return share;
       const survey = await withTheme(deps, share.survey);
       if (!unlocked(deps, request, share)) return passwordPage(reply, request.params.token, survey, false);
-      const index = await designIndex(deps, share.survey);
-      const f = fixedFilter(share.filterQuery, index);
-      return send(reply, 200, `${survey.title}: results`, await resultsBody(deps, share, index, f), survey);
+      return send(reply, 200, `${survey.title}: results`, await cachedBody(deps, share), survey);
     },
   );
 
@@ -163,6 +163,17 @@ ${wrong ? html`<p class="error" role="alert" id="password-error">That password i
       return reply.redirect(pathOf(token), 303);
     },
   );
+}
+
+/** The results as rendered under the share's stamp, rendered again when it has moved. */
+async function cachedBody(deps: Deps, share: OpenShare): Promise<Html> {
+  const cache = deps.caches.sharedResults;
+  const hit = cache.get(share.surveyId);
+  if (hit?.stamp === share.stamp) return hit.body;
+  const index = await designIndex(deps, share.survey);
+  const body = await resultsBody(deps, share, index, fixedFilter(share.filterQuery, index));
+  cache.set(share.surveyId, { stamp: share.stamp, body });
+  return body;
 }
 
 /** The results: the count under the fixed filter (in words), then each chosen question's chart. */

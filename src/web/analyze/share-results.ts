@@ -1,6 +1,6 @@
 // /analyze/share?sm=<manage token>: the owner's controls of a survey's shared results
 // (domain/shared-results): on or off, a password, an expiry day, the questions shown (written
-// answers off until chosen), a filter fixed into the page (the analyze page links here with its
+// answers off until chosen, the expiry day in the owner's time zone), a filter fixed into the page (the analyze page links here with its
 // current filter), a new link; and the link itself in a field to copy. Anyone with analyze access
 // sees the settings; only the owner on a paid plan changes them (the domain decides).
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -28,6 +28,7 @@ import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import { baseUrl } from '../../http/paging.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, mayShareResults } from '../../platform/plans.js';
+import { localTime } from '../../platform/time-zones.js';
 import { sendPage, userPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
 import { type Html, html, raw } from '../html.js';
@@ -151,7 +152,7 @@ export function shareResultsRoutes(app: FastifyInstance, deps: Deps): void {
     const chosen = new Set(s.questionIds);
     const questions = shareableQuestions(index);
     const status = s.on
-      ? html`<p class="share-state on" id="share-state" role="status"><strong>On.</strong> Anyone with the link can see the results below${s.hasPassword ? ' after giving the password' : ''}${s.expiresOn ? `, through ${s.expiresOn} (UTC)` : ''}.${s.expired ? ' The link has expired: choose a later day to open it again.' : ''}${owner && !allowed ? ' Paused: the link answers “not found” while your plan does not include shared results.' : ''}</p>
+      ? html`<p class="share-state on" id="share-state" role="status"><strong>On.</strong> Anyone with the link can see the results below${s.hasPassword ? ' after giving the password' : ''}${s.expiresOn ? html`, through ${s.expiresOn} (${s.zone} time: until <time datetime="${s.expiresAt}">${localTime(s.expiresAt ?? '', s.zone)}</time>)` : ''}.${s.expired ? ' The link has expired: choose a later day to open it again.' : ''}${owner && !allowed ? ' Paused: the link answers “not found” while your plan does not include shared results.' : ''}</p>
 <div class="share-link"><label for="share-link">Link to the results page</label>
 <input type="url" id="share-link" class="copy" readonly value="${link}" aria-describedby="share-link-hint">
 <p class="hint" id="share-link-hint">Select the link and copy it. It needs no sign-in; turning the page off or making a new link stops it at once.</p></div>`
@@ -189,8 +190,9 @@ ${askedWords.length || fixed.length ? '' : html`<p class="hint">To fix a filter,
 <div><label for="share-password">${s.hasPassword ? 'New password (leave empty to keep the one set)' : 'Password (optional)'}</label>
 <input type="password" id="share-password" name="password" maxlength="100" autocomplete="new-password"${disabled}></div>
 ${s.hasPassword ? html`<div class="check"><input type="checkbox" id="remove-password" name="remove_password" value="1"${disabled}><label for="remove-password">Remove the password</label></div>` : ''}
-<div><label for="share-expires">Last day the link works (UTC, optional)</label>
-<input type="date" id="share-expires" name="expires" value="${s.expiresOn ?? ''}"${disabled}></div>
+<div><label for="share-expires">Last day the link works (optional)</label>
+<input type="date" id="share-expires" name="expires" value="${s.expiresOn ?? ''}" aria-describedby="share-expires-hint"${disabled}>
+<p class="hint" id="share-expires-hint">The link stops at midnight at the end of that day in ${owner ? 'your' : "the owner's"} time zone, ${s.zone}${owner ? html` (<a href="/account">account settings</a>)` : ''}.</p></div>
 ${s.on ? html`<div class="check"><input type="checkbox" id="new-link" name="new_link" value="1"${disabled}><label for="new-link">Make a new link (the current one stops working)</label></div>` : ''}
 </fieldset>
 <div class="actions"><button type="submit"${disabled}>Save</button></div>
