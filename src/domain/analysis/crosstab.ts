@@ -1,11 +1,14 @@
 // Compare by a question (issue #27 item 2): every other question's results split by the answers of
 // one chosen question. Each group is the page's filter with one more answer condition ("the compared
-// question was answered with this choice"), read by the same rollups as the unsplit page, so a
-// group's figures are exactly the page's figures filtered by that answer.
+// question was answered with this choice"), so a group's figures are exactly the page's figures
+// filtered by that answer. One pass: the matching responses' kept answers are read once
+// (rollups.ts keyGroups) and each text is added to the groups of the choices it holds (the same
+// tokens the answer filter tests, db/stores/response-keys.ts).
 import type { Deps } from '../../context.js';
+import { choiceTokens } from '../../db/stores/response-keys.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import type { ResponseFilters } from '../responses/responses.js';
-import { type QuestionRollup, rollups } from './rollups.js';
+import { isNumeric, keyGroups, type QuestionRollup, Tally } from './rollups.js';
 
 export interface CrosstabGroup {
   /** The compared question's choice (or its "other" choice) that makes this group. */
@@ -37,16 +40,21 @@ export async function crosstab(
   const others = questions.filter((q) => q.id !== by.id);
   const choices = [...by.choices.values()].map((c) => ({ id: c.id, label: c.text }));
   if (by.other) choices.push({ id: by.other.id, label: by.other.text || 'Other' });
-  const groups: CrosstabGroup[] = [];
-  // One group at a time: each is a filtered scan of the responses.
-  for (const c of choices) {
-    const { total, items } = await rollups(
-      deps,
-      index,
-      { ...f, answers: [...(f.answers ?? []), { question: by.id, kind: 'choices', choices: [c.id] }] },
-      others,
-    );
-    groups.push({ choiceId: c.id, label: c.label, total, items });
-  }
+  const wanted = new Set(others.map((q) => q.id));
+  const numeric = new Set(others.filter(isNumeric).map((q) => q.id));
+  const split = choices.map((c) => ({
+    ...c,
+    tokens: choiceTokens(by.id, c.id),
+    tally: new Tally(wanted, numeric),
+  }));
+  const collectors = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
+  for (const g of await keyGroups(deps, index.surveyId, { ...f, collectorIds: collectors }))
+    for (const c of split) if (c.tokens.some((t) => g.keys.includes(t))) c.tally.add(g.keys, g.n);
+  const groups: CrosstabGroup[] = split.map((c) => ({
+    choiceId: c.id,
+    label: c.label,
+    total: c.tally.total,
+    items: c.tally.rollups(others),
+  }));
   return { by, groups };
 }
