@@ -58,9 +58,9 @@ async function responsesSurvey(ctx, count, idBase) {
       // Each copy's kept answers (response_keys), as the app writes them beside the row.
       db.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 101 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-         INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys)
+         INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
          SELECT t.survey_id, n.i, t.collector_id, t.response_status,
-           strftime('%Y-%m-%dT%H:%M:%S.000Z', ${EPOCH} + n.i, 'unixepoch'), t.total_time, t.keys
+           strftime('%Y-%m-%dT%H:%M:%S.000Z', ${EPOCH} + n.i, 'unixepoch'), t.total_time, t.keys, t.choices
          FROM n JOIN response_keys t ON t.survey_id = ? AND t.ordinal = ((n.i - 1) % 100) + 1`,
       ).run(count, details.id);
       // What the app keeps beside the rows: counts, the next ordinal, the rollups (each of the 100
@@ -381,9 +381,9 @@ async function copyResponsesPg(ctx, count, idBase, surveyId, collectorId) {
     );
     // Each copy's kept answers (response_keys), as the app writes them beside the row.
     await client.query(
-      `INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys)
+      `INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
        SELECT t.survey_id, n.i, t.collector_id, t.response_status,
-         to_char(to_timestamp(${EPOCH} + n.i) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'), t.total_time, t.keys
+         to_char(to_timestamp(${EPOCH} + n.i) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'), t.total_time, t.keys, t.choices
        FROM generate_series(101, $1::int) AS n(i) JOIN response_keys t ON t.survey_id = $2 AND t.ordinal = ((n.i - 1) % 100) + 1`,
       [count, surveyId],
     );

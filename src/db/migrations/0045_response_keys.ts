@@ -16,10 +16,10 @@ import { NUMBERS_CTE } from './0039_numeric_rollup.js';
 /** The CTE insert_responses() adds: each written job's row of response_keys. */
 const KEYS_CTE = `keys_added AS (
         INSERT INTO response_keys
-          (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys)
+          (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
         SELECT n.v->'row'->>'survey_id', n.ordinal, n.v->'row'->>'collector_id',
           n.v->'row'->>'response_status', n.v->'row'->>'date_created', (n.v->'row'->>'total_time')::integer,
-          n.v->>'keys'
+          n.v->'keys'->>'keys', n.v->'keys'->>'choices'
         FROM numbered AS n
       ), `;
 
@@ -36,6 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       date_created TEXT NOT NULL,
       total_time INTEGER NOT NULL,
       keys TEXT NOT NULL,
+      choices TEXT NOT NULL,
       PRIMARY KEY (survey_id, ordinal))${pg ? '' : ' WITHOUT ROWID'}`)
     .execute(db);
   if (pg) {
@@ -77,7 +78,7 @@ async function backfill(db: Kysely<Database>): Promise<void> {
     if (rows.length === 0) return;
     await db
       .insertInto('response_keys')
-      .values(rows.map(({ id: _id, pages, ...r }) => ({ ...r, keys: answerKeys(JSON.parse(pages)) })))
+      .values(rows.map(({ id: _id, pages, ...r }) => ({ ...r, ...answerKeys(JSON.parse(pages)) })))
       .execute();
     after = rows[rows.length - 1].id;
   }

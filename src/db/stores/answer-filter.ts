@@ -46,7 +46,7 @@ function engine(dialect: Dialect) {
 /** The WHERE condition (on `responses`) of one answer condition. */
 export function answerCondition(dialect: Dialect, c: AnswerCondition): RawBuilder<SqlBool> {
   if (c.kind === 'choices')
-    return sql<SqlBool>`EXISTS (SELECT 1 FROM response_keys k WHERE k.survey_id = responses.survey_id AND k.ordinal = responses.ordinal AND ${keysHaveChoice(dialect, sql.ref('k.keys'), c.question, c.choices)})`;
+    return sql<SqlBool>`EXISTS (SELECT 1 FROM response_keys k WHERE k.survey_id = responses.survey_id AND k.ordinal = responses.ordinal AND ${keysHaveChoice(dialect, sql.ref('k.choices'), c.question, c.choices)})`;
   const e = engine(dialect);
   let test: RawBuilder<unknown>;
   if (c.kind === 'range') {

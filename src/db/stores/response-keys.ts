@@ -1,8 +1,8 @@
 // response_keys (migration 0045): a response's answers in compact form (domain/responses/answers.ts
 // answerKeys) beside the columns the results filter reads, one short row per response keyed like it
 // (survey, ordinal). Filtered rollups, compares and figures scan these rows, never `pages`; a choice
-// filter is a test of the row's text for a token (` q|c:<choice> `), the same on both engines but
-// for the function's name. Rows are written with their response (responses*.ts) and deleted with it
+// filter is a test of the row's short `choices` text for one token (` q:<choice> `), the same on
+// both engines but for the function's name. Rows are written with their response (responses*.ts) and deleted with it
 // (a trigger).
 import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../database.js';
@@ -12,8 +12,14 @@ import type { ResponseRow } from './responses.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** A response's answers as response_keys keeps them (domain/responses/answers.ts answerKeys). */
+export interface KeptAnswers {
+  keys: string;
+  choices: string;
+}
+
 /** The response_keys row of a response. */
-export function keysRow(row: ResponseRow, keys: string): ResponseKeysTable {
+export function keysRow(row: ResponseRow, { keys, choices }: KeptAnswers): ResponseKeysTable {
   return {
     survey_id: row.survey_id,
     ordinal: row.ordinal,
@@ -22,12 +28,13 @@ export function keysRow(row: ResponseRow, keys: string): ResponseKeysTable {
     date_created: row.date_created,
     total_time: row.total_time,
     keys,
+    choices,
   };
 }
 
 /** Writes a response's row again (an update changed its answers, status, date or time). */
-export async function rewriteKeys(executor: Executor, row: ResponseRow, keys: string): Promise<void> {
-  const r = keysRow(row, keys);
+export async function rewriteKeys(executor: Executor, row: ResponseRow, kept: KeptAnswers): Promise<void> {
+  const r = keysRow(row, kept);
   await executor
     .insertInto('response_keys')
     .values(r)
@@ -38,26 +45,28 @@ export async function rewriteKeys(executor: Executor, row: ResponseRow, keys: st
         date_created: r.date_created,
         total_time: r.total_time,
         keys: r.keys,
+        choices: r.choices,
       }),
     )
     .execute();
 }
 
-/** The tokens (spaces around) of which `keys` holds one when `question` was answered with `choice`:
- * without a row, in a row, or as its "other" choice (domain/responses/answers.ts answerKeys). */
-export function choiceTokens(question: string, choice: string): string[] {
-  return [` ${question}|c:${choice} `, ` ${question}|a:${choice} `, ` ${question}|o:${choice} `];
+/** The token (spaces around) a row's `choices` holds when `question` was answered with `choice`
+ * (in any row, or as its "other" choice). */
+export function choiceToken(question: string, choice: string): string {
+  return ` ${question}:${choice} `;
 }
 
-/** "Question `question` was answered with any of `choices`" on the row's `keys`. */
+/** "Question `question` was answered with any of `choices`" on a row's `choices` column. */
 export function keysHaveChoice(
   dialect: Dialect,
-  keys: RawBuilder<unknown>,
+  column: RawBuilder<unknown>,
   question: string,
   choices: string[],
 ): RawBuilder<SqlBool> {
-  const tokens = choices.flatMap((c) => choiceTokens(question, c));
-  const has = (t: string) =>
-    dialect === 'sqlite' ? sql`instr(${keys}, ${t}) > 0` : sql`strpos(${keys}, ${t}::text) > 0`;
-  return sql<SqlBool>`(${sql.join(tokens.map(has), sql` OR `)})`;
+  const has = (c: string) => {
+    const t = choiceToken(question, c);
+    return dialect === 'sqlite' ? sql`instr(${column}, ${t}) > 0` : sql`strpos(${column}, ${t}::text) > 0`;
+  };
+  return sql<SqlBool>`(${sql.join(choices.map(has), sql` OR `)})`;
 }

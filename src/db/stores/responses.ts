@@ -14,7 +14,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import type { ResponsesTable } from '../tables/collect.js';
 import type { EventsTable } from '../tables/platform.js';
-import { keysRow } from './response-keys.js';
+import { type KeptAnswers, keysRow } from './response-keys.js';
 import { addNumbers, type NumberDelta } from './response-numbers.js';
 
 export type ResponseRow = Selectable<ResponsesTable>;
@@ -93,7 +93,7 @@ export const EVENT_COLUMNS = [
 export interface NewResponse {
   row: ResponseRow;
   deltas: Map<string, number>;
-  keys: string;
+  keys: KeptAnswers;
   numbers: Map<string, NumberDelta>;
   events: Array<{ id: string; event: EventFields }>;
 }

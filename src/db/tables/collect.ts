@@ -103,8 +103,10 @@ export interface ResponseKeysTable {
   response_status: string;
   date_created: string;
   total_time: number;
-  /** ' q|key q|key … ' (domain/responses/answers.ts answerKeys). */
+  /** ' q|key q|key … ': what the rollup counts (domain/responses/answers.ts answerKeys). */
   keys: string;
+  /** ' q:choice … ': every choice (or "other") the response answered, what an answer filter tests. */
+  choices: string;
 }
 
 export interface CollectTables {

@@ -5,7 +5,7 @@
 // (rollups.ts keyGroups) and each text is added to the groups of the choices it holds (the same
 // tokens the answer filter tests, db/stores/response-keys.ts).
 import type { Deps } from '../../context.js';
-import { choiceTokens } from '../../db/stores/response-keys.js';
+import { choiceToken } from '../../db/stores/response-keys.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import type { ResponseFilters } from '../responses/responses.js';
 import { isNumeric, keyGroups, type QuestionRollup, Tally } from './rollups.js';
@@ -44,12 +44,12 @@ export async function crosstab(
   const numeric = new Set(others.filter(isNumeric).map((q) => q.id));
   const split = choices.map((c) => ({
     ...c,
-    tokens: choiceTokens(by.id, c.id),
+    token: choiceToken(by.id, c.id),
     tally: new Tally(wanted, numeric),
   }));
   const collectors = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
   for (const g of await keyGroups(deps, index.surveyId, { ...f, collectorIds: collectors }))
-    for (const c of split) if (c.tokens.some((t) => g.keys.includes(t))) c.tally.add(g.keys, g.n);
+    for (const c of split) if (g.choices.includes(c.token)) c.tally.add(g.keys, g.n);
   const groups: CrosstabGroup[] = split.map((c) => ({
     choiceId: c.id,
     label: c.label,

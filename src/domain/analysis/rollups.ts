@@ -93,17 +93,18 @@ function addPages(counts: Counts, pages: StoredPage[]): void {
   }
 }
 
-/** The matching responses' kept answers: each distinct text once, with how many responses hold it. */
+/** The matching responses' kept answers: each distinct text once, with how many responses hold it
+ * (`choices` follows from `keys`, so grouping by both splits nothing further). */
 export async function keyGroups(
   deps: Deps,
   surveyId: string,
   f: ResponseFilters,
-): Promise<Array<{ keys: string; n: number }>> {
+): Promise<Array<{ keys: string; choices: string; n: number }>> {
   const rows = await keyed(deps, { ...f, surveyId })
-    .select(['keys', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('keys')
+    .select(['keys', 'choices', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy(['keys', 'choices'])
     .execute();
-  return rows.map((r) => ({ keys: r.keys, n: Number(r.n) }));
+  return rows.map((r) => ({ keys: r.keys, choices: r.choices, n: Number(r.n) }));
 }
 
 /** Counts (and numbers of the numeric questions) of some questions, summed over kept answers
@@ -126,9 +127,7 @@ export class Tally {
       if (bar < 0) continue;
       const q = t.slice(0, bar);
       if (!this.wanted.has(q)) continue;
-      const kind = t.slice(bar + 1, bar + 3);
-      if (kind === 'a:') continue;
-      if (kind === 'n:') {
+      if (t.startsWith('n:', bar + 1)) {
         if (!this.numeric.has(q)) continue;
         const colon = t.indexOf(':', bar + 3);
         const rows = mapOf(this.values, q);

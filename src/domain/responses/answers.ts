@@ -1,6 +1,7 @@
 // Answers checked against the survey's questions (reference §6.5 last column, §10.4–10.5): every
 // page, question, choice, row, column and "other" id must belong where it is given, and each family
 // takes only its own answer shape. Errors are 400/1002 naming the field and what is wrong.
+import type { KeptAnswers } from '../../db/stores/response-keys.js';
 import { answerNumber } from '../../db/stores/response-numbers.js';
 import { ApiError } from '../../platform/errors.js';
 import type {
@@ -258,27 +259,25 @@ export function countKeys(pages: StoredPage[]): Map<string, string[]> {
 }
 
 /**
- * A response's answers in the compact form kept beside it (response_keys.keys, issue #27): ' t t … '
- * with a space before and after every token, where a token is `<question>|<key>` for
- * - every countKeys key (what the rollup counts),
- * - `a:<choice>` for a choice given in a row (so "answered with this choice" is one token test
- *   whatever the row: `c:`, `a:` or `o:`),
- * - `n:<row>:<value>` for every answer whose text is a number (as answerNumber reads it; `<row>`
- *   empty without a row), once per answer: the filtered numeric statistics.
- * Ids and keys hold no spaces, `|` or `:` beyond these, so a token test is exact.
+ * A response's answers in the compact form kept beside it (response_keys, issue #27), texts of
+ * tokens with a space before and after each (ids and keys hold no spaces, so a token test is exact):
+ * - `keys`: `<question>|<key>` for every countKeys key (what the rollup counts), and
+ *   `<question>|n:<row>:<value>` for every answer whose text is a number (as answerNumber reads it;
+ *   `<row>` empty without a row), once per answer: the filtered numeric statistics;
+ * - `choices`: `<question>:<choice>` for every choice or "other" choice answered, in any row: what
+ *   an answer filter tests (db/stores/response-keys.ts choiceToken), a short text.
  */
-export function answerKeys(pages: StoredPage[], counted = countKeys(pages)): string {
-  const out: string[] = [];
-  for (const [q, keys] of counted) for (const k of keys) out.push(`${q}|${k}`);
+export function answerKeys(pages: StoredPage[], counted = countKeys(pages)): KeptAnswers {
+  const keys: string[] = [];
+  const choices = new Set<string>();
+  for (const [q, ks] of counted) for (const k of ks) keys.push(`${q}|${k}`);
   for (const p of pages)
-    for (const q of p.questions) {
-      const inRows = new Set<string>();
+    for (const q of p.questions)
       for (const a of q.answers) {
-        if (a.row_id !== undefined && a.choice_id !== undefined) inRows.add(a.choice_id);
+        const chosen = a.other_id ?? a.choice_id;
+        if (chosen !== undefined) choices.add(`${q.id}:${chosen}`);
         const v = answerNumber(a.text);
-        if (v !== undefined) out.push(`${q.id}|n:${a.row_id ?? ''}:${v}`);
+        if (v !== undefined) keys.push(`${q.id}|n:${a.row_id ?? ''}:${v}`);
       }
-      for (const c of inRows) out.push(`${q.id}|a:${c}`);
-    }
-  return ` ${out.join(' ')} `;
+  return { keys: ` ${keys.join(' ')} `, choices: ` ${[...choices].join(' ')} ` };
 }

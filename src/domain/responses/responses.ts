@@ -437,7 +437,7 @@ export function keyed(deps: Deps, f: ResponseFilters & { surveyId: string }) {
   const answers = f.answers ?? [];
   for (const c of answers)
     if (c.kind === 'choices')
-      q = q.where(keysHaveChoice(deps.db.dialect, sql.ref('response_keys.keys'), c.question, c.choices));
+      q = q.where(keysHaveChoice(deps.db.dialect, sql.ref('response_keys.choices'), c.question, c.choices));
   const walked = answers.filter((c) => c.kind !== 'choices');
   if (walked.length > 0 || narrowsByResponse(f)) {
     const { startModified, endModified, email, firstName, lastName, ip, custom } = f;
