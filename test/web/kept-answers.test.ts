@@ -4,15 +4,18 @@
 // matrix choice in any row, an "other" choice, with status, collector and a number range), after
 // every write path: concurrent posts (the group commit), edits changing answers, status and the
 // whole response, a delete, a collector deleted with its responses, a backup restored into a new
-// database, and an import into another instance.
+// database, and an import into another instance; and the migration's backfill of the responses
+// written before it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as responseKeys from '../../src/db/migrations/0045_response_keys.js';
 import { requireUser } from '../../src/domain/accounts/users.js';
 import { runImport } from '../../src/domain/import/importer.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCliJsonAsync } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebSession } from '../oauth/web.js';
@@ -334,5 +337,27 @@ describe('answers kept beside the responses', () => {
     const copied = list.body.data.find((s: { title: string }) => s.title === 'Kept answers');
     expect(copied).toBeDefined();
     await expectFiguresAgree(await site(dest, account, copied.id));
+  });
+
+  it("the migration's backfill keeps the responses written before it", async () => {
+    // Back to the database as it was before the migration, with the responses in it.
+    const k = server.deps.db.kysely;
+    await responseKeys.down(k as unknown as Kysely<unknown>);
+    await sql`DELETE FROM kysely_migration WHERE name = '0045_response_keys'`.execute(k);
+    const migrated = await runCliJsonAsync(['migrate'], { DATABASE_URL: server.config.databaseUrl });
+    expect(migrated.applied).toEqual(['0045_response_keys']);
+    await expectFiguresAgree(main);
+    // and the group write adds to the backfilled rows
+    const more = await Promise.all(
+      [31, 32, 33].map((i) =>
+        server.client.post(
+          `/v3/collectors/${collectors[0]}/responses`,
+          { pages: answersOf(main.ids, i) },
+          { token: main.owner.token },
+        ),
+      ),
+    );
+    for (const r of more) expect(r.status, r.text).toBe(201);
+    await expectFiguresAgree(main);
   });
 });
