@@ -8,8 +8,8 @@
 // order, a batch at a time. On PostgreSQL a new version of insert_responses() writes the rows from
 // each job's `keys`.
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { answerKeys } from '../../domain/responses/answers.js';
 import type { Database } from '../schema.js';
+import { answerKeys } from '../stores/response-keys.js';
 import { insertResponsesSql } from './0024_pg_hot_paths.js';
 import { NUMBERS_CTE } from './0039_numeric_rollup.js';
 

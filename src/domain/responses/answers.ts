@@ -1,8 +1,6 @@
 // Answers checked against the survey's questions (reference §6.5 last column, §10.4–10.5): every
 // page, question, choice, row, column and "other" id must belong where it is given, and each family
 // takes only its own answer shape. Errors are 400/1002 naming the field and what is wrong.
-import type { KeptAnswers } from '../../db/stores/response-keys.js';
-import { answerNumber } from '../../db/stores/response-numbers.js';
 import { ApiError } from '../../platform/errors.js';
 import type {
   Answer,
@@ -14,6 +12,7 @@ import type {
   StoredQuestionAnswers,
 } from './types.js';
 
+export { answerKeys, countKeys } from '../../db/stores/response-keys.js';
 export type { Answer, AnswerIn, PageIn, QuestionIn, StoredPage, StoredQuestionAnswers } from './types.js';
 
 const bad = (detail: string) => new ApiError(1002, detail);
@@ -235,49 +234,4 @@ export function mergePages(
   }
   for (const p of current) if (!index.pageById.has(p.id)) out.push(p);
   return out;
-}
-
-/** Rollup count keys of a response's answers, per question. */
-export function countKeys(pages: StoredPage[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const p of pages)
-    for (const q of p.questions) {
-      if (q.answers.length === 0) continue;
-      const keys = new Set<string>(['']);
-      for (const a of q.answers) {
-        if (a.other_id !== undefined) keys.add(`o:${a.other_id}`);
-        else if (a.row_id !== undefined && a.col_id !== undefined)
-          keys.add(`r:${a.row_id}:k:${a.col_id}:c:${a.choice_id}`);
-        else if (a.row_id !== undefined && a.choice_id !== undefined)
-          keys.add(`r:${a.row_id}:c:${a.choice_id}`);
-        else if (a.choice_id !== undefined) keys.add(`c:${a.choice_id}`);
-        if (a.row_id !== undefined) keys.add(`r:${a.row_id}`);
-      }
-      out.set(q.id, [...keys]);
-    }
-  return out;
-}
-
-/**
- * A response's answers in the compact form kept beside it (response_keys, issue #27), texts of
- * tokens with a space before and after each (ids and keys hold no spaces, so a token test is exact):
- * - `keys`: `<question>|<key>` for every countKeys key (what the rollup counts), and
- *   `<question>|n:<row>:<value>` for every answer whose text is a number (as answerNumber reads it;
- *   `<row>` empty without a row), once per answer: the filtered numeric statistics;
- * - `choices`: `<question>:<choice>` for every choice or "other" choice answered, in any row: what
- *   an answer filter tests (db/stores/response-keys.ts choiceToken), a short text.
- */
-export function answerKeys(pages: StoredPage[], counted = countKeys(pages)): KeptAnswers {
-  const keys: string[] = [];
-  const choices = new Set<string>();
-  for (const [q, ks] of counted) for (const k of ks) keys.push(`${q}|${k}`);
-  for (const p of pages)
-    for (const q of p.questions)
-      for (const a of q.answers) {
-        const chosen = a.other_id ?? a.choice_id;
-        if (chosen !== undefined) choices.add(`${q.id}:${chosen}`);
-        const v = answerNumber(a.text);
-        if (v !== undefined) keys.push(`${q.id}|n:${a.row_id ?? ''}:${v}`);
-      }
-  return { keys: ` ${keys.join(' ')} `, choices: ` ${[...choices].join(' ')} ` };
 }
