@@ -1,12 +1,12 @@
 // Rollups (per-question summaries) and trends (counts per period), reference §11. Without filters
 // other than collectors, rollups read the counts kept with every response change (response_counts)
 // and the numeric rollup (response_numbers, through numbers.ts) and never rescan responses. Filtered
-// rollups read the matching responses' kept answers (response_keys, issue #27), grouped so that
-// responses answered alike are read once, and never parse a response's `pages`.
+// rollups and trends read the matching responses' kept answers (response_keys, issue #27), grouped
+// so that responses answered alike are read once, and never parse a response's `pages`.
+import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import { countKeys, type StoredPage } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
-import { allResponses, keyed, type ResponseFilters, type ResponseRow } from '../responses/responses.js';
+import { keyed, type ResponseFilters } from '../responses/responses.js';
 import { exactStats, numericStats, type Stats } from './numbers.js';
 
 export type { Stats };
@@ -80,17 +80,6 @@ function summarize(
     if (s) out.stats = s;
   }
   return out;
-}
-
-function addPages(counts: Counts, pages: StoredPage[]): void {
-  for (const [qid, keys] of countKeys(pages)) {
-    let m = counts.get(qid);
-    if (!m) {
-      m = new Map();
-      counts.set(qid, m);
-    }
-    for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
-  }
 }
 
 /** The matching responses' kept answers: each distinct text once, with how many responses hold it
@@ -299,37 +288,41 @@ export interface TrendPeriod {
 
 export async function trends(
   deps: Deps,
-  _index: DesignIndex,
+  index: DesignIndex,
   f: ResponseFilters,
   questions: IndexedQuestion[],
   by: TrendBy,
 ): Promise<Array<{ question: IndexedQuestion; answered: number; skipped: number; periods: TrendPeriod[] }>> {
-  const rows = await allResponses(deps, f);
-  const buckets = new Map<number, { start: Date; end: Date; rows: ResponseRow[] }>();
+  // The kept answers grouped by hour or day begun (every period is whole hours or days, UTC).
+  const hourly = by === 'hour';
+  const at = sql<string>`substr(date_created, 1, ${sql.lit(hourly ? 13 : 10)})`;
+  const rows = await keyed(deps, { ...f, surveyId: index.surveyId })
+    .select([at.as('at'), 'keys', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy([at, 'keys'])
+    .execute();
+  const wanted = new Set(questions.map((q) => q.id));
+  const buckets = new Map<number, { start: Date; end: Date; tally: Tally }>();
+  let total = 0;
   for (const r of rows) {
-    const [start, end] = period(new Date(r.date_created), by);
+    const [start, end] = period(new Date(`${r.at}${hourly ? ':00:00Z' : 'T00:00:00Z'}`), by);
     let b = buckets.get(start.getTime());
     if (!b) {
-      b = { start, end, rows: [] };
+      b = { start, end, tally: new Tally(wanted, new Set()) };
       buckets.set(start.getTime(), b);
     }
-    b.rows.push(r);
+    b.tally.add(r.keys, Number(r.n));
+    total += Number(r.n);
   }
   const ordered = [...buckets.values()].sort((a, b) => a.start.getTime() - b.start.getTime());
-  const perBucket = ordered.map((b) => {
-    const counts: Counts = new Map();
-    for (const r of b.rows) addPages(counts, JSON.parse(r.pages) as StoredPage[]);
-    return { ...b, counts };
-  });
   return questions.map((q) => {
     const periods = NO_TRENDS(q)
       ? []
-      : perBucket.map((b) => ({
+      : ordered.map((b) => ({
           start: b.start,
           end: b.end,
-          summary: summarize(q, b.counts.get(q.id) ?? new Map(), b.rows.length),
+          summary: summarize(q, b.tally.counts.get(q.id) ?? new Map(), b.tally.total),
         }));
-    const answered = perBucket.reduce((s, b) => s + (b.counts.get(q.id)?.get('') ?? 0), 0);
-    return { question: q, answered, skipped: rows.length - answered, periods };
+    const answered = ordered.reduce((s, b) => s + (b.tally.counts.get(q.id)?.get('') ?? 0), 0);
+    return { question: q, answered, skipped: total - answered, periods };
   });
 }
