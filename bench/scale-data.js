@@ -55,6 +55,14 @@ async function responsesSurvey(ctx, count, idBase) {
          INSERT INTO responses (${cols.join(', ')})
          SELECT ${pick.join(', ')} FROM n JOIN responses t ON t.survey_id = ? AND t.ordinal = ((n.i - 1) % 100) + 1`,
       ).run(count, details.id);
+      // Each copy's kept answers (response_keys), as the app writes them beside the row.
+      db.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 101 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
+         SELECT t.survey_id, n.i, t.collector_id, t.response_status,
+           strftime('%Y-%m-%dT%H:%M:%S.000Z', ${EPOCH} + n.i, 'unixepoch'), t.total_time, t.keys, t.choices
+         FROM n JOIN response_keys t ON t.survey_id = ? AND t.ordinal = ((n.i - 1) % 100) + 1`,
+      ).run(count, details.id);
       // What the app keeps beside the rows: counts, the next ordinal, the rollups (each of the 100
       // posted responses now stands for count / 100 of them).
       db.prepare('UPDATE surveys SET response_count = ? WHERE id = ?').run(count, details.id);
@@ -371,6 +379,14 @@ async function copyResponsesPg(ctx, count, idBase, surveyId, collectorId) {
        FROM generate_series(101, $1::int) AS n(i) JOIN responses t ON t.survey_id = $2 AND t.ordinal = ((n.i - 1) % 100) + 1`,
       [count, surveyId],
     );
+    // Each copy's kept answers (response_keys), as the app writes them beside the row.
+    await client.query(
+      `INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
+       SELECT t.survey_id, n.i, t.collector_id, t.response_status,
+         to_char(to_timestamp(${EPOCH} + n.i) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'), t.total_time, t.keys, t.choices
+       FROM generate_series(101, $1::int) AS n(i) JOIN response_keys t ON t.survey_id = $2 AND t.ordinal = ((n.i - 1) % 100) + 1`,
+      [count, surveyId],
+    );
     await client.query('UPDATE surveys SET response_count = $1 WHERE id = $2', [count, surveyId]);
     await client.query('UPDATE collectors SET response_count = $1 WHERE id = $2', [count, collectorId]);
     await client.query('UPDATE survey_response_seq SET next_ordinal = $1 WHERE survey_id = $2', [
@@ -381,6 +397,7 @@ async function copyResponsesPg(ctx, count, idBase, surveyId, collectorId) {
     await client.query('COMMIT');
     await client.query('VACUUM ANALYZE responses');
     await client.query('VACUUM ANALYZE response_counts');
+    await client.query('VACUUM ANALYZE response_keys');
   } finally {
     await client.end();
   }

@@ -9,7 +9,7 @@ import { addNumbers, type NumberDelta, numberDeltas } from '../stores/response-n
 import { insertResponsesSql } from './0024_pg_hot_paths.js';
 
 /** The CTE insert_responses() adds: each job's numbers, summed per row over the group. */
-const NUMBERS_CTE = `numbers_added AS (
+export const NUMBERS_CTE = `numbers_added AS (
         INSERT INTO response_numbers AS rn
           (survey_id, question_id, row_id, exact, value, collector_id, n, total, squares)
         SELECT ok.survey_id, x->>0, x->>1, (x->>2)::integer, (x->>3)::double precision, ok.collector_id,

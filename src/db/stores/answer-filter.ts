@@ -1,9 +1,12 @@
 // The SQL of a filter by answer: "responses whose answer to question Q …" as one parameterised
-// EXISTS over the response's `pages` JSON (the same text column on both engines). The engines differ
-// only in how a JSON array is walked (json_each / jsonb_array_elements); what each condition means is
-// written once below. Field names are constants of this file; every value a user gives is bound.
+// condition on `responses`. A choice is a token test of the response's response_keys row (one
+// primary-key read: response-keys.ts); a number range or "contains" text is an EXISTS over the
+// response's `pages` JSON (the same text column on both engines), which differ only in how a JSON
+// array is walked (json_each / jsonb_array_elements); what each condition means is written once
+// below. Field names are constants of this file; every value a user gives is bound.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../database.js';
+import { keysHaveChoice } from './response-keys.js';
 
 export type AnswerCondition =
   /** An answer with any of these choices (or the "other" choice), in any row. */
@@ -13,7 +16,7 @@ export type AnswerCondition =
   /** A text answer containing `text`, case-insensitively (ASCII case on SQLite). */
   | { question: string; kind: 'contains'; text: string };
 
-type Field = 'choice_id' | 'other_id' | 'text';
+type Field = 'text';
 
 function engine(dialect: Dialect) {
   return dialect === 'sqlite'
@@ -42,12 +45,11 @@ function engine(dialect: Dialect) {
 
 /** The WHERE condition (on `responses`) of one answer condition. */
 export function answerCondition(dialect: Dialect, c: AnswerCondition): RawBuilder<SqlBool> {
+  if (c.kind === 'choices')
+    return sql<SqlBool>`EXISTS (SELECT 1 FROM response_keys k WHERE k.survey_id = responses.survey_id AND k.ordinal = responses.ordinal AND ${keysHaveChoice(dialect, sql.ref('k.choices'), c.question, c.choices)})`;
   const e = engine(dialect);
   let test: RawBuilder<unknown>;
-  if (c.kind === 'choices') {
-    const list = sql.join(c.choices.map((id) => sql`${id}`));
-    test = sql`(${e.field('choice_id')} IN (${list}) OR ${e.field('other_id')} IN (${list}))`;
-  } else if (c.kind === 'range') {
+  if (c.kind === 'range') {
     const n = e.number(e.field('text'));
     const parts = [sql`${n} IS NOT NULL`];
     if (c.min !== undefined) parts.push(sql`${n} >= ${c.min}`);
@@ -57,14 +59,9 @@ export function answerCondition(dialect: Dialect, c: AnswerCondition): RawBuilde
     test = e.contains(e.field('text'), c.text);
   }
   // First a test of the stored text itself, which rules out most non-matching responses without
-  // walking their JSON: an answer to the question carries the question's id, and a choice answer
-  // the choice's id, as JSON strings ("123"). Ids are digit strings unique across the service, and
-  // text is stored JSON-escaped (a quote inside a text is \"), so no other part of the document
-  // holds that quoted id: the test is necessary, never sufficient alone, and the EXISTS decides.
-  const ids = c.kind === 'choices' ? c.choices : [c.question];
-  const mentioned = sql.join(
-    ids.map((id) => e.mentions(id)),
-    sql` OR `,
-  );
-  return sql<SqlBool>`(${mentioned}) AND EXISTS (SELECT 1 FROM ${e.answers} WHERE ${e.questionId} = ${c.question} AND ${test})`;
+  // walking their JSON: an answer to the question carries the question's id as a JSON string
+  // ("123"). Ids are digit strings unique across the service, and text is stored JSON-escaped (a
+  // quote inside a text is \"), so no other part of the document holds that quoted id: the test is
+  // necessary, never sufficient alone, and the EXISTS decides.
+  return sql<SqlBool>`(${e.mentions(c.question)} AND EXISTS (SELECT 1 FROM ${e.answers} WHERE ${e.questionId} = ${c.question} AND ${test}))`;
 }

@@ -2,7 +2,8 @@
 // insert_responses() (migration 0024): one round trip, a few set-based statements and one commit
 // for the whole group, as a named prepared statement. It writes what insertResponseIn writes (the
 // collector's count if it is open and below its limit, under its row lock, so limits stay exact;
-// the ordinal; the row; the survey's count; rollup counts and numbers; events) and refuses a response whose
+// the ordinal; the row and its response_keys row (migration 0045); the survey's count; rollup
+// counts and numbers; events) and refuses a response whose
 // collector is closed or full. If the statement fails (a constraint, a deadlock), nothing of the
 // group is written and each response is retried alone (insertResponseIn), which writes it or
 // throws its own error. Nothing is acknowledged before the statement, and so the commit, returned.
@@ -35,9 +36,10 @@ interface Job {
 }
 
 /** The response with its rollup counts and events, as insert_responses() reads a job. */
-function jobJson({ row, deltas, numbers, events }: NewResponse, now: string): unknown {
+function jobJson({ row, deltas, numbers, keys, events }: NewResponse, now: string): unknown {
   return {
     row,
+    keys,
     counts: countRows(row.survey_id, row.collector_id, deltas).map((c) => [c.question_id, c.akey, c.n]),
     numbers: changedNumbers(numbers).map((d) => [
       d.question_id,

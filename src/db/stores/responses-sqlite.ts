@@ -1,5 +1,5 @@
-// The responses store on SQLite: the whole write (collector's count, ordinal, row, survey count,
-// rollup counts, events) as one synchronous better-sqlite3 transaction of prepared statements, run
+// The responses store on SQLite: the whole write (collector's count, ordinal, row and its
+// response_keys row, survey count, rollup counts, events) as one synchronous better-sqlite3 transaction of prepared statements, run
 // while holding Kysely's one connection (so no Kysely transaction can be open around it).
 // Concurrent inserts are committed together (group commit): each runs in its own savepoint, so one
 // failing leaves the others intact, and each caller is answered only after the shared COMMIT. The
@@ -26,6 +26,7 @@ type Stmt = SqliteDatabase.Statement;
 interface Statements {
   seq: Stmt;
   insert: Stmt;
+  keys: Stmt;
   survey: Stmt;
   collector: Stmt;
   count: Stmt;
@@ -107,6 +108,10 @@ export class SqliteResponseStore implements ResponseStore {
       insert: db.prepare(
         `INSERT INTO responses (${RESPONSE_COLUMNS.join(', ')}) VALUES (${RESPONSE_COLUMNS.map(() => '?').join(', ')})`,
       ),
+      keys: db.prepare(
+        `INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       survey: db.prepare('UPDATE surveys SET response_count = response_count + ? WHERE id = ?'),
       // The collector's count and its openness in one statement (as insertResponseIn).
       collector: db.prepare(
@@ -141,6 +146,16 @@ export class SqliteResponseStore implements ResponseStore {
       const seq = s.seq.get(row.survey_id, row.owner_id) as { next_ordinal: number };
       row.ordinal = Number(seq.next_ordinal);
       s.insert.run(...RESPONSE_COLUMNS.map((c) => row[c]));
+      s.keys.run(
+        row.survey_id,
+        row.ordinal,
+        row.collector_id,
+        row.response_status,
+        row.date_created,
+        row.total_time,
+        r.keys.keys,
+        r.keys.choices,
+      );
       for (const { id, event } of r.events) {
         const e = eventRow(id, event, now);
         s.event.run(...EVENT_COLUMNS.map((c) => e[c]));

@@ -5,7 +5,7 @@
 // prepared statements on the raw handle) and responses-pg.ts (a group commit through
 // insert_responses(), migration 0024). Both write exactly what `insertResponseIn` below writes
 // (the one-response path: a PostgreSQL response its group could not write, and a response whose
-// events need the same transaction for more rows).
+// events need the same transaction for more rows), the response_keys row included.
 //
 // A new `responses` column: add it to ResponsesTable and a migration; RESPONSE_COLUMNS below is
 // what the SQLite statement binds; on PostgreSQL a new version of insert_responses() lists it.
@@ -14,6 +14,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import type { ResponsesTable } from '../tables/collect.js';
 import type { EventsTable } from '../tables/platform.js';
+import { type KeptAnswers, keysRow } from './response-keys.js';
 import { addNumbers, type NumberDelta } from './response-numbers.js';
 
 export type ResponseRow = Selectable<ResponsesTable>;
@@ -87,10 +88,12 @@ export const EVENT_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
 /** A response to insert: its row (the store sets `ordinal`), its rollup count changes
- * ("question_id|answer key" → n), its numeric rollup rows (response-numbers.ts) and its events. */
+ * ("question_id|answer key" → n), its numeric rollup rows (response-numbers.ts), its answers in
+ * compact form (response_keys, response-keys.ts) and its events. */
 export interface NewResponse {
   row: ResponseRow;
   deltas: Map<string, number>;
+  keys: KeptAnswers;
   numbers: Map<string, NumberDelta>;
   events: Array<{ id: string; event: EventFields }>;
 }
@@ -195,6 +198,7 @@ export async function insertResponseIn(
     .executeTakeFirstOrThrow();
   row.ordinal = Number(seq.next_ordinal);
   await trx.insertInto('responses').values(row).execute();
+  await trx.insertInto('response_keys').values(keysRow(row, r.keys)).execute();
   await trx
     .updateTable('surveys')
     .set((eb) => ({ response_count: eb('response_count', '+', 1) }))

@@ -96,10 +96,27 @@ export interface ResponseNumbersTable {
   squares: number;
 }
 
+/** A response's answers in compact form (migration 0045, db/stores/response-keys.ts), beside the
+ * columns the results filter reads, so filtered rollups, compares and figures scan short rows instead
+ * of parsing `pages`. Keyed like the response (survey, ordinal); written with the response. */
+export interface ResponseKeysTable {
+  survey_id: string;
+  ordinal: number;
+  collector_id: string;
+  response_status: string;
+  date_created: string;
+  total_time: number;
+  /** ' q|key q|key … ': what the rollup counts (domain/responses/answers.ts answerKeys). */
+  keys: string;
+  /** ' q:choice … ': every choice (or "other") the response answered, what an answer filter tests. */
+  choices: string;
+}
+
 export interface CollectTables {
   collectors: CollectorsTable;
   responses: ResponsesTable;
   survey_response_seq: SurveyResponseSeqTable;
   response_counts: ResponseCountsTable;
   response_numbers: ResponseNumbersTable;
+  response_keys: ResponseKeysTable;
 }

@@ -1,11 +1,14 @@
 // Compare by a question (issue #27 item 2): every other question's results split by the answers of
 // one chosen question. Each group is the page's filter with one more answer condition ("the compared
-// question was answered with this choice"), read by the same rollups as the unsplit page, so a
-// group's figures are exactly the page's figures filtered by that answer.
+// question was answered with this choice"), so a group's figures are exactly the page's figures
+// filtered by that answer. One pass: the matching responses' kept answers are read once
+// (rollups.ts keyGroups) and each text is added to the groups of the choices it holds (the same
+// tokens the answer filter tests, db/stores/response-keys.ts).
 import type { Deps } from '../../context.js';
+import { choiceToken } from '../../db/stores/response-keys.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import type { ResponseFilters } from '../responses/responses.js';
-import { type QuestionRollup, rollups } from './rollups.js';
+import { isNumeric, keyGroups, needsScan, type QuestionRollup, rollups, Tally } from './rollups.js';
 
 export interface CrosstabGroup {
   /** The compared question's choice (or its "other" choice) that makes this group. */
@@ -26,6 +29,37 @@ export function isComparable(q: IndexedQuestion): boolean {
   return (q.family === 'single_choice' || q.family === 'multiple_choice') && q.choices.size > 0;
 }
 
+type Groups = Awaited<ReturnType<typeof keyGroups>>;
+
+function readGroups(deps: Deps, index: DesignIndex, f: ResponseFilters): Promise<Groups> {
+  const collectors = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
+  return keyGroups(deps, index.surveyId, { ...f, collectorIds: collectors });
+}
+
+/** `questions` (other than `by`) per answer of `by`, over the matching responses' kept answers. */
+function split(groups: Groups, by: IndexedQuestion, questions: IndexedQuestion[]): Crosstab {
+  const others = questions.filter((q) => q.id !== by.id);
+  const choices = [...by.choices.values()].map((c) => ({ id: c.id, label: c.text }));
+  if (by.other) choices.push({ id: by.other.id, label: by.other.text || 'Other' });
+  const wanted = new Set(others.map((q) => q.id));
+  const numeric = new Set(others.filter(isNumeric).map((q) => q.id));
+  const tallies = choices.map((c) => ({
+    ...c,
+    token: choiceToken(by.id, c.id),
+    tally: new Tally(wanted, numeric),
+  }));
+  for (const g of groups) for (const c of tallies) if (g.choices.includes(c.token)) c.tally.add(g.keys, g.n);
+  return {
+    by,
+    groups: tallies.map((c) => ({
+      choiceId: c.id,
+      label: c.label,
+      total: c.tally.total,
+      items: c.tally.rollups(others),
+    })),
+  };
+}
+
 /** The results of `questions` (other than `by`) per answer of `by`, under the filter `f`. */
 export async function crosstab(
   deps: Deps,
@@ -34,19 +68,31 @@ export async function crosstab(
   by: IndexedQuestion,
   questions: IndexedQuestion[],
 ): Promise<Crosstab> {
-  const others = questions.filter((q) => q.id !== by.id);
-  const choices = [...by.choices.values()].map((c) => ({ id: c.id, label: c.text }));
-  if (by.other) choices.push({ id: by.other.id, label: by.other.text || 'Other' });
-  const groups: CrosstabGroup[] = [];
-  // One group at a time: each is a filtered scan of the responses.
-  for (const c of choices) {
-    const { total, items } = await rollups(
-      deps,
-      index,
-      { ...f, answers: [...(f.answers ?? []), { question: by.id, kind: 'choices', choices: [c.id] }] },
-      others,
-    );
-    groups.push({ choiceId: c.id, label: c.label, total, items });
+  return split(await readGroups(deps, index, f), by, questions);
+}
+
+/** The page's results (rollups.ts) and, with `by`, their split by it: a filtered page reads the
+ * matching responses' kept answers once for both. */
+export async function resultsBy(
+  deps: Deps,
+  index: DesignIndex,
+  f: ResponseFilters,
+  questions: IndexedQuestion[],
+  by: IndexedQuestion | undefined,
+): Promise<{ total: number; items: QuestionRollup[]; compared?: Crosstab }> {
+  if (!by) return rollups(deps, index, f, questions);
+  if (!needsScan(f)) {
+    const [results, compared] = await Promise.all([
+      rollups(deps, index, f, questions),
+      crosstab(deps, index, f, by, questions),
+    ]);
+    return { ...results, compared };
   }
-  return { by, groups };
+  const groups = await readGroups(deps, index, f);
+  const all = new Tally(
+    new Set(questions.map((q) => q.id)),
+    new Set(questions.filter(isNumeric).map((q) => q.id)),
+  );
+  for (const g of groups) all.add(g.keys, g.n);
+  return { total: all.total, items: all.rollups(questions), compared: split(groups, by, questions) };
 }

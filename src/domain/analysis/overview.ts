@@ -1,12 +1,11 @@
 // What the analyze and summary pages show: the survey a manage-token URL names, headline figures,
 // and recent text answers. The token only names the survey; the pages check the signed-in user's
 // access with requireSurvey(..., 'analyze', 'read').
-import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { type TextAnswer, textAnswers } from '../../db/stores/text-answers.js';
 import { filtered, type ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
-import { dayRows } from './days.js';
+import { surveyDayRows } from './days.js';
 
 export interface Headline {
   total: number;
@@ -21,7 +20,7 @@ export interface Headline {
 
 /** Headline figures of the responses matching `f` (which the caller narrows to those its plan
  * may read: plan-limit.ts readableFilters). Counts, times and days come from the kept counts per day
- * when the filter allows (days.ts), else from grouped queries over the matching responses; the first
+ * when the filter allows, else from one grouped scan of the kept answer rows (days.ts); the first
  * and latest completed response are one index seek each. */
 export async function headline(
   deps: Deps,
@@ -76,40 +75,23 @@ interface DayFigures {
 }
 
 /** Responses per status, the completed ones' average time, and responses per day since `since`. */
-async function dayFigures(deps: Deps, f: ResponseFilters, since: string): Promise<DayFigures> {
+async function dayFigures(
+  deps: Deps,
+  f: ResponseFilters & { surveyId: string },
+  since: string,
+): Promise<DayFigures> {
   const statuses = new Map<string, number>();
   const days = new Map<string, number>();
   const add = <K>(m: Map<K, number>, key: K, n: number) => m.set(key, (m.get(key) ?? 0) + n);
-  const kept = await dayRows(deps, f);
-  if (kept) {
-    let time = 0;
-    for (const r of kept) {
-      add(statuses, r.status, r.n);
-      if (r.status === 'completed') time += r.totalTime;
-      if (r.day >= since) add(days, r.day, r.n);
-    }
-    const done = statuses.get('completed') ?? 0;
-    return { statuses, days, averageSeconds: done > 0 ? time / done : null };
+  const kept = await surveyDayRows(deps, f);
+  let time = 0;
+  for (const r of kept) {
+    add(statuses, r.status, r.n);
+    if (r.status === 'completed') time += r.totalTime;
+    if (r.day >= since) add(days, r.day, r.n);
   }
-  const day = sql<string>`substr(date_created, 1, 10)`;
-  const [byStatus, times, recent] = await Promise.all([
-    filtered(deps, f)
-      .select(['response_status', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('response_status')
-      .execute(),
-    filtered(deps, f)
-      .select((eb) => eb.fn.avg<number>('total_time').as('avg'))
-      .where('response_status', '=', 'completed')
-      .executeTakeFirstOrThrow(),
-    filtered(deps, f)
-      .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('date_created', '>=', since)
-      .groupBy(day)
-      .execute(),
-  ]);
-  for (const s of byStatus) add(statuses, s.response_status, Number(s.n));
-  for (const d of recent) add(days, d.day, Number(d.n));
-  return { statuses, days, averageSeconds: times.avg === null ? null : Number(times.avg) };
+  const done = statuses.get('completed') ?? 0;
+  return { statuses, days, averageSeconds: done > 0 ? time / done : null };
 }
 
 /** Responses the latest text answers are taken from, newest first. */

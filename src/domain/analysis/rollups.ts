@@ -1,12 +1,12 @@
 // Rollups (per-question summaries) and trends (counts per period), reference §11. Without filters
 // other than collectors, rollups read the counts kept with every response change (response_counts)
-// and the numeric rollup (response_numbers, through numbers.ts) and never rescan responses; only
-// filtered rollups read response rows.
+// and the numeric rollup (response_numbers, through numbers.ts) and never rescan responses. Filtered
+// rollups and trends read the matching responses' kept answers (response_keys, issue #27), grouped
+// so that responses answered alike are read once, and never parse a response's `pages`.
+import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import { answerNumber } from '../../db/stores/response-numbers.js';
-import { countKeys, type StoredPage } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
-import { allResponses, type ResponseFilters, type ResponseRow } from '../responses/responses.js';
+import { keyed, type ResponseFilters } from '../responses/responses.js';
 import { exactStats, numericStats, type Stats } from './numbers.js';
 
 export type { Stats };
@@ -38,19 +38,7 @@ export interface QuestionRollup {
 /** Counts per question: akey -> n (see ResponseCountsTable for the keys). */
 type Counts = Map<string, Map<string, number>>;
 
-/** Statistics of scanned values (a filtered rollup), through the same arithmetic as the kept ones. */
-function stats(values: number[]): Stats | undefined {
-  const sorted = [...values].sort((a, b) => a - b);
-  const bins: Array<{ value: number; n: number }> = [];
-  for (const v of sorted) {
-    const last = bins[bins.length - 1];
-    if (last?.value === v) last.n++;
-    else bins.push({ value: v, n: 1 });
-  }
-  return exactStats(bins);
-}
-
-function isNumeric(q: IndexedQuestion): boolean {
+export function isNumeric(q: IndexedQuestion): boolean {
   return q.family === 'open_ended' && (q.subtype === 'numerical' || q.displayType === 'slider');
 }
 
@@ -94,38 +82,92 @@ function summarize(
   return out;
 }
 
-function addPages(counts: Counts, pages: StoredPage[]): void {
-  for (const [qid, keys] of countKeys(pages)) {
-    let m = counts.get(qid);
-    if (!m) {
-      m = new Map();
-      counts.set(qid, m);
+/** The matching responses' kept answers: each distinct text once, with how many responses hold it
+ * (`choices` follows from `keys`, so grouping by both splits nothing further). */
+export async function keyGroups(
+  deps: Deps,
+  surveyId: string,
+  f: ResponseFilters,
+): Promise<Array<{ keys: string; choices: string; n: number }>> {
+  const rows = await keyed(deps, { ...f, surveyId })
+    .select(['keys', 'choices', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy(['keys', 'choices'])
+    .execute();
+  return rows.map((r) => ({ keys: r.keys, choices: r.choices, n: Number(r.n) }));
+}
+
+/** Counts (and numbers of the numeric questions) of some questions, summed over kept answers
+ * (answerKeys' tokens), each text standing for `n` responses. */
+export class Tally {
+  total = 0;
+  readonly counts: Counts = new Map();
+  /** question -> row -> value -> answers */
+  private readonly values = new Map<string, Map<string, Map<number, number>>>();
+
+  constructor(
+    private readonly wanted: Set<string>,
+    private readonly numeric: Set<string>,
+  ) {}
+
+  add(keys: string, n: number): void {
+    this.total += n;
+    for (const t of keys.split(' ')) {
+      const bar = t.indexOf('|');
+      if (bar < 0) continue;
+      const q = t.slice(0, bar);
+      if (!this.wanted.has(q)) continue;
+      if (t.startsWith('n:', bar + 1)) {
+        if (!this.numeric.has(q)) continue;
+        const colon = t.indexOf(':', bar + 3);
+        const rows = mapOf(this.values, q);
+        const values = mapOf(rows, t.slice(bar + 3, colon));
+        const v = Number(t.slice(colon + 1));
+        values.set(v, (values.get(v) ?? 0) + n);
+        continue;
+      }
+      const counts = mapOf(this.counts, q);
+      const key = t.slice(bar + 1);
+      counts.set(key, (counts.get(key) ?? 0) + n);
     }
-    for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  }
+
+  /** The statistics per numeric question and row, through the same arithmetic as the kept ones. */
+  stats(): Map<string, Map<string, Stats>> {
+    const out = new Map<string, Map<string, Stats>>();
+    for (const [q, rows] of this.values) {
+      const m = new Map<string, Stats>();
+      for (const [row, values] of rows) {
+        const bins = [...values].map(([value, n]) => ({ value, n })).sort((a, b) => a.value - b.value);
+        const s = exactStats(bins);
+        if (s) m.set(row, s);
+      }
+      out.set(q, m);
+    }
+    return out;
+  }
+
+  /** The rollups of `questions` over what was added. */
+  rollups(questions: IndexedQuestion[]): QuestionRollup[] {
+    const numbers = this.stats();
+    return questions.map((q) => ({
+      question: q,
+      summary: summarize(
+        q,
+        this.counts.get(q.id) ?? new Map(),
+        this.total,
+        this.numeric.has(q.id) ? (numbers.get(q.id) ?? new Map()) : undefined,
+      ),
+    }));
   }
 }
 
-function numericValues(index: DesignIndex, rows: Pick<ResponseRow, 'pages'>[], wanted: Set<string>) {
-  const out = new Map<string, Map<string, number[]>>();
-  for (const r of rows)
-    for (const p of JSON.parse(r.pages) as StoredPage[])
-      for (const q of p.questions) {
-        if (!wanted.has(q.id) || !index.questions.has(q.id)) continue;
-        let m = out.get(q.id);
-        if (!m) {
-          m = new Map();
-          out.set(q.id, m);
-        }
-        for (const a of q.answers) {
-          const v = answerNumber(a.text);
-          if (v === undefined) continue;
-          const key = a.row_id ?? '';
-          const list = m.get(key) ?? [];
-          list.push(v);
-          m.set(key, list);
-        }
-      }
-  return out;
+function mapOf<K, V>(m: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let v = m.get(key);
+  if (!v) {
+    v = new Map();
+    m.set(key, v);
+  }
+  return v;
 }
 
 /** Whether `f` narrows responses beyond survey and collectors (then counts must be recomputed). */
@@ -143,64 +185,47 @@ export async function rollups(
   const collectors = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
   const wanted = new Set(questions.map((q) => q.id));
   const numeric = new Set(questions.filter(isNumeric).map((q) => q.id));
-  let counts: Counts;
-  let total: number;
-  let scanned: ResponseRow[] | undefined;
   if (needsScan(f)) {
-    scanned = await allResponses(deps, { ...f, collectorIds: collectors });
-    total = scanned.length;
-    counts = new Map();
-    for (const r of scanned) addPages(counts, JSON.parse(r.pages) as StoredPage[]);
-  } else {
-    const k = deps.db.kysely;
-    let cq = k
-      .selectFrom('response_counts')
-      .select(['question_id', 'akey', (eb) => eb.fn.sum<number>('n').as('n')])
-      .where('survey_id', '=', index.surveyId)
-      .groupBy(['question_id', 'akey']);
-    let tq = k
-      .selectFrom('collectors')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('response_count'), eb.lit(0)).as('n'))
-      .where('survey_id', '=', index.surveyId);
-    if (collectors) {
-      if (collectors.length === 0)
-        return {
-          total: 0,
-          items: questions.map((q) => ({ question: q, summary: summarize(q, new Map(), 0) })),
-        };
-      cq = cq.where('collector_id', 'in', collectors);
-      tq = tq.where('id', 'in', collectors);
-    }
-    const [rows, t] = await Promise.all([cq.execute(), tq.executeTakeFirstOrThrow()]);
-    total = Number(t.n);
-    counts = new Map();
-    for (const r of rows) {
-      if (!wanted.has(r.question_id)) continue;
-      let m = counts.get(r.question_id);
-      if (!m) {
-        m = new Map();
-        counts.set(r.question_id, m);
-      }
-      m.set(r.akey, Number(r.n));
-    }
+    const tally = new Tally(wanted, numeric);
+    for (const g of await keyGroups(deps, index.surveyId, { ...f, collectorIds: collectors }))
+      tally.add(g.keys, g.n);
+    return { total: tally.total, items: tally.rollups(questions) };
   }
-  let numbers = new Map<string, Map<string, Stats>>();
-  if (numeric.size > 0 && scanned)
-    for (const [q, rows] of numericValues(index, scanned, numeric)) {
-      const m = new Map<string, Stats>();
-      for (const [row, values] of rows) {
-        const s = stats(values);
-        if (s) m.set(row, s);
-      }
-      numbers.set(q, m);
-    }
-  else if (numeric.size > 0)
-    numbers = await numericStats(
-      deps,
-      index,
-      questions.filter((q) => numeric.has(q.id)),
-      collectors,
-    );
+  const k = deps.db.kysely;
+  let cq = k
+    .selectFrom('response_counts')
+    .select(['question_id', 'akey', (eb) => eb.fn.sum<number>('n').as('n')])
+    .where('survey_id', '=', index.surveyId)
+    .groupBy(['question_id', 'akey']);
+  let tq = k
+    .selectFrom('collectors')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('response_count'), eb.lit(0)).as('n'))
+    .where('survey_id', '=', index.surveyId);
+  if (collectors) {
+    if (collectors.length === 0)
+      return {
+        total: 0,
+        items: questions.map((q) => ({ question: q, summary: summarize(q, new Map(), 0) })),
+      };
+    cq = cq.where('collector_id', 'in', collectors);
+    tq = tq.where('id', 'in', collectors);
+  }
+  const [rows, t] = await Promise.all([cq.execute(), tq.executeTakeFirstOrThrow()]);
+  const total = Number(t.n);
+  const counts: Counts = new Map();
+  for (const r of rows) {
+    if (!wanted.has(r.question_id)) continue;
+    mapOf(counts, r.question_id).set(r.akey, Number(r.n));
+  }
+  const numbers =
+    numeric.size > 0
+      ? await numericStats(
+          deps,
+          index,
+          questions.filter((q) => numeric.has(q.id)),
+          collectors,
+        )
+      : new Map<string, Map<string, Stats>>();
   return {
     total,
     items: questions.map((q) => ({
@@ -263,37 +288,41 @@ export interface TrendPeriod {
 
 export async function trends(
   deps: Deps,
-  _index: DesignIndex,
+  index: DesignIndex,
   f: ResponseFilters,
   questions: IndexedQuestion[],
   by: TrendBy,
 ): Promise<Array<{ question: IndexedQuestion; answered: number; skipped: number; periods: TrendPeriod[] }>> {
-  const rows = await allResponses(deps, f);
-  const buckets = new Map<number, { start: Date; end: Date; rows: ResponseRow[] }>();
+  // The kept answers grouped by hour or day begun (every period is whole hours or days, UTC).
+  const hourly = by === 'hour';
+  const at = sql<string>`substr(date_created, 1, ${sql.lit(hourly ? 13 : 10)})`;
+  const rows = await keyed(deps, { ...f, surveyId: index.surveyId })
+    .select([at.as('at'), 'keys', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy([at, 'keys'])
+    .execute();
+  const wanted = new Set(questions.map((q) => q.id));
+  const buckets = new Map<number, { start: Date; end: Date; tally: Tally }>();
+  let total = 0;
   for (const r of rows) {
-    const [start, end] = period(new Date(r.date_created), by);
+    const [start, end] = period(new Date(`${r.at}${hourly ? ':00:00Z' : 'T00:00:00Z'}`), by);
     let b = buckets.get(start.getTime());
     if (!b) {
-      b = { start, end, rows: [] };
+      b = { start, end, tally: new Tally(wanted, new Set()) };
       buckets.set(start.getTime(), b);
     }
-    b.rows.push(r);
+    b.tally.add(r.keys, Number(r.n));
+    total += Number(r.n);
   }
   const ordered = [...buckets.values()].sort((a, b) => a.start.getTime() - b.start.getTime());
-  const perBucket = ordered.map((b) => {
-    const counts: Counts = new Map();
-    for (const r of b.rows) addPages(counts, JSON.parse(r.pages) as StoredPage[]);
-    return { ...b, counts };
-  });
   return questions.map((q) => {
     const periods = NO_TRENDS(q)
       ? []
-      : perBucket.map((b) => ({
+      : ordered.map((b) => ({
           start: b.start,
           end: b.end,
-          summary: summarize(q, b.counts.get(q.id) ?? new Map(), b.rows.length),
+          summary: summarize(q, b.tally.counts.get(q.id) ?? new Map(), b.tally.total),
         }));
-    const answered = perBucket.reduce((s, b) => s + (b.counts.get(q.id)?.get('') ?? 0), 0);
-    return { question: q, answered, skipped: rows.length - answered, periods };
+    const answered = ordered.reduce((s, b) => s + (b.tally.counts.get(q.id)?.get('') ?? 0), 0);
+    return { question: q, answered, skipped: total - answered, periods };
   });
 }

@@ -12,6 +12,7 @@ import type {
   StoredQuestionAnswers,
 } from './types.js';
 
+export { answerKeys, countKeys } from '../../db/stores/response-keys.js';
 export type { Answer, AnswerIn, PageIn, QuestionIn, StoredPage, StoredQuestionAnswers } from './types.js';
 
 const bad = (detail: string) => new ApiError(1002, detail);
@@ -232,26 +233,5 @@ export function mergePages(
     out.push({ id: page.id, questions: ordered });
   }
   for (const p of current) if (!index.pageById.has(p.id)) out.push(p);
-  return out;
-}
-
-/** Rollup count keys of a response's answers, per question. */
-export function countKeys(pages: StoredPage[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const p of pages)
-    for (const q of p.questions) {
-      if (q.answers.length === 0) continue;
-      const keys = new Set<string>(['']);
-      for (const a of q.answers) {
-        if (a.other_id !== undefined) keys.add(`o:${a.other_id}`);
-        else if (a.row_id !== undefined && a.col_id !== undefined)
-          keys.add(`r:${a.row_id}:k:${a.col_id}:c:${a.choice_id}`);
-        else if (a.row_id !== undefined && a.choice_id !== undefined)
-          keys.add(`r:${a.row_id}:c:${a.choice_id}`);
-        else if (a.choice_id !== undefined) keys.add(`c:${a.choice_id}`);
-        if (a.row_id !== undefined) keys.add(`r:${a.row_id}`);
-      }
-      out.set(q.id, [...keys]);
-    }
   return out;
 }

@@ -2,10 +2,11 @@
 // response holds all its answers as one JSON document; the survey's and collector's response counts
 // and the rollup counts change in the same transaction as the response, with its events.
 import { randomBytes } from 'node:crypto';
-import { type SqlBool, sql, type Transaction } from 'kysely';
+import { type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { type AnswerCondition, answerCondition } from '../../db/stores/answer-filter.js';
+import { keysHaveChoice, rewriteKeys } from '../../db/stores/response-keys.js';
 import { addNumbers, type NumberDelta, numberDeltas } from '../../db/stores/response-numbers.js';
 import { addCounts, CollectorRefused, type ResponseRow } from '../../db/stores/responses.js';
 import { ApiError } from '../../platform/errors.js';
@@ -16,7 +17,7 @@ import type { EventType, NewEvent } from '../event-types.js';
 import { recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
-import { checkPages, countKeys, mergePages } from './answers.js';
+import { answerKeys, checkPages, countKeys, mergePages } from './answers.js';
 import { seekResponsesPage } from './page-seek.js';
 import type { LogicPath } from './route.js';
 import type { DesignIndex, PageIn, StoredPage } from './types.js';
@@ -69,8 +70,9 @@ export function countDeltas(
   pages: StoredPage[],
   sign: number,
   into = new Map<string, number>(),
+  counted = countKeys(pages),
 ): Map<string, number> {
-  for (const [q, keys] of countKeys(pages))
+  for (const [q, keys] of counted)
     for (const k of keys) {
       const key = `${q}|${k}`;
       into.set(key, (into.get(key) ?? 0) + sign);
@@ -171,9 +173,16 @@ export async function createResponse(
   const events = types.map((type, i) => ({ id: eventIds[i], event: responseEvent(type, row, actor) }));
   // Events that are group activity need reads in the response's transaction: written alone then.
   const activity = events.filter((e) => activityTypeOf(e.event) !== null);
+  const counted = countKeys(pages);
   try {
     await deps.stores.responses.insert(
-      { row, deltas: countDeltas(pages, 1), numbers: numberDeltas(pages, 1), events },
+      {
+        row,
+        deltas: countDeltas(pages, 1, undefined, counted),
+        numbers: numberDeltas(pages, 1),
+        keys: answerKeys(pages, counted),
+        events,
+      },
       activity.length === 0
         ? undefined
         : async (trx) => {
@@ -261,7 +270,8 @@ export async function updateResponse(
     logic_path: extras.logicPath ? JSON.stringify(extras.logicPath) : current.logic_path,
     total_time: Math.min(INT_MAX, extras.totalTime ?? current.total_time),
   };
-  const deltas = countDeltas(pages, 1, countDeltas(before, -1));
+  const counted = countKeys(pages);
+  const deltas = countDeltas(pages, 1, countDeltas(before, -1), counted);
   const numbers = numberDeltas(pages, 1, numberDeltas(before, -1));
   await deps.db.kysely.transaction().execute(async (trx) => {
     const {
@@ -279,6 +289,7 @@ export async function updateResponse(
       .where('id', '=', current.id)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw new ApiError(1020, 'Response not found.');
+    await rewriteKeys(trx, next, answerKeys(pages, counted));
     await addCounts(trx, current.survey_id, current.collector_id, deltas);
     await addNumbers(trx, current.survey_id, current.collector_id, numbers);
     await writeEvents(deps, trx, eventIds, types, next, actor);
@@ -368,31 +379,71 @@ export interface ResponseFilters {
   sortOrder?: 'ASC' | 'DESC';
 }
 
+/** The conditions of `f` on the columns a response shares with its response_keys row. */
+function sharedConditions(f: ResponseFilters): RawBuilder<SqlBool>[] {
+  const out: RawBuilder<SqlBool>[] = [];
+  if (f.collectorId) out.push(sql<SqlBool>`collector_id = ${f.collectorId}`);
+  if (f.collectorIds)
+    out.push(
+      f.collectorIds.length
+        ? sql<SqlBool>`collector_id IN (${sql.join(f.collectorIds)})`
+        : sql<SqlBool>`1 = 0`,
+    );
+  if (f.startCreated) out.push(sql<SqlBool>`date_created >= ${f.startCreated}`);
+  if (f.endCreated) out.push(sql<SqlBool>`date_created <= ${f.endCreated}`);
+  if (f.status) out.push(sql<SqlBool>`response_status IN (${sql.join(f.status)})`);
+  // total_time is an INTEGER column: a bound beyond it (e.g. hours × 3600) is not sent to the
+  // database, where PostgreSQL would refuse it as out of range.
+  if (f.totalTimeMin !== undefined)
+    out.push(f.totalTimeMin > INT_MAX ? sql<SqlBool>`1 = 0` : sql<SqlBool>`total_time >= ${f.totalTimeMin}`);
+  if (f.totalTimeMax !== undefined && f.totalTimeMax < INT_MAX)
+    out.push(sql<SqlBool>`total_time <= ${f.totalTimeMax}`);
+  if (f.maxOrdinal !== undefined) out.push(sql<SqlBool>`ordinal <= ${f.maxOrdinal}`);
+  return out;
+}
+
 /** The query of the responses matching `f` (select what you need; analysis reads aggregates). */
 export function filtered(deps: Deps, f: ResponseFilters) {
   let q = deps.db.kysely.selectFrom('responses');
   if (f.surveyId) q = q.where('survey_id', '=', f.surveyId);
-  if (f.collectorId) q = q.where('collector_id', '=', f.collectorId);
-  if (f.collectorIds)
-    q = f.collectorIds.length ? q.where('collector_id', 'in', f.collectorIds) : q.where(sql<SqlBool>`1 = 0`);
-  if (f.startCreated) q = q.where('date_created', '>=', f.startCreated);
-  if (f.endCreated) q = q.where('date_created', '<=', f.endCreated);
+  for (const c of sharedConditions(f)) q = q.where(c);
   if (f.startModified) q = q.where('date_modified', '>=', f.startModified);
   if (f.endModified) q = q.where('date_modified', '<=', f.endModified);
-  if (f.status) q = q.where('response_status', 'in', f.status);
   if (f.email !== undefined) q = q.where('email_address', '=', f.email);
   if (f.firstName !== undefined) q = q.where('first_name', '=', f.firstName);
   if (f.lastName !== undefined) q = q.where('last_name', '=', f.lastName);
   if (f.ip !== undefined) q = q.where('ip_address', '=', f.ip);
   if (f.custom !== undefined) q = q.where('custom_value', '=', f.custom);
-  // total_time is an INTEGER column: a bound beyond it (e.g. hours × 3600) is not sent to the
-  // database, where PostgreSQL would refuse it as out of range.
-  if (f.totalTimeMin !== undefined)
-    q = f.totalTimeMin > INT_MAX ? q.where(sql<SqlBool>`1 = 0`) : q.where('total_time', '>=', f.totalTimeMin);
-  if (f.totalTimeMax !== undefined && f.totalTimeMax < INT_MAX)
-    q = q.where('total_time', '<=', f.totalTimeMax);
-  if (f.maxOrdinal !== undefined) q = q.where('ordinal', '<=', f.maxOrdinal);
   for (const c of f.answers ?? []) q = q.where(answerCondition(deps.db.dialect, c));
+  return q;
+}
+
+/** Whether `f` narrows by a column only `responses` holds (contact fields, modified dates). */
+function narrowsByResponse(f: ResponseFilters): boolean {
+  return [f.startModified, f.endModified, f.email, f.firstName, f.lastName, f.ip, f.custom].some(
+    (v) => v !== undefined,
+  );
+}
+
+/**
+ * The response_keys rows (db/stores/response-keys.ts) of the responses of a survey matching `f`:
+ * what analysis scans instead of the responses. Choice answers are tested on the rows themselves;
+ * a number range or "contains" answer, or a column only `responses` holds, narrows them by the
+ * ordinals of the responses matching those (the JSON walk, answer-filter.ts).
+ */
+export function keyed(deps: Deps, f: ResponseFilters & { surveyId: string }) {
+  let q = deps.db.kysely.selectFrom('response_keys').where('survey_id', '=', f.surveyId);
+  for (const c of sharedConditions(f)) q = q.where(c);
+  const answers = f.answers ?? [];
+  for (const c of answers)
+    if (c.kind === 'choices')
+      q = q.where(keysHaveChoice(deps.db.dialect, sql.ref('response_keys.choices'), c.question, c.choices));
+  const walked = answers.filter((c) => c.kind !== 'choices');
+  if (walked.length > 0 || narrowsByResponse(f)) {
+    const { startModified, endModified, email, firstName, lastName, ip, custom } = f;
+    const rest = { surveyId: f.surveyId, startModified, endModified, email, firstName, lastName, ip, custom };
+    q = q.where('ordinal', 'in', filtered(deps, { ...rest, answers: walked }).select('ordinal'));
+  }
   return q;
 }
 

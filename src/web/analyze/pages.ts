@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import { crosstab, isComparable } from '../../domain/analysis/crosstab.js';
+import { isComparable, resultsBy } from '../../domain/analysis/crosstab.js';
 import {
   type FilterQuery,
   filterSearch,
@@ -18,7 +18,7 @@ import {
   responseFilters,
 } from '../../domain/analysis/filters.js';
 import { headline } from '../../domain/analysis/overview.js';
-import { type QuestionSummary, rollups } from '../../domain/analysis/rollups.js';
+import type { QuestionSummary } from '../../domain/analysis/rollups.js';
 import {
   isNps,
   npsOf,
@@ -331,7 +331,16 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       const f = knownCollector(parseFilter(request.query, index), collectors);
       const filters = readableFilters(plan, responseFilters(survey.id, f));
       const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
-      const { total, items } = await rollups(deps, index, filters, questions);
+      const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
+      const by = index.questions.get(byId);
+      // One read of the matching responses for the results and their split by `by`.
+      const { total, items, compared } = await resultsBy(
+        deps,
+        index,
+        filters,
+        questions,
+        by && isComparable(by) ? by : undefined,
+      );
       const textual = new Set(
         questions
           .filter((x) => ['open_ended', 'demographic', 'datetime'].includes(x.family) || x.other)
@@ -340,10 +349,6 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       const { texts, words } = await textResults(deps, survey.language, filters, questions, textual);
       const quiz = await quizDistribution(deps, survey, index, filters);
       const trend = await responseTrend(deps, filters);
-      const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
-      const by = index.questions.get(byId);
-      const compared =
-        by && isComparable(by) ? await crosstab(deps, index, filters, by, questions) : undefined;
       const form = filterForm(
         `/analyze/${token}`,
         f,
