@@ -9,10 +9,11 @@
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
+import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
-import { crosstab, isComparable } from '../analysis/crosstab.js';
+import { isComparable, resultsBy } from '../analysis/crosstab.js';
 import { isNumberQuestion } from '../analysis/filters.js';
-import { type QuestionSummary, rollups, type Stats } from '../analysis/rollups.js';
+import type { QuestionSummary, Stats } from '../analysis/rollups.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { choiceLabel } from '../responses/readable.js';
 import type { ResponseFilters } from '../responses/responses.js';
@@ -99,14 +100,14 @@ export function compareQuestion(
 
 /** The summary's lines (header first), compared by `by` when given. */
 export async function summaryLines(
-  deps: Parameters<typeof rollups>[0],
+  deps: Deps,
   index: DesignIndex,
   filters: ResponseFilters,
   by?: IndexedQuestion,
 ): Promise<Cell[][]> {
   const questions = index.pages.flatMap((p) => p.questions).filter((q) => q.family !== 'presentation');
-  const { total, items } = await rollups(deps, index, filters, questions);
-  const x = by ? await crosstab(deps, index, filters, by, questions) : undefined;
+  // One read of the matching responses for the results and their split by `by`.
+  const { total, items, compared: x } = await resultsBy(deps, index, filters, questions, by);
   const groups = x?.groups ?? [];
   const groupHead = groups.flatMap((g) => {
     const label = plainText(g.label);

@@ -333,22 +333,19 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
       const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
       const by = index.questions.get(byId);
-      // One read of the matching responses for the results and their split by `by`.
-      const { total, items, compared } = await resultsBy(
-        deps,
-        index,
-        filters,
-        questions,
-        by && isComparable(by) ? by : undefined,
-      );
       const textual = new Set(
         questions
           .filter((x) => ['open_ended', 'demographic', 'datetime'].includes(x.family) || x.other)
           .map((x) => x.id),
       );
-      const { texts, words } = await textResults(deps, survey.language, filters, questions, textual);
-      const quiz = await quizDistribution(deps, survey, index, filters);
-      const trend = await responseTrend(deps, filters);
+      // Independent reads, at once (on PostgreSQL they run side by side): one read of the matching
+      // responses for the results and their split by `by`, one of their newest texts, and so on.
+      const [{ total, items, compared }, { texts, words }, quiz, trend] = await Promise.all([
+        resultsBy(deps, index, filters, questions, by && isComparable(by) ? by : undefined),
+        textResults(deps, survey.language, filters, questions, textual),
+        quizDistribution(deps, survey, index, filters),
+        responseTrend(deps, filters),
+      ]);
       const form = filterForm(
         `/analyze/${token}`,
         f,
