@@ -329,7 +329,10 @@ async function bench(duration, connections, dir, databaseUrl) {
   const rows = [];
   try {
     for (const s of selected) {
+      const started = performance.now();
       const prepared = await s.prepare(ctx);
+      // Seeding a data scenario's rows can take minutes: say where the time went.
+      process.stderr.write(`${s.name}: prepared in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       const reqToken = prepared.token ?? token;
       // Warm up, capture the exact bytes for the floor, then measure the service.
       const reqHeaders = prepared.headers;
