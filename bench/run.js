@@ -4,7 +4,7 @@
 // Usage: npm run bench [-- --duration 10 --connections 50 --only users_me --cpu-prof DIR] ; BENCH_DATABASE_URL
 // selects PostgreSQL (default: a fresh SQLite file).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,15 +38,46 @@ function freePort() {
   });
 }
 
+// Every process the bench starts writes its output to a file here, not to a pipe this process must
+// drain: the bench blocks for seconds at a time (wrk, a synchronous SQLite seed), and a process
+// outliving it on a pipe dies of EPIPE at its next log line (what ended a round-9 run, whose bench
+// had been killed while seeding). The same processes are stopped if the bench is interrupted.
+const LOG_DIR = mkdtempSync(join(tmpdir(), 'ss-bench-logs-'));
+const running = new Set();
+let started = 0;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    for (const child of running) child.kill('SIGTERM');
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+
 function startPinned(args, env, cpu = SERVER_CPU) {
+  const log = join(
+    LOG_DIR,
+    `${++started}-${args
+      .find((a) => a.endsWith('.js'))
+      ?.split('/')
+      .at(-1)}.log`,
+  );
+  const out = openSync(log, 'w');
   const child = spawn('taskset', ['-c', cpu, process.execPath, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
+  closeSync(out);
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const ready = new Promise((resolve, reject) => {
-    child.stdout.on('data', (c) => c.toString().includes('listening') && resolve());
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    const poll = setInterval(() => {
+      if (!readFileSync(log, 'utf8').includes('listening')) return;
+      clearInterval(poll);
+      resolve();
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      reject(new Error(`server exited with ${code} (its output: ${log})`));
+    });
   });
   return {
     child,
@@ -485,5 +516,6 @@ async function bench(duration, connections, dir, databaseUrl) {
 
 main().catch((err) => {
   console.error(err);
+  for (const child of running) child.kill('SIGTERM');
   process.exit(1);
 });

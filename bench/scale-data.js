@@ -146,8 +146,18 @@ function once(key, make) {
   return memo.get(key);
 }
 
+/** The survey of `count` responses with everything the app keeps beside them, the numeric rollup
+ * included (every scenario reading it sees the same data: the analyze page shows its statistics). */
+function responsesData(ctx, size, count, idBase) {
+  return once(`responses-${size}`, async () => {
+    const data = await responsesSurvey(ctx, count, idBase);
+    await scaleNumbers(ctx, data.surveyId, count);
+    return data;
+  });
+}
+
 const responsesScenarios = (size, count, idBase) => {
-  const data = (ctx) => once(`responses-${size}`, () => responsesSurvey(ctx, count, idBase));
+  const data = (ctx) => responsesData(ctx, size, count, idBase);
   const label = count.toLocaleString('en');
   // A window of 1,000 seeded responses in the middle, the same size at both scales.
   const mid = EPOCH + Math.floor(count / 2);
@@ -281,7 +291,7 @@ export const dataScenarios = [
 // a menu, an essay, a date and the numerical question, whose min/max/mean/median/std come from
 // response_numbers, kept as responses are written). The seeded copies bypass the app, so the
 // numeric rollup of the 100 posted responses is scaled as responsesSurvey scales response_counts
-// (each posted response stands for count / 100).
+// (each posted response stands for count / 100), by responsesData for every scenario.
 async function scaleNumbers(ctx, surveyId, count) {
   const k = count / 100;
   if (ctx.databaseUrl.startsWith('postgres')) {
@@ -311,8 +321,7 @@ const numericRollupScenario = (size, count, idBase) => ({
   name: `data_rollups_numeric_${size}`,
   description: `GET /v3/surveys/{id}/pages/{id}/rollups (a numerical question's statistics, and counted ones) of a survey of ${count.toLocaleString('en')} responses`,
   prepare: async (ctx) => {
-    const data = await once(`responses-${size}`, () => responsesSurvey(ctx, count, idBase));
-    await once(`numbers-${size}`, () => scaleNumbers(ctx, data.surveyId, count));
+    const data = await responsesData(ctx, size, count, idBase);
     return { path: `/v3/surveys/${data.surveyId}/pages/${data.numericPageId}/rollups` };
   },
 });
@@ -396,7 +405,7 @@ async function manageToken(ctx, surveyId) {
 }
 
 const pageScenarios = (size, count, idBase) => {
-  const data = (ctx) => once(`responses-${size}`, () => responsesSurvey(ctx, count, idBase));
+  const data = (ctx) => responsesData(ctx, size, count, idBase);
   const label = count.toLocaleString('en');
   const page = (name, description, path) => ({
     name,
@@ -437,7 +446,7 @@ const filteredScenario = {
   noFloor: true,
   target: '#27: under 1 s (latency p50/p99, CPU per request)',
   prepare: async (ctx) => {
-    const { surveyId } = await once('responses-100k', () => responsesSurvey(ctx, 100_000, 8_000_000_000));
+    const { surveyId } = await responsesData(ctx, '100k', 100_000, 8_000_000_000);
     const details = (await ctx.http(ctx.base, 'GET', `/v3/surveys/${surveyId}/details`, { token: ctx.token }))
       .json;
     const [colour, fruit] = details.pages[0].questions;
