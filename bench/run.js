@@ -151,8 +151,20 @@ function measure(pid, url, options) {
   return { ...r, cpuUs: (cpuMicros(pid) - before) / r.requests };
 }
 
-function wrk(url, { token, headers = {}, script, connections, duration }) {
-  const a = ['-c', LOAD_CPU, 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency'];
+function wrk(url, { token, headers = {}, script, connections, duration, timeout = 2 }) {
+  // wrk drops (and does not time) a request slower than `timeout` seconds: a scenario whose requests
+  // may take longer names its own, or it measures nothing.
+  const a = [
+    '-c',
+    LOAD_CPU,
+    'wrk',
+    '-t1',
+    `-c${connections}`,
+    `-d${duration}s`,
+    `--timeout`,
+    `${timeout}s`,
+    '--latency',
+  ];
   if (token) a.push('-H', `Authorization: bearer ${token}`);
   for (const [name, value] of Object.entries(headers)) a.push('-H', `${name}: ${value}`);
   if (script) a.push('-s', script);
@@ -373,6 +385,7 @@ async function bench(duration, connections, dir, databaseUrl) {
         script: prepared.script,
         connections: prepared.connections ?? connections,
         duration: 2,
+        timeout: prepared.timeout,
       });
       const sample = await http(base, prepared.method ?? 'GET', prepared.path, {
         token: reqToken,
@@ -386,6 +399,7 @@ async function bench(duration, connections, dir, databaseUrl) {
         // A slow page (a filtered analysis) is measured with fewer connections: its latency is the page's.
         connections: prepared.connections ?? connections,
         duration,
+        timeout: prepared.timeout,
       });
       const unit = prepared.unit ?? 1; // items per request (e.g. responses per exported page)
       if (s.noFloor) {
@@ -400,6 +414,7 @@ async function bench(duration, connections, dir, databaseUrl) {
           service_cpu_us: Math.round(service_.cpuUs),
           connections: prepared.connections ?? connections,
           non_2xx: service_.non2xx,
+          errors: service_.errors,
           target: s.target,
           status: sample.status,
           scale_of: s.scaleOf,
@@ -502,11 +517,13 @@ async function bench(duration, connections, dir, databaseUrl) {
       `\n${run.name}: ${run.description}; servers on CPU ${SERVER_CPU}, proxy and wrk on CPU ${LOAD_CPU}, PostgreSQL unpinned\n\n| serve processes | req/s | p99 ms | non-2xx | serve CPU µs/req | proxy CPU µs/req | PostgreSQL CPU µs/req | PostgreSQL share of CPU |\n|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n\n${run.rows.length} runs, last / first: ${run.ratio}; one PostgreSQL core keeps up with ${run.serve_cores_per_db_core} cores of serve processes (serve CPU / PostgreSQL CPU per request): past that many, the database is the limit\n`,
     );
   }
-  for (const r of rows)
+  for (const r of rows) {
     if (r.non_2xx > 0 || r.status >= 400)
       process.stdout.write(
         `warning: ${r.scenario} answered ${r.non_2xx} non-2xx responses (sample status ${r.status})\n`,
       );
+    if (r.errors) process.stdout.write(`warning: ${r.scenario}: wrk socket errors: ${r.errors}\n`);
+  }
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench/results/latest.json'),
