@@ -103,10 +103,18 @@ async function surveysAccount(ctx, count, name) {
   const folder = await ctx.http(ctx.base, 'POST', '/v3/survey_folders', { token, body: { title: 'Fifty' } });
   if (survey.status !== 201 || folder.status !== 201)
     throw new Error(`${name}: ${survey.text} ${folder.text}`);
-  if (ctx.databaseUrl.startsWith('postgres')) {
+  if (ctx.databaseUrl.startsWith('postgres'))
     await copySurveysPg(ctx, count, name, survey.json.id, folder.json.id);
-    return { token, folderId: folder.json.id };
-  }
+  else copySurveysSqlite(ctx, count, name, survey.json.id, folder.json.id);
+  // The list's total comes from survey_totals, kept beside the copies: it must count them all.
+  const list = await ctx.http(ctx.base, 'GET', '/v3/surveys?per_page=1', { token });
+  if (list.json?.total !== count)
+    throw new Error(`${name}: the list's total is ${list.json?.total}, not ${count}`);
+  return { token, folderId: folder.json.id };
+}
+
+/** surveysAccount's copies on SQLite: one INSERT … SELECT (its triggers keep survey_totals). */
+function copySurveysSqlite(ctx, count, name, templateId, folderId) {
   const db = sqliteOf(ctx);
   try {
     const cols = db
@@ -127,11 +135,10 @@ async function surveysAccount(ctx, count, name) {
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
        INSERT INTO surveys (${cols.join(', ')}) SELECT ${pick.join(', ')} FROM n JOIN surveys t ON t.id = ?`,
-    ).run(count - 1, folder.json.id, survey.json.id);
+    ).run(count - 1, folderId, templateId);
   } finally {
     db.close();
   }
-  return { token, folderId: folder.json.id };
 }
 
 /** Where each seeded account's survey ids start (apart from each other and from the responses'). */
