@@ -4,7 +4,7 @@
 // Usage: npm run bench [-- --duration 10 --connections 50 --only users_me --cpu-prof DIR] ; BENCH_DATABASE_URL
 // selects PostgreSQL (default: a fresh SQLite file).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,15 +38,46 @@ function freePort() {
   });
 }
 
+// Every process the bench starts writes its output to a file here, not to a pipe this process must
+// drain: the bench blocks for seconds at a time (wrk, a synchronous SQLite seed), and a process
+// outliving it on a pipe dies of EPIPE at its next log line (what ended a round-9 run, whose bench
+// had been killed while seeding). The same processes are stopped if the bench is interrupted.
+const LOG_DIR = mkdtempSync(join(tmpdir(), 'ss-bench-logs-'));
+const running = new Set();
+let started = 0;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    for (const child of running) child.kill('SIGTERM');
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+
 function startPinned(args, env, cpu = SERVER_CPU) {
+  const log = join(
+    LOG_DIR,
+    `${++started}-${args
+      .find((a) => a.endsWith('.js'))
+      ?.split('/')
+      .at(-1)}.log`,
+  );
+  const out = openSync(log, 'w');
   const child = spawn('taskset', ['-c', cpu, process.execPath, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
+  closeSync(out);
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const ready = new Promise((resolve, reject) => {
-    child.stdout.on('data', (c) => c.toString().includes('listening') && resolve());
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    const poll = setInterval(() => {
+      if (!readFileSync(log, 'utf8').includes('listening')) return;
+      clearInterval(poll);
+      resolve();
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      reject(new Error(`server exited with ${code} (its output: ${log})`));
+    });
   });
   return {
     child,
@@ -120,8 +151,20 @@ function measure(pid, url, options) {
   return { ...r, cpuUs: (cpuMicros(pid) - before) / r.requests };
 }
 
-function wrk(url, { token, headers = {}, script, connections, duration }) {
-  const a = ['-c', LOAD_CPU, 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency'];
+function wrk(url, { token, headers = {}, script, connections, duration, timeout = 2 }) {
+  // wrk drops (and does not time) a request slower than `timeout` seconds: a scenario whose requests
+  // may take longer names its own, or it measures nothing.
+  const a = [
+    '-c',
+    LOAD_CPU,
+    'wrk',
+    '-t1',
+    `-c${connections}`,
+    `-d${duration}s`,
+    `--timeout`,
+    `${timeout}s`,
+    '--latency',
+  ];
   if (token) a.push('-H', `Authorization: bearer ${token}`);
   for (const [name, value] of Object.entries(headers)) a.push('-H', `${name}: ${value}`);
   if (script) a.push('-s', script);
@@ -329,7 +372,10 @@ async function bench(duration, connections, dir, databaseUrl) {
   const rows = [];
   try {
     for (const s of selected) {
+      const started = performance.now();
       const prepared = await s.prepare(ctx);
+      // Seeding a data scenario's rows can take minutes: say where the time went.
+      process.stderr.write(`${s.name}: prepared in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       const reqToken = prepared.token ?? token;
       // Warm up, capture the exact bytes for the floor, then measure the service.
       const reqHeaders = prepared.headers;
@@ -339,6 +385,7 @@ async function bench(duration, connections, dir, databaseUrl) {
         script: prepared.script,
         connections: prepared.connections ?? connections,
         duration: 2,
+        timeout: prepared.timeout,
       });
       const sample = await http(base, prepared.method ?? 'GET', prepared.path, {
         token: reqToken,
@@ -352,6 +399,7 @@ async function bench(duration, connections, dir, databaseUrl) {
         // A slow page (a filtered analysis) is measured with fewer connections: its latency is the page's.
         connections: prepared.connections ?? connections,
         duration,
+        timeout: prepared.timeout,
       });
       const unit = prepared.unit ?? 1; // items per request (e.g. responses per exported page)
       if (s.noFloor) {
@@ -366,6 +414,7 @@ async function bench(duration, connections, dir, databaseUrl) {
           service_cpu_us: Math.round(service_.cpuUs),
           connections: prepared.connections ?? connections,
           non_2xx: service_.non2xx,
+          errors: service_.errors,
           target: s.target,
           status: sample.status,
           scale_of: s.scaleOf,
@@ -468,11 +517,13 @@ async function bench(duration, connections, dir, databaseUrl) {
       `\n${run.name}: ${run.description}; servers on CPU ${SERVER_CPU}, proxy and wrk on CPU ${LOAD_CPU}, PostgreSQL unpinned\n\n| serve processes | req/s | p99 ms | non-2xx | serve CPU µs/req | proxy CPU µs/req | PostgreSQL CPU µs/req | PostgreSQL share of CPU |\n|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n\n${run.rows.length} runs, last / first: ${run.ratio}; one PostgreSQL core keeps up with ${run.serve_cores_per_db_core} cores of serve processes (serve CPU / PostgreSQL CPU per request): past that many, the database is the limit\n`,
     );
   }
-  for (const r of rows)
+  for (const r of rows) {
     if (r.non_2xx > 0 || r.status >= 400)
       process.stdout.write(
         `warning: ${r.scenario} answered ${r.non_2xx} non-2xx responses (sample status ${r.status})\n`,
       );
+    if (r.errors) process.stdout.write(`warning: ${r.scenario}: wrk socket errors: ${r.errors}\n`);
+  }
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench/results/latest.json'),
@@ -482,5 +533,6 @@ async function bench(duration, connections, dir, databaseUrl) {
 
 main().catch((err) => {
   console.error(err);
+  for (const child of running) child.kill('SIGTERM');
   process.exit(1);
 });
