@@ -64,7 +64,7 @@ async function responsesSurvey(ctx, count, idBase) {
          INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
          SELECT t.survey_id, n.i, t.collector_id, t.response_status,
            strftime('%Y-%m-%dT%H:%M:%S.000Z', ${EPOCH} + n.i, 'unixepoch'), t.total_time, t.keys, t.choices
-         FROM n JOIN response_keys t ON t.survey_id = ? AND t.ordinal = ((n.i - 1) % 100) + 1`,
+         FROM n CROSS JOIN response_keys t ON t.survey_id = ? AND t.ordinal = ((n.i - 1) % 100) + 1`,
       ).run(count, details.id);
       // What the app keeps beside the rows: counts, the next ordinal, the rollups (each of the 100
       // posted responses now stands for count / 100 of them).
