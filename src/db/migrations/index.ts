@@ -30,6 +30,7 @@ import * as m0037 from './0037_shared_results.js';
 import * as m0039 from './0039_numeric_rollup.js';
 import * as m0041 from './0041_survey_totals.js';
 import * as m0043 from './0043_scale_indexes.js';
+import * as m0047 from './0047_write_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0039_numeric_rollup': m0039,
   '0041_survey_totals': m0041,
   '0043_scale_indexes': m0043,
+  '0047_write_indexes': m0047,
 };
