@@ -13,7 +13,7 @@ import { recordActivity } from '../activity/record.js';
 import { activityTypeOf } from '../activity/types.js';
 import { type Collector, CollectorNotOpen, closedReason, collectorById } from '../collectors/collectors.js';
 import type { EventType, NewEvent } from '../event-types.js';
-import { recordEvent } from '../events.js';
+import { oneRow, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
 import { checkPages, countKeys, mergePages } from './answers.js';
@@ -173,7 +173,8 @@ export async function createResponse(
   const activity = events.filter((e) => activityTypeOf(e.event) !== null);
   try {
     await deps.stores.responses.insert(
-      { row, deltas: countDeltas(pages, 1), numbers: numberDeltas(pages, 1), events },
+      // One events row for response_created and the status event of a response sent finished.
+      { row, deltas: countDeltas(pages, 1), numbers: numberDeltas(pages, 1), events: oneRow(events) },
       activity.length === 0
         ? undefined
         : async (trx) => {
