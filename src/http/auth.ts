@@ -255,7 +255,8 @@ export function createAuthenticator(deps: Deps) {
             return admit(request, reply, scope, caller);
           });
     } catch (err) {
-      return done(err as Error);
+      done(err as Error);
+      return;
     }
     if (pending) pending.then(() => done(), done);
     else done();
@@ -273,9 +274,15 @@ export function createAuthenticator(deps: Deps) {
     done: (err?: Error) => void,
   ): void {
     const header = request.headers.authorization;
-    if (!header) return done(new ApiError(1010));
-    const match = BEARER.exec(header);
-    if (!match) return done(new ApiError(1011, 'The Authorization header must be "bearer <token>".'));
+    const match = header ? BEARER.exec(header) : null;
+    if (!match) {
+      done(
+        header
+          ? new ApiError(1011, 'The Authorization header must be "bearer <token>".')
+          : new ApiError(1010),
+      );
+      return;
+    }
     const token = match[1];
     if (sqliteEpoch) sqliteEpoch((epoch) => proceed(request, reply, scope, token, epoch, done));
     else proceed(request, reply, scope, token, null, done);
