@@ -16,6 +16,7 @@ import { queueEmail } from '../db/outbox-queue.js';
 import type { EventsTable } from '../db/tables/platform.js';
 import type { WebhooksTable } from '../db/tables/reach.js';
 import { planResponseAlerts } from '../domain/alerts/alerts.js';
+import { eventsOf } from '../domain/events.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
 import { slackBody } from '../domain/webhooks/slack.js';
 import { micro } from '../platform/dates.js';
@@ -151,10 +152,18 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
         eb.and([eb('e.created_at', '=', after.created_at), eb('e.id', '>', after.id)]),
       ]),
     );
-  const events = await scan.orderBy('e.created_at').orderBy('e.id').limit(limit).execute();
-  const last = events.at(-1);
-  if (events.length === limit && last) cursor.value = { created_at: last.created_at, id: last.id };
+  const rows = await scan.orderBy('e.created_at').orderBy('e.id').limit(limit).execute();
+  const last = rows.at(-1);
+  if (rows.length === limit && last) cursor.value = { created_at: last.created_at, id: last.id };
   else cursor.clear();
+  // A row may stand for two events (domain/events.ts oneRow); its marker covers both.
+  const rowOf = new Map<string, string>();
+  const events = rows.flatMap((row) => {
+    const each = eventsOf(row);
+    for (const e of each) rowOf.set(e.id, row.id);
+    return each;
+  });
+  const markedEvent = (marked: Set<string>, eventId: string) => marked.has(rowOf.get(eventId) ?? eventId);
 
   // The webhooks each event matches (one query per owner or app and event type in the batch).
   const hooksFor = new Map<string, Promise<WebhookRow[]>>();
@@ -188,7 +197,7 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
 
   // One transaction for the batch: the markers, and the deliveries of the events whose marker this
   // worker took (another worker that raced for an event finds its marker taken and skips it).
-  if (events.length > 0) {
+  if (rows.length > 0) {
     const { retryForHours } = deps.config.outbox;
     const now = deps.clock.now();
     const nowIso = now.toISOString();
@@ -201,14 +210,14 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     const titles = await slackTitles(deps, planned);
     await k.transaction().execute(async (trx) => {
       const marked = new Set<string>();
-      for (const chunk of chunks(events, 500)) {
-        const rows = await trx
+      for (const chunk of chunks(rows, 500)) {
+        const taken = await trx
           .insertInto('event_dispatch')
           .values(chunk.map((e) => ({ event_id: e.id, dispatched_at: nowIso })))
           .onConflict((oc) => oc.column('event_id').doNothing())
           .returning('event_id')
           .execute();
-        for (const r of rows) marked.add(r.event_id);
+        for (const r of taken) marked.add(r.event_id);
       }
       // Webhooks deleted since they were read (their grant was revoked) get nothing. On PostgreSQL
       // the rows are share-locked, so a revoke that deletes them waits for this commit and then
@@ -221,7 +230,7 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
       }
       let next = 0;
       const deliveries = planned
-        .filter((p) => marked.has(p.e.id))
+        .filter((p) => markedEvent(marked, p.e.id))
         .flatMap(({ e, facts, matches }) =>
           matches
             .filter((m) => live.has(m.h.id))
@@ -249,10 +258,10 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
           .values(chunk)
           .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
           .execute();
-      for (const a of alerts) if (marked.has(a.eventId)) await queueEmail(deps, trx, a.email);
+      for (const a of alerts) if (markedEvent(marked, a.eventId)) await queueEmail(deps, trx, a.email);
     });
   }
-  if (events.length < limit) {
+  if (rows.length < limit) {
     // Caught up: later scans start a safety margin before this one.
     const next = new Date(scanStarted.getTime() - LATE_COMMIT_MARGIN_MS).toISOString();
     if (next > since) {

@@ -31,6 +31,7 @@ import * as m0039 from './0039_numeric_rollup.js';
 import * as m0041 from './0041_survey_totals.js';
 import * as m0043 from './0043_scale_indexes.js';
 import * as m0045 from './0045_response_keys.js';
+import * as m0047 from './0047_write_indexes.js';
 import * as m0049 from './0049_results_stamp.js';
 
 export const migrations: Record<string, Migration> = {
@@ -65,5 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0041_survey_totals': m0041,
   '0043_scale_indexes': m0043,
   '0045_response_keys': m0045,
+  '0047_write_indexes': m0047,
   '0049_results_stamp': m0049,
 };

@@ -1,11 +1,14 @@
 // The responses store on SQLite: the whole write (collector's count, ordinal, row and its
-// response_keys row, survey count, rollup counts, events) as one synchronous better-sqlite3 transaction of prepared statements, run
-// while holding Kysely's one connection (so no Kysely transaction can be open around it).
-// Concurrent inserts are committed together (group commit): each runs in its own savepoint, so one
-// failing leaves the others intact, and each caller is answered only after the shared COMMIT. The
-// rows every response of a group adds to (the survey's count, the rollup counts and numbers) are
-// summed over the group's written responses and written once per group, after them, as
-// insert_responses() does on PostgreSQL: a bench response touches ~20 rollup count rows.
+// response_keys row, survey count, rollup counts, events) as one synchronous better-sqlite3
+// transaction of prepared statements, run while holding Kysely's one connection (so no Kysely
+// transaction can be open around it). Concurrent inserts are committed together (group commit),
+// and each caller is answered only after the shared COMMIT. A group first runs without savepoints
+// (each costs SQLite a copy of every page the response touches): a closed collector refuses in the
+// first statement, before any write; any other failure rolls the group back and reruns it with a
+// savepoint per response, so one failing leaves the others intact. The rows every response of a
+// group adds to (the survey's count, the rollup counts and numbers) are summed over the group's
+// written responses and written once per group, after them, as insert_responses() does on
+// PostgreSQL: a bench response touches ~20 rollup count rows.
 import type SqliteDatabase from 'better-sqlite3';
 import type { Transaction } from 'kysely';
 import type { Db } from '../database.js';
@@ -138,35 +141,69 @@ export class SqliteResponseStore implements ResponseStore {
     return this.statements;
   }
 
-  private runJob(s: Statements, { r, now }: Job, group: GroupSums): void {
+  /** One response's rows; throws CollectorRefused before writing anything. */
+  private writeJob(s: Statements, { r, now }: Job): void {
     const { row } = r;
-    s.savepoint.run();
-    try {
-      if (s.collector.run(row.collector_id, now).changes === 0) throw new CollectorRefused(row.collector_id);
-      const seq = s.seq.get(row.survey_id, row.owner_id) as { next_ordinal: number };
-      row.ordinal = Number(seq.next_ordinal);
-      s.insert.run(...RESPONSE_COLUMNS.map((c) => row[c]));
-      s.keys.run(
-        row.survey_id,
-        row.ordinal,
-        row.collector_id,
-        row.response_status,
-        row.date_created,
-        row.total_time,
-        r.keys.keys,
-        r.keys.choices,
-      );
-      for (const { id, event } of r.events) {
-        const e = eventRow(id, event, now);
-        s.event.run(...EVENT_COLUMNS.map((c) => e[c]));
-      }
-      s.release.run();
-    } catch (err) {
-      s.undo.run();
-      s.release.run();
-      throw err;
+    if (s.collector.run(row.collector_id, now).changes === 0) throw new CollectorRefused(row.collector_id);
+    const seq = s.seq.get(row.survey_id, row.owner_id) as { next_ordinal: number };
+    row.ordinal = Number(seq.next_ordinal);
+    s.insert.run(...RESPONSE_COLUMNS.map((c) => row[c]));
+    s.keys.run(
+      row.survey_id,
+      row.ordinal,
+      row.collector_id,
+      row.response_status,
+      row.date_created,
+      row.total_time,
+      r.keys.keys,
+      r.keys.choices,
+    );
+    for (const { id, event } of r.events) {
+      const e = eventRow(id, event, now);
+      s.event.run(...EVENT_COLUMNS.map((c) => e[c]));
     }
-    group.add(r);
+  }
+
+  /** The group without savepoints; false (and nothing settled) when a write failed midway. */
+  private runFast(s: Statements, jobs: Job[], settled: Array<() => void>): boolean {
+    const written: NewResponse[] = [];
+    const outcomes: Array<() => void> = [];
+    for (const j of jobs) {
+      try {
+        this.writeJob(s, j);
+      } catch (err) {
+        if (!(err instanceof CollectorRefused)) return false;
+        outcomes.push(() => j.reject(err));
+        continue;
+      }
+      written.push(j.r);
+      outcomes.push(j.resolve);
+    }
+    const group = new GroupSums();
+    for (const r of written) group.add(r);
+    this.writeSums(s, group);
+    settled.push(...outcomes);
+    return true;
+  }
+
+  /** The group with a savepoint per response: one failing leaves the others intact. */
+  private runGuarded(s: Statements, jobs: Job[], settled: Array<() => void>): void {
+    const group = new GroupSums();
+    for (const j of jobs) {
+      s.savepoint.run();
+      try {
+        this.writeJob(s, j);
+        s.release.run();
+      } catch (err) {
+        s.undo.run();
+        s.release.run();
+        settled.push(() => j.reject(err));
+        continue;
+      }
+      group.add(j.r);
+      settled.push(j.resolve);
+    }
+    this.writeSums(s, group);
   }
 
   /** The group's sums, once per row. */
@@ -202,16 +239,11 @@ export class SqliteResponseStore implements ResponseStore {
         if (jobs.length === 0) return;
         s.begin.run();
         try {
-          const group = new GroupSums();
-          for (const j of jobs) {
-            try {
-              this.runJob(s, j, group);
-              settled.push(j.resolve);
-            } catch (err) {
-              settled.push(() => j.reject(err));
-            }
+          if (!this.runFast(s, jobs, settled)) {
+            s.rollback.run();
+            s.begin.run();
+            this.runGuarded(s, jobs, settled);
           }
-          this.writeSums(s, group);
           s.commit.run();
         } catch (err) {
           if (db.inTransaction) s.rollback.run();

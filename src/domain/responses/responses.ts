@@ -14,7 +14,7 @@ import { recordActivity } from '../activity/record.js';
 import { activityTypeOf } from '../activity/types.js';
 import { type Collector, CollectorNotOpen, closedReason, collectorById } from '../collectors/collectors.js';
 import type { EventType, NewEvent } from '../event-types.js';
-import { recordEvent } from '../events.js';
+import { oneRow, recordEvent } from '../events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
 import { answerKeys, checkPages, countKeys, mergePages } from './answers.js';
@@ -176,12 +176,13 @@ export async function createResponse(
   const counted = countKeys(pages);
   try {
     await deps.stores.responses.insert(
+      // One events row for response_created and the status event of a response sent finished.
       {
         row,
         deltas: countDeltas(pages, 1, undefined, counted),
         numbers: numberDeltas(pages, 1),
         keys: answerKeys(pages, counted),
-        events,
+        events: oneRow(events),
       },
       activity.length === 0
         ? undefined
