@@ -9,7 +9,6 @@
 import type { Region } from './config.js';
 import type { Caller, ScopeList } from './domain/accounts/caller.js';
 import type { DesignIndex, Seeks } from './domain/responses/types.js';
-import type { Html } from './web/html.js';
 
 /** A Map that forgets its oldest entry when full. */
 export class CacheMap<K, V> extends Map<K, V> {
@@ -98,7 +97,7 @@ export interface Caches {
   importRunner: Slot<BackgroundRunner>;
   /** web/analyze/public-results.ts: survey id → its shared results page's figures (rendered HTML)
    * and the stamp they were read at (domain/shared-results `OpenShare.stamp`, read per request). */
-  sharedResults: CacheMap<string, { stamp: string; body: Html }>;
+  sharedResults: CacheMap<string, { stamp: string; markup: string }>;
   clearAll(): void;
 }
 

@@ -70,7 +70,7 @@ describe('shared results page cache', () => {
     // Responses i = 0 … 3: ground for even i.
     await expectFigures({ total: 4, ground: 2, top: 2 });
     const hit = server.deps.caches.sharedResults.get(seeded.surveyId);
-    expect(hit?.body.value).toContain('<strong>4</strong>');
+    expect(hit?.markup).toContain('<strong>4</strong>');
     // The kept page is what is served: a view changes nothing in it.
     await expectFigures({ total: 4, ground: 2, top: 2 });
     expect(server.deps.caches.sharedResults.get(seeded.surveyId)).toBe(hit);

@@ -11,6 +11,7 @@ import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
 import { checkLookBack, checkPagePipes, checkSurveyLookBacks, clearConditionsOn } from './display-logic.js';
 import { checkLogicShape, checkTargets, type PlacedRule, parseLogic, questionRules } from './logic.js';
 import { pagePipes } from './piping.js';
+import { clamp, closeGap, makeRoom, move } from './positions.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
 import { parseSorting, sortingColumn } from './randomise.js';
@@ -85,8 +86,6 @@ async function lockSurvey(deps: Deps, trx: Trx, surveyId: string): Promise<void>
     .where('id', '=', surveyId)
     .execute();
 }
-
-const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));
 
 // ---- pages ----------------------------------------------------------------------------------
 
@@ -249,68 +248,6 @@ export async function createPage(
     await touch(deps, trx, eventId, survey, actor, { change: 'page_created', page_id: pageId }, { pages: 1 });
   });
   return { ...page, question_count: 0 };
-}
-
-type Ordered = 'survey_pages' | 'survey_questions';
-/** Which list of the table: a survey's pages, or a page's questions. */
-type ListScope = { column: 'survey_id' | 'page_id'; value: string };
-
-/** Makes room for a new row at `wanted` (clamped; by default the end) and answers its position. */
-async function makeRoom(
-  trx: Trx,
-  table: Ordered,
-  scope: ListScope,
-  wanted: number | undefined,
-): Promise<number> {
-  const { n } = await trx
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(scope.column, '=', scope.value)
-    .executeTakeFirstOrThrow();
-  const position = clamp(wanted ?? Number(n) + 1, 1, Number(n) + 1);
-  await trx
-    .updateTable(table)
-    .set((eb) => ({ position: eb('position', '+', 1) }))
-    .where(scope.column, '=', scope.value)
-    .where('position', '>=', position)
-    .execute();
-  return position;
-}
-
-/** Closes the gap a row deleted from `position` left. */
-async function closeGap(trx: Trx, table: Ordered, scope: ListScope, position: number): Promise<void> {
-  await trx
-    .updateTable(table)
-    .set((eb) => ({ position: eb('position', '-', 1) }))
-    .where(scope.column, '=', scope.value)
-    .where('position', '>', position)
-    .execute();
-}
-
-/** Moves one row of an ordered list from `from` to `to`, shifting the rows between. */
-async function move(
-  trx: Trx,
-  table: Ordered,
-  scope: ListScope,
-  id: string,
-  from: number,
-  to: number,
-): Promise<void> {
-  if (from === to) return;
-  const q = trx.updateTable(table).where(scope.column, '=', scope.value).where('id', '!=', id);
-  if (to < from)
-    await q
-      .set((eb) => ({ position: eb('position', '+', 1) }))
-      .where('position', '>=', to)
-      .where('position', '<', from)
-      .execute();
-  else
-    await q
-      .set((eb) => ({ position: eb('position', '-', 1) }))
-      .where('position', '>', from)
-      .where('position', '<=', to)
-      .execute();
-  await trx.updateTable(table).set({ position: to }).where('id', '=', id).execute();
 }
 
 export async function updatePage(

@@ -28,7 +28,7 @@ import {
   unlockProof,
 } from '../../domain/shared-results/shared-results.js';
 import { pageErrorHandler, sendPage } from '../account/frame.js';
-import { type Html, html } from '../html.js';
+import { type Html, html, raw } from '../html.js';
 import { page, respondentHeader } from '../layout.js';
 import { pageArea } from '../page-area.js';
 import { lookOf, type Themed, withTheme } from '../respond/theme.js';
@@ -169,10 +169,10 @@ ${wrong ? html`<p class="error" role="alert" id="password-error">That password i
 async function cachedBody(deps: Deps, share: OpenShare): Promise<Html> {
   const cache = deps.caches.sharedResults;
   const hit = cache.get(share.surveyId);
-  if (hit?.stamp === share.stamp) return hit.body;
+  if (hit?.stamp === share.stamp) return raw(hit.markup);
   const index = await designIndex(deps, share.survey);
   const body = await resultsBody(deps, share, index, fixedFilter(share.filterQuery, index));
-  cache.set(share.surveyId, { stamp: share.stamp, body });
+  cache.set(share.surveyId, { stamp: share.stamp, markup: body.value });
   return body;
 }
 
