@@ -255,8 +255,7 @@ export function createAuthenticator(deps: Deps) {
             return admit(request, reply, scope, caller);
           });
     } catch (err) {
-      done(err as Error);
-      return;
+      return done(err as Error);
     }
     if (pending) pending.then(() => done(), done);
     else done();
@@ -274,15 +273,9 @@ export function createAuthenticator(deps: Deps) {
     done: (err?: Error) => void,
   ): void {
     const header = request.headers.authorization;
-    const match = header ? BEARER.exec(header) : null;
-    if (!match) {
-      done(
-        header
-          ? new ApiError(1011, 'The Authorization header must be "bearer <token>".')
-          : new ApiError(1010),
-      );
-      return;
-    }
+    if (!header) return done(new ApiError(1010));
+    const match = BEARER.exec(header);
+    if (!match) return done(new ApiError(1011, 'The Authorization header must be "bearer <token>".'));
     const token = match[1];
     if (sqliteEpoch) sqliteEpoch((epoch) => proceed(request, reply, scope, token, epoch, done));
     else proceed(request, reply, scope, token, null, done);
