@@ -61,29 +61,3 @@ export function sqliteCallerEpoch(db: Db): () => number | null {
     return Number(read.get());
   };
 }
-
-/**
- * SQLite: hands `then` the epoch once it was read after the request arrived. The requests the
- * process reads in one turn of its event loop wait for the end of that turn's I/O (setImmediate)
- * and share one read, which starts after each of them arrived, as the PostgreSQL reader's batches
- * do: a read costs SQLite a read transaction (file lock calls), more than the rest of a remembered
- * caller's authentication. null as `read` gives it: the connection is held, or the read failed
- * (the lookup that follows reports the database's error).
- */
-export function sharedSqliteEpoch(read: () => number | null): (then: (epoch: number | null) => void) => void {
-  let waiting: Array<(epoch: number | null) => void> = [];
-  const flush = () => {
-    const batch = waiting;
-    waiting = [];
-    let epoch: number | null;
-    try {
-      epoch = read();
-    } catch {
-      epoch = null;
-    }
-    for (const then of batch) then(epoch);
-  };
-  return (then) => {
-    if (waiting.push(then) === 1) setImmediate(flush);
-  };
-}

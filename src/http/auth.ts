@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Region } from '../config.js';
 import type { Deps } from '../context.js';
-import { callerEpochReader, sharedSqliteEpoch, sqliteCallerEpoch } from '../db/caller-epoch.js';
+import { callerEpochReader, sqliteCallerEpoch } from '../db/caller-epoch.js';
 import { prepareQuery } from '../db/prepared.js';
 import { disabledFrom } from '../domain/accounts/apps.js';
 import type { Account, Caller, CallingApp, ScopeList } from '../domain/accounts/caller.js';
@@ -137,12 +137,21 @@ export function createAuthenticator(deps: Deps) {
   // changing transaction. A remembered caller serves a request only if the epoch read after the
   // request arrived is still that value, i.e. no token, user or app changed since, in any process;
   // writes to other tables (responses) leave it alone. The cache only ever holds one epoch's callers.
-  const sqliteEpoch = pgEpoch ? null : sharedSqliteEpoch(sqliteCallerEpoch(deps.db));
+  const sqliteEpoch = pgEpoch ? null : sqliteCallerEpoch(deps.db);
 
-  /** SQLite: `now` is the epoch read after the request arrived (null while the connection was held:
-   * then no cache). */
-  async function callerOf(token: string, now: number | null): Promise<Caller | undefined> {
+  /** SQLite: the remembered caller of `token` if the epoch, read now (synchronously, when the
+   * connection is free), is still the one it was kept at. */
+  function knownCaller(token: string): Caller | undefined {
+    const now = sqliteEpoch?.() ?? null;
+    if (now === null) return undefined;
+    callers.at(now);
+    return callers.get(token);
+  }
+
+  async function callerOf(token: string): Promise<Caller | undefined> {
     if (pgEpoch) return callerOfPg(token, pgEpoch);
+    // SQLite: read synchronously; null while the connection is held (then no cache).
+    const now = sqliteEpoch?.() ?? null;
     if (now !== null) {
       callers.at(now);
       const known = callers.get(token);
@@ -231,54 +240,26 @@ export function createAuthenticator(deps: Deps) {
     };
   }
 
-  /** The rest of authentication once the epoch is known (null on PostgreSQL, or while SQLite's
-   * connection was held): synchronous for a remembered caller whose app's requests are not counted. */
-  function proceed(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    scope: Scope | null,
-    token: string,
-    epoch: number | null,
-    done: (err?: Error) => void,
-  ): void {
-    let pending: void | Promise<void>;
-    try {
-      let known: Caller | undefined;
-      if (epoch !== null) {
-        callers.at(epoch);
-        known = callers.get(token);
-      }
-      pending = known
-        ? admit(request, reply, scope, known)
-        : callerOf(token, epoch).then((caller) => {
-            if (!caller) throw new ApiError(1011);
-            return admit(request, reply, scope, caller);
-          });
-    } catch (err) {
-      return done(err as Error);
-    }
-    if (pending) pending.then(() => done(), done);
-    else done();
-  }
-
   /**
-   * Authenticates the request and enforces region, rate limit and the route's scope, then calls
-   * `done` (with the error, if refused). On SQLite it waits for the shared epoch read of this turn
-   * of the event loop (db/caller-epoch.ts); a remembered caller then costs no promise.
+   * Authenticates the request and enforces region, rate limit and the route's scope. Throws or
+   * returns synchronously when every answer is at hand (a remembered caller on SQLite, an app whose
+   * requests are not counted): no promise, no turn of the microtask queue; otherwise a promise.
    */
   return function authenticate(
     request: FastifyRequest,
     reply: FastifyReply,
     scope: Scope | null,
-    done: (err?: Error) => void,
-  ): void {
+  ): void | Promise<void> {
     const header = request.headers.authorization;
-    if (!header) return done(new ApiError(1010));
+    if (!header) throw new ApiError(1010);
     const match = BEARER.exec(header);
-    if (!match) return done(new ApiError(1011, 'The Authorization header must be "bearer <token>".'));
-    const token = match[1];
-    if (sqliteEpoch) sqliteEpoch((epoch) => proceed(request, reply, scope, token, epoch, done));
-    else proceed(request, reply, scope, token, null, done);
+    if (!match) throw new ApiError(1011, 'The Authorization header must be "bearer <token>".');
+    const known = pgEpoch ? undefined : knownCaller(match[1]);
+    if (known) return admit(request, reply, scope, known);
+    return callerOf(match[1]).then((caller) => {
+      if (!caller) throw new ApiError(1011);
+      return admit(request, reply, scope, caller);
+    });
   };
 }
 

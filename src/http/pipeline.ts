@@ -266,7 +266,15 @@ export function installHttpConventions(
             request.auth = auth;
             return done();
           }
-          authenticate(request, reply, scope, done);
+          // Synchronous when authentication needs no query (auth.ts): then no promise at all.
+          let pending: void | Promise<void>;
+          try {
+            pending = authenticate(request, reply, scope);
+          } catch (err) {
+            return done(err as Error);
+          }
+          if (pending) pending.then(() => done(), done);
+          else done();
         },
       ];
     }
