@@ -61,7 +61,7 @@ function split(groups: Groups, by: IndexedQuestion, questions: IndexedQuestion[]
 }
 
 /** The results of `questions` (other than `by`) per answer of `by`, under the filter `f`. */
-export async function crosstab(
+async function crosstab(
   deps: Deps,
   index: DesignIndex,
   f: ResponseFilters,
