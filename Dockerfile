@@ -39,5 +39,5 @@ EXPOSE 8080
 # No curl in the image: Node's own fetch asks /healthz.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "/app/bin/survey-service.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=64", "/app/bin/survey-service.js"]
 CMD ["serve"]

@@ -27,6 +27,17 @@ const ROOT = new URL('..', import.meta.url).pathname;
 // the scale_out scenario's processes run side by side.
 const SERVER_CPU = process.env.BENCH_SERVER_CPUS ?? '0';
 const LOAD_CPU = process.env.BENCH_LOAD_CPUS ?? '1';
+// The service runs as the package's command does: bin/survey-service.js with the node flags of its
+// first line (#!/usr/bin/env -S node …); BENCH_NODE_FLAGS adds more (e.g. --trace-gc, whose output
+// goes to the server's log in the bench's log directory).
+const SERVE = [
+  ...readFileSync(new URL('../bin/survey-service.js', import.meta.url), 'utf8')
+    .split('\n')[0]
+    .split(' ')
+    .filter((a) => a.startsWith('--')),
+  ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  'bin/survey-service.js',
+];
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 function freePort() {
@@ -264,7 +275,7 @@ async function runScaleOut(env, token, { connections, duration }, spec) {
     for (const n of spec.processes) {
       while (serves.length < n) {
         const port = await freePort();
-        const serve = startPinned(['dist/main.js', 'serve', '--no-worker'], { ...env, PORT: String(port) });
+        const serve = startPinned([...SERVE, 'serve', '--no-worker'], { ...env, PORT: String(port) });
         serves.push({ ...serve, base: `http://127.0.0.1:${port}` });
         await serve.ready;
         if (serves.length === 1 && spec.prepare)
@@ -362,7 +373,7 @@ async function bench(duration, connections, dir, databaseUrl) {
   );
 
   const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
-  const service = startPinned([...profile, 'dist/main.js', 'serve'], { ...env, PORT: String(port) });
+  const service = startPinned([...profile, ...SERVE, 'serve'], { ...env, PORT: String(port) });
   await service.ready;
   const ctx = { base, token, dir, databaseUrl, http, cli: (a) => cli(a, env) };
   // The data-scale scenarios (bench/scale-data.js) seed a million rows: only when asked for.
