@@ -134,7 +134,8 @@ describe('Dockerfile', () => {
     // What the package ships: the build and the files the image runs, no sources or tests.
     expect(packed).toEqual(expect.arrayContaining(['package.json', 'bin/survey-service.js', 'dist/main.js']));
     expect(packed.filter((f) => /^(src|test)\//.test(f))).toEqual([]);
-    expect(final).toContain('ENTRYPOINT ["node", "/app/bin/survey-service.js"]');
+    // The command with the node flags of its own first line (test/unit/node-flags.test.ts).
+    expect(final).toContain('ENTRYPOINT ["node", "--max-semi-space-size=64", "/app/bin/survey-service.js"]');
     expectVerb(/^CMD \["(\w+)"\]$/m.exec(final)![1]);
   });
 
