@@ -179,7 +179,7 @@ const responsesScenarios = (size, count, idBase) => {
   return [
     {
       // The first page's questions (choices, demographic): counted as responses arrive. The
-      // second page's numerical question is summarised by reading every response (see README).
+      // second page's numerical question has its own twin (data_rollups_numeric_*).
       name: `data_rollups_${size}`,
       description: `GET /v3/surveys/{id}/pages/{id}/rollups (counted questions) of a survey of ${label} responses`,
       prepare: async (ctx) => {

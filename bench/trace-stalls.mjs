@@ -1,4 +1,4 @@
-// Stall tracer for the bench's service (README, "Performance": the tail). Load it into the run:
+// Stall tracer for the bench's service (docs/performance.md, "The tail"). Load it into the run:
 //   NODE_OPTIONS="--import ./bench/trace-stalls.mjs" npm run bench -- --only surveys_list
 // In the `serve` process only, it writes to $TRACE_DIR (default the OS temp dir)/stalls-<pid>.log,
 // each line starting with milliseconds since start:

@@ -1,7 +1,7 @@
 // The environment, read once into a typed config. Every variable is declared once in ENV_SCHEMA
 // (TypeBox): its type, range and default. Wrong values stop start-up with one line per variable
 // naming it, its value and what is allowed, all at once (an operator fixes them in one go). Every
-// setting is listed in the README's configuration table; nothing else reads process.env.
+// setting is listed in docs/configuration.md; nothing else reads process.env.
 
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
