@@ -216,7 +216,7 @@ async function runManagedPost<S extends FormErrorState & { notice?: string }>(
 declare module 'fastify' {
   interface FastifyRequest {
     /** A managed upload post's signed-in user and survey, found before its body is read. */
-    managedUpload?: { user: User; survey: SurveyRow; token: string };
+    managedUpload?: { user: User; survey: SurveyRow; token: string; received: unknown[] };
   }
 }
 
@@ -244,12 +244,19 @@ function managedUploadPost<S extends FormErrorState & { notice?: string }>(
         if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
         const survey = await managedSurvey(deps, { user }, token, page.area, 'write');
         if (request.isMultipart()) await admitUploadRequest(deps, request, reply, user.id, upload.maxBytes);
-        request.managedUpload = { user, survey, token };
+        request.managedUpload = { user, survey, token, received: [] };
+      },
+      // what the action did not keep goes before the answer does
+      onSend: async (request, _reply, payload) => {
+        const received = request.managedUpload?.received ?? [];
+        if (received.length) await upload.discard(received.splice(0));
+        return payload;
       },
     },
     async (request, reply) => {
       const { user, survey, token } = request.managedUpload!;
       let received: Received[] = [];
+      const done = request.managedUpload!.received;
       try {
         if (request.isMultipart()) {
           const read = await readMultipart(request, {
@@ -258,6 +265,7 @@ function managedUploadPost<S extends FormErrorState & { notice?: string }>(
             discard: (items) => upload.discard(items.map((i) => i.value)),
           });
           received = read.items;
+          done.push(...received.map((i) => i.value));
           if (read.refused) {
             if (request.uploadReservation) await releaseUpload(deps, request.uploadReservation);
             throw csrfRefusal(app, request, read.fields._csrf);
@@ -271,7 +279,8 @@ function managedUploadPost<S extends FormErrorState & { notice?: string }>(
           throw new ApiError(1002, 'Some fields of the form are missing or invalid.');
         return await runManagedPost(deps, page, post, request, reply, user, survey, token);
       } finally {
-        await upload.discard(received.map((i) => i.value));
+        // the answer's onSend discards them first; this covers a post that threw before it
+        if (done.length) await upload.discard(done.splice(0));
       }
     },
   );
