@@ -98,6 +98,9 @@ export interface Caches {
   /** web/analyze/public-results.ts: survey id → its shared results page's figures (rendered HTML)
    * and the stamp they were read at (domain/shared-results `OpenShare.stamp`, read per request). */
   sharedResults: CacheMap<string, { stamp: string; markup: string }>;
+  /** domain/uploads/admission.ts: a directory → its disk's free bytes and when they were read
+   * (performance.now()); read again after a few seconds. */
+  diskFree: CacheMap<string, { at: number; free: number }>;
   clearAll(): void;
 }
 
@@ -116,6 +119,7 @@ export function createCaches(): Caches {
     fanoutCursor: new Slot(),
     importRunner: new Slot(),
     sharedResults: new CacheMap(500),
+    diskFree: new CacheMap(10),
   };
   return {
     ...caches,

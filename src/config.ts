@@ -72,7 +72,19 @@ export interface Config {
   exports: { dir: string; retentionHours: number; syncMaxResponses: number };
   /** Files respondents upload: UPLOAD_DIR (default: `uploads` beside the SQLite file, or
    * ./data/uploads), UPLOAD_MAX_BYTES per file (default 10 MB), UPLOAD_TYPES the extensions taken. */
-  uploads: { dir: string; maxBytes: number; types: string[] };
+  uploads: {
+    dir: string;
+    maxBytes: number;
+    types: string[];
+    /** Bytes one account (the signed-in uploader, or the survey owner of a respondent's upload)
+     * and one client address may upload an hour (UPLOAD_BYTES_PER_ACCOUNT_HOUR,
+     * UPLOAD_BYTES_PER_ADDRESS_HOUR); 0 = no cap. */
+    accountBytesPerHour: number;
+    addressBytesPerHour: number;
+    /** UPLOAD_MIN_FREE_MB: uploads are refused while the disk of UPLOAD_DIR (and of the SQLite
+     * file) would keep less than this free, in bytes. */
+    minFreeBytes: number;
+  };
   /** Respondent page submissions per minute, per collector and client address
    * (RESPONSES_PER_MINUTE_PER_ADDRESS) and per collector (RESPONSES_PER_MINUTE_PER_COLLECTOR); 0 = no cap. */
   respondentLimits: { perAddressMinute: number; perCollectorMinute: number };
@@ -249,6 +261,15 @@ export const ENV_SCHEMA = Type.Partial(
       'where uploaded answer files are kept (default: uploads beside the SQLite file, or ./data/uploads)',
     ),
     UPLOAD_MAX_BYTES: whole(10 * 1024 * 1024, 'largest uploaded answer file', 1),
+    UPLOAD_BYTES_PER_ACCOUNT_HOUR: whole(
+      1024 * 1024 * 1024,
+      'bytes of uploads one account may send an hour, its respondents included (0 = no cap)',
+    ),
+    UPLOAD_BYTES_PER_ADDRESS_HOUR: whole(
+      100 * 1024 * 1024,
+      'bytes of uploads one client address may send an hour (0 = no cap)',
+    ),
+    UPLOAD_MIN_FREE_MB: whole(512, 'uploads are refused while less than this would stay free on their disk'),
     UPLOAD_TYPES: text(UPLOAD_TYPES_DEFAULT, 'file extensions respondents may upload, comma-separated', {
       pattern: `^(${UPLOADABLE.join('|')})(,(${UPLOADABLE.join('|')}))*$`,
     }),
@@ -410,6 +431,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: s('UPLOAD_DIR') ?? defaultUploadDir(s('DATABASE_URL')),
       maxBytes: n('UPLOAD_MAX_BYTES'),
       types: s('UPLOAD_TYPES').split(','),
+      accountBytesPerHour: n('UPLOAD_BYTES_PER_ACCOUNT_HOUR'),
+      addressBytesPerHour: n('UPLOAD_BYTES_PER_ADDRESS_HOUR'),
+      minFreeBytes: n('UPLOAD_MIN_FREE_MB') * 1024 * 1024,
     },
     respondentLimits: {
       perAddressMinute: n('RESPONSES_PER_MINUTE_PER_ADDRESS'),

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
 import { pruneExports } from '../domain/exports/exports.js';
+import { pruneUploadWindows } from '../domain/uploads/admission.js';
 import { sweepUploads } from '../domain/uploads/uploads.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
 import { removeMailFiles } from '../platform/mail-files.js';
@@ -101,5 +102,6 @@ export async function pruneOnce(
   );
   // Uploaded files no committed response refers to (an interrupted upload, a deleted survey).
   pruned.uploads = await sweepUploads(deps, batchSize);
+  await pruneUploadWindows(deps);
   return pruned;
 }

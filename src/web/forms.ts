@@ -1,16 +1,19 @@
 // Small pieces every page with forms uses: the CSRF field, an error shown beside the form that
 // caused it (the field marked aria-invalid and pointing at the message), and the plumbing of a
 // survey's manage-token pages (edit, collect): sign-in, access, CSRF, and redirect-or-re-render.
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { Deps } from '../context.js';
 import type { User } from '../domain/accounts/users.js';
 import { managedSurvey, requireSurvey, type SurveyArea, type SurveyRow } from '../domain/surveys/access.js';
+import { releaseUpload } from '../domain/uploads/admission.js';
 import { ApiError } from '../platform/errors.js';
 import type { Plan } from '../platform/plans.js';
 import { sendPage } from './account/frame.js';
 import { type Html, html, raw } from './html.js';
 import { currentUser, loginUrl } from './session.js';
+import { admitUploadRequest, csrfRefusal, type Fields, readMultipart } from './uploads.js';
 
 /** A page's error state: the error and the id of the form it belongs to. */
 export interface FormErrorState {
@@ -110,6 +113,19 @@ export interface ManagedPost<S> {
   ): Promise<FormDone | { markup: string }>;
   /** The page state that shows `error` (beside the form that failed). */
   failed(request: FastifyRequest, error: ApiError): S;
+  /** A form that may carry files (multipart): read only once sign-in, write access, the upload's
+   * admission and the form's CSRF token (its first field) have allowed it (web/uploads.ts). The
+   * body the action sees has the fields and, under a file part's name, what `receive` made of it. */
+  upload?: ManagedUpload;
+}
+
+export interface ManagedUpload {
+  /** The largest body the form can need. */
+  maxBytes: number;
+  /** Receives one file part of an allowed post (read to its end). */
+  receive(part: MultipartFile): Promise<unknown>;
+  /** Forgets what `receive` made that the action did not keep (after every post). */
+  discard(received: unknown[]): Promise<void>;
 }
 
 /** GET of a manage-token page: signed-out visitors go to sign-in, then read access decides. */
@@ -141,6 +157,14 @@ export function managedFormPost<S extends FormErrorState & { notice?: string }>(
   page: ManagedPage<S>,
   post: ManagedPost<S>,
 ): void {
+  const body = Type.Object(
+    { _csrf: Type.String({ maxLength: 200 }), ...post.body },
+    { additionalProperties: false },
+  );
+  if (post.upload) {
+    managedUploadPost(app, deps, page, post, post.upload, body);
+    return;
+  }
   app.post(
     post.path,
     {
@@ -148,10 +172,7 @@ export function managedFormPost<S extends FormErrorState & { notice?: string }>(
         hide: true,
         querystring: ManagedQuery,
         ...(post.params ? { params: post.params } : {}),
-        body: Type.Object(
-          { _csrf: Type.String({ maxLength: 200 }), ...post.body },
-          { additionalProperties: false },
-        ),
+        body,
       },
       preHandler: app.csrfProtection,
     },
@@ -160,20 +181,112 @@ export function managedFormPost<S extends FormErrorState & { notice?: string }>(
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
       const survey = await managedSurvey(deps, { user }, token, page.area, 'write');
-      const actor = { user, plan: user.account_type as Plan, ip: request.ip ?? null };
+      return runManagedPost(deps, page, post, request, reply, user, survey, token);
+    },
+  );
+}
+
+/** The post's action, then a 303 back to the page with its notice, or the page with its error. */
+async function runManagedPost<S extends FormErrorState & { notice?: string }>(
+  deps: Deps,
+  page: ManagedPage<S>,
+  post: ManagedPost<S>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  survey: SurveyRow,
+  token: string,
+): Promise<FastifyReply> {
+  const actor = { user, plan: user.account_type as Plan, ip: request.ip ?? null };
+  try {
+    const result = await post.action(request, survey, actor, reply);
+    if ('markup' in result) return sendPage(reply, result.markup);
+    const { done, anchor, open, count } = result;
+    const query = `&done=${done}${open ? `&open=${open}` : ''}${count ? `&n=${count}` : ''}`;
+    return reply.redirect(`${page.url(token)}${query}${anchor ? `#${anchor}` : ''}`, 303);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    // The survey as it is now (the change may have failed half-way through validation, not through writing).
+    const fresh = await requireSurvey(deps, { user }, survey.id, page.area, 'read');
+    const markup = await page.render(request, reply, user, fresh, token, post.failed(request, err));
+    return sendPage(reply, markup, Math.min(err.status, 500));
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A managed upload post's signed-in user and survey, found before its body is read. */
+    managedUpload?: { user: User; survey: SurveyRow; token: string; received: unknown[] };
+  }
+}
+
+/**
+ * A managed post whose form may carry files. Sign-in, write access and the upload's admission run
+ * in a preHandler, before the body is read (a multipart body is read only by the handler); the
+ * CSRF token is checked on the fields before the first file part, and a post without a valid one
+ * is drained unread and refused as every form is (403), its declared bytes given back.
+ */
+function managedUploadPost<S extends FormErrorState & { notice?: string }>(
+  app: FastifyInstance,
+  deps: Deps,
+  page: ManagedPage<S>,
+  post: ManagedPost<S>,
+  upload: ManagedUpload,
+  body: TSchema,
+): void {
+  app.post(
+    post.path,
+    {
+      schema: { hide: true, querystring: ManagedQuery, ...(post.params ? { params: post.params } : {}) },
+      preHandler: async (request, reply) => {
+        const token = (request.query as { sm?: string }).sm ?? '';
+        const user = await currentUser(deps, request);
+        if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
+        const survey = await managedSurvey(deps, { user }, token, page.area, 'write');
+        if (request.isMultipart()) await admitUploadRequest(deps, request, reply, user.id, upload.maxBytes);
+        request.managedUpload = { user, survey, token, received: [] };
+      },
+      // what the action did not keep goes before the answer does
+      onSend: async (request, _reply, payload) => {
+        const received = request.managedUpload?.received ?? [];
+        if (received.length) await upload.discard(received.splice(0));
+        return payload;
+      },
+    },
+    async (request, reply) => {
+      const { user, survey, token } = request.managedUpload!;
+      let received: Received[] = [];
+      const done = request.managedUpload!.received;
       try {
-        const result = await post.action(request, survey, actor, reply);
-        if ('markup' in result) return sendPage(reply, result.markup);
-        const { done, anchor, open, count } = result;
-        const query = `&done=${done}${open ? `&open=${open}` : ''}${count ? `&n=${count}` : ''}`;
-        return reply.redirect(`${page.url(token)}${query}${anchor ? `#${anchor}` : ''}`, 303);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        // The survey as it is now (the change may have failed half-way through validation, not through writing).
-        const fresh = await requireSurvey(deps, { user }, survey.id, page.area, 'read');
-        const markup = await page.render(request, reply, user, fresh, token, post.failed(request, err));
-        return sendPage(reply, markup, Math.min(err.status, 500));
+        if (request.isMultipart()) {
+          const read = await readMultipart(request, {
+            allowed: (fields) => csrfRefusal(app, request, fields._csrf) === null,
+            receive: async (part) => ({ field: part.fieldname, value: await upload.receive(part) }),
+            discard: (items) => upload.discard(items.map((i) => i.value)),
+          });
+          received = read.items;
+          done.push(...received.map((i) => i.value));
+          if (read.refused) {
+            if (request.uploadReservation) await releaseUpload(deps, request.uploadReservation);
+            throw csrfRefusal(app, request, read.fields._csrf);
+          }
+          request.body = { ...read.fields, ...Object.fromEntries(received.map((i) => [i.field, i.value])) };
+        } else {
+          const refusal = csrfRefusal(app, request, (request.body as Fields | undefined)?._csrf);
+          if (refusal) throw refusal;
+        }
+        if (!request.compileValidationSchema(body)(request.body))
+          throw new ApiError(1002, 'Some fields of the form are missing or invalid.');
+        return await runManagedPost(deps, page, post, request, reply, user, survey, token);
+      } finally {
+        // the answer's onSend discards them first; this covers a post that threw before it
+        if (done.length) await upload.discard(done.splice(0));
       }
     },
   );
+}
+
+interface Received {
+  field: string;
+  value: unknown;
 }

@@ -17,6 +17,15 @@ export interface UploadsTable {
   created_at: string;
 }
 
+/** Bytes uploaded per key (an account, a client address) in a one-hour window (migration 0050). */
+export interface UploadByteWindowsTable {
+  key: string;
+  /** the window's number: epoch ms / one hour */
+  window_start: number;
+  bytes: number;
+}
+
 export interface UploadTables {
   uploads: UploadsTable;
+  upload_byte_windows: UploadByteWindowsTable;
 }

@@ -45,7 +45,8 @@ function cleanName(name: string): string {
 /**
  * Reads one file stream into UPLOAD_DIR/tmp (at most UPLOAD_MAX_BYTES; `truncated` is the
  * multipart parser's own flag when it cut the stream at that limit). A file that is too big is
- * not kept even in tmp.
+ * not kept even in tmp, nor is one whose stream fails. Call it only once the request is known to be
+ * allowed (admission.ts and the form's CSRF token).
  */
 export async function receiveFile(
   deps: Deps,
@@ -73,9 +74,13 @@ export async function receiveFile(
       await fh.write(chunk);
     }
     await fh.sync();
-  } finally {
+  } catch (err) {
+    // the client went away mid-file, or the form broke: the part received goes at once
     await fh.close();
+    await rm(tmpPath, { force: true });
+    throw err;
   }
+  await fh.close();
   const tooBig = size > max || stream.truncated === true;
   if (tooBig) await rm(tmpPath, { force: true });
   return {

@@ -58,8 +58,16 @@ export function pageErrorHandler(err: FastifyError, request: FastifyRequest, rep
       'This form could not be verified (it may have expired or come from another site). Go back, reload the page and try again.',
     );
   if (err instanceof ApiError) {
-    // A page answers 403 where the API would say 401: the browser has a session, not a bad token.
-    const status = err.code === 1020 ? 404 : err.status === 401 ? 403 : Math.min(err.status, 500);
+    // A page answers 403 where the API would say 401: the browser has a session, not a bad token;
+    // 503 (try again later) stays itself.
+    const status =
+      err.code === 1020
+        ? 404
+        : err.status === 401
+          ? 403
+          : err.status === 503
+            ? 503
+            : Math.min(err.status, 500);
     return errorPage(
       reply,
       status,

@@ -20,10 +20,12 @@ import {
   readCsv,
 } from '../../domain/contacts/import.js';
 import { getList, listLists } from '../../domain/contacts/lists.js';
+import { releaseUpload } from '../../domain/uploads/admission.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { csrfToken, signedInOnly } from '../session.js';
+import { admitUploadRequest, csrfRefusal, type Fields, readMultipart } from '../uploads.js';
 import { contactsPage, formBody, listOf, many, messages, planOf, text, userOf } from './common.js';
 
 /** Sample rows shown under each column in the preview. */
@@ -37,14 +39,10 @@ const OUTCOMES: Record<ImportRow['result']['outcome'], string> = {
 };
 
 export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
-  // Only the file upload step is multipart; the file is read into a string (one file, 1 MB).
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 },
-    async onFile(part) {
-      (part as unknown as { value: string }).value = (await part.toBuffer()).toString('utf8');
-    },
-  });
+  // Only the file upload step is multipart, read by its handler once sign-in, the upload's
+  // admission and the CSRF token (the form's first field) allowed it; the file is read into a
+  // string (one file, 1 MB).
+  await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 } });
   const signedIn = signedInOnly(deps);
 
   async function targetLabels(userId: string): Promise<Record<string, string>> {
@@ -143,18 +141,52 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     renderUpload(request, reply),
   );
 
+  const previewBody = formBody({ file: text(IMPORT_MAX_BYTES * 2), csv: text(IMPORT_MAX_BYTES * 2) });
   app.post(
     '/contacts/import/preview',
     {
-      schema: {
-        hide: true,
-        body: formBody({ file: text(IMPORT_MAX_BYTES * 2), csv: text(IMPORT_MAX_BYTES * 2) }),
-      },
-      preHandler: [signedIn, app.csrfProtection],
+      schema: { hide: true },
+      preHandler: [
+        signedIn,
+        async (request, reply) => {
+          if (reply.sent || !request.isMultipart()) return;
+          // the file, the pasted CSV beside it, and the token
+          const maxBytes = IMPORT_MAX_BYTES * 3 + 64 * 1024;
+          request.uploadReservation = await admitUploadRequest(
+            deps,
+            request,
+            reply,
+            userOf(request).id,
+            maxBytes,
+          );
+        },
+      ],
     },
     async (request, reply) => {
-      const form = request.body as { file?: string; csv?: string };
-      const csvText = form.file?.trim() ? form.file : (form.csv ?? '');
+      let form = request.body as Fields | undefined;
+      if (request.isMultipart()) {
+        const read = await readMultipart<[string, string]>(request, {
+          allowed: (fields) => csrfRefusal(app, request, fields._csrf) === null,
+          receive: async (part) => [part.fieldname, (await part.toBuffer()).toString('utf8')],
+          discard: async () => {},
+        });
+        if (read.refused) {
+          if (request.uploadReservation) await releaseUpload(deps, request.uploadReservation);
+          throw csrfRefusal(app, request, read.fields._csrf);
+        }
+        form = { ...read.fields, ...Object.fromEntries(read.items) };
+      } else {
+        const refusal = csrfRefusal(app, request, form?._csrf);
+        if (refusal) throw refusal;
+      }
+      if (!request.compileValidationSchema(previewBody)(form ?? {}))
+        return renderUpload(
+          request,
+          reply,
+          new ApiError(1002, 'The form is missing fields or has too much in one.'),
+        );
+      const { file, csv: pasted } = form as { file?: string; csv?: string };
+      const csvText = file?.trim() ? file : (pasted ?? '');
       let csv: ParsedCsv;
       try {
         if (!csvText.trim()) throw new ApiError(1002, 'Choose a CSV file or paste the CSV.');

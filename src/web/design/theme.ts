@@ -2,7 +2,8 @@
 // ready themes, colours, font, button shape and logo, with a sample of a respondent page drawn in
 // the theme. "Preview" draws the sample with the fields as typed, without saving; "Save" keeps
 // them. Works without JavaScript; the form is multipart for the logo, received like a
-// respondent's upload (domain/uploads: into UPLOAD_DIR/tmp, then checked by content).
+// respondent's upload (domain/uploads: admitted before the body is read, into UPLOAD_DIR/tmp,
+// then checked by content).
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -133,19 +134,14 @@ export async function themePages(app: FastifyInstance, deps: Deps): Promise<void
   };
   managedPage(app, deps, '/create/theme', page);
 
-  // The post's multipart body: fields as strings, the logo received into UPLOAD_DIR/tmp.
+  // The post's multipart body: fields as strings, the logo received into UPLOAD_DIR/tmp, and
+  // only once sign-in, write access, the upload's admission and the CSRF token allowed it
+  // (managedFormPost's `upload`).
   await app.register(async (scope) => {
     await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
       // a logo over the limit is cut there and refused by name (logoProblem), not a bare 413
       throwFileSizeLimit: false,
       limits: { fileSize: LOGO_MAX_BYTES + 1, files: 1, fields: 20, fieldSize: 1000 },
-      async onFile(part) {
-        const file = await receiveFile(deps, 'logo', part.filename, part.file);
-        // an empty file input sends a part with no name and nothing in it
-        (part as unknown as { value: IncomingFile | string }).value = part.filename ? file : '';
-        if (!part.filename) await discardFiles([file]);
-      },
     });
     const bodyOf = (request: FastifyRequest) => request.body as Body;
     managedFormPost(scope, deps, page, {
@@ -156,17 +152,26 @@ export async function themePages(app: FastifyInstance, deps: Deps): Promise<void
         intent: formText(40),
         logo: Type.Optional(Type.Unknown()),
       },
-      failed: (request, error) => {
-        const logo = bodyOf(request).logo;
-        if (logo && typeof logo !== 'string') void discardFiles([logo]);
-        return { error, errorAt: 'theme', draft: textOf(bodyOf(request)) };
+      failed: (request, error) => ({ error, errorAt: 'theme', draft: textOf(bodyOf(request)) }),
+      upload: {
+        // a photo too big for a logo still reaches the form's own message (cut at the logo's limit,
+        // the rest drained unwritten); beyond any upload's size the post is refused unread
+        maxBytes: Math.max(LOGO_MAX_BYTES, deps.config.uploads.maxBytes) + 64 * 1024,
+        receive: async (part) => {
+          if (part.filename) return receiveFile(deps, 'logo', part.filename, part.file);
+          // an empty file input sends a part with no name and nothing in it
+          for await (const _ of part.file);
+          return '';
+        },
+        // a kept logo was renamed away from tmp; anything else received goes
+        discard: (received) =>
+          discardFiles(received.filter((r): r is IncomingFile => typeof r === 'object' && r !== null)),
       },
       action: async (request, survey, actor, reply) => {
         const body = bodyOf(request);
         const logo = body.logo && typeof body.logo !== 'string' ? body.logo : undefined;
         const intent = typeof body.intent === 'string' ? body.intent : 'save';
         if (intent === 'preview') {
-          if (logo) await discardFiles([logo]);
           const draft = textOf(body);
           checkTheme(draft);
           return {

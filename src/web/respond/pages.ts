@@ -40,6 +40,12 @@ import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
 import {
+  ownerTakesFiles,
+  type Reservation,
+  releaseUpload,
+  UploadRefused,
+} from '../../domain/uploads/admission.js';
+import {
   acceptedTypes,
   discardFiles,
   type IncomingFile,
@@ -50,51 +56,17 @@ import { baseUrl } from '../../http/paging.js';
 import { allowFraming } from '../../http/security-headers.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler } from '../account/frame.js';
-import { type Html, html, inlineScript, raw } from '../html.js';
+import { type Html, html, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
 import { pagePlugin } from '../page-area.js';
 import { renderQuestion, richText } from '../surveys/render-question.js';
+import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
+import { SCRIPT } from './script.js';
 import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
 import { lookOf, shareTags, type Themed, themedRoutes, themeRoutes, withTheme } from './theme.js';
-
-// Required answers checked in the browser before posting (the server checks them again).
-const SCRIPT = inlineScript(`
-(function () {
-  var form = document.querySelector('form[data-respond]');
-  if (!form) return;
-  form.addEventListener('submit', function (e) {
-    var nav = e.submitter && e.submitter.value;
-    if (nav === 'prev' || nav === 'exit') return;
-    var first = null;
-    form.querySelectorAll('.q-wrap').forEach(function (w) {
-      var fields = Array.prototype.slice.call(w.querySelectorAll('input, select, textarea'));
-      var filled = fields.some(function (el) {
-        if (el.type === 'radio' || el.type === 'checkbox') return el.checked;
-        if (el.type === 'file') return el.files.length > 0 || !!w.querySelector('.upload-current');
-        return el.type !== 'hidden' && el.value.trim() !== '';
-      });
-      var problem = '';
-      if (w.dataset.required && !filled) problem = w.dataset.requiredText;
-      fields.forEach(function (el) {
-        if (!problem && el.type === 'file' && el.files.length && el.files[0].size > Number(el.dataset.maxBytes || Infinity)) problem = el.dataset.tooBig;
-        if (problem || !el.value) return;
-        if (el.type === 'email' && !/^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$/.test(el.value)) problem = 'Please enter a valid email address.';
-        if (el.type === 'number' && isNaN(Number(el.value))) problem = 'Please enter a number.';
-      });
-      var msg = w.querySelector('.js-error');
-      if (problem) {
-        if (!msg) { msg = document.createElement('p'); msg.className = 'error js-error'; msg.setAttribute('role', 'alert'); w.insertBefore(msg, w.firstChild); }
-        msg.textContent = problem;
-        first = first || w;
-      } else if (msg) msg.parentNode.removeChild(msg);
-    });
-    if (first) { e.preventDefault(); var f = first.querySelector('input, select, textarea'); if (f) f.focus(); }
-  });
-})();
-`);
 
 interface Ctx {
   token: string;
@@ -142,6 +114,9 @@ function notFound(reply: FastifyReply): FastifyReply {
     html`<h1>Survey not found</h1><p>This survey link is not valid. Check the address or ask whoever sent it for a new one.</p>`,
   );
 }
+
+/** What a respondent form's fields may take, besides its files. */
+const FIELDS_BYTES = 1024 * 1024;
 
 const CLOSED_TEXT = {
   closed: 'This survey is closed.',
@@ -286,7 +261,7 @@ export function respondPages(deps: Deps) {
     await app.register(multipart, {
       // an oversized file is cut at the limit and flagged (truncated), then refused at its question
       throwFileSizeLimit: false,
-      limits: { fileSize: deps.config.uploads.maxBytes, files: 20, fields: 5000, fieldSize: 1024 * 1024 },
+      limits: { fileSize: deps.config.uploads.maxBytes, files: 20, fields: 5000, fieldSize: FIELDS_BYTES },
     });
     await themeRoutes(app);
     await themedRoutes(app, deps);
@@ -514,34 +489,63 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       sess: string | undefined,
     ): Promise<{ form: Form; files: IncomingFile[]; refused: boolean }> {
       if (!request.isMultipart()) return { form: request.body ?? {}, files: [], refused: false };
-      const form: Form = {};
-      const files: IncomingFile[] = [];
-      let refused = false;
-      try {
-        for await (const part of request.parts()) {
-          if (part.type === 'field') {
-            const value = String(part.value);
-            const had = form[part.fieldname];
-            form[part.fieldname] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
-            continue;
-          }
+      // one file per question
+      const received = new Set<string>();
+      const { fields, items, refused } = await readMultipart<IncomingFile>(request, {
+        allowed: (form) => csrfValid(deps, sess, form.csrf),
+        receive: async (part, form) => {
           const page = ctx.index.pageById.get(String(form.p ?? ''));
           const q = page?.questions.find(
             (x) => `q_${x.id}` === part.fieldname && x.displayType === 'file_upload',
           );
-          if (!csrfValid(deps, sess, form.csrf)) refused = true;
-          if (refused || !q || !part.filename || files.some((f) => f.questionId === q.id)) {
-            for await (const _ of part.file); // read past it, keeping nothing
-            continue;
-          }
-          files.push(await receiveFile(deps, q.id, part.filename, part.file));
-        }
+          if (!q || !part.filename || received.has(q.id)) return null;
+          received.add(q.id);
+          return receiveFile(deps, q.id, part.filename, part.file);
+        },
+        discard: discardFiles,
+      });
+      return { form: fields, files: items, refused };
+    }
+
+    /**
+     * Before a multipart post's body is read: the collector open, its password given, a session
+     * to check the form's token against, the owner's plan taking files, and the upload admitted
+     * (size, free disk, the owner's and the address's hourly bytes). Null to go on, or the reply.
+     */
+    async function admitPost(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      ctx: Ctx,
+      sess: string | undefined,
+    ): Promise<{ stop: FastifyReply } | { reservation?: Reservation }> {
+      if (!request.isMultipart()) return {};
+      if (!sess) return { stop: expired(reply, ctx) };
+      const reason = closedReason(ctx.collector, deps.clock.now());
+      if (reason === 'closed' || reason === 'expired') return { stop: closedPage(reply, ctx, reason) };
+      if (!passwordOk(request, ctx)) return { stop: passwordPage(reply, ctx, sess, false) };
+      const uploads = [...ctx.index.questions.values()].filter((q) => q.displayType === 'file_upload').length;
+      try {
+        if (uploads > 0 && !(await ownerTakesFiles(deps, ctx.survey.owner_id)))
+          throw new UploadRefused(1015, 'This survey cannot take files at the moment.');
+        // a file per upload question (at most 20), and the page's other answers
+        const maxBytes = Math.min(uploads, 20) * deps.config.uploads.maxBytes + FIELDS_BYTES;
+        return {
+          reservation: await admitUploadRequest(deps, request, reply, ctx.survey.owner_id, maxBytes),
+        };
       } catch (err) {
-        // a broken or over-limit form (too many fields, the client gone): nothing it sent is kept
-        await discardFiles(files);
-        throw err;
+        if (!(err instanceof UploadRefused)) throw err;
+        return { stop: uploadRefused(reply, ctx, err) };
       }
-      return { form, files, refused };
+    }
+
+    function uploadRefused(reply: FastifyReply, ctx: Ctx, err: UploadRefused): FastifyReply {
+      return send(
+        reply,
+        err.code === 1015 ? 403 : err.status,
+        `${ctx.survey.title}: your answers could not be sent`,
+        html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>Your answers on this page could not be accepted.</strong></p><p>${err.detail}</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
+        ctx.survey,
+      );
     }
 
     app.post<{ Params: { token: string }; Body: Form }>(
@@ -551,9 +555,15 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
         const sess = readCookie(request, sessionCookie(ctx));
+        const admitted = await admitPost(request, reply, ctx, sess);
+        if ('stop' in admitted) return admitted.stop;
         const { form, files, refused } = await readForm(request, ctx, sess);
         try {
-          if (refused || !csrfValid(deps, sess, form.csrf)) return expired(reply, ctx);
+          if (refused || !csrfValid(deps, sess, form.csrf)) {
+            // nothing was kept: the bytes it declared count against nobody
+            if (admitted.reservation) await releaseUpload(deps, admitted.reservation);
+            return expired(reply, ctx);
+          }
           return await answer(request, reply, ctx, sess!, form, files);
         } finally {
           // Files the flow did not keep (any reply but a saved page) leave no trace.
