@@ -4,13 +4,14 @@ import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { openDatabase } from './db/database.js';
 import { IdAllocator } from './db/ids.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, refuseNewerDatabase } from './db/migrate.js';
 import { storedServerKey } from './db/settings.js';
 import { PgResponseStore } from './db/stores/responses-pg.js';
 import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
 import { outboxBacklog } from './outbox/backlog.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { randomToken, ServerSecrets } from './platform/secrets.js';
+import { VERSION } from './platform/version.js';
 import { createLogger } from './telemetry/logger.js';
 import { Metrics } from './telemetry/metrics.js';
 
@@ -28,7 +29,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     onQuery: config.metrics.port === undefined ? undefined : (s) => metrics?.queryLatency.observe(s),
   });
   try {
-    if (options.migrate !== false) await migrateToLatest(db);
+    // A database a newer release migrated is refused before anything reads or writes it.
+    if (options.migrate !== false) await migrateToLatest(db, VERSION);
+    else await refuseNewerDatabase(db, VERSION);
     // The server key: SECRET_KEY if configured, else one generated on first start and kept.
     const secrets = new ServerSecrets(config.secretKey || (await storedServerKey(db, randomToken(32))));
     const clock = options.clock ?? systemClock;

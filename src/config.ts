@@ -111,6 +111,8 @@ export interface Config {
   retention: Record<RetainedKind, number>;
   /** RETENTION_INTERVAL_SECONDS: how often each worker runs its retention job. */
   retentionIntervalSeconds: number;
+  /** BACKFILL_INTERVAL_SECONDS: how often each worker completes derived rows an older release left out. */
+  backfillIntervalSeconds: number;
   /** DKIM signing of every email (MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_PRIVATE_KEY or
    * MAIL_DKIM_PRIVATE_KEY_FILE); null = unsigned. */
   mailDkim: { domain: string; selector: string; privateKey?: string; privateKeyFile?: string } | null;
@@ -282,6 +284,11 @@ export const ENV_SCHEMA = Type.Partial(
     RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
     RETAIN_EVENTS_DAYS: whole(30, 'days events are kept once every consumer has read them (0 = forever)'),
     RETENTION_INTERVAL_SECONDS: whole(60, "seconds between the worker's retention passes", 1),
+    BACKFILL_INTERVAL_SECONDS: whole(
+      600,
+      "seconds between the worker's passes completing derived rows an older release's process left out",
+      1,
+    ),
     MAIL_DKIM_DOMAIN: text(undefined, 'the domain emails are DKIM-signed for (unset = unsigned)'),
     MAIL_DKIM_SELECTOR: text(undefined, "the DKIM selector (the key's DNS name under _domainkey)"),
     MAIL_DKIM_PRIVATE_KEY: text(undefined, 'the DKIM private key (PEM)', secret),
@@ -475,6 +482,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       events: n('RETAIN_EVENTS_DAYS'),
     },
     retentionIntervalSeconds: n('RETENTION_INTERVAL_SECONDS'),
+    backfillIntervalSeconds: n('BACKFILL_INTERVAL_SECONDS'),
     mailDkim: dkimOf(s),
     alertDigestIntervalSeconds: n('ALERT_DIGEST_INTERVAL_SECONDS'),
   };

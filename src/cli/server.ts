@@ -52,21 +52,26 @@ export const serverCommands: Commands = (program) => {
       const databaseUrl = loadConfig().databaseUrl;
       const { openDatabase } = await import('../db/database.js');
       const { migrateToLatest, migrationStatus } = await import('../db/migrate.js');
+      const { VERSION } = await import('../platform/version.js');
       const db = openDatabase(databaseUrl);
       try {
         if (opts.status) {
           const status = await migrationStatus(db);
           print(
             !!opts.json,
-            { ...status },
+            { ...status, version: VERSION },
             [
+              `this program: ${VERSION}; database last migrated by: ${status.migrated_by ?? 'a release before 0.5.0, or none'}`,
               ...status.applied.map((m) => `applied  ${m.name}  ${m.applied_at}`),
-              ...status.pending.map((name) => `pending  ${name}`),
+              ...status.pending_kinds.map((m) => `pending  ${m.name}  ${m.kind}`),
+              ...status.unknown.map(
+                (m) => `unknown  ${m.name}  ${m.applied_at}  (applied by a newer release)`,
+              ),
             ].join('\n'),
           );
           return;
         }
-        const applied = await migrateToLatest(db);
+        const applied = await migrateToLatest(db, VERSION);
         print(
           !!opts.json,
           { applied },
@@ -75,6 +80,15 @@ export const serverCommands: Commands = (program) => {
       } finally {
         await db.close();
       }
+    });
+
+  program
+    .command('version')
+    .description('print the version and exit (as --version; reads no configuration)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) => {
+      const { VERSION } = await import('../platform/version.js');
+      print(!!opts.json, { version: VERSION }, VERSION);
     });
 
   program

@@ -8,7 +8,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import type { Db } from './database.js';
-import { statementName } from './prepared.js';
+import { queryNamed, statementName } from './prepared.js';
 
 const TEXT = 'SELECT n FROM caller_epoch WHERE id = 1';
 /** Reads in flight at once: a request arriving during one read need not wait for it to end. */
@@ -28,7 +28,7 @@ export function callerEpochReader(pool: pg.Pool): EpochReader {
         const batch = waiting;
         waiting = [];
         try {
-          const { rows } = await pool.query<{ n: number | string }>({ name, text: TEXT });
+          const { rows } = await queryNamed<{ n: number | string }>(pool, { name, text: TEXT });
           const n = Number(rows[0].n);
           for (const w of batch) w.resolve(n);
         } catch (err) {

@@ -1,6 +1,9 @@
-import { type MigrationResultSet, Migrator } from 'kysely';
+import { type MigrationResultSet, Migrator, sql } from 'kysely';
 import type { Db } from './database.js';
-import { migrations } from './migrations/index.js';
+import { type MigrationKind, migrations } from './migrations/index.js';
+
+/** The settings row naming the highest release (semver) that ran `migrate` on this database. */
+const MIGRATED_BY = 'migrated_by_version';
 
 function migrator(db: Db): Migrator {
   return new Migrator({
@@ -11,25 +14,125 @@ function migrator(db: Db): Migrator {
   });
 }
 
-/** Applies every pending migration. Idempotent; safe to run from several processes at once. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/** A database a newer release has migrated: this program may not know its schema, so it refuses to
+ * run on it rather than misread or damage it. */
+export class NewerDatabaseError extends Error {
+  constructor(readonly migratedBy: string) {
+    super(
+      `this database was migrated by a newer version (${migratedBy}): run that version or restore the backup`,
+    );
+  }
+}
+
+/** Orders two versions "MAJOR.MINOR.PATCH" (a pre-release or build suffix is ignored). */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) =>
+    v
+      .split(/[-+]/)[0]
+      .split('.')
+      .map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/** The release that last raised the database's version, or null (a new database, or one only
+ * releases before 0.5.0 migrated: they did not record it). */
+export async function migratedBy(db: Db): Promise<string | null> {
+  try {
+    const row = await db.kysely
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', MIGRATED_BY)
+      .executeTakeFirst();
+    return row?.value ?? null;
+  } catch {
+    return null; // no settings table yet: nothing has migrated this database
+  }
+}
+
+/** Throws NewerDatabaseError when a release newer than `version` migrated the database. */
+export async function refuseNewerDatabase(db: Db, version: string): Promise<void> {
+  const by = await migratedBy(db);
+  if (by !== null && compareVersions(by, version) > 0) throw new NewerDatabaseError(by);
+}
+
+/** Records `version` as the database's, unless a newer one is recorded: a compare-and-set, so two
+ * releases migrating at once leave the higher. */
+async function recordVersion(db: Db, version: string): Promise<void> {
+  const k = db.kysely;
+  for (;;) {
+    const by = await migratedBy(db);
+    if (by !== null && compareVersions(by, version) >= 0) return;
+    const changed =
+      by === null
+        ? await k
+            .insertInto('settings')
+            .values({ key: MIGRATED_BY, value: version })
+            .onConflict((oc) => oc.column('key').doNothing())
+            .executeTakeFirst()
+        : await k
+            .updateTable('settings')
+            .set({ value: version })
+            .where('key', '=', MIGRATED_BY)
+            .where('value', '=', by)
+            .executeTakeFirst();
+    const n =
+      'numInsertedOrUpdatedRows' in changed ? changed.numInsertedOrUpdatedRows : changed.numUpdatedRows;
+    if (Number(n ?? 0) > 0) return;
+  }
+}
+
+/**
+ * Applies every pending migration. Idempotent; safe to run from several processes at once. Given
+ * the program's `version`, it first refuses a database a newer release migrated, and afterwards
+ * records the version as the database's.
+ */
+export async function migrateToLatest(db: Db, version?: string): Promise<string[]> {
+  if (version) await refuseNewerDatabase(db, version);
   const result: MigrationResultSet = await migrator(db).migrateToLatest();
   if (result.error) throw result.error;
+  if (version) await recordVersion(db, version);
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 export interface MigrationStatus {
   applied: Array<{ name: string; applied_at: string }>;
   pending: string[];
+  /** Each pending migration with its kind: whether the older release may keep serving meanwhile. */
+  pending_kinds: Array<{ name: string; kind: MigrationKind }>;
+  /** Applied in the database but unknown to this program (a newer release's). */
+  unknown: Array<{ name: string; applied_at: string }>;
+  /** The highest release that ran `migrate` here (null: none that records it). */
+  migrated_by: string | null;
 }
 
-/** Which migrations this database has applied (and when) and which this program would apply. */
+/** Which migrations this database has applied (and when), which this program would apply (and of
+ * which kind), and which it has applied that this program does not know. */
 export async function migrationStatus(db: Db): Promise<MigrationStatus> {
   const all = await migrator(db).getMigrations();
+  const pending = all.filter((m) => !m.executedAt).map((m) => m.name);
+  let recorded: Array<{ name: string; timestamp: string | Date }> = [];
+  try {
+    recorded = (
+      await sql<{
+        name: string;
+        timestamp: string | Date;
+      }>`SELECT name, timestamp FROM kysely_migration`.execute(db.kysely)
+    ).rows;
+  } catch {
+    // no migration has run yet: kysely_migration does not exist
+  }
   return {
     applied: all
       .filter((m) => m.executedAt)
       .map((m) => ({ name: m.name, applied_at: m.executedAt!.toISOString() })),
-    pending: all.filter((m) => !m.executedAt).map((m) => m.name),
+    pending,
+    pending_kinds: pending.map((name) => ({ name, kind: migrations[name].kind })),
+    unknown: recorded
+      .filter((r) => !(r.name in migrations))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((r) => ({ name: r.name, applied_at: new Date(r.timestamp).toISOString() })),
+    migrated_by: await migratedBy(db),
   };
 }

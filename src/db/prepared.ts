@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Compilable, Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';
 
@@ -45,7 +46,7 @@ export function prepareQuery<Row, Args extends unknown[]>(
     const name = statementName(compiled.sql);
     return async (...args) =>
       (
-        await pool.query<Row & object>({
+        await queryNamed<Row & object>(pool, {
           name,
           text: compiled.sql,
           values: bind(args),
@@ -78,6 +79,48 @@ export function prepareQuery<Row, Args extends unknown[]>(
  * connection, so it is derived from the text (no table of names to keep). */
 export function statementName(text: string): string {
   return `p${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
+}
+
+/** PostgreSQL's answer to a prepared statement whose tables changed shape since it was prepared on
+ * this connection ("cached plan must not change result type"): a migration added a column to a
+ * table it reads with `*`, while this process kept running. */
+export function isStalePlan(err: unknown): boolean {
+  return (
+    (err as { code?: string } | null)?.code === '0A000' && /cached plan/.test(String((err as Error).message))
+  );
+}
+
+/**
+ * Runs a named (prepared) statement on one of the pool's connections. When its plan went stale
+ * (isStalePlan), the statement is deallocated on that connection, forgotten by the driver, and run
+ * once more, prepared anew: a rolling upgrade's migration changes no answer of a running process.
+ * Each connection heals itself the first time it meets the change. Outside a transaction only (a
+ * failed statement aborts the transaction it is in).
+ */
+export async function queryNamed<R extends object>(
+  pool: pg.Pool,
+  query: pg.QueryConfig & { name: string; rowMode?: 'array' },
+): Promise<pg.QueryResult<R>> {
+  const client = await pool.connect();
+  try {
+    let result: pg.QueryResult<R>;
+    try {
+      result = await client.query<R>(query as pg.QueryConfig);
+    } catch (err) {
+      if (!isStalePlan(err)) throw err;
+      await client.query(`DEALLOCATE "${query.name}"`);
+      // the driver remembers which names it prepared on the connection and would not prepare it again
+      delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
+        .parsedStatements[query.name];
+      result = await client.query<R>(query as pg.QueryConfig);
+    }
+    client.release();
+    return result;
+  } catch (err) {
+    // as pool.query does: a connection that failed a statement is not trusted again
+    client.release(err as Error);
+    throw err;
+  }
 }
 
 /** prepareQuery for code that is handed the database on each call: prepared once per database. */

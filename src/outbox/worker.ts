@@ -3,10 +3,12 @@
 // database so several workers (serve processes or `survey-service worker`) share the work without
 // doing any of it twice at once. Between rounds it runs its scheduled jobs (`scheduledJobs`), each
 // at most once per its configured interval: retention (outbox/retention.ts, RETENTION_INTERVAL_SECONDS)
-// and the daily alert digests (domain/alerts, ALERT_DIGEST_INTERVAL_SECONDS).
+// the daily alert digests (domain/alerts, ALERT_DIGEST_INTERVAL_SECONDS) and the derived rows an
+// older release's process left out during a rolling upgrade (BACKFILL_INTERVAL_SECONDS).
 import type { Deps } from '../context.js';
 import { sendDigests } from '../domain/alerts/alerts.js';
 import { runExport } from '../domain/exports/exports.js';
+import { completeDerivedRows } from '../domain/responses/derived.js';
 import type { Clock } from '../platform/clock.js';
 import { claimDue } from './claim.js';
 import { deliverOne } from './deliver-webhook.js';
@@ -38,6 +40,7 @@ export function scheduledJobs(deps: Deps): WorkerJob[] {
   return [
     { name: 'retention', everyMs: deps.config.retentionIntervalSeconds * 1000, run: prune },
     { name: 'alert-digest', everyMs: deps.config.alertDigestIntervalSeconds * 1000, run: digests },
+    { name: 'derived-rows', everyMs: deps.config.backfillIntervalSeconds * 1000, run: derivedRows },
   ];
 }
 
@@ -45,6 +48,12 @@ export function scheduledJobs(deps: Deps): WorkerJob[] {
 async function digests(deps: Deps): Promise<void> {
   const sent = await sendDigests(deps);
   if (sent > 0) deps.log.info({ sent }, 'alerts: daily digests queued');
+}
+
+/** Derived rows a process of an older release left out (domain/responses/derived.ts). */
+async function derivedRows(deps: Deps): Promise<void> {
+  const written = await completeDerivedRows(deps);
+  if (written.response_keys > 0) deps.log.info({ written }, 'derived rows completed');
 }
 
 async function prune(deps: Deps): Promise<void> {

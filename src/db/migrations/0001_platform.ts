@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 
 // Accounts, apps, tokens, rate limits, settings, id blocks, and the event outbox.
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 
 // Sessions, sign-in throttling, authorization codes, app reviews and operators.
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('sessions')

@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 // members, and the append-only group activity log.
 
 /** The system roles (reference §14.4). Ids are fixed so every installation agrees. */
+export const kind = 'rolling-safe' as const;
+
 const SYSTEM_ROLES: Array<[string, string, string, string[]]> = [
   [
     '03decb5be70a42428d50f52ac38df3d7',

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 
 // Surveys, pages, questions (one JSON document per question row), folders, team templates and
 // translations.
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('survey_folders')

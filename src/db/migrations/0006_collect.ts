@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 
 // Collectors, responses (answers as one JSON document per row), response ordinals and rollup counts.
 // Everything hangs off surveys with ON DELETE CASCADE, so deleting a survey removes its collecting data.
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('collectors')

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 
 // Contacts, contact lists and fields; webhooks, their deliveries and attempts; the email outbox;
 // the fan-out marker for events.
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   let t = db.schema
     .createTable('contacts')

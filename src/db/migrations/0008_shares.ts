@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 // get on it. Deleting the workgroup or the survey removes its shares (cascading foreign keys, on
 // top of the explicit delete in deleteWorkgroup).
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('workgroup_shares')

@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 // (each with an unguessable token for their personal survey and opt-out links), and which
 // recipient got which message (with the queued email). Everything cascades from the collector.
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('collector_messages')

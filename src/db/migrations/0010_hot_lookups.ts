@@ -6,6 +6,8 @@
 //   sorting every event since the watermark.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('responses_collector_respondent')

@@ -1,6 +1,8 @@
 // Export jobs: files of a survey's responses written by the worker and kept for a while.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('exports')

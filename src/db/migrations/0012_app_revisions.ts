@@ -2,6 +2,8 @@
 // operator's review, while the `apps` row keeps the approved version users see and tokens get.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('app_revisions')

@@ -2,6 +2,8 @@
 // in the current minute (domain/responses/submission-limit.ts).
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('window_counters')

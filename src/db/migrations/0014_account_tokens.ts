@@ -4,6 +4,8 @@
 // only as SHA-256 hashes of the token in the link.
 import { type Kysely, sql } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const shared = await sql<{ email: string }>`
     SELECT lower(email) AS email FROM users GROUP BY lower(email) HAVING count(*) > 1 LIMIT 5`.execute(db);

@@ -2,6 +2,8 @@
 // the rules that fired for a response (`logic_path`), and the survey's logo and colour.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('survey_pages').addColumn('logic', 'text').execute();
   await db.schema

@@ -2,6 +2,8 @@
 // (local owner, source URL, source account), and the id map that makes re-runs idempotent.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('import_jobs')

@@ -4,6 +4,8 @@
 // row whose response never appears is an orphan the worker sweeps (domain/uploads/uploads.ts).
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('uploads')

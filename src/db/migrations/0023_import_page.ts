@@ -4,6 +4,8 @@
 // never the token).
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('import_jobs').addColumn('heartbeat_at', 'text').execute();
   await db.schema.alterTable('import_jobs').addColumn('last_error', 'text').execute();

@@ -10,6 +10,8 @@
 //    responses and their counters, rollup counts and events.
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 const CALLER_TABLES = ['tokens', 'users', 'apps'];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -4,6 +4,8 @@
 // not every survey of the account).
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('responses_survey_created')

@@ -6,6 +6,9 @@
 // tokens and a replayed code revokes only its own.
 import { type Kysely, sql } from 'kysely';
 
+/** Needs-stop: tokens an older release's process makes meanwhile are all recorded as 'oauth', whatever their origin. */
+export const kind = 'needs-stop' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const clashes = await sql<{ lowered: string }>`
     SELECT lower(username) AS lowered FROM users
@@ -16,8 +19,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       SELECT username FROM users WHERE lower(username) IN (${sql.join(lowered)}) ORDER BY username`.execute(
       db,
     );
+    const names = rows.rows.map((r) => r.username);
     throw new Error(
-      `usernames must be unique without regard to case; rename these accounts before upgrading (e.g. with SQL on the users table): ${rows.rows.map((r) => r.username).join(', ')}`,
+      `usernames must be unique without regard to case, and these differ only in case: ${names.join(', ')}. ` +
+        'Rename all but one of each group, then migrate again: ' +
+        'survey-service user rename --from OLD --to NEW' +
+        ` (e.g. survey-service user rename --from ${names[names.length - 1]} --to ${names[names.length - 1]}-2)`,
     );
   }
   await db.schema

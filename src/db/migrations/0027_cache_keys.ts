@@ -6,6 +6,9 @@
 //   remembered while other tables are written (responses) and are dropped by any change to them.
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 
+/** Needs-stop: an older release's process keeps no design_version on its design changes, and (PostgreSQL) its prepared `select *` of surveys fails once the column is added (releases before 0.5.0 do not prepare it again). */
+export const kind = 'needs-stop' as const;
+
 const CALLER_TABLES = ['tokens', 'users', 'apps'];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -3,6 +3,8 @@
 // respondent's upload; the row keeps its content type (from the checked signature).
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('themes')

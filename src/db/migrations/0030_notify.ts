@@ -4,6 +4,8 @@
 // 'daily', and where the next digest counts from.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('account_preferences')

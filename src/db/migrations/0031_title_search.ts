@@ -4,6 +4,8 @@
 // transaction. PostgreSQL: a pg_trgm GIN index on lower(title), which serves `LIKE '%…%'` itself.
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
     await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);

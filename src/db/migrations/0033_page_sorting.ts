@@ -2,6 +2,8 @@
 // {type, ignore_last} beside the page's skip-logic rule; null keeps the questions as listed.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('survey_pages').addColumn('sorting', 'text').execute();
 }

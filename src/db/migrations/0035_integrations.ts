@@ -4,6 +4,8 @@
 // Webhooks secret only. Plain added columns, the same on SQLite and PostgreSQL.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('webhooks').addColumn('paused_at', 'text').execute();
   await db.schema

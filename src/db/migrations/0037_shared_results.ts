@@ -5,6 +5,8 @@
 // row goes with its survey (cascade).
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('shared_results')

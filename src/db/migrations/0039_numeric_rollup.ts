@@ -9,6 +9,9 @@ import { addNumbers, type NumberDelta, numberDeltas } from '../stores/response-n
 import { insertResponsesSql } from './0024_pg_hot_paths.js';
 
 /** The CTE insert_responses() adds: each job's numbers, summed per row over the group. */
+/** Needs-stop: an older release's process writes responses without their response_numbers, and nothing completes them afterwards. */
+export const kind = 'needs-stop' as const;
+
 export const NUMBERS_CTE = `numbers_added AS (
         INSERT INTO response_numbers AS rn
           (survey_id, question_id, row_id, exact, value, collector_id, n, total, squares)

@@ -15,6 +15,8 @@
 // that row lock are exact for concurrent transactions. SQLite: plain triggers (one writer at a time).
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export const STAMP_COLUMNS = [
   'id',
   'owner_id',

@@ -20,6 +20,8 @@ import { type Kysely, SqliteAdapter, sql } from 'kysely';
 // not count the account. A search reads the matching contacts through a trigram index (SQLite's
 // FTS5 trigram table `contacts_text`, PostgreSQL's pg_trgm GIN indexes), as migration 0031 does for
 // survey titles.
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   const bigint = sqlite ? 'INTEGER' : 'BIGINT';

@@ -14,6 +14,9 @@ import { insertResponsesSql } from './0024_pg_hot_paths.js';
 import { NUMBERS_CTE } from './0039_numeric_rollup.js';
 
 /** The CTE insert_responses() adds: each written job's row of response_keys. */
+/** Rolling-safe: rows an older release's process writes without their response_keys are completed by this release's worker (domain/responses/derived.ts). */
+export const kind = 'rolling-safe' as const;
+
 const KEYS_CTE = `keys_added AS (
         INSERT INTO response_keys
           (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)

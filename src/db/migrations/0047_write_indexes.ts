@@ -8,6 +8,8 @@
 //   posted through the API have no respondent key, so they need no entry.
 import type { Kysely } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('events_owner_created').execute();
   await db.schema.dropIndex('events_type_created').execute();

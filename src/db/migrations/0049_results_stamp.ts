@@ -14,6 +14,8 @@
 // the rollup counts, in the order inserts lock them (no lock-order cycle). SQLite: a row trigger.
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 
+export const kind = 'rolling-safe' as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   await sql

@@ -1,4 +1,6 @@
 // Every migration, in order. Each area adds its own file and one line here; names sort by prefix.
+// Each file says its kind: 'rolling-safe' (the previous release's processes may keep serving while
+// it runs, and after) or 'needs-stop' (stop every process of the older release before migrating).
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.js';
 import * as m0003 from './0003_oauth.js';
@@ -35,7 +37,9 @@ import * as m0047 from './0047_write_indexes.js';
 import * as m0049 from './0049_results_stamp.js';
 import * as m0050 from './0050_upload_bytes.js';
 
-export const migrations: Record<string, Migration> = {
+export type MigrationKind = 'rolling-safe' | 'needs-stop';
+
+export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0001_platform': m0001,
   '0003_oauth': m0003,
   '0004_teams': m0004,

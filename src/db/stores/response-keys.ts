@@ -134,3 +134,105 @@ export function answerKeys(pages: KeptPage[], counted = countKeys(pages)): KeptA
       }
   return { keys: ` ${keys.join(' ')} `, choices: ` ${[...choices].join(' ')} ` };
 }
+
+/** Responses looked at per statement by completeKeys: each statement is short, so a pass over a
+ * large table never holds SQLite's one connection for long. */
+const WINDOW = 2000;
+
+/**
+ * Writes the row of every response that lacks one or whose row disagrees with it (status,
+ * collector, date begun, total time): a process of a release from before response_keys writes
+ * responses without their row while a rolling upgrade runs, and saves respondents' later pages
+ * (which move status and time) without rewriting it. Walks the responses in id order a window at a
+ * time; idempotent, and safe beside writers of this release (a row they write meanwhile is kept
+ * or rewritten with the same content). Returns how many rows it wrote.
+ */
+export async function completeKeys(db: Kysely<Database>): Promise<number> {
+  let after = '';
+  let written = 0;
+  for (;;) {
+    const window = await db
+      .selectFrom('responses')
+      .select('id')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(WINDOW)
+      .execute();
+    if (window.length === 0) return written;
+    const last = window[window.length - 1].id;
+    const rows = await db
+      .selectFrom('responses as r')
+      .leftJoin('response_keys as k', (j) =>
+        j.onRef('k.survey_id', '=', 'r.survey_id').onRef('k.ordinal', '=', 'r.ordinal'),
+      )
+      .select([
+        'r.survey_id',
+        'r.ordinal',
+        'r.collector_id',
+        'r.response_status',
+        'r.date_created',
+        'r.total_time',
+        'r.pages',
+      ])
+      .where('r.id', '>', after)
+      .where('r.id', '<=', last)
+      .where((eb) =>
+        eb.or([
+          eb('k.ordinal', 'is', null),
+          eb('k.response_status', '<>', eb.ref('r.response_status')),
+          eb('k.collector_id', '<>', eb.ref('r.collector_id')),
+          eb('k.date_created', '<>', eb.ref('r.date_created')),
+          eb('k.total_time', '<>', eb.ref('r.total_time')),
+        ]),
+      )
+      .execute();
+    for (const { pages, ...row } of rows) await keepKeys(db, row, answerKeys(JSON.parse(pages)));
+    written += rows.length;
+    after = last;
+  }
+}
+
+/** rewriteKeys for a response read earlier: written only while the response still exists (a
+ * response deleted meanwhile must not come back as a row of its answers). */
+async function keepKeys(db: Kysely<Database>, row: ResponseRow, kept: KeptAnswers): Promise<void> {
+  const r = keysRow(row, kept);
+  await db
+    .insertInto('response_keys')
+    .columns([
+      'survey_id',
+      'ordinal',
+      'collector_id',
+      'response_status',
+      'date_created',
+      'total_time',
+      'keys',
+      'choices',
+    ])
+    .expression(
+      db
+        .selectFrom('responses')
+        .select([
+          'survey_id',
+          'ordinal',
+          'collector_id',
+          'response_status',
+          'date_created',
+          'total_time',
+          sql.val(r.keys).as('keys'),
+          sql.val(r.choices).as('choices'),
+        ])
+        .where('survey_id', '=', r.survey_id)
+        .where('ordinal', '=', r.ordinal),
+    )
+    .onConflict((oc) =>
+      oc.columns(['survey_id', 'ordinal']).doUpdateSet((eb) => ({
+        collector_id: eb.ref('excluded.collector_id'),
+        response_status: eb.ref('excluded.response_status'),
+        date_created: eb.ref('excluded.date_created'),
+        total_time: eb.ref('excluded.total_time'),
+        keys: eb.ref('excluded.keys'),
+        choices: eb.ref('excluded.choices'),
+      })),
+    )
+    .execute();
+}

@@ -10,7 +10,7 @@
 import type { Transaction } from 'kysely';
 import type pg from 'pg';
 import { type Db, isDatabaseUnavailable } from '../database.js';
-import { statementName } from '../prepared.js';
+import { queryNamed, statementName } from '../prepared.js';
 import type { Database } from '../schema.js';
 import { changedNumbers } from './response-numbers.js';
 import {
@@ -94,7 +94,9 @@ export class PgResponseStore implements ResponseStore {
         let rows: Array<{ job: number; ord: number | null }>;
         try {
           const values = [JSON.stringify(jobs.map((j) => jobJson(j.r, now))), now];
-          rows = (await this.pool.query({ name, text: TEXT, values })).rows;
+          rows = (
+            await queryNamed<{ job: number; ord: number | null }>(this.pool, { name, text: TEXT, values })
+          ).rows;
         } catch (err) {
           // Unreachable: whether it committed is unknown, so say so (503) rather than write again.
           for (const j of jobs) j.reject(isDatabaseUnavailable(err) ? err : RETRY);
