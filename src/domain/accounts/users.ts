@@ -27,7 +27,7 @@ export interface NewUser {
   language?: string;
 }
 
-const USERNAME = /^[A-Za-z0-9_.@+-]{1,64}$/;
+export const USERNAME = /^[A-Za-z0-9_.@+-]{1,64}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What makes a valid new account, checked before anything is stored. */
