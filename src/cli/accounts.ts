@@ -106,7 +106,9 @@ export const accountCommands: Commands = (program) => {
 
   user
     .command('rename')
-    .description('change a username (refused when another account has it, in any case); the account is told by email')
+    .description(
+      'change a username (refused when another account has it, in any case); the account is told by email',
+    )
     .requiredOption('--from <username>', 'the current username')
     .requiredOption('--to <username>', 'the new username')
     .option('--json', 'print one JSON object')
@@ -117,7 +119,9 @@ export const accountCommands: Commands = (program) => {
         print(
           !!opts.json,
           { ...r },
-          r.email_id ? `renamed ${r.from} to ${r.to}; the account is told by email` : `${r.to} is already the username`,
+          r.email_id
+            ? `renamed ${r.from} to ${r.to}; the account is told by email`
+            : `${r.to} is already the username`,
         );
       }),
     );

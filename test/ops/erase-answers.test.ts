@@ -97,7 +97,10 @@ it('erase finds responses that hold the address as an answer; --dry-run reports 
     expect((await server.client.get(`/v3/surveys/${s.surveyId}/responses/${id}`, t)).status).toBe(200);
   expect((await server.client.get(`/v3/surveys/${s.surveyId}`, t)).body.response_count).toBe(6);
 
-  const done = await runCliJsonAsync(['erase', '--email', 'P3@example.org', '--owner', s.user.username], env());
+  const done = await runCliJsonAsync(
+    ['erase', '--email', 'P3@example.org', '--owner', s.user.username],
+    env(),
+  );
   expect(done).toMatchObject({ dry_run: false, responses: 3, responses_by_answer: 3, surveys: 1 });
   expect([...done.ids.responses].sort()).toEqual([...dry.ids.responses].sort());
   for (const id of [inText, inValidated, inContact])
@@ -110,7 +113,11 @@ it('erase finds responses that hold the address as an answer; --dry-run reports 
 it('--dry-run lists contacts and emails by id, and --owner keeps another account out of it', async () => {
   const mine = await surveyAskingForAddresses();
   const theirs = await surveyAskingForAddresses();
-  const contact = await server.client.post('/v3/contacts', { email: 'dry.run@example.org' }, { token: mine.token });
+  const contact = await server.client.post(
+    '/v3/contacts',
+    { email: 'dry.run@example.org' },
+    { token: mine.token },
+  );
   expect(contact.status).toBe(201);
   const myResponse = await mine.post('validated', 'dry.run@example.org');
   const theirResponse = await theirs.post('validated', 'dry.run@example.org');
@@ -129,5 +136,7 @@ it('--dry-run lists contacts and emails by id, and --owner keeps another account
   // Nothing was deleted by either dry run.
   const t = { token: mine.token };
   expect((await server.client.get(`/v3/contacts/${contact.body.id}`, t)).status).toBe(200);
-  expect((await server.client.get(`/v3/surveys/${mine.surveyId}/responses/${myResponse}`, t)).status).toBe(200);
+  expect((await server.client.get(`/v3/surveys/${mine.surveyId}/responses/${myResponse}`, t)).status).toBe(
+    200,
+  );
 }, 180_000);

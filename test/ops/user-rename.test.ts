@@ -3,8 +3,8 @@
 // the outbox (delivered here to a real SMTP server by `worker --once`).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCliAsync, runCliJsonAsync } from '../helpers/cli.js';
-import { WebSession } from '../oauth/web.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 
 let server: TestServer;
@@ -70,7 +70,10 @@ it('refuses a name another account holds, in any case, and changes nothing', asy
   const bad = await runCliAsync(['user', 'rename', '--from', a, '--to', 'has space', '--json'], env());
   expect(bad.status).toBe(1);
   expect(bad.stderr).toContain('username must be');
-  const missing = await runCliAsync(['user', 'rename', '--from', unique('nobody'), '--to', unique('x')], env());
+  const missing = await runCliAsync(
+    ['user', 'rename', '--from', unique('nobody'), '--to', unique('x')],
+    env(),
+  );
   expect(missing.status).toBe(1);
   expect(missing.stderr).toContain('no user named');
 }, 180_000);

@@ -3,8 +3,9 @@
 // is noticed. Usernames are unique without regard to case: a name another account holds, in any
 // case, is refused with 409/1026 (the unique index on lower(username) makes that exact under
 // concurrent renames and sign-ups); the account's own name in another case is a rename.
-import { queueEmail } from '../../db/outbox-queue.js';
+
 import type { Deps } from '../../context.js';
+import { queueEmail } from '../../db/outbox-queue.js';
 import { ApiError } from '../../platform/errors.js';
 import { requireUser, takenError, USERNAME, type User } from './users.js';
 
