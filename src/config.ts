@@ -54,6 +54,8 @@ export interface Config {
   /** scrypt's cost for new password hashes (N = 2^logN; SCRYPT_LOG_N, default 17 as OWASP advises).
    * Stored hashes of a lower cost are re-hashed at the next sign-in. */
   passwordCost: { logN: number; r: number; p: number };
+  /** PASSWORD_HASH_CONCURRENCY: scrypt computations running at once per process. */
+  passwordHashConcurrency: number;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: allow webhook URLs on loopback, private and link-local addresses. */
   webhookAllowPrivateTargets: boolean;
   /** IMPORT_PAGE_SOURCES: the APIs the import page may copy from (origins, comma-separated);
@@ -176,6 +178,12 @@ export const ENV_SCHEMA = Type.Partial(
     TRUST_PROXY: flag(false, 'trust X-Forwarded-* from a reverse proxy'),
     SECRET_KEY: Type.String({ minLength: 1, description: 'server key', ...secret, strongKey: true }),
     SCRYPT_LOG_N: whole(17, "scrypt's cost for new password hashes (N = 2^value)", 10, 20),
+    PASSWORD_HASH_CONCURRENCY: whole(
+      2,
+      'password hashes computed at once per process (each holds 128 MiB at SCRYPT_LOG_N=17); the others wait',
+      1,
+      64,
+    ),
     BODY_LIMIT_BYTES: whole(10 * 1024 * 1024, 'largest request body', 1),
     SQLITE_BUSY_TIMEOUT_MS: whole(5000, "SQLite's wait for another process's write lock"),
     LOG_LEVEL: Type.Union(
@@ -450,6 +458,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     passwordCost: { logN: n('SCRYPT_LOG_N'), r: 8, p: 1 },
+    passwordHashConcurrency: n('PASSWORD_HASH_CONCURRENCY'),
     mail: { smtpUrl: s('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
     exports: {
       dir: s('EXPORT_DIR'),
