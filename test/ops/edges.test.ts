@@ -69,7 +69,7 @@ describe('the access log', () => {
     } finally {
       await s.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.skipIf(usingPostgres)('vacuum on SQLite', () => {
@@ -91,7 +91,7 @@ describe.skipIf(usingPostgres)('vacuum on SQLite', () => {
     const check = new Database(file(), { readonly: true });
     expect(check.prepare("SELECT count(*) AS n FROM users WHERE username = 'edges'").get()).toEqual({ n: 1 });
     check.close();
-  }, 120_000);
+  }, 300_000);
 
   it('is refused while a serve has the file open; --into makes a compact copy beside it', async () => {
     const s = await serve();
@@ -114,7 +114,7 @@ describe.skipIf(usingPostgres)('vacuum on SQLite', () => {
     } finally {
       await s.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.skipIf(!usingPostgres)('vacuum on PostgreSQL', () => {
@@ -138,5 +138,5 @@ describe.skipIf(!usingPostgres)('vacuum on PostgreSQL', () => {
     } finally {
       await s.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });
