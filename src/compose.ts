@@ -10,6 +10,7 @@ import { PgResponseStore } from './db/stores/responses-pg.js';
 import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
 import { outboxBacklog } from './outbox/backlog.js';
 import { type Clock, systemClock } from './platform/clock.js';
+import { Passwords } from './platform/passwords.js';
 import { randomToken, ServerSecrets } from './platform/secrets.js';
 import { VERSION } from './platform/version.js';
 import { createLogger } from './telemetry/logger.js';
@@ -42,6 +43,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       clock,
       ids: new IdAllocator(db),
       secrets,
+      passwords: new Passwords(config.passwordCost, config.passwordHashConcurrency),
       metrics: undefined!,
       log: createLogger(config),
       caches: createCaches(),

@@ -3,6 +3,7 @@
 // naming it, its value and what is allowed, all at once (an operator fixes them in one go). Every
 // setting is listed in docs/configuration.md; nothing else reads process.env.
 
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -53,6 +54,8 @@ export interface Config {
   /** scrypt's cost for new password hashes (N = 2^logN; SCRYPT_LOG_N, default 17 as OWASP advises).
    * Stored hashes of a lower cost are re-hashed at the next sign-in. */
   passwordCost: { logN: number; r: number; p: number };
+  /** PASSWORD_HASH_CONCURRENCY: scrypt computations running at once per process. */
+  passwordHashConcurrency: number;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: allow webhook URLs on loopback, private and link-local addresses. */
   webhookAllowPrivateTargets: boolean;
   /** IMPORT_PAGE_SOURCES: the APIs the import page may copy from (origins, comma-separated);
@@ -173,7 +176,7 @@ const UPLOAD_TYPES_DEFAULT = 'pdf,png,jpg,jpeg,gif,webp,txt,csv,docx,xlsx,pptx';
 export const ENV_SCHEMA = Type.Partial(
   Type.Object({
     PORT: whole(8080, 'listening port', 0, 65535),
-    HOST: text('127.0.0.1', 'listening address'),
+    HOST: text('127.0.0.1', 'listening address', { hostAddress: true }),
     DATABASE_URL: text('sqlite:./data/survey-service.db', 'sqlite:<file> or postgres://user@host:port/db', {
       pattern: '^(sqlite:|postgres(ql)?://)',
       ...secret,
@@ -189,6 +192,12 @@ export const ENV_SCHEMA = Type.Partial(
     TRUST_PROXY: flag(false, 'trust X-Forwarded-* from a reverse proxy'),
     SECRET_KEY: Type.String({ minLength: 1, description: 'server key', ...secret, strongKey: true }),
     SCRYPT_LOG_N: whole(17, "scrypt's cost for new password hashes (N = 2^value)", 10, 20),
+    PASSWORD_HASH_CONCURRENCY: whole(
+      2,
+      'password hashes computed at once per process (each holds 128 MiB at SCRYPT_LOG_N=17); the others wait',
+      1,
+      64,
+    ),
     BODY_LIMIT_BYTES: whole(10 * 1024 * 1024, 'largest request body', 1),
     SQLITE_BUSY_TIMEOUT_MS: whole(5000, "SQLite's wait for another process's write lock"),
     LOG_LEVEL: Type.Union(
@@ -276,7 +285,7 @@ export const ENV_SCHEMA = Type.Partial(
       pattern: `^(${UPLOADABLE.join('|')})(,(${UPLOADABLE.join('|')}))*$`,
     }),
     METRICS_PORT: whole(undefined, 'port of the Prometheus /metrics listener (unset = off)', 0, 65535),
-    METRICS_HOST: text('127.0.0.1', 'address of the /metrics listener'),
+    METRICS_HOST: text('127.0.0.1', 'address of the /metrics listener', { hostAddress: true }),
     SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
     RETAIN_DELIVERIES_DAYS: whole(30, 'days finished webhook deliveries are kept (0 = forever)'),
     RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
@@ -306,13 +315,56 @@ const VARS = ENV_SCHEMA.properties as unknown as Record<string, VarSchema>;
 export class ConfigError extends Error {}
 
 /**
- * Whether a server key carries at least 32 random bytes, as the two advised generators give them:
- * 64 hex digits, or 43 characters of base64/base64url (or any other text at least that long); and
- * at least 10 different characters, so a long run of one pattern is refused.
+ * Why a server key is not strong enough, or null: it must carry at least 32 random bytes, as the two
+ * advised generators give them (64 hex digits, or 43 characters of base64/base64url, or any other
+ * text at least that long), with at least 10 different characters, without repeating a shorter
+ * piece (`0123456789abcdef` four times has 16 different characters and no randomness past them),
+ * and with at least 128 bits by its characters' frequencies (a long run of one character is not).
  */
-function strongKey(key: string): boolean {
+function keyWeakness(key: string): string | null {
   const hexOnly = /^[0-9a-fA-F]+$/.test(key);
-  return key.length >= (hexOnly ? 64 : 43) && new Set(key).size >= 10;
+  if (key.length < (hexOnly ? 64 : 43) || new Set(key).size < 10) return KEY_ADVICE;
+  const period = shortestPeriod(key);
+  if (period <= key.length / 2)
+    return `random, and this one repeats a piece of ${period} characters; it must be ${KEY_ADVICE}`;
+  const bits = Math.floor(frequencyBits(key));
+  if (bits < 128)
+    return `random, and this one varies too little (about ${bits} bits by its characters' frequencies, 128 needed); it must be ${KEY_ADVICE}`;
+  return null;
+}
+
+/** The length of the shortest piece whose repetition (the last one possibly cut) is `s`. */
+function shortestPeriod(s: string): number {
+  // The prefix function (Knuth-Morris-Pratt): the longest proper prefix that is also a suffix.
+  const border = new Array<number>(s.length).fill(0);
+  for (let i = 1, k = 0; i < s.length; i++) {
+    while (k > 0 && s[i] !== s[k]) k = border[k - 1];
+    if (s[i] === s[k]) k++;
+    border[i] = k;
+  }
+  return s.length - border[s.length - 1];
+}
+
+/** Shannon's entropy of the key's character frequencies, times its length: an upper bound on its
+ * randomness that a skewed key (mostly one character) falls short of. */
+function frequencyBits(s: string): number {
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / s.length) * Math.log2(n / s.length);
+  return perChar * s.length;
+}
+
+/** A listening address: an IP address (v4 or v6) or a host name of letters, digits and hyphens. */
+function hostAddress(value: string): boolean {
+  if (isIP(value)) return true;
+  return (
+    value.length <= 253 &&
+    value
+      .replace(/\.$/, '')
+      .split('.')
+      .every((label) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label))
+  );
 }
 
 const KEY_ADVICE =
@@ -323,14 +375,20 @@ const validateEnv = (() => {
   ajv.addKeyword({
     keyword: 'strongKey',
     type: 'string',
-    validate: (_: boolean, key: string) => strongKey(key),
+    validate: (_: boolean, key: string) => keyWeakness(key) === null,
+  });
+  ajv.addKeyword({
+    keyword: 'hostAddress',
+    type: 'string',
+    validate: (_: boolean, value: string) => hostAddress(value),
   });
   return ajv.compile(ENV_SCHEMA as object);
 })();
 
 /** What a variable accepts, in words, from its schema. */
-function allowed(schema: VarSchema): string {
-  if (schema.strongKey) return KEY_ADVICE;
+function allowed(schema: VarSchema, value: string): string {
+  if (schema.strongKey) return keyWeakness(value) ?? KEY_ADVICE;
+  if (schema.hostAddress) return 'an IP address or a host name (letters, digits, hyphens and dots)';
   if (schema.anyOf)
     return `one of ${(schema.anyOf as Array<{ const: string }>).map((s) => s.const).join(', ')}`;
   if (schema.type === 'boolean') return 'true or false';
@@ -364,7 +422,7 @@ export function readEnv(env: NodeJS.ProcessEnv): Env {
     const value = env[name] ?? '';
     const shown = schema?.secret ? mask(value) : value;
     const what = schema
-      ? allowed(schema)
+      ? allowed(schema, value)
       : validateEnv.errors!.find((e) => e.instancePath === `/${name}`)?.message;
     return `${name}=${JSON.stringify(shown)} is not allowed: ${name} must be ${what}`;
   });
@@ -428,6 +486,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     passwordCost: { logN: n('SCRYPT_LOG_N'), r: 8, p: 1 },
+    passwordHashConcurrency: n('PASSWORD_HASH_CONCURRENCY'),
     mail: { smtpUrl: s('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
     exports: {
       dir: s('EXPORT_DIR'),

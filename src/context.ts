@@ -7,6 +7,7 @@ import type { Db } from './db/database.js';
 import type { IdAllocator } from './db/ids.js';
 import type { ResponseStore } from './db/stores/responses.js';
 import type { Clock } from './platform/clock.js';
+import type { Passwords } from './platform/passwords.js';
 import type { ServerSecrets } from './platform/secrets.js';
 import type { Metrics } from './telemetry/metrics.js';
 
@@ -16,6 +17,9 @@ export interface Deps {
   clock: Clock;
   ids: IdAllocator;
   secrets: ServerSecrets;
+  /** Password hashing and checking, a bounded number at once (PASSWORD_HASH_CONCURRENCY): each
+   * scrypt run holds 128 MiB at the default cost. */
+  passwords: Passwords;
   /** Prometheus metrics of this process (recorded always; per-request ones only with METRICS_PORT). */
   metrics: Metrics;
   /** The process's JSON logger (pino); the HTTP server logs through it too. */

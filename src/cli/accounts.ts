@@ -10,6 +10,7 @@ const domain = async () => ({
   ...(await import('../domain/accounts/apps.js')),
   ...(await import('../domain/accounts/grants.js')),
   ...(await import('../domain/accounts/lifecycle.js')),
+  ...(await import('../domain/accounts/rename.js')),
   ...(await import('../domain/accounts/signup.js')),
   ...(await import('../domain/accounts/users.js')),
 });
@@ -99,6 +100,28 @@ export const accountCommands: Commands = (program) => {
             operator,
           },
           `updated user ${updated.username}: plan ${updated.account_type}, region ${updated.region}, state ${updated.status}${operator ? ', operator' : ''}`,
+        );
+      }),
+    );
+
+  user
+    .command('rename')
+    .description(
+      'change a username (refused when another account has it, in any case); the account is told by email',
+    )
+    .requiredOption('--from <username>', 'the current username')
+    .requiredOption('--to <username>', 'the new username')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { from: string; to: string; json?: boolean }) =>
+      withDeps(async (deps) => {
+        const { renameUser } = await domain();
+        const r = await renameUser(deps, opts.from, opts.to);
+        print(
+          !!opts.json,
+          { ...r },
+          r.email_id
+            ? `renamed ${r.from} to ${r.to}; the account is told by email`
+            : `${r.to} is already the username`,
         );
       }),
     );

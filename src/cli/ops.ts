@@ -33,23 +33,41 @@ export const opsCommands: Commands = (program) => {
       print(!!opts.json, { ...r }, `restored ${r.file}; start the service (it applies any newer migrations)`);
     });
   program
+    .command('vacuum')
+    .description(
+      'give the space of deleted rows back (SQLite: VACUUM, with the service stopped; --into FILE: a compact copy while it runs; PostgreSQL: VACUUM (ANALYZE))',
+    )
+    .option('--into <file>', 'SQLite: write a compact copy to FILE (VACUUM INTO) instead')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { into?: string; json?: boolean }) => {
+      const { loadConfig } = await import('../config.js');
+      const { vacuum } = await import('../ops/backup.js');
+      const r = await vacuum(loadConfig().databaseUrl, opts.into);
+      print(
+        !!opts.json,
+        { ...r },
+        `${r.file ? `${r.file}: ` : ''}${r.bytes_before} bytes before, ${r.bytes_after} bytes after`,
+      );
+    });
+  program
     .command('erase')
     .description(
       "erase a person: contacts, recipients, responses and emails of ADDRESS (one owner's, or everyone's)",
     )
     .requiredOption('--email <address>')
     .option('--owner <username>', "only this account's records")
+    .option('--dry-run', 'report what would be erased (counts and ids) and erase nothing')
     .option('--json', 'print one JSON object')
-    .action(async (opts: { email: string; owner?: string; json?: boolean }) =>
+    .action(async (opts: { email: string; owner?: string; dryRun?: boolean; json?: boolean }) =>
       withDeps(async (deps) => {
         const { requireUser, erasePerson } = await domain();
         const owner = opts.owner ? await requireUser(deps, opts.owner) : undefined;
-        const r = await erasePerson(deps, opts.email, owner?.id);
-        print(
-          !!opts.json,
-          { ...r },
-          `erased ${r.email}: ${r.contacts} contact(s), ${r.recipients} recipient(s), ${r.responses} response(s) in ${r.surveys} survey(s), ${r.emails} email(s)`,
-        );
+        const r = await erasePerson(deps, opts.email, owner?.id, { dryRun: opts.dryRun });
+        const what = `${r.contacts} contact(s), ${r.recipients} recipient(s), ${r.responses} response(s) in ${r.surveys} survey(s) (${r.responses_by_answer} found by an answer), ${r.emails} email(s)`;
+        const human = r.dry_run
+          ? `would erase ${r.email}: ${what}\nresponses: ${r.ids.responses.join(' ') || '-'}`
+          : `erased ${r.email}: ${what}`;
+        print(!!opts.json, { ...r }, human);
       }),
     );
 };

@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
 }
 
-/** Per answered request but probes: an `info` line (request id, method, route, status, duration) when info is
+/** Per answered request but probes: an `info` line (request id, client address, method, route, status, duration) when info is
  * enabled, and the request metrics when they are on. With neither, no hook is installed. */
 export function installRequestObservers(app: FastifyInstance, log: Logger, metrics: Metrics | null): void {
   const logRequests = log.isLevelEnabled('info');
@@ -25,6 +25,8 @@ export function installRequestObservers(app: FastifyInstance, log: Logger, metri
       log.info(
         {
           reqId: request.id,
+          // The client's address (the proxy's X-Forwarded-For when TRUST_PROXY is set).
+          ip: request.ip,
           method: request.method,
           route,
           status: reply.statusCode,

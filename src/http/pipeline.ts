@@ -42,8 +42,14 @@ const API_HEADERS = {
   'cache-control': 'no-store, no-cache, max-age=0, private, must-revalidate',
 };
 
-export function newRequestId(): string {
-  return randomUUID();
+/** What an incoming X-Request-Id may be to be taken as the request's id (a proxy's or a client's,
+ * so one id follows a request through every log); anything else is replaced by a fresh one. */
+const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: a well-formed incoming X-Request-Id, else a new UUID. Echoed in the answer. */
+export function newRequestId(req?: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req?.headers['x-request-id'];
+  return typeof given === 'string' && INCOMING_ID.test(given) ? given : randomUUID();
 }
 
 function ajvFor(part: 'body' | 'other'): Ajv {

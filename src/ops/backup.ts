@@ -4,7 +4,16 @@
 // or failing tool is an error (the verb exits non-zero with the reason, so a cron job notices), and
 // the password goes to the tool in PGPASSWORD, never on its command line (where `ps` shows it).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
@@ -126,4 +135,96 @@ export async function restore(databaseUrl: string, from: string): Promise<Backup
   const args = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--dbname'];
   const command = runTool('pg_restore', args, databaseUrl, [file]);
   return { dialect: 'postgres', file, command, ran: true };
+}
+
+export interface VacuumResult {
+  dialect: 'sqlite' | 'postgres';
+  /** SQLite: the database file compacted in place, or the compact copy (--into). */
+  file?: string;
+  /** The database's size before and after (SQLite: the file with its WAL; PostgreSQL: pg_database_size). */
+  bytes_before: number;
+  bytes_after: number;
+}
+
+/** Other processes of this machine that hold `file` open (Linux's /proc; empty where it cannot tell,
+ * as for another user's processes without root). */
+export function processesHolding(file: string): number[] {
+  let target: string;
+  try {
+    target = realpathSync(file);
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return [];
+  }
+  for (const pid of pids) {
+    try {
+      const fds = readdirSync(`/proc/${pid}/fd`);
+      if (fds.some((fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === target)) found.push(Number(pid));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+function readlinkSafe(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
+const sqliteBytes = (file: string) =>
+  [file, `${file}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
+
+/**
+ * Gives the space of deleted rows back. SQLite: `VACUUM` rewrites the file in place, holding the
+ * write lock for the whole rewrite, so it is refused while another process (a `serve`, a `worker`)
+ * has the file open; `into` writes a compact copy instead (`VACUUM INTO`, as `backup` does), which
+ * runs beside the service. PostgreSQL: `VACUUM (ANALYZE)`, which runs beside the service (autovacuum
+ * does the same on its own); the space is reused by new rows rather than returned to the system.
+ */
+export async function vacuum(databaseUrl: string, into?: string): Promise<VacuumResult> {
+  if (dialectOf(databaseUrl) === 'sqlite') {
+    const file = sqliteFile(databaseUrl);
+    if (!existsSync(file)) throw new Error(`${file} does not exist`);
+    const before = sqliteBytes(file);
+    if (into) {
+      const r = backup(databaseUrl, into);
+      return { dialect: 'sqlite', file: r.file, bytes_before: before, bytes_after: r.bytes ?? 0 };
+    }
+    const holders = processesHolding(file);
+    if (holders.length)
+      throw new Error(
+        `${file} is open in process ${holders.join(', ')}: stop the service (every serve and worker) first, or make a compact copy while it runs with vacuum --into FILE`,
+      );
+    const db = new SqliteDatabase(file, { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 10000');
+      db.exec('VACUUM');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      db.close();
+    }
+    return { dialect: 'sqlite', file: resolve(file), bytes_before: before, bytes_after: sqliteBytes(file) };
+  }
+  if (into) throw new Error('--into is for SQLite: on PostgreSQL make a copy with backup --to FILE');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const size = async () =>
+      Number((await client.query('SELECT pg_database_size(current_database())::bigint AS n')).rows[0].n);
+    const before = await size();
+    await client.query('VACUUM (ANALYZE)');
+    return { dialect: 'postgres', bytes_before: before, bytes_after: await size() };
+  } finally {
+    await client.end();
+  }
 }

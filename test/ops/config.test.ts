@@ -127,6 +127,58 @@ it.each([
   expect(r.stderr).not.toContain(key);
 });
 
+it.each([
+  ['a piece of 16 characters four times', '0123456789abcdef'.repeat(4), 'repeats a piece of 16 characters'],
+  ['a base64-looking piece repeated', 'Zm9vYmFyQmF6cXV4'.repeat(3), 'repeats a piece of 16 characters'],
+  [
+    'mostly one character',
+    `${'k'.repeat(40)}0123456789`,
+    "varies too little (about 69 bits by its characters' frequencies, 128 needed)",
+  ],
+])('refuses a SECRET_KEY of %s, saying why', async (_, key, why) => {
+  const r = await runCli(['config'], { DATABASE_URL: db.url, SECRET_KEY: key });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toBe(
+    `survey-service: SECRET_KEY="****" is not allowed: SECRET_KEY must be random, and this one ${why}; it must be ${ADVICE.slice('SECRET_KEY must be '.length)}\n`,
+  );
+});
+
+it("takes the test servers' key", async () => {
+  const printed = await runCliJson(['config'], {
+    DATABASE_URL: db.url,
+    SECRET_KEY: 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
+  });
+  expect(printed.SECRET_KEY).toBe('****');
+});
+
+it('refuses a HOST or METRICS_HOST that is neither an IP address nor a host name', async () => {
+  const hostAdvice = 'must be an IP address or a host name (letters, digits, hyphens and dots)';
+  const r = await runCli(['config'], {
+    DATABASE_URL: db.url,
+    HOST: 'not a host',
+    METRICS_HOST: 'metrics_box',
+  });
+  expect(r.status).toBe(1);
+  expect(r.stderr.split('\n')).toEqual([
+    'survey-service: 2 variables are not allowed:',
+    `  HOST="not a host" is not allowed: HOST ${hostAdvice}`,
+    `  METRICS_HOST="metrics_box" is not allowed: METRICS_HOST ${hostAdvice}`,
+    '',
+  ]);
+  const printed = await Promise.all(
+    ['0.0.0.0', '::', '::1', 'localhost', 'svc-1.internal.example.org'].map((host) =>
+      runCliJson(['config'], { DATABASE_URL: db.url, HOST: host }),
+    ),
+  );
+  expect(printed.map((p) => p.HOST)).toEqual([
+    '0.0.0.0',
+    '::',
+    '::1',
+    'localhost',
+    'svc-1.internal.example.org',
+  ]);
+}, 120_000);
+
 it('takes keys made as advised, and no key at all (one is then generated)', async () => {
   const made = [
     execFileSync('openssl', ['rand', '-base64', '32'], { encoding: 'utf8' }).trim(),

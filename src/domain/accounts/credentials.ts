@@ -3,7 +3,7 @@
 // cannot take the account over nor guess its password faster than the sign-in page allows.
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
-import { hashPassword, sha256 } from '../../platform/secrets.js';
+import { sha256 } from '../../platform/secrets.js';
 import { waitText } from '../limits/attempts.js';
 import { signIn } from './sign-in.js';
 import { checkEmail, checkPassword, takenError, type User } from './users.js';
@@ -28,7 +28,7 @@ export async function changePassword(
 ): Promise<void> {
   checkPassword(next);
   await confirmPassword(deps, user, current, ip);
-  const hash = await hashPassword(next, deps.config.passwordCost);
+  const hash = await deps.passwords.hash(next);
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
     let others = trx.deleteFrom('sessions').where('user_id', '=', user.id);

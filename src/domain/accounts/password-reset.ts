@@ -6,7 +6,6 @@
 // confirms an unconfirmed address also revokes every token the account held.
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
-import { hashPassword } from '../../platform/secrets.js';
 import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
 import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
@@ -66,7 +65,7 @@ ignore this email: your password stays as it is.
  */
 export async function resetPassword(deps: Deps, token: string, password: string): Promise<boolean> {
   checkPassword(password);
-  const hash = await hashPassword(password, deps.config.passwordCost);
+  const hash = await deps.passwords.hash(password);
   const user = await deps.db.kysely.transaction().execute(async (trx) => {
     const link = await useLink(deps, trx, 'reset_password', token);
     if (!link?.user_id) return null;

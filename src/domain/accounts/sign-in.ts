@@ -3,7 +3,6 @@
 // concurrent request, sees the same counts. Past a few failures each further attempt must wait
 // longer (slowdown); past more, the key is locked.
 import type { Deps } from '../../context.js';
-import { hashPassword, verifyPassword } from '../../platform/secrets.js';
 import { recordEvent } from '../events.js';
 import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../limits/attempts.js';
 import { findUserByUsername, type User, verifyUserPassword } from './users.js';
@@ -40,10 +39,10 @@ export async function signIn(
   if (ip) keys.push([`ip:${ip}`, IP_POLICY]);
   const refused = await reserveAttempt(deps, keys);
   if (refused) return { ok: false, ...refused };
-  dummyHash ??= hashPassword('not the password of anyone', deps.config.passwordCost);
+  dummyHash ??= deps.passwords.hash('not the password of anyone');
   const ok = user
     ? await verifyUserPassword(deps, user, password)
-    : (await verifyPassword(password, await dummyHash)) && false;
+    : (await deps.passwords.verify(password, await dummyHash)) && false;
   if (ok && user && user.status === 'active') {
     await attemptSucceeded(deps, [keys[0][0]], keys.slice(1));
     return { ok: true, user };

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import type { UsersTable } from '../../db/tables/platform.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, type Plan } from '../../platform/plans.js';
-import { hashPassword, needsRehash, verifyPassword } from '../../platform/secrets.js';
+import { needsRehash } from '../../platform/secrets.js';
 import { isUniqueViolation } from '../teams/unique.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -27,7 +27,7 @@ export interface NewUser {
   language?: string;
 }
 
-const USERNAME = /^[A-Za-z0-9_.@+-]{1,64}$/;
+export const USERNAME = /^[A-Za-z0-9_.@+-]{1,64}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What makes a valid new account, checked before anything is stored. */
@@ -76,7 +76,7 @@ export async function prepareUser(
     username: input.username,
     email: input.email,
     email_verified: options.emailVerified === false ? 0 : 1,
-    password_hash: await hashPassword(input.password, deps.config.passwordCost),
+    password_hash: await deps.passwords.hash(input.password),
     first_name: input.firstName ?? null,
     last_name: input.lastName ?? null,
     language: input.language ?? 'en',
@@ -175,9 +175,9 @@ export async function updateUser(
  * cost is re-hashed at that cost (only if the row still holds the hash just checked).
  */
 export async function verifyUserPassword(deps: Deps, user: User, password: string): Promise<boolean> {
-  if (!(await verifyPassword(password, user.password_hash))) return false;
+  if (!(await deps.passwords.verify(password, user.password_hash))) return false;
   if (needsRehash(user.password_hash, deps.config.passwordCost)) {
-    const upgraded = await hashPassword(password, deps.config.passwordCost);
+    const upgraded = await deps.passwords.hash(password);
     await deps.db.kysely
       .updateTable('users')
       .set({ password_hash: upgraded })

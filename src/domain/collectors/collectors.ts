@@ -8,7 +8,6 @@ import type { CollectorsTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { isPaid } from '../../platform/plans.js';
-import { hashPassword } from '../../platform/secrets.js';
 import { recordEvent } from '../events.js';
 import { countAndPage } from '../owned.js';
 import {
@@ -144,7 +143,7 @@ export async function createCollector(
     checkPlan(actor.plan, type, input);
     checkDates(input);
     options = applyOptions(type, defaultOptions(type), input);
-    if (input.password) passwordHash = await hashPassword(input.password, deps.config.passwordCost);
+    if (input.password) passwordHash = await deps.passwords.hash(input.password);
     if (input.status !== undefined) status = input.status;
   }
   if (!status) status = type === 'email' || type === 'sms' ? 'new' : 'open';
@@ -211,7 +210,7 @@ export async function updateCollector(
     password_hash:
       input.password !== undefined
         ? input.password
-          ? await hashPassword(input.password, deps.config.passwordCost)
+          ? await deps.passwords.hash(input.password)
           : null
         : mode === 'put'
           ? null

@@ -5,7 +5,6 @@
 // attempts never check more passwords than N sequential ones would. A successful check clears
 // the keys it proves (the account) and takes its own attempt back from the others.
 import type { Deps } from '../../context.js';
-import { verifyPassword } from '../../platform/secrets.js';
 
 export interface Policy {
   /** attempts allowed before the slowdown starts */
@@ -151,7 +150,7 @@ export async function checkGuardedPassword(
   const keys: Keys = [[key, policy]];
   const refused = await reserveAttempt(deps, keys);
   if (refused) return { ok: false, ...refused };
-  if (!(await verifyPassword(password, hash))) return { ok: false, reason: 'wrong' };
+  if (!(await deps.passwords.verify(password, hash))) return { ok: false, reason: 'wrong' };
   await attemptSucceeded(deps, [], keys);
   return { ok: true };
 }

@@ -29,7 +29,7 @@ import { lockRow } from '../../db/lock.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, mayShareResults, type Plan } from '../../platform/plans.js';
-import { hashPassword, randomToken, sha256 } from '../../platform/secrets.js';
+import { randomToken, sha256 } from '../../platform/secrets.js';
 import { localTime, utcOfLocal } from '../../platform/time-zones.js';
 import { preferencesOf } from '../accounts/preferences.js';
 import {
@@ -185,7 +185,7 @@ export async function saveSharedResults(
   const password = input.password ?? '';
   if (password.length > MAX_PASSWORD)
     throw new ApiError(1002, `The password must be at most ${MAX_PASSWORD} characters.`);
-  const passwordHash = password ? await hashPassword(password, deps.config.passwordCost) : undefined;
+  const passwordHash = password ? await deps.passwords.hash(password) : undefined;
   const filter =
     input.filter === undefined ? undefined : input.filter === '' ? '' : fixedFilterQuery(input.filter, index);
   await k.transaction().execute(async (trx) => {
