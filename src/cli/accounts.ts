@@ -113,17 +113,22 @@ export const accountCommands: Commands = (program) => {
     .requiredOption('--to <username>', 'the new username')
     .option('--json', 'print one JSON object')
     .action(async (opts: { from: string; to: string; json?: boolean }) =>
-      withDeps(async (deps) => {
-        const { renameUser } = await domain();
-        const r = await renameUser(deps, opts.from, opts.to);
-        print(
-          !!opts.json,
-          { ...r },
-          r.email_id
-            ? `renamed ${r.from} to ${r.to}; the account is told by email`
-            : `${r.to} is already the username`,
-        );
-      }),
+      withDeps(
+        async (deps) => {
+          const { renameUser } = await domain();
+          const r = await renameUser(deps, opts.from, opts.to);
+          print(
+            !!opts.json,
+            { ...r },
+            r.email_id
+              ? `renamed ${r.from} to ${r.to}; the account is told by email`
+              : `${r.to} is already the username`,
+          );
+        },
+        // Without migrating first: this is the way out of an upgrade stopped by usernames that
+        // differ only in case, which migrating would refuse again.
+        { migrate: false },
+      ),
     );
 
   const app = verbGroup(program, 'app', 'manage apps');

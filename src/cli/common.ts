@@ -19,11 +19,14 @@ export function print(json: boolean, object: Record<string, unknown>, human: str
 }
 
 /** Runs a provisioning verb with migrated services, closing the database afterwards. */
-export async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
+export async function withDeps<T>(
+  fn: (deps: Deps) => Promise<T>,
+  options: { migrate?: boolean } = {},
+): Promise<T> {
   // The configuration is checked before the services' modules load: a wrong variable is reported fast.
   const config = (await import('../config.js')).loadConfig();
   const { createDeps } = await import('../compose.js');
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, options);
   try {
     return await fn(deps);
   } finally {

@@ -132,6 +132,16 @@ describe('usernames that differ only in case', () => {
       expect(refused.stderr).toContain('Clash_Name, clash_name');
       expect(refused.stderr).toContain('survey-service user rename --from OLD --to NEW');
       expect(refused.stderr).toContain('survey-service user rename --from clash_name --to clash_name-2');
+      // the verb the message names runs on the stopped database, and the upgrade then goes through
+      const env2 = { ...env, DATABASE_URL: other.url };
+      const renamed = runCli(
+        ['user', 'rename', '--from', 'clash_name', '--to', 'clash_name-2', '--json'],
+        env2,
+      );
+      expect(renamed.status, renamed.stderr).toBe(0);
+      expect(JSON.parse(renamed.stdout)).toMatchObject({ from: 'clash_name', to: 'clash_name-2' });
+      const migrated = runCli(['migrate'], env2);
+      expect(migrated.status, migrated.stderr).toBe(0);
     } finally {
       await direct.close();
       await other.drop();

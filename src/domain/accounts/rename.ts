@@ -19,7 +19,11 @@ export interface Rename {
 
 export async function renameUser(deps: Deps, from: string, to: string): Promise<Rename> {
   if (!USERNAME.test(to)) throw new ApiError(1002, 'username must be 1-64 letters, digits or _ . @ + -');
-  const user = await requireUser(deps, from);
+  // The exact name first: while names that differ only in case still exist (an upgrade stopped on
+  // them), a lookup without regard to case could pick the other twin.
+  const user =
+    (await deps.db.kysely.selectFrom('users').selectAll().where('username', '=', from).executeTakeFirst()) ??
+    (await requireUser(deps, from));
   if (user.username === to) return { id: user.id, from: user.username, to, email_id: null };
   const emailId = await deps.ids.one();
   const renamed: User = { ...user, username: to };
