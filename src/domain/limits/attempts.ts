@@ -12,6 +12,15 @@ export interface Policy {
   slowAfter: number;
   /** attempts that lock the key (0: never locks, only slows down) */
   lockAt: number;
+  /** how long a lock lasts (default LOCK_MS) */
+  lockMs?: number;
+  /**
+   * A key shared by every address guessing one resource (a link): from this many attempts in its
+   * window on, an address that has itself failed on the resource in its own window is refused
+   * until the shared window ends; an address that has not failed keeps its attempts. The key is
+   * never slowed or locked itself, so nobody with the right password is held by others' guesses.
+   */
+  holdFailedAt?: number;
 }
 
 /** Attempts are counted over this window from the first one. */
@@ -68,33 +77,59 @@ export async function reserveAttempt(deps: Deps, keys: Keys): Promise<Refusal | 
     if (deps.db.dialect === 'postgres') query = query.forUpdate();
     const rows = await query.execute();
 
-    let refusal: Refusal | null = null;
+    let refusal = null as Refusal | null;
+    const refuse = (reason: Refusal['reason'], ms: number) => {
+      const s = Math.max(1, Math.ceil(ms / 1000));
+      if (reason === 'locked' && refusal?.reason !== 'locked') refusal = null;
+      if (reason === 'slow' && refusal?.reason === 'locked') return;
+      if (!refusal || s > refusal.retryAfterSeconds) refusal = { reason, retryAfterSeconds: s };
+    };
+    const fresh = (row: (typeof rows)[number]) =>
+      row.failures === 0 || Date.parse(row.first_failure_at) + WINDOW_MS <= now.getTime();
     const updates = [];
     for (const row of rows) {
       const policy = sorted.find(([k]) => k === row.key)![1];
-      if (row.locked_until && row.locked_until > iso) {
-        const s = Math.ceil((Date.parse(row.locked_until) - now.getTime()) / 1000);
-        if (refusal?.reason !== 'locked' || s > refusal.retryAfterSeconds)
-          refusal = { reason: 'locked', retryAfterSeconds: s };
+      if (policy.holdFailedAt !== undefined) {
+        if (fresh(row)) {
+          updates.push({
+            key: row.key,
+            failures: 1,
+            first_failure_at: iso,
+            last_failure_at: iso,
+            locked_until: null,
+          });
+          continue;
+        }
+        const held = row.failures >= policy.holdFailedAt;
+        if (held && rows.some((r) => r !== row && !fresh(r)))
+          refuse('slow', Date.parse(row.first_failure_at) + WINDOW_MS - now.getTime());
+        updates.push({
+          key: row.key,
+          failures: row.failures + 1,
+          first_failure_at: row.first_failure_at,
+          last_failure_at: iso,
+          locked_until: null,
+        });
         continue;
       }
-      const fresh = row.failures === 0 || Date.parse(row.first_failure_at) + WINDOW_MS <= now.getTime();
-      if (!fresh) {
-        const until = Date.parse(row.last_failure_at) + delaySeconds(policy, row.failures) * 1000;
-        if (until > now.getTime() && refusal?.reason !== 'locked') {
-          const s = Math.ceil((until - now.getTime()) / 1000);
-          if (!refusal || s > refusal.retryAfterSeconds) refusal = { reason: 'slow', retryAfterSeconds: s };
-        }
+      if (row.locked_until && row.locked_until > iso) {
+        refuse('locked', Date.parse(row.locked_until) - now.getTime());
+        continue;
       }
-      const failures = fresh ? 1 : row.failures + 1;
+      const isFresh = fresh(row);
+      if (!isFresh) {
+        const until = Date.parse(row.last_failure_at) + delaySeconds(policy, row.failures) * 1000;
+        if (until > now.getTime()) refuse('slow', until - now.getTime());
+      }
+      const failures = isFresh ? 1 : row.failures + 1;
       updates.push({
         key: row.key,
         failures,
-        first_failure_at: fresh ? iso : row.first_failure_at,
+        first_failure_at: isFresh ? iso : row.first_failure_at,
         last_failure_at: iso,
         locked_until:
           policy.lockAt > 0 && failures >= policy.lockAt
-            ? new Date(now.getTime() + LOCK_MS).toISOString()
+            ? new Date(now.getTime() + (policy.lockMs ?? LOCK_MS)).toISOString()
             : null,
       });
     }
@@ -136,19 +171,30 @@ export function waitText(seconds: number): string {
 
 export type PasswordCheck = { ok: true } | { ok: false; reason: 'wrong' } | ({ ok: false } & Refusal);
 
+/** Failed guesses on one link, from every address, after which addresses that have failed are held. */
+export const LINK_POLICY: Policy = { slowAfter: 0, lockAt: 0, holdFailedAt: 50 };
+
 /**
- * A password that guards one resource (a collector, a shared results page), guessed from one
- * address: the guess is counted under `key` before the password is checked, and a right one takes
- * its count back. Only the guessing address is slowed, never the resource for everyone.
+ * A password that guards one resource (a collector, a shared results page): each guess is counted
+ * before the password is checked under the guessing address's key (`addressKey`, slowed then locked
+ * by `policy`) and under the resource's key `linkKey` (LINK_POLICY: past its cap in a window, an
+ * address that has failed on the resource waits for the window to end; one that has not failed
+ * still gets its tries). A right password takes its counts back. So guesses spread over many
+ * addresses are bounded by the cap plus one per address, while a respondent who knows the password
+ * is never held by anyone else's guesses.
  */
 export async function checkGuardedPassword(
   deps: Deps,
-  key: string,
+  linkKey: string,
+  addressKey: string,
   policy: Policy,
   password: string,
   hash: string,
 ): Promise<PasswordCheck> {
-  const keys: Keys = [[key, policy]];
+  const keys: Keys = [
+    [addressKey, policy],
+    [linkKey, LINK_POLICY],
+  ];
   const refused = await reserveAttempt(deps, keys);
   if (refused) return { ok: false, ...refused };
   if (!(await verifyPassword(password, hash))) return { ok: false, reason: 'wrong' };

@@ -57,7 +57,16 @@ import { renderQuestion, richText } from '../surveys/render-question.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
-import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
+import {
+  csrfToken,
+  csrfValid,
+  newSessionToken,
+  PASSWORD_PROOF_MS,
+  passwordProof,
+  passwordProven,
+  readCookie,
+  setCookie,
+} from './session.js';
 import { lookOf, shareTags, type Themed, themedRoutes, themeRoutes, withTheme } from './theme.js';
 
 // Required answers checked in the browser before posting (the server checks them again).
@@ -361,7 +370,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
     function passwordOk(request: FastifyRequest, ctx: Ctx): boolean {
       const hash = ctx.collector.password_hash;
       if (!hash) return true;
-      return readCookie(request, passwordCookie(ctx)) === passwordProof(deps, ctx.collector.id, hash);
+      return passwordProven(deps, ctx.collector.id, hash, readCookie(request, passwordCookie(ctx)));
     }
 
     /** What the respondent may do now: null to go on, or a reply already sent. */
@@ -467,7 +476,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             passwordCookie(ctx),
             passwordProof(deps, ctx.collector.id, hash),
             ctx.path,
-            60 * 60 * 24,
+            PASSWORD_PROOF_MS / 1000,
             embeddable(ctx),
           );
         return reply.redirect(linkOf(ctx), 303);
