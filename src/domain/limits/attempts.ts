@@ -4,6 +4,7 @@
 // decision and the count happen in one transaction with the key rows locked, so N concurrent
 // attempts never check more passwords than N sequential ones would. A successful check clears
 // the keys it proves (the account) and takes its own attempt back from the others.
+import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { verifyPassword } from '../../platform/secrets.js';
 
@@ -14,13 +15,6 @@ export interface Policy {
   lockAt: number;
   /** how long a lock lasts (default LOCK_MS) */
   lockMs?: number;
-  /**
-   * A key shared by every address guessing one resource (a link): from this many attempts in its
-   * window on, an address that has itself failed on the resource in its own window is refused
-   * until the shared window ends; an address that has not failed keeps its attempts. The key is
-   * never slowed or locked itself, so nobody with the right password is held by others' guesses.
-   */
-  holdFailedAt?: number;
 }
 
 /** Attempts are counted over this window from the first one. */
@@ -43,9 +37,10 @@ export type Keys = Array<[key: string, policy: Policy]>;
 
 /**
  * Counts one attempt against every key, or none when a key is locked or must still wait (then
- * the refusal says for how long). Call it before checking the password.
+ * the refusal says for how long). Call it before checking the password. With `heldUntil` (epoch
+ * ms), a key that has failed within its window is also refused until then.
  */
-export async function reserveAttempt(deps: Deps, keys: Keys): Promise<Refusal | null> {
+export async function reserveAttempt(deps: Deps, keys: Keys, heldUntil?: number): Promise<Refusal | null> {
   // One order for every caller, so two transactions never wait on each other's rows.
   const sorted = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return deps.db.kysely.transaction().execute(async (trx) => {
@@ -89,29 +84,9 @@ export async function reserveAttempt(deps: Deps, keys: Keys): Promise<Refusal | 
     const updates = [];
     for (const row of rows) {
       const policy = sorted.find(([k]) => k === row.key)![1];
-      if (policy.holdFailedAt !== undefined) {
-        if (fresh(row)) {
-          updates.push({
-            key: row.key,
-            failures: 1,
-            first_failure_at: iso,
-            last_failure_at: iso,
-            locked_until: null,
-          });
-          continue;
-        }
-        const held = row.failures >= policy.holdFailedAt;
-        if (held && rows.some((r) => r !== row && !fresh(r)))
-          refuse('slow', Date.parse(row.first_failure_at) + WINDOW_MS - now.getTime());
-        updates.push({
-          key: row.key,
-          failures: row.failures + 1,
-          first_failure_at: row.first_failure_at,
-          last_failure_at: iso,
-          locked_until: null,
-        });
-        continue;
-      }
+      // Held: a key that has failed in its window waits for the hold to end.
+      if (heldUntil !== undefined && !fresh(row) && heldUntil > now.getTime())
+        refuse('slow', heldUntil - now.getTime());
       if (row.locked_until && row.locked_until > iso) {
         refuse('locked', Date.parse(row.locked_until) - now.getTime());
         continue;
@@ -171,17 +146,20 @@ export function waitText(seconds: number): string {
 
 export type PasswordCheck = { ok: true } | { ok: false; reason: 'wrong' } | ({ ok: false } & Refusal);
 
-/** Failed guesses on one link, from every address, after which addresses that have failed are held. */
-export const LINK_POLICY: Policy = { slowAfter: 0, lockAt: 0, holdFailedAt: 50 };
+/** Failed guesses on one link, from every address, within WINDOW_MS of the first, after which the
+ * addresses that have failed there wait for that window to end. */
+export const LINK_FAILURES_CAP = 50;
+const LINK_POLICY: Policy = { slowAfter: 0, lockAt: 0 };
 
 /**
  * A password that guards one resource (a collector, a shared results page): each guess is counted
  * before the password is checked under the guessing address's key (`addressKey`, slowed then locked
- * by `policy`) and under the resource's key `linkKey` (LINK_POLICY: past its cap in a window, an
- * address that has failed on the resource waits for the window to end; one that has not failed
- * still gets its tries). A right password takes its counts back. So guesses spread over many
- * addresses are bounded by the cap plus one per address, while a respondent who knows the password
- * is never held by anyone else's guesses.
+ * by `policy`, exact under concurrency), and, once admitted, under the resource's `linkKey` (one
+ * atomic upsert, so a flood on one link never queues its guessers on one locked row). Past
+ * LINK_FAILURES_CAP in the link's window, an address that has failed in its own window waits for
+ * the link's window to end; an address that has not failed keeps its tries. So guesses spread over
+ * many addresses are bounded by the cap plus a few per address, while a respondent who knows the
+ * password is never held by anyone else's guesses. A right password takes its counts back.
  */
 export async function checkGuardedPassword(
   deps: Deps,
@@ -191,13 +169,35 @@ export async function checkGuardedPassword(
   password: string,
   hash: string,
 ): Promise<PasswordCheck> {
-  const keys: Keys = [
-    [addressKey, policy],
-    [linkKey, LINK_POLICY],
-  ];
-  const refused = await reserveAttempt(deps, keys);
+  const k = deps.db.kysely;
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const windowStart = new Date(now.getTime() - WINDOW_MS).toISOString();
+  const link = await k
+    .selectFrom('sign_in_failures')
+    .select(['failures', 'first_failure_at'])
+    .where('key', '=', linkKey)
+    .executeTakeFirst();
+  const held =
+    link && link.first_failure_at > windowStart && link.failures >= LINK_FAILURES_CAP
+      ? Date.parse(link.first_failure_at) + WINDOW_MS
+      : undefined;
+  const keys: Keys = [[addressKey, policy]];
+  const refused = await reserveAttempt(deps, keys, held);
   if (refused) return { ok: false, ...refused };
+  const restart = sql<boolean>`sign_in_failures.first_failure_at <= ${windowStart}`;
+  await k
+    .insertInto('sign_in_failures')
+    .values({ key: linkKey, failures: 1, first_failure_at: iso, last_failure_at: iso, locked_until: null })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        failures: sql`CASE WHEN ${restart} THEN 1 ELSE sign_in_failures.failures + 1 END`,
+        first_failure_at: sql`CASE WHEN ${restart} THEN excluded.first_failure_at ELSE sign_in_failures.first_failure_at END`,
+        last_failure_at: sql`excluded.last_failure_at`,
+      }),
+    )
+    .execute();
   if (!(await verifyPassword(password, hash))) return { ok: false, reason: 'wrong' };
-  await attemptSucceeded(deps, [], keys);
+  await attemptSucceeded(deps, [], [...keys, [linkKey, LINK_POLICY]]);
   return { ok: true };
 }
