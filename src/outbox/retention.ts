@@ -52,8 +52,15 @@ export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
     const r = await k.deleteFrom('emails').where('id', 'in', ids).executeTakeFirst();
     return Number(r.numDeletedRows);
   },
+  // A lock that still holds is kept (a refused device token is locked for its token's life).
   sign_in_failures: (deps, cutoff, limit) =>
-    deleteSome(deps, 'sign_in_failures', 'key', sql`last_failure_at < ${cutoff}`, limit),
+    deleteSome(
+      deps,
+      'sign_in_failures',
+      'key',
+      sql`last_failure_at < ${cutoff} AND (locked_until IS NULL OR locked_until < ${cutoff})`,
+      limit,
+    ),
   // Sessions count from their expiry: a live session is never pruned.
   sessions: (deps, cutoff, limit) =>
     deleteSome(deps, 'sessions', 'session_hash', sql`expires_at < ${cutoff}`, limit),

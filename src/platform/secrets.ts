@@ -100,4 +100,24 @@ export class ServerSecrets {
   sign(purpose: string, value: string): string {
     return createHmac('sha256', this.key).update(`${purpose}:${value}`).digest('base64url');
   }
+
+  /** A MAC over `value` and the instant it was issued, `<ms in base 36>.<mac>`, for a proof that
+   * must expire on the server whatever a browser does with its cookie's lifetime. */
+  signAt(purpose: string, value: string, issuedMs: number): string {
+    const at = Math.floor(issuedMs).toString(36);
+    return `${at}.${this.sign(purpose, `${at}:${value}`)}`;
+  }
+
+  /** Whether `proof` is `signAt(purpose, value, t)` for a t within `maxAgeMs` before `nowMs`. */
+  verifyAt(purpose: string, value: string, proof: unknown, nowMs: number, maxAgeMs: number): boolean {
+    if (typeof proof !== 'string') return false;
+    const m = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(proof);
+    if (!m) return false;
+    const issued = Number.parseInt(m[1], 36);
+    // A proof from the future (a moved clock) is as unknown as an old one.
+    if (issued > nowMs || nowMs - issued > maxAgeMs) return false;
+    const want = Buffer.from(this.sign(purpose, `${m[1]}:${value}`));
+    const got = Buffer.from(m[2]);
+    return want.length === got.length && timingSafeEqual(want, got);
+  }
 }

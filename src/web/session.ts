@@ -11,6 +11,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../context.js';
+import { DEVICE_MS } from '../domain/accounts/devices.js';
 import { sessionUser } from '../domain/accounts/sessions.js';
 import type { User } from '../domain/accounts/users.js';
 
@@ -23,6 +24,8 @@ declare module 'fastify' {
 
 export const SESSION_COOKIE = 'ss_session';
 export const CSRF_COOKIE = '_csrf';
+/** The browser's device tokens (domain/accounts/devices.ts): read by sign-in, set after one. */
+export const DEVICE_COOKIE = 'ss_device';
 
 /** Cookies, urlencoded form bodies and CSRF protection in the scope that registers it (a
  * fastify-plugin, so the decorators and parsers apply to that scope, not a child of it). */
@@ -58,6 +61,21 @@ function cookieValue(request: FastifyRequest, name: string): string | undefined 
   if (parsed) return parsed[name];
   const header = request.headers.cookie;
   return header ? (fastifyCookieModule as unknown as FastifyCookie).parse(header)[name] : undefined;
+}
+
+/** The device cookie the browser sent, if any. */
+export function deviceCookie(request: FastifyRequest): string | undefined {
+  return cookieValue(request, DEVICE_COOKIE);
+}
+
+/** Remembers the browser as a device that signed in (`value` from a successful sign-in). */
+export function setDeviceCookie(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  value: string,
+): void {
+  reply.setCookie(DEVICE_COOKIE, value, { ...sessionCookieOptions(deps, request), maxAge: DEVICE_MS / 1000 });
 }
 
 export function sessionId(request: FastifyRequest): string | undefined {

@@ -6,6 +6,7 @@
 // confirms an unconfirmed address also revokes every token the account held.
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
+import { addressKey } from '../../platform/addresses.js';
 import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
 import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
@@ -29,7 +30,7 @@ export async function requestPasswordReset(
   const address = email.trim().toLowerCase();
   checkEmail(address);
   const keys: Array<[string, Policy]> = [[`reset:${address}`, ADDRESS_POLICY]];
-  if (ip) keys.push([`reset-ip:${ip}`, IP_POLICY]);
+  if (ip) keys.push([`reset-ip:${addressKey(ip)}`, IP_POLICY]);
   const refused = await reserveAttempt(deps, keys);
   if (refused) return refused;
   const user = await findUserByEmail(deps, address);

@@ -1,17 +1,23 @@
 // Password sign-in with brute-force protection (domain/limits/attempts.ts): attempts are counted per
 // account and per client address before the password is checked, so every process, and every
 // concurrent request, sees the same counts. Past a few failures each further attempt must wait
-// longer (slowdown); past more, the key is locked.
+// longer (slowdown); past more, the key is locked. A browser that has signed in to the account
+// before (a device token, devices.ts) is counted on its own instead, so the account's lock holds
+// against guessers without holding its owner; a device token that fails as often is refused.
 import type { Deps } from '../../context.js';
+import { addressKey } from '../../platform/addresses.js';
 import { recordEvent } from '../events.js';
 import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../limits/attempts.js';
+import { DEVICE_MS, deviceKey, issueDevice, knownDevice } from './devices.js';
 import { findUserByUsername, type User, verifyUserPassword } from './users.js';
 
 export const ACCOUNT_POLICY: Policy = { slowAfter: 3, lockAt: 10 };
 export const IP_POLICY: Policy = { slowAfter: 10, lockAt: 30 };
+/** A known device: slowed like the account, and refused for good (its token's life) at the lock. */
+export const DEVICE_POLICY: Policy = { slowAfter: 3, lockAt: 10, lockMs: DEVICE_MS };
 
 export type SignInResult =
-  | { ok: true; user: User }
+  | { ok: true; user: User /** the browser's device cookie from now on */; device: string }
   | { ok: false; reason: 'invalid' }
   | { ok: false; reason: 'slow'; retryAfterSeconds: number }
   | { ok: false; reason: 'locked'; retryAfterSeconds: number };
@@ -27,25 +33,41 @@ export function accountKey(user: Pick<User, 'id'> | undefined, username: string)
   return user ? `user:${user.id}` : `name:${username.toLowerCase()}`;
 }
 
-/** Checks a username and password, applying the slowdown and lockout, and records the event. */
+/**
+ * Checks a username and password, applying the slowdown and lockout, and records the event.
+ * `devices` is the browser's device cookie, if any: a valid token of this account there is
+ * throttled on its own count rather than the account's and the address's.
+ */
 export async function signIn(
   deps: Deps,
   username: string,
   password: string,
   ip: string | null,
+  devices?: string,
 ): Promise<SignInResult> {
   const user = await findUserByUsername(deps, username);
-  const keys: Keys = [[accountKey(user, username), ACCOUNT_POLICY]];
-  if (ip) keys.push([`ip:${ip}`, IP_POLICY]);
-  const refused = await reserveAttempt(deps, keys);
-  if (refused) return { ok: false, ...refused };
+  const device = user ? knownDevice(deps, devices, user.id) : null;
+  let keys: Keys | null = null;
+  if (device) {
+    keys = [[deviceKey(device), DEVICE_POLICY]];
+    const refused = await reserveAttempt(deps, keys);
+    // A locked device token is refused: the browser signs in as an unknown device.
+    if (refused?.reason === 'locked') keys = null;
+    else if (refused) return { ok: false, ...refused };
+  }
+  if (!keys) {
+    keys = [[accountKey(user, username), ACCOUNT_POLICY]];
+    if (ip) keys.push([`ip:${addressKey(ip)}`, IP_POLICY]);
+    const refused = await reserveAttempt(deps, keys);
+    if (refused) return { ok: false, ...refused };
+  }
   dummyHash ??= deps.passwords.hash('not the password of anyone');
   const ok = user
     ? await verifyUserPassword(deps, user, password)
     : (await deps.passwords.verify(password, await dummyHash)) && false;
   if (ok && user && user.status === 'active') {
     await attemptSucceeded(deps, [keys[0][0]], keys.slice(1));
-    return { ok: true, user };
+    return { ok: true, user, device: issueDevice(deps, devices, user.id) };
   }
   const [eventId] = await deps.ids.take(1);
   await recordEvent(deps, deps.db.kysely, eventId, {

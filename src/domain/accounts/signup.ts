@@ -7,6 +7,7 @@
 // does not tell who has an account); nothing is created and the address's owner is told by email.
 import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
+import { addressKey } from '../../platform/addresses.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
 import { findLink, issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
@@ -65,7 +66,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string | null):
   const fields = { username: input.username.trim(), email, password: input.password };
   checkNewUser(fields);
   if (ip) {
-    const refused = await reserveAttempt(deps, [[`signup-ip:${ip}`, SIGNUP_POLICY]]);
+    const refused = await reserveAttempt(deps, [[`signup-ip:${addressKey(ip)}`, SIGNUP_POLICY]]);
     if (refused) return { ok: false, ...refused };
   }
   const user = await prepareUser(

@@ -4,6 +4,7 @@
 // decision and the count happen in one transaction with the key rows locked, so N concurrent
 // attempts never check more passwords than N sequential ones would. A successful check clears
 // the keys it proves (the account) and takes its own attempt back from the others.
+import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 
 export interface Policy {
@@ -11,6 +12,8 @@ export interface Policy {
   slowAfter: number;
   /** attempts that lock the key (0: never locks, only slows down) */
   lockAt: number;
+  /** how long a lock lasts (default LOCK_MS) */
+  lockMs?: number;
 }
 
 /** Attempts are counted over this window from the first one. */
@@ -33,9 +36,10 @@ export type Keys = Array<[key: string, policy: Policy]>;
 
 /**
  * Counts one attempt against every key, or none when a key is locked or must still wait (then
- * the refusal says for how long). Call it before checking the password.
+ * the refusal says for how long). Call it before checking the password. With `heldUntil` (epoch
+ * ms), a key that has failed within its window is also refused until then.
  */
-export async function reserveAttempt(deps: Deps, keys: Keys): Promise<Refusal | null> {
+export async function reserveAttempt(deps: Deps, keys: Keys, heldUntil?: number): Promise<Refusal | null> {
   // One order for every caller, so two transactions never wait on each other's rows.
   const sorted = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return deps.db.kysely.transaction().execute(async (trx) => {
@@ -67,33 +71,39 @@ export async function reserveAttempt(deps: Deps, keys: Keys): Promise<Refusal | 
     if (deps.db.dialect === 'postgres') query = query.forUpdate();
     const rows = await query.execute();
 
-    let refusal: Refusal | null = null;
+    let refusal = null as Refusal | null;
+    const refuse = (reason: Refusal['reason'], ms: number) => {
+      const s = Math.max(1, Math.ceil(ms / 1000));
+      if (reason === 'locked' && refusal?.reason !== 'locked') refusal = null;
+      if (reason === 'slow' && refusal?.reason === 'locked') return;
+      if (!refusal || s > refusal.retryAfterSeconds) refusal = { reason, retryAfterSeconds: s };
+    };
+    const fresh = (row: (typeof rows)[number]) =>
+      row.failures === 0 || Date.parse(row.first_failure_at) + WINDOW_MS <= now.getTime();
     const updates = [];
     for (const row of rows) {
       const policy = sorted.find(([k]) => k === row.key)![1];
+      // Held: a key that has failed in its window waits for the hold to end.
+      if (heldUntil !== undefined && !fresh(row) && heldUntil > now.getTime())
+        refuse('slow', heldUntil - now.getTime());
       if (row.locked_until && row.locked_until > iso) {
-        const s = Math.ceil((Date.parse(row.locked_until) - now.getTime()) / 1000);
-        if (refusal?.reason !== 'locked' || s > refusal.retryAfterSeconds)
-          refusal = { reason: 'locked', retryAfterSeconds: s };
+        refuse('locked', Date.parse(row.locked_until) - now.getTime());
         continue;
       }
-      const fresh = row.failures === 0 || Date.parse(row.first_failure_at) + WINDOW_MS <= now.getTime();
-      if (!fresh) {
+      const isFresh = fresh(row);
+      if (!isFresh) {
         const until = Date.parse(row.last_failure_at) + delaySeconds(policy, row.failures) * 1000;
-        if (until > now.getTime() && refusal?.reason !== 'locked') {
-          const s = Math.ceil((until - now.getTime()) / 1000);
-          if (!refusal || s > refusal.retryAfterSeconds) refusal = { reason: 'slow', retryAfterSeconds: s };
-        }
+        if (until > now.getTime()) refuse('slow', until - now.getTime());
       }
-      const failures = fresh ? 1 : row.failures + 1;
+      const failures = isFresh ? 1 : row.failures + 1;
       updates.push({
         key: row.key,
         failures,
-        first_failure_at: fresh ? iso : row.first_failure_at,
+        first_failure_at: isFresh ? iso : row.first_failure_at,
         last_failure_at: iso,
         locked_until:
           policy.lockAt > 0 && failures >= policy.lockAt
-            ? new Date(now.getTime() + LOCK_MS).toISOString()
+            ? new Date(now.getTime() + (policy.lockMs ?? LOCK_MS)).toISOString()
             : null,
       });
     }
@@ -135,22 +145,58 @@ export function waitText(seconds: number): string {
 
 export type PasswordCheck = { ok: true } | { ok: false; reason: 'wrong' } | ({ ok: false } & Refusal);
 
+/** Failed guesses on one link, from every address, within WINDOW_MS of the first, after which the
+ * addresses that have failed there wait for that window to end. */
+export const LINK_FAILURES_CAP = 50;
+const LINK_POLICY: Policy = { slowAfter: 0, lockAt: 0 };
+
 /**
- * A password that guards one resource (a collector, a shared results page), guessed from one
- * address: the guess is counted under `key` before the password is checked, and a right one takes
- * its count back. Only the guessing address is slowed, never the resource for everyone.
+ * A password that guards one resource (a collector, a shared results page): each guess is counted
+ * before the password is checked under the guessing address's key (`addressKey`, slowed then locked
+ * by `policy`, exact under concurrency), and, once admitted, under the resource's `linkKey` (one
+ * atomic upsert, so a flood on one link never queues its guessers on one locked row). Past
+ * LINK_FAILURES_CAP in the link's window, an address that has failed in its own window waits for
+ * the link's window to end; an address that has not failed keeps its tries. So guesses spread over
+ * many addresses are bounded by the cap plus a few per address, while a respondent who knows the
+ * password is never held by anyone else's guesses. A right password takes its counts back.
  */
 export async function checkGuardedPassword(
   deps: Deps,
-  key: string,
+  linkKey: string,
+  addressKey: string,
   policy: Policy,
   password: string,
   hash: string,
 ): Promise<PasswordCheck> {
-  const keys: Keys = [[key, policy]];
-  const refused = await reserveAttempt(deps, keys);
+  const k = deps.db.kysely;
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const windowStart = new Date(now.getTime() - WINDOW_MS).toISOString();
+  const link = await k
+    .selectFrom('sign_in_failures')
+    .select(['failures', 'first_failure_at'])
+    .where('key', '=', linkKey)
+    .executeTakeFirst();
+  const held =
+    link && link.first_failure_at > windowStart && link.failures >= LINK_FAILURES_CAP
+      ? Date.parse(link.first_failure_at) + WINDOW_MS
+      : undefined;
+  const keys: Keys = [[addressKey, policy]];
+  const refused = await reserveAttempt(deps, keys, held);
   if (refused) return { ok: false, ...refused };
+  const restart = sql<boolean>`sign_in_failures.first_failure_at <= ${windowStart}`;
+  await k
+    .insertInto('sign_in_failures')
+    .values({ key: linkKey, failures: 1, first_failure_at: iso, last_failure_at: iso, locked_until: null })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        failures: sql`CASE WHEN ${restart} THEN 1 ELSE sign_in_failures.failures + 1 END`,
+        first_failure_at: sql`CASE WHEN ${restart} THEN excluded.first_failure_at ELSE sign_in_failures.first_failure_at END`,
+        last_failure_at: sql`excluded.last_failure_at`,
+      }),
+    )
+    .execute();
   if (!(await deps.passwords.verify(password, hash))) return { ok: false, reason: 'wrong' };
-  await attemptSucceeded(deps, [], keys);
+  await attemptSucceeded(deps, [], [...keys, [linkKey, LINK_POLICY]]);
   return { ok: true };
 }

@@ -5,6 +5,7 @@
 // counted here: its callers are authenticated apps, held by the app rate limits.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { addressKey } from '../../platform/addresses.js';
 
 const MINUTE = 60_000;
 let calls = 0;
@@ -48,7 +49,7 @@ export async function admitSubmission(
   const wait = { retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * MINUTE - now) / 1000)) };
   if (
     perAddressMinute > 0 &&
-    (await bump(deps, `respond:${collectorId}:ip:${ip}`, window)) > perAddressMinute
+    (await bump(deps, `respond:${collectorId}:ip:${addressKey(ip)}`, window)) > perAddressMinute
   )
     return wait;
   if (perCollectorMinute > 0 && (await bump(deps, `respond:${collectorId}`, window)) > perCollectorMinute)

@@ -14,7 +14,8 @@
 //   (`OpenShare.stamp`, deps.caches.sharedResults); the throttle, the link, its expiry, the owner's
 //   plan and the password are checked on every request all the same.
 // - Optional password (scrypt like collector passwords; guesses counted per link and client
-//   address by limits/attempts.ts), optional expiry (a day in the owner's time zone, the account
+//   address, and per link across addresses, by limits/attempts.ts; a visitor's unlock is signed
+//   with its time and holds for UNLOCK_MS), optional expiry (a day in the owner's time zone, the account
 //   setting: the link works through that day there; kept as the instant it ends, so a later change
 //   of zone moves only how the day is shown),
 //   the questions shown (text answers are off unless chosen), and a fixed filter stored as the
@@ -26,6 +27,7 @@
 //   fixed one-minute windows counted by one upsert, as the respondent page's submissions are).
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
+import { addressKey } from '../../platform/addresses.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, mayShareResults, type Plan } from '../../platform/plans.js';
@@ -302,14 +304,32 @@ export async function openSharedResults(deps: Deps, token: string): Promise<Open
   };
 }
 
-/** The cookie value that proves a visitor gave the page's password ('' when it has none). */
+/** How long a visitor's unlock (the page's password, given once) holds. */
+export const UNLOCK_MS = DAY;
+
+const unlockSubject = (share: OpenShare) => `${share.surveyId}:${share.nonce}:${share.passwordHash}`;
+
+/** The cookie value that proves a visitor gave the page's password now ('' when it has none). It
+ * holds for UNLOCK_MS, and dies with a new link or a new password. */
 export function unlockProof(deps: Deps, share: OpenShare): string {
   return share.passwordHash
-    ? deps.secrets.sign('shared-results-unlock', `${share.surveyId}:${share.nonce}:${share.passwordHash}`)
+    ? deps.secrets.signAt('shared-results-unlock', unlockSubject(share), deps.clock.now().getTime())
     : '';
 }
 
-/** Checks a visitor's password, each guess counted first (per link and address). */
+/** Whether a visitor may see the page: it has no password, or `proof` is a live unlock of it. */
+export function isUnlocked(deps: Deps, share: OpenShare, proof: string | undefined): boolean {
+  if (!share.passwordHash) return true;
+  return deps.secrets.verifyAt(
+    'shared-results-unlock',
+    unlockSubject(share),
+    proof,
+    deps.clock.now().getTime(),
+    UNLOCK_MS,
+  );
+}
+
+/** Checks a visitor's password, each guess counted first (per link and address, per link). */
 export async function checkResultsPassword(
   deps: Deps,
   share: OpenShare,
@@ -319,7 +339,8 @@ export async function checkResultsPassword(
   if (!share.passwordHash) return { ok: true };
   return checkGuardedPassword(
     deps,
-    `results:${share.surveyId}:ip:${ip}`,
+    `results:${share.surveyId}`,
+    `results:${share.surveyId}:ip:${addressKey(ip)}`,
     RESULTS_PASSWORD_POLICY,
     password.slice(0, MAX_PASSWORD),
     share.passwordHash,
@@ -335,6 +356,6 @@ export async function admitResultsView(
   if (cap <= 0) return null;
   const now = deps.clock.now().getTime();
   const window = Math.floor(now / MINUTE);
-  if ((await bump(deps, `results:ip:${ip}`, window)) <= cap) return null;
+  if ((await bump(deps, `results:ip:${addressKey(ip)}`, window)) <= cap) return null;
   return { retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * MINUTE - now) / 1000)) };
 }

@@ -1,5 +1,7 @@
 // GET/POST /login and POST /logout: password sign-in with a session cookie, the slowdown and
-// lockout of sign-in.ts, and the authentication events.
+// lockout of sign-in.ts (a browser's device cookie, set on each sign-in and kept after sign-out,
+// lets its owner past a lockout others caused), and the authentication events. The OAuth consent
+// page signs in here too.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
@@ -11,10 +13,12 @@ import { html } from '../html.js';
 import {
   csrfToken,
   currentUser,
+  deviceCookie,
   SESSION_COOKIE,
   safeNext,
   sessionCookieOptions,
   sessionId,
+  setDeviceCookie,
 } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 import { FORGOT_PATH } from './password.js';
@@ -72,7 +76,7 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
         next?: string;
       };
       const next = safeNext(rawNext);
-      const result = await signIn(deps, username.trim(), password, request.ip ?? null);
+      const result = await signIn(deps, username.trim(), password, request.ip ?? null, deviceCookie(request));
       if (!result.ok) {
         const message =
           result.reason === 'locked'
@@ -87,6 +91,7 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
       const old = sessionId(request);
       if (old) await dropSession(deps, old);
       const id = await startSession(deps, result.user, request.ip ?? null);
+      setDeviceCookie(deps, request, reply, result.device);
       reply.setCookie(SESSION_COOKIE, id, {
         ...sessionCookieOptions(deps, request),
         maxAge: SESSION_DAYS * 86_400,

@@ -3,7 +3,7 @@
 // matches, and the chosen questions' charts (the analyze page's `questionResult`). No link leads into
 // the owner's workspace; the page is noindex, sent with no referrer and never cached by browsers.
 // A password form when the owner set one (CSRF like every public form; a cookie scoped to the link
-// remembers the unlock for a day; guesses limited per link and address). Unknown, off and expired
+// remembers the unlock for a day, and the server refuses it after that; guesses limited per link and address). Unknown, off and expired
 // links, and links whose owner may no longer share, all get the same plain 404. Every request
 // (views, password tries, unknown links) is counted against the client address's per-minute
 // allowance first. The figures are rendered once per results stamp (cachedBody,
@@ -21,10 +21,12 @@ import {
   admitResultsView,
   checkResultsPassword,
   fixedFilter,
+  isUnlocked,
   isWrittenAnswers,
   type OpenShare,
   openSharedResults,
   shareableQuestions,
+  UNLOCK_MS,
   unlockProof,
 } from '../../domain/shared-results/shared-results.js';
 import { pageErrorHandler, sendPage } from '../account/frame.js';
@@ -37,7 +39,6 @@ import { questionResult } from './pages.js';
 import { filterInWords, shareResultsRoutes } from './share-results.js';
 
 const Params = Type.Object({ token: Type.String({ maxLength: 100 }) });
-const UNLOCK_SECONDS = 24 * 60 * 60;
 const NOINDEX = html`<meta name="robots" content="noindex, nofollow">`;
 
 /** A page of the shared results: the survey's header and look, or the plain frame. */
@@ -79,8 +80,7 @@ const cookieName = (share: OpenShare) => `rs${share.surveyId}`;
 const pathOf = (token: string) => `/results/${token}`;
 
 function unlocked(deps: Deps, request: FastifyRequest, share: OpenShare): boolean {
-  if (!share.passwordHash) return true;
-  return request.cookies[cookieName(share)] === unlockProof(deps, share);
+  return isUnlocked(deps, share, request.cookies[cookieName(share)]);
 }
 
 export function publicResultsRoutes(app: FastifyInstance, deps: Deps): void {
@@ -155,7 +155,7 @@ ${wrong ? html`<p class="error" role="alert" id="password-error">That password i
       if (share.passwordHash)
         reply.setCookie(cookieName(share), unlockProof(deps, share), {
           path: pathOf(token),
-          maxAge: UNLOCK_SECONDS,
+          maxAge: UNLOCK_MS / 1000,
           httpOnly: true,
           sameSite: 'lax',
           secure: isSecure(deps, request),

@@ -65,7 +65,16 @@ import { answersFromForm, type Form, type Values, valuesFromAnswers } from './fo
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { SCRIPT } from './script.js';
-import { csrfToken, csrfValid, newSessionToken, passwordProof, readCookie, setCookie } from './session.js';
+import {
+  csrfToken,
+  csrfValid,
+  newSessionToken,
+  PASSWORD_PROOF_MS,
+  passwordProof,
+  passwordProven,
+  readCookie,
+  setCookie,
+} from './session.js';
 import { lookOf, shareTags, type Themed, themedRoutes, themeRoutes, withTheme } from './theme.js';
 
 interface Ctx {
@@ -336,7 +345,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
     function passwordOk(request: FastifyRequest, ctx: Ctx): boolean {
       const hash = ctx.collector.password_hash;
       if (!hash) return true;
-      return readCookie(request, passwordCookie(ctx)) === passwordProof(deps, ctx.collector.id, hash);
+      return passwordProven(deps, ctx.collector.id, hash, readCookie(request, passwordCookie(ctx)));
     }
 
     /** What the respondent may do now: null to go on, or a reply already sent. */
@@ -442,7 +451,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             passwordCookie(ctx),
             passwordProof(deps, ctx.collector.id, hash),
             ctx.path,
-            60 * 60 * 24,
+            PASSWORD_PROOF_MS / 1000,
             embeddable(ctx),
           );
         return reply.redirect(linkOf(ctx), 303);

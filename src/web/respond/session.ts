@@ -51,7 +51,31 @@ export function csrfValid(deps: Deps, session: string | undefined, given: unknow
   return want.length === got.length && timingSafeEqual(want, got);
 }
 
-/** The value of the cookie that proves a collector's password was given. */
+/** How long a respondent's password (given once) holds. */
+export const PASSWORD_PROOF_MS = 24 * 60 * 60_000;
+
+/** The value of the cookie that proves a collector's password was given now (for PASSWORD_PROOF_MS). */
 export function passwordProof(deps: Deps, collectorId: string, passwordHash: string): string {
-  return deps.secrets.sign('respond-password', `${collectorId}:${passwordHash}`);
+  return deps.secrets.signAt(
+    'respond-password',
+    `${collectorId}:${passwordHash}`,
+    deps.clock.now().getTime(),
+  );
+}
+
+/** Whether `proof` shows the collector's password (as it is now) was given within PASSWORD_PROOF_MS. */
+export function passwordProven(
+  deps: Deps,
+  collectorId: string,
+  passwordHash: string,
+  proof: unknown,
+): boolean {
+  const now = deps.clock.now().getTime();
+  return deps.secrets.verifyAt(
+    'respond-password',
+    `${collectorId}:${passwordHash}`,
+    proof,
+    now,
+    PASSWORD_PROOF_MS,
+  );
 }

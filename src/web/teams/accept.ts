@@ -15,6 +15,7 @@ import { ApiError } from '../../platform/errors.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
 import { pagePlugin } from '../page-area.js';
+import { deviceCookie } from '../session.js';
 
 function send(reply: FastifyReply, status: number, title: string, body: ReturnType<typeof html>) {
   return (
@@ -83,9 +84,10 @@ async function teamRoutes(app: FastifyInstance, options: { deps: Deps }): Promis
       if (!member) return send(reply, 404, 'Invitation not found', INVALID);
       const { teamName, username, active } = await describe(deps, member);
       if (!active) return send(reply, 404, 'Invitation not found', INVALID);
-      // The same reserve-then-verify throttle as /login (per account and per address), so
-      // concurrent guesses check no more passwords than sequential ones would.
-      const checked = await signIn(deps, username, password, request.ip);
+      // The same reserve-then-verify throttle as /login (per account and per address, or per
+      // device for a browser that signed in before), so concurrent guesses check no more
+      // passwords than sequential ones would.
+      const checked = await signIn(deps, username, password, request.ip, deviceCookie(request));
       if (!checked.ok && checked.reason !== 'invalid')
         return send(
           reply.header('retry-after', String(checked.retryAfterSeconds)),
