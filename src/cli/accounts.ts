@@ -16,8 +16,8 @@ const domain = async () => ({
 });
 
 /** --send-limit: a whole number of recipients a day (0 = no cap), or `default` (the server's caps). */
-function sendLimit(value: string): number | null {
-  if (value === 'default') return null;
+function sendLimit(value: string): number | 'default' {
+  if (value === 'default') return value;
   if (!/^[0-9]{1,9}$/.test(value))
     throw new InvalidArgumentError('must be a whole number of recipients (0 = no cap) or "default"');
   return Number(value);
@@ -101,7 +101,8 @@ export const accountCommands: Commands = (program) => {
           state: opts.state,
         });
         if (opts.operator !== undefined) await setOperator(deps, updated.id, opts.operator);
-        if (opts.sendLimit !== undefined) await setSendLimit(deps, updated.id, opts.sendLimit);
+        if (opts.sendLimit !== undefined)
+          await setSendLimit(deps, updated.id, opts.sendLimit === 'default' ? null : opts.sendLimit);
         const operator = await isOperator(deps, updated.id);
         const cap = await sendLimitOf(deps, updated.id);
         print(
