@@ -239,7 +239,7 @@ export const ENV_SCHEMA = Type.Partial(
     SEND_LIMIT_ENTERPRISE: whole(0, 'invitation emails per account a day (0 = no cap)'),
     SEND_LIMIT_NEW_ACCOUNT_PER_DAY: whole(
       100,
-      "recipients an account may mail a day in its first SEND_LIMIT_NEW_ACCOUNT_DAYS days, any plan (0 = no cap)",
+      'recipients an account may mail a day in its first SEND_LIMIT_NEW_ACCOUNT_DAYS days, any plan (0 = no cap)',
     ),
     SEND_LIMIT_PER_DAY: whole(2000, 'recipients an account may mail a day after that, any plan (0 = no cap)'),
     SEND_LIMIT_NEW_ACCOUNT_DAYS: whole(7, 'days an account counts as new for SEND_LIMIT_NEW_ACCOUNT_PER_DAY'),

@@ -18,7 +18,10 @@ const clock = new TestClock('2026-06-01T12:00:00Z');
 
 beforeAll(async () => {
   smtp = await new SmtpSink().start();
-  server = await startServer({ clock, env: { SMTP_URL: smtp.url, MAIL_FROM: 'Surveys <surveys@example.com>' } });
+  server = await startServer({
+    clock,
+    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Surveys <surveys@example.com>' },
+  });
   worker = new OutboxWorker(server.deps);
 });
 afterAll(async () => {
@@ -96,7 +99,11 @@ describe('one-click unsubscribe', () => {
     const c = `/v3/collectors/${collectorId}`;
     const msg = await server.client.post(`${c}/messages`, { type: 'invite' }, t);
     const cy = `cy.${a.user.id}@example.org`;
-    await server.client.post(`${c}/messages/${msg.body.id}/recipients/bulk`, { contacts: [{ email: cy }] }, t);
+    await server.client.post(
+      `${c}/messages/${msg.body.id}/recipients/bulk`,
+      { contacts: [{ email: cy }] },
+      t,
+    );
     expect((await server.client.post(`${c}/messages/${msg.body.id}/send`, {}, t)).status).toBe(200);
     const before = smtp.messages.length;
     await worker.drain();

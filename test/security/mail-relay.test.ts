@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import { createUser, setOperator } from '../../src/domain/accounts/users.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
+import type { TestAccount } from '../helpers/accounts.js';
 import { runCliJsonAsync } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import type { TestAccount } from '../helpers/accounts.js';
 import { decoded, emailCollector } from '../invite/helpers.js';
 import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
@@ -89,69 +89,88 @@ describe('a new account from open sign-up', () => {
   let spammer: TestAccount;
   let big: Awaited<ReturnType<typeof invitation>>;
 
-  it('cannot mail 3,000 addresses: the send is refused whole and nothing is queued', async () => {
-    // what open sign-up gives a stranger: every feature, a name of their choosing, their own
-    // (confirmed) mailbox
-    const user = await createUser(server.deps, {
-      username: 'security@paypal.com',
-      email: 'mallory@example.org',
-      password: 'correct horse battery',
-      plan: server.config.defaultPlan,
-      region: 'us',
-      firstName: 'security@paypal.com',
-      lastName: 'PayPal.com',
-    });
-    const app = await createApp(server.deps, user, { name: 'Mail', redirectUris: ['http://localhost:9/cb'] });
-    spammer = { user, app: app.app, token: app.accessToken, clientSecret: app.clientSecret, password: '' };
-    big = await invitation(spammer, 3000, 'victim');
-    const refused = await big.send();
-    expect(refused.status, refused.text).toBe(403);
-    expect(refused.body.error).toMatchObject({ id: '1017', name: 'Permission Error', http_status_code: 403 });
-    expect(refused.body.error.message).toContain('daily send cap of 100 recipients');
-    expect(await counted(spammer.user.id)).toBe(0);
-    const msg = await server.client.get(big.m, { token: spammer.token });
-    expect(msg.body.status).toBe('not_sent');
-  }, SLOW);
+  it(
+    'cannot mail 3,000 addresses: the send is refused whole and nothing is queued',
+    async () => {
+      // what open sign-up gives a stranger: every feature, a name of their choosing, their own
+      // (confirmed) mailbox
+      const user = await createUser(server.deps, {
+        username: 'security@paypal.com',
+        email: 'mallory@example.org',
+        password: 'correct horse battery',
+        plan: server.config.defaultPlan,
+        region: 'us',
+        firstName: 'security@paypal.com',
+        lastName: 'PayPal.com',
+      });
+      const app = await createApp(server.deps, user, {
+        name: 'Mail',
+        redirectUris: ['http://localhost:9/cb'],
+      });
+      spammer = { user, app: app.app, token: app.accessToken, clientSecret: app.clientSecret, password: '' };
+      big = await invitation(spammer, 3000, 'victim');
+      const refused = await big.send();
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body.error).toMatchObject({
+        id: '1017',
+        name: 'Permission Error',
+        http_status_code: 403,
+      });
+      expect(refused.body.error.message).toContain('daily send cap of 100 recipients');
+      expect(await counted(spammer.user.id)).toBe(0);
+      const msg = await server.client.get(big.m, { token: spammer.token });
+      expect(msg.body.status).toBe('not_sent');
+    },
+    SLOW,
+  );
 
-  it('tells the operators once a day (through the outbox, marked automatic) and counts each refusal', async () => {
-    expect((await big.send()).status).toBe(403); // a second refusal the same day
-    const alerts = await alertsAbout(spammer.user.id);
-    expect(alerts.map((e) => e.to_address)).toEqual([operator.user.email]);
-    const refusedTotal = await server.deps.metrics.registry.getSingleMetricAsString(
-      'survey_mail_sends_refused_total',
-    );
-    expect(refusedTotal).toMatch(/^survey_mail_sends_refused_total 2$/m);
-    await worker.drain();
-    const got = smtp.messages.filter((m) => m.to.includes(operator.user.email));
-    expect(got).toHaveLength(1);
-    expect(header(got[0].raw, 'Subject')).toBe('Send cap reached by account security@paypal.com');
-    expect(header(got[0].raw, 'Auto-Submitted')).toBe('auto-generated');
-    expect(decoded(got[0].raw)).toContain('/operator/accounts?q=security%40paypal.com');
-  }, SLOW);
+  it(
+    'tells the operators once a day (through the outbox, marked automatic) and counts each refusal',
+    async () => {
+      expect((await big.send()).status).toBe(403); // a second refusal the same day
+      const alerts = await alertsAbout(spammer.user.id);
+      expect(alerts.map((e) => e.to_address)).toEqual([operator.user.email]);
+      const refusedTotal = await server.deps.metrics.registry.getSingleMetricAsString(
+        'survey_mail_sends_refused_total',
+      );
+      expect(refusedTotal).toMatch(/^survey_mail_sends_refused_total 2$/m);
+      await worker.drain();
+      const got = smtp.messages.filter((m) => m.to.includes(operator.user.email));
+      expect(got).toHaveLength(1);
+      expect(header(got[0].raw, 'Subject')).toBe('Send cap reached by account security@paypal.com');
+      expect(header(got[0].raw, 'Auto-Submitted')).toBe('auto-generated');
+      expect(decoded(got[0].raw)).toContain('/operator/accounts?q=security%40paypal.com');
+    },
+    SLOW,
+  );
 
-  it('mails up to its cap, as "... via Survey Service" with List-Unsubscribe and the abuse contact', async () => {
-    const within = await invitation(spammer, 100, 'ok');
-    const sent = await within.send();
-    expect(sent.status, sent.text).toBe(200);
-    expect(await counted(spammer.user.id)).toBe(100);
-    const one = await invitation(spammer, 1, 'over');
-    expect((await one.send()).status).toBe(403);
-    expect(await counted(spammer.user.id)).toBe(100);
+  it(
+    'mails up to its cap, as "... via Survey Service" with List-Unsubscribe and the abuse contact',
+    async () => {
+      const within = await invitation(spammer, 100, 'ok');
+      const sent = await within.send();
+      expect(sent.status, sent.text).toBe(200);
+      expect(await counted(spammer.user.id)).toBe(100);
+      const one = await invitation(spammer, 1, 'over');
+      expect((await one.send()).status).toBe(403);
+      expect(await counted(spammer.user.id)).toBe(100);
 
-    const before = smtp.messages.length;
-    await worker.drain();
-    const got = smtp.messages.slice(before).filter((m) => m.to[0]?.startsWith('ok'));
-    expect(got).toHaveLength(100);
-    const raw = got[0].raw;
-    // username and names all look like addresses or domains: nothing of them is left
-    expect(header(raw, 'From')).toBe('Survey Service <surveys@example.com>');
-    expect(header(raw, 'List-Unsubscribe')).toMatch(
-      /^<mailto:abuse@example\.com\?subject=unsubscribe>, <http:\/\/localhost\/unsubscribe\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+>$/,
-    );
-    expect(header(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
-    expect(header(raw, 'Auto-Submitted')).toBeUndefined();
-    expect(decoded(raw)).toContain('Report abuse: abuse@example.com');
-  }, SLOW);
+      const before = smtp.messages.length;
+      await worker.drain();
+      const got = smtp.messages.slice(before).filter((m) => m.to[0]?.startsWith('ok'));
+      expect(got).toHaveLength(100);
+      const raw = got[0].raw;
+      // username and names all look like addresses or domains: nothing of them is left
+      expect(header(raw, 'From')).toBe('Survey Service <surveys@example.com>');
+      expect(header(raw, 'List-Unsubscribe')).toMatch(
+        /^<mailto:abuse@example\.com\?subject=unsubscribe>, <http:\/\/localhost\/unsubscribe\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+>$/,
+      );
+      expect(header(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+      expect(header(raw, 'Auto-Submitted')).toBeUndefined();
+      expect(decoded(raw)).toContain('Report abuse: abuse@example.com');
+    },
+    SLOW,
+  );
 
   it('sends as "<name> via Survey Service", with any address or domain taken out of the name', async () => {
     const ana = await server.account({ firstName: 'Ana', lastName: 'Lima' });
@@ -171,41 +190,54 @@ describe('a new account from open sign-up', () => {
     }
   });
 
-  it('is raised by the operator on /operator/accounts, and the 3,000-recipient run then goes out', async () => {
-    const web = new WebSession(server.url);
-    expect((await web.signIn(operator.user.username, operator.password)).status).toBe(303);
-    const list = `/operator/accounts?q=${encodeURIComponent(spammer.user.username)}`;
-    const _csrf = await web.csrf(list);
-    const form = { _csrf, plan: 'enterprise', state: 'active', operator: 'no', q: spammer.user.username };
-    const wrong = await web.post(`/operator/accounts/${spammer.user.id}`, { ...form, send_limit: 'lots' });
-    expect(wrong.status).toBe(400);
-    expect(wrong.text).toMatch(/role="alert">[^<]*not a daily send cap/);
-    const saved = await web.post(`/operator/accounts/${spammer.user.id}`, { ...form, send_limit: '3100' });
-    expect(saved.status, saved.text).toBe(303);
-    expect(new URL(saved.location ?? '', server.url).searchParams.get('done')).toBe('daily send cap 3100');
-    expect((await web.get(list)).text).toContain('name="send_limit" inputmode="numeric" pattern="[0-9]*" value="3100"');
+  it(
+    'is raised by the operator on /operator/accounts, and the 3,000-recipient run then goes out',
+    async () => {
+      const web = new WebSession(server.url);
+      expect((await web.signIn(operator.user.username, operator.password)).status).toBe(303);
+      const list = `/operator/accounts?q=${encodeURIComponent(spammer.user.username)}`;
+      const _csrf = await web.csrf(list);
+      const form = { _csrf, plan: 'enterprise', state: 'active', operator: 'no', q: spammer.user.username };
+      const wrong = await web.post(`/operator/accounts/${spammer.user.id}`, { ...form, send_limit: 'lots' });
+      expect(wrong.status).toBe(400);
+      expect(wrong.text).toMatch(/role="alert">[^<]*not a daily send cap/);
+      const saved = await web.post(`/operator/accounts/${spammer.user.id}`, { ...form, send_limit: '3100' });
+      expect(saved.status, saved.text).toBe(303);
+      expect(new URL(saved.location ?? '', server.url).searchParams.get('done')).toBe('daily send cap 3100');
+      expect((await web.get(list)).text).toContain(
+        'name="send_limit" inputmode="numeric" pattern="[0-9]*" value="3100"',
+      );
 
-    const sent = await big.send();
-    expect(sent.status, sent.text).toBe(200);
-    expect(sent.body.recipients).toHaveLength(3000);
-    expect(await counted(spammer.user.id)).toBe(3100);
-    const more = await invitation(spammer, 1, 'after');
-    expect((await more.send()).status).toBe(403); // 3,100 is the operator's cap, exactly
-  }, SLOW);
+      const sent = await big.send();
+      expect(sent.status, sent.text).toBe(200);
+      expect(sent.body.recipients).toHaveLength(3000);
+      expect(await counted(spammer.user.id)).toBe(3100);
+      const more = await invitation(spammer, 1, 'after');
+      expect((await more.send()).status).toBe(403); // 3,100 is the operator's cap, exactly
+    },
+    SLOW,
+  );
 
-  it('is set by `user update --send-limit`, and cleared back to the defaults', async () => {
-    const a = await server.account();
-    const env = { DATABASE_URL: server.config.databaseUrl };
-    const set = await runCliJsonAsync(['user', 'update', '--username', a.user.username, '--send-limit', '0'], env);
-    expect(set.send_limit).toBe(0);
-    expect((await (await invitation(a, 150, 'cli')).send()).status).toBe(200); // 0: no cap
-    const back = await runCliJsonAsync(
-      ['user', 'update', '--username', a.user.username, '--send-limit', 'default'],
-      env,
-    );
-    expect(back.send_limit).toBeNull();
-    expect((await (await invitation(a, 1, 'cli2')).send()).status).toBe(403);
-  }, SLOW);
+  it(
+    'is set by `user update --send-limit`, and cleared back to the defaults',
+    async () => {
+      const a = await server.account();
+      const env = { DATABASE_URL: server.config.databaseUrl };
+      const set = await runCliJsonAsync(
+        ['user', 'update', '--username', a.user.username, '--send-limit', '0'],
+        env,
+      );
+      expect(set.send_limit).toBe(0);
+      expect((await (await invitation(a, 150, 'cli')).send()).status).toBe(200); // 0: no cap
+      const back = await runCliJsonAsync(
+        ['user', 'update', '--username', a.user.username, '--send-limit', 'default'],
+        env,
+      );
+      expect(back.send_limit).toBeNull();
+      expect((await (await invitation(a, 1, 'cli2')).send()).status).toBe(403);
+    },
+    SLOW,
+  );
 
   it('gets the higher cap after its first week', async () => {
     const a = await server.account();
@@ -219,16 +251,20 @@ describe('a new account from open sign-up', () => {
 });
 
 describe('the cap under concurrency', () => {
-  it('lets exactly the sends that fit through when they race', async () => {
-    const a = await server.account();
-    const runs = await Promise.all(Array.from({ length: 5 }, (_, i) => invitation(a, 30, `race${i}x`)));
-    const answers = await Promise.all(runs.map((r) => r.send()));
-    const statuses = answers.map((r) => r.status).sort();
-    expect(statuses).toEqual([200, 200, 200, 403, 403]);
-    expect(await counted(a.user.id)).toBe(90);
-    // and the 10 left fit, the 11th does not
-    expect((await (await invitation(a, 10, 'fill')).send()).status).toBe(200);
-    expect((await (await invitation(a, 1, 'full')).send()).status).toBe(403);
-    expect(await counted(a.user.id)).toBe(100);
-  }, SLOW);
+  it(
+    'lets exactly the sends that fit through when they race',
+    async () => {
+      const a = await server.account();
+      const runs = await Promise.all(Array.from({ length: 5 }, (_, i) => invitation(a, 30, `race${i}x`)));
+      const answers = await Promise.all(runs.map((r) => r.send()));
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 403, 403]);
+      expect(await counted(a.user.id)).toBe(90);
+      // and the 10 left fit, the 11th does not
+      expect((await (await invitation(a, 10, 'fill')).send()).status).toBe(200);
+      expect((await (await invitation(a, 1, 'full')).send()).status).toBe(403);
+      expect(await counted(a.user.id)).toBe(100);
+    },
+    SLOW,
+  );
 });

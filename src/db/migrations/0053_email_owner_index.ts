@@ -6,7 +6,11 @@ import type { Kysely } from 'kysely';
 export const kind = 'rolling-safe' as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('emails_owner_created').on('emails').columns(['owner_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('emails_owner_created')
+    .on('emails')
+    .columns(['owner_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

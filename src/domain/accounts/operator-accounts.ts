@@ -7,8 +7,8 @@ import type { Deps } from '../../context.js';
 import { lockOperators } from '../../db/lock.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, PLANS } from '../../platform/plans.js';
-import { setSendLimit } from '../invitations/send-limit.js';
 import { recordEvent } from '../events.js';
+import { setSendLimit } from '../invitations/send-limit.js';
 import type { User } from './users.js';
 
 /** The states an operator sets here; `deleted` (closing for good) stays with the command line. */

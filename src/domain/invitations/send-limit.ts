@@ -88,7 +88,9 @@ export async function dailySendCap(
   if (ageCap > 0)
     caps.push({
       perDay: ageCap,
-      source: isNew ? `the cap of an account in its first ${limits.newAccountDays} days` : "this server's cap",
+      source: isNew
+        ? `the cap of an account in its first ${limits.newAccountDays} days`
+        : "this server's cap",
     });
   return caps.length ? caps.reduce((a, b) => (b.perDay < a.perDay ? b : a)) : null;
 }

@@ -6,8 +6,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
-import type { Database } from '../../db/schema.js';
 import { queueEmail } from '../../db/outbox-queue.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
@@ -31,7 +31,7 @@ import {
   removeLink,
   surveyLink,
 } from './recipients.js';
-import { reserveSends, reportRefusedSend, SendCapError } from './send-limit.js';
+import { reportRefusedSend, reserveSends, SendCapError } from './send-limit.js';
 import { safeDisplayName, senderName } from './sender.js';
 
 export interface SendResult {
