@@ -205,7 +205,7 @@ describe('a new account from open sign-up', () => {
       expect(saved.status, saved.text).toBe(303);
       expect(new URL(saved.location ?? '', server.url).searchParams.get('done')).toBe('daily send cap 3100');
       expect((await web.get(list)).text).toContain(
-        'name="send_limit" inputmode="numeric" pattern="[0-9]*" value="3100"',
+        'name="send_limit" inputmode="numeric" pattern="[0-9]*" placeholder="default" value="3100"',
       );
 
       const sent = await big.send();

@@ -94,7 +94,7 @@ export function operatorAccountPages(app: FastifyInstance, deps: Deps, operator:
 <div><label for="${f}-plan">Plan</label><select id="${f}-plan" name="plan">${options(PLANS, a.account_type)}</select></div>
 <div><label for="${f}-state">State</label><select id="${f}-state" name="state">${options(states, a.status, (v) => STATE_WORDS[v] ?? v)}</select></div>
 <div><label for="${f}-op">Operator</label><select id="${f}-op" name="operator">${options(['no', 'yes'], a.operator ? 'yes' : 'no')}</select></div>
-<div><label for="${f}-send">Daily send cap</label><input id="${f}-send" name="send_limit" inputmode="numeric" pattern="[0-9]*" value="${a.send_limit === null ? '' : String(a.send_limit)}" aria-describedby="send-help"></div>
+<div><label for="${f}-send">Daily send cap</label><input id="${f}-send" name="send_limit" inputmode="numeric" pattern="[0-9]*" placeholder="default" value="${a.send_limit === null ? '' : String(a.send_limit)}" aria-describedby="send-help"></div>
 </div>
 <p><button type="submit" aria-label="Save ${a.username}">Save</button></p>
 </form></section>`;
