@@ -102,6 +102,14 @@ export interface Config {
     recipients: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
     dailySends: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   };
+  /** Recipients of invitations, reminders and test sends one account may mail in 24 hours, whatever
+   * its plan: `newAccountPerDay` during its first `newAccountDays` days, then `perDay`
+   * (SEND_LIMIT_NEW_ACCOUNT_PER_DAY, SEND_LIMIT_PER_DAY, SEND_LIMIT_NEW_ACCOUNT_DAYS; 0 = no cap).
+   * An operator's cap for one account replaces these. */
+  sendLimits: { newAccountPerDay: number; perDay: number; newAccountDays: number };
+  /** ABUSE_CONTACT: the address recipients report abuse and unsubscribe to (invitation footers and
+   * List-Unsubscribe); unset = none shown. */
+  abuseContact: string | undefined;
   /** SIGNUP_MODE: who may create an account on the sign-up page (open, invite-only or closed). */
   signupMode: SignupMode;
   /** DEFAULT_PLAN: the plan of accounts made at /signup (and by a sign-up invitation). */
@@ -252,6 +260,16 @@ export const ENV_SCHEMA = Type.Partial(
     SEND_LIMIT_ADVANTAGE: whole(20_000, 'invitation emails per account a day (0 = no cap)'),
     SEND_LIMIT_PREMIER: whole(100_000, 'invitation emails per account a day (0 = no cap)'),
     SEND_LIMIT_ENTERPRISE: whole(0, 'invitation emails per account a day (0 = no cap)'),
+    SEND_LIMIT_NEW_ACCOUNT_PER_DAY: whole(
+      100,
+      'recipients an account may mail a day in its first SEND_LIMIT_NEW_ACCOUNT_DAYS days, any plan (0 = no cap)',
+    ),
+    SEND_LIMIT_PER_DAY: whole(2000, 'recipients an account may mail a day after that, any plan (0 = no cap)'),
+    SEND_LIMIT_NEW_ACCOUNT_DAYS: whole(7, 'days an account counts as new for SEND_LIMIT_NEW_ACCOUNT_PER_DAY'),
+    ABUSE_CONTACT: Type.String({
+      format: 'email',
+      description: 'address for abuse reports and unsubscribe requests, shown in invitations (unset = none)',
+    }),
     RESPONSES_PER_MINUTE_PER_ADDRESS: whole(
       60,
       'respondent page submissions per collector and address a minute (0 = no cap)',
@@ -396,6 +414,7 @@ function allowed(schema: VarSchema, value: string): string {
     const max = schema.maximum === undefined ? '' : ` and at most ${schema.maximum}`;
     return `a whole number of at least ${schema.minimum}${max}`;
   }
+  if (schema.format === 'email') return 'an email address';
   if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^https?'))
     return 'an http:// or https:// URL';
   if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^smtp'))
@@ -529,6 +548,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         enterprise: n('SEND_LIMIT_ENTERPRISE'),
       },
     },
+    sendLimits: {
+      newAccountPerDay: n('SEND_LIMIT_NEW_ACCOUNT_PER_DAY'),
+      perDay: n('SEND_LIMIT_PER_DAY'),
+      newAccountDays: n('SEND_LIMIT_NEW_ACCOUNT_DAYS'),
+    },
+    abuseContact: s('ABUSE_CONTACT'),
     signupMode: s('SIGNUP_MODE') as SignupMode,
     defaultPlan: s('DEFAULT_PLAN') as Plan,
     metrics: { port: e.METRICS_PORT as number | undefined, host: s('METRICS_HOST') },

@@ -1,5 +1,5 @@
 // Accounts and apps: user and app verbs (provisioning, operator review and lifecycle).
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { ApiError } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
 import { parseScopeList } from '../platform/scopes.js';
@@ -13,7 +13,16 @@ const domain = async () => ({
   ...(await import('../domain/accounts/rename.js')),
   ...(await import('../domain/accounts/signup.js')),
   ...(await import('../domain/accounts/users.js')),
+  ...(await import('../domain/invitations/send-limit.js')),
 });
+
+/** --send-limit: a whole number of recipients a day (0 = no cap), or `default` (the server's caps). */
+function sendLimit(value: string): number | 'default' {
+  if (value === 'default') return value;
+  if (!/^[0-9]{1,9}$/.test(value))
+    throw new InvalidArgumentError('must be a whole number of recipients (0 = no cap) or "default"');
+  return Number(value);
+}
 
 export const accountCommands: Commands = (program) => {
   const user = verbGroup(program, 'user', 'manage user accounts');
@@ -78,17 +87,25 @@ export const accountCommands: Commands = (program) => {
     )
     .option('--operator', 'flag the user as an operator')
     .option('--no-operator', 'remove the operator flag')
+    .option(
+      '--send-limit <n>',
+      'recipients the user may mail a day (0 = no cap; "default" = the SEND_LIMIT_* caps)',
+      sendLimit,
+    )
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
-        const { setOperator, updateUser, isOperator } = await domain();
+        const { setOperator, updateUser, isOperator, setSendLimit, sendLimitOf } = await domain();
         const updated = await updateUser(deps, opts.username, {
           plan: opts.plan,
           region: opts.region,
           state: opts.state,
         });
         if (opts.operator !== undefined) await setOperator(deps, updated.id, opts.operator);
+        if (opts.sendLimit !== undefined)
+          await setSendLimit(deps, updated.id, opts.sendLimit === 'default' ? null : opts.sendLimit);
         const operator = await isOperator(deps, updated.id);
+        const cap = await sendLimitOf(deps, updated.id);
         print(
           !!opts.json,
           {
@@ -98,8 +115,9 @@ export const accountCommands: Commands = (program) => {
             region: updated.region,
             state: updated.status,
             operator,
+            send_limit: cap,
           },
-          `updated user ${updated.username}: plan ${updated.account_type}, region ${updated.region}, state ${updated.status}${operator ? ', operator' : ''}`,
+          `updated user ${updated.username}: plan ${updated.account_type}, region ${updated.region}, state ${updated.status}${operator ? ', operator' : ''}${cap === null ? '' : `, send cap ${cap === 0 ? 'none' : `${cap} a day`}`}`,
         );
       }),
     );

@@ -32,10 +32,18 @@ export interface NewEmail {
   notBefore?: Date;
 }
 
+/** Emails a person writes and sends (an owner's invitations and their tests); every other email
+ * the service writes by itself (alerts, digests, operator alerts, account links and notices) and
+ * says so with `Auto-Submitted: auto-generated` (RFC 3834), so auto-responders do not answer it. */
+const PERSONAL_PURPOSES = new Set(['invite', 'reminder', 'thank_you', 'test']);
+
 /** Queues one email in `executor` (pass the transaction of the change that causes it). */
 export async function queueEmail(deps: QueueDeps, executor: Executor, email: NewEmail): Promise<void> {
   const now = deps.clock.now();
   const due = email.notBefore && email.notBefore > now ? email.notBefore : now;
+  const headers = PERSONAL_PURPOSES.has(email.purpose ?? '')
+    ? (email.headers ?? {})
+    : { 'Auto-Submitted': 'auto-generated', ...email.headers };
   await executor
     .insertInto('emails')
     .values({
@@ -46,7 +54,7 @@ export async function queueEmail(deps: QueueDeps, executor: Executor, email: New
       subject: email.subject,
       text_body: email.text,
       html_body: email.html ?? null,
-      headers: JSON.stringify(email.headers ?? {}),
+      headers: JSON.stringify(headers),
       purpose: email.purpose ?? null,
       ref_id: email.refId ?? null,
       status: 'pending',

@@ -91,7 +91,7 @@ export function planInWords(
   return [
     'Every response can be read, analysed and exported.',
     'Every question type (file upload, ranking and slider included) and every collector type, email invitations included.',
-    `Email invitations: ${cap(limits.recipients, 'recipients on one message')}, ${cap(limits.dailySends, 'emails sent a day')}.`,
+    `Email invitations: ${cap(limits.recipients, 'recipients on one message')}, ${cap(limits.dailySends, 'emails sent a day by the plan (the daily send cap below also holds)')}.`,
     `Contacts: ${cap(limits.contacts, 'contacts')}.`,
   ];
 }

@@ -66,6 +66,11 @@ export class Metrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly sendsRefused = new Counter({
+    name: 'survey_mail_sends_refused_total',
+    help: "Invitation sends (and test sends) refused whole because they would pass the account's daily send cap",
+    registers: [this.registry],
+  });
   readonly responses = new Counter({
     name: 'survey_responses_received_total',
     help: 'Survey responses created (API and respondent pages)',

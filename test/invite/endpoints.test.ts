@@ -477,7 +477,7 @@ describe('invitation rules', () => {
     const over = await server.client.post(`${h.m}/send`, {}, { token: advantage.token });
     expect(over.status).toBe(403);
     expect(over.body.error.id).toBe('1017');
-    expect(over.body.error.message).toMatch(/at most 1 invitation emails a day/);
+    expect(over.body.error.message).toMatch(/daily send cap of 1 recipients \(the advantage plan's cap\)/);
   });
 
   it('freezes a sent message (409/1025) and its recipient list', async () => {

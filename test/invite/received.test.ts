@@ -131,7 +131,7 @@ describe('invitation emails as received', () => {
     expect(got).toHaveLength(1);
     expect(got[0].from).toBe('surveys@example.com'); // the envelope is the service's
     const { headers, text, html } = parts(got[0].raw);
-    expect(header(headers, 'From')).toMatch(/^"?Olga Owner"? <surveys@example\.com>$/);
+    expect(header(headers, 'From')).toMatch(/^"?Olga Owner via Survey Service"? <surveys@example\.com>$/);
     expect(header(headers, 'Reply-To')).toMatch(/^"?Olga Owner"? <.+@.+>$/);
     expect(header(headers, 'Reply-To')).toContain(`<${a.user.email}>`);
     expect(header(headers, 'Subject')).toBe('Ann <b>, your views on the "canteen"');

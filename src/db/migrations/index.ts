@@ -36,6 +36,8 @@ import * as m0045 from './0045_response_keys.js';
 import * as m0047 from './0047_write_indexes.js';
 import * as m0049 from './0049_results_stamp.js';
 import * as m0050 from './0050_upload_bytes.js';
+import * as m0052 from './0052_send_limits.js';
+import * as m0053 from './0053_email_owner_index.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -74,4 +76,6 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0047_write_indexes': m0047,
   '0049_results_stamp': m0049,
   '0050_upload_bytes': m0050,
+  '0052_send_limits': m0052,
+  '0053_email_owner_index': m0053,
 };

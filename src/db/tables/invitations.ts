@@ -47,8 +47,17 @@ export interface MessageRecipientsTable {
   sent_at: string | null;
 }
 
+/** An operator's daily send cap for one account (migration 0052); no row: the server's caps. */
+export interface SendLimitsTable {
+  user_id: string;
+  /** recipients a day; 0 = no cap */
+  per_day: number;
+  set_at: string;
+}
+
 export interface InvitationTables {
   collector_messages: CollectorMessagesTable;
   collector_recipients: CollectorRecipientsTable;
   message_recipients: MessageRecipientsTable;
+  send_limits: SendLimitsTable;
 }

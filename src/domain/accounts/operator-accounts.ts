@@ -8,6 +8,7 @@ import { lockOperators } from '../../db/lock.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, PLANS } from '../../platform/plans.js';
 import { recordEvent } from '../events.js';
+import { setSendLimit } from '../invitations/send-limit.js';
 import type { User } from './users.js';
 
 /** The states an operator sets here; `deleted` (closing for good) stays with the command line. */
@@ -21,6 +22,8 @@ export interface AccountListItem {
   status: string;
   date_created: string;
   operator: boolean;
+  /** the operator's daily send cap for the account (0 = no cap); null: the server's caps */
+  send_limit: number | null;
 }
 
 export const ACCOUNTS_PER_PAGE = 25;
@@ -44,6 +47,7 @@ export async function listAccounts(
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await base
     .leftJoin('operators as o', 'o.user_id', 'u.id')
+    .leftJoin('send_limits as l', 'l.user_id', 'u.id')
     .select([
       'u.id',
       'u.username',
@@ -52,6 +56,7 @@ export async function listAccounts(
       'u.status',
       'u.date_created',
       'o.user_id as op',
+      'l.per_day as send_limit',
     ])
     .orderBy('u.date_created', 'desc')
     .orderBy('u.id', 'desc')
@@ -60,7 +65,11 @@ export async function listAccounts(
     .execute();
   return {
     total: Number(total),
-    items: rows.map(({ op, ...r }) => ({ ...r, operator: op !== null })),
+    items: rows.map(({ op, send_limit, ...r }) => ({
+      ...r,
+      operator: op !== null,
+      send_limit: send_limit === null ? null : Number(send_limit),
+    })),
   };
 }
 
@@ -68,6 +77,8 @@ export interface AccountChange {
   plan?: string;
   state?: string;
   operator?: boolean;
+  /** the account's daily send cap: a whole number (0 = no cap), or null for the server's caps */
+  sendLimit?: number | null;
 }
 
 /** Applies `change` to the account `targetId` as `actor` (an operator); returns what changed. */
@@ -85,7 +96,7 @@ export async function changeAccount(
       1002,
       `"${change.state}" is not a state: choose one of ${OPERATOR_STATES.join(', ')}.`,
     );
-  const eventIds = await deps.ids.take(3); // one per field, reserved before the transaction
+  const eventIds = await deps.ids.take(4); // one per field, reserved before the transaction
   return deps.db.kysely.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
     if (!user) throw new ApiError(1020, `There is no account ${targetId}.`);
@@ -117,6 +128,19 @@ export async function changeAccount(
         await trx.deleteFrom('operators').where('user_id', '=', targetId).execute();
       }
       diffs.push(['operator flag', wasOperator ? 'yes' : 'no', change.operator ? 'yes' : 'no']);
+    }
+    if (change.sendLimit !== undefined) {
+      const old = await trx
+        .selectFrom('send_limits')
+        .select('per_day')
+        .where('user_id', '=', targetId)
+        .executeTakeFirst();
+      const was = old ? Number(old.per_day) : null;
+      if (was !== change.sendLimit) {
+        await setSendLimit(deps, targetId, change.sendLimit, trx);
+        const words = (v: number | null) => (v === null ? 'server default' : v === 0 ? 'no cap' : String(v));
+        diffs.push(['daily send cap', words(was), words(change.sendLimit)]);
+      }
     }
     const team = await trx
       .selectFrom('team_members')

@@ -17,6 +17,10 @@ export interface MessageLinks {
   optOut: string;
   privacy: string;
   footer: string;
+  /** the one-click unsubscribe link (also in List-Unsubscribe), shown in the service's footer */
+  unsubscribe?: string;
+  /** the operator's abuse contact (ABUSE_CONTACT), shown in the service's footer */
+  abuse?: string;
 }
 
 /** The look of the HTML part: the survey's theme (`domain/themes`), else its older theme_color. */
@@ -101,8 +105,36 @@ function fontFamily(theme: EmailTheme): string {
   return escapeHtml((theme.fontStack ?? 'Arial,Helvetica,sans-serif').replace(/["']/g, ''));
 }
 
+/** The service's own footer under every invitation, whatever the owner wrote: how to stop these
+ * emails and where to report abuse (the operator's contact), as text lines. */
+function serviceFooter(links: MessageLinks): string[] {
+  const lines: string[] = [];
+  if (links.unsubscribe) lines.push(`Unsubscribe: ${links.unsubscribe}`);
+  if (links.abuse) lines.push(`Report abuse: ${links.abuse}`);
+  return lines;
+}
+
+function serviceFooterHtml(links: MessageLinks): string {
+  const items: string[] = [];
+  if (links.unsubscribe)
+    items.push(`<a href="${escapeHtml(links.unsubscribe)}" style="color:#4a5560">Unsubscribe</a>`);
+  if (links.abuse)
+    items.push(
+      `Report abuse: <a href="mailto:${escapeHtml(links.abuse)}" style="color:#4a5560">${escapeHtml(links.abuse)}</a>`,
+    );
+  return items.length
+    ? `<p style="margin:16px 0 0;font-size:13px;color:#4a5560;text-align:center">${items.join(' · ')}</p>`
+    : '';
+}
+
 /** The whole HTML part: a narrow, readable, single-column layout with inline styles. */
-export function emailLayout(inner: string, subject: string, theme: EmailTheme, lang = 'en'): string {
+export function emailLayout(
+  inner: string,
+  subject: string,
+  theme: EmailTheme,
+  lang = 'en',
+  footer = '',
+): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7">
@@ -110,7 +142,7 @@ export function emailLayout(inner: string, subject: string, theme: EmailTheme, l
 <div style="background:#ffffff;border-top:4px solid ${theme.accent};border-radius:6px;padding:24px">
 ${theme.logoUrl ? `<img src="${escapeHtml(theme.logoUrl)}" alt="" style="max-height:64px;max-width:240px;margin-bottom:16px">\n` : ''}${inner}
 </div>
-</div>
+${footer}</div>
 </body></html>`;
 }
 
@@ -145,7 +177,9 @@ export function renderInvitation(
       links.survey,
     );
   }
-  return { subject, text, html: emailLayout(inner, subject, theme) };
+  const footer = serviceFooter(links);
+  if (footer.length) text = `${text}\n\n--\n${footer.join('\n')}`;
+  return { subject, text, html: emailLayout(inner, subject, theme, 'en', serviceFooterHtml(links)) };
 }
 
 /** Plain text of an HTML body, for the text part. */

@@ -3,10 +3,11 @@
 // (at scheduled_date for a scheduled send). Invites go to the message's recipients; reminders to the
 // collector's recipients who have not (fully) responded; thank-you messages to those who have.
 // Opted-out and bounced contacts are skipped, whenever they opted out.
-import { sql } from 'kysely';
+import { timingSafeEqual } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
-import { lockRow } from '../../db/lock.js';
 import { queueEmail } from '../../db/outbox-queue.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
@@ -30,6 +31,8 @@ import {
   removeLink,
   surveyLink,
 } from './recipients.js';
+import { reportRefusedSend, reserveSends, SendCapError } from './send-limit.js';
+import { safeDisplayName, senderName } from './sender.js';
 
 export interface SendResult {
   message: MessageRow;
@@ -43,12 +46,38 @@ export function addressOf(email: string, name: string): string {
   return n ? `"${n}" <${email}>` : email;
 }
 
-/** Invitations come from the service's MAIL_FROM address under the owner's name, so they pass the
- * receiving server's SPF/DKIM checks; answers go to the owner (Reply-To). */
+/** Invitations come from the service's MAIL_FROM address as "<owner's name> via Survey Service"
+ * (sender.ts: never an address or a domain), so they pass the receiving server's SPF/DKIM checks
+ * and cannot pose as another sender; answers go to the owner's verified address (Reply-To). */
 export function senderOf(deps: Deps, owner: Account): { from: string; replyTo: string } {
   const service = /<([^>]+)>\s*$/.exec(deps.config.mail.from)?.[1] ?? deps.config.mail.from.trim();
-  const name = `${owner.first_name ?? ''} ${owner.last_name ?? ''}`.trim() || owner.username;
-  return { from: addressOf(service, name), replyTo: addressOf(owner.email, name) };
+  const own = safeDisplayName(`${owner.first_name ?? ''} ${owner.last_name ?? ''}`);
+  return { from: addressOf(service, senderName(owner)), replyTo: addressOf(owner.email, own) };
+}
+
+/** The List-Unsubscribe headers of an invitation (RFC 2369, one-click per RFC 8058): the signed
+ * https link (a POST opts out, no cookie or form token needed), and a mailto to ABUSE_CONTACT. */
+export function unsubscribeHeaders(deps: Deps, oneClick: string): Record<string, string> {
+  const abuse = deps.config.abuseContact;
+  const mailto = abuse ? `<mailto:${abuse}?subject=unsubscribe>, ` : '';
+  return {
+    'List-Unsubscribe': `${mailto}<${oneClick}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+}
+
+/** The one-click unsubscribe link of a recipient: its token and the server key's MAC of it. */
+export function unsubscribeLink(deps: Deps, base: string, r: Pick<RecipientRow, 'token'>): string {
+  return `${base}/unsubscribe/${r.token}.${deps.secrets.sign('unsubscribe', r.token)}`;
+}
+
+/** The recipient token a one-click link names, if its MAC is the server's; else null. */
+export function unsubscribeToken(deps: Deps, signed: string): string | null {
+  const m = /^([A-Za-z0-9_-]{10,60})\.([A-Za-z0-9_-]{20,100})$/.exec(signed);
+  if (!m) return null;
+  const want = Buffer.from(deps.secrets.sign('unsubscribe', m[1]));
+  const got = Buffer.from(m[2]);
+  return want.length === got.length && timingSafeEqual(want, got) ? m[1] : null;
 }
 
 /** A recipient's merge values. */
@@ -158,7 +187,6 @@ export async function sendMessage(
   const recipients = await audience(deps, collector, message);
   if (recipients.length === 0)
     throw new ApiError(1059, `Message ${message.id} has no recipients to send to.`);
-  const daily = deps.config.invitationLimits.dailySends[sender.plan] ?? 0;
   const linkToken = await ensureLinkToken(deps, collector);
   const base = accessUrl(deps.config, sender.user.region);
   const emailIds = await deps.ids.take(recipients.length);
@@ -172,24 +200,9 @@ export async function sendMessage(
     scheduled_date: at,
     date_modified: now.toISOString(),
   };
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    // The account's row serialises concurrent sends: the day's count stays true until commit.
-    await lockRow(deps.db, trx, 'users', collector.owner_id);
-    if (daily > 0) {
-      const since = new Date(now.getTime() - 86_400_000).toISOString();
-      const { n } = await trx
-        .selectFrom('emails')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('owner_id', '=', collector.owner_id)
-        .where('purpose', 'in', ['invite', 'reminder', 'thank_you'])
-        .where('created_at', '>=', since)
-        .executeTakeFirstOrThrow();
-      if (Number(n) + recipients.length > daily)
-        throw new ApiError(
-          1017,
-          `The ${sender.plan} plan sends at most ${daily} invitation emails a day; ${Number(n)} were sent in the last 24 hours and this message would add ${recipients.length}.`,
-        );
-    }
+  await capped(deps, async (trx) => {
+    // Holds the account's row: concurrent sends count one after another, so the cap is exact.
+    await reserveSends(deps, trx, collector.owner_id, recipients.length);
     const claimed = await trx
       .updateTable('collector_messages')
       .set({ status: 'sent', scheduled_date: at, date_modified: sent.date_modified })
@@ -205,6 +218,8 @@ export async function sendMessage(
         optOut: removeLink(base, r),
         privacy: `${base}/privacy`,
         footer: base,
+        unsubscribe: unsubscribeLink(deps, base, r),
+        abuse: deps.config.abuseContact,
       };
       const mail = renderInvitation(message, mergeValuesOf(r), links, theme);
       await queueEmail(deps, trx, {
@@ -215,7 +230,7 @@ export async function sendMessage(
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
-        headers: { 'Reply-To': replyTo, 'List-Unsubscribe': `<${links.optOut}>` },
+        headers: { 'Reply-To': replyTo, ...unsubscribeHeaders(deps, links.unsubscribe!) },
         purpose: message.type,
         refId: r.id,
         notBefore,
@@ -264,7 +279,7 @@ export async function sendTestMessage(
   if (!user.email_verified)
     throw new ApiError(1058, "The account's email address must be verified before invitations are sent.");
   const base = accessUrl(deps.config, user.region);
-  const links: MessageLinks = exampleLinks(base, collector);
+  const links: MessageLinks = exampleLinks(base, collector, deps.config.abuseContact);
   const values = {
     email: user.email,
     first_name: user.first_name ?? '',
@@ -274,8 +289,9 @@ export async function sendTestMessage(
   const mail = renderInvitation(message, values, links, await surveyTheme(deps, collector, base));
   const { from, replyTo } = senderOf(deps, user);
   const id = await deps.ids.one();
-  await deps.db.kysely.transaction().execute((trx) =>
-    queueEmail(deps, trx, {
+  await capped(deps, async (trx) => {
+    await reserveSends(deps, trx, collector.owner_id, 1);
+    await queueEmail(deps, trx, {
       id,
       ownerId: collector.owner_id,
       to: addressOf(user.email, `${user.first_name ?? ''} ${user.last_name ?? ''}`),
@@ -286,17 +302,29 @@ export async function sendTestMessage(
       headers: { 'Reply-To': replyTo },
       purpose: 'test',
       refId: message.id,
-    }),
-  );
+    });
+  });
+}
+
+/** Runs `work` in a transaction; a send it refuses for the cap is reported before it is thrown. */
+async function capped(deps: Deps, work: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+  try {
+    await deps.db.kysely.transaction().execute(work);
+  } catch (err) {
+    if (err instanceof SendCapError) await reportRefusedSend(deps, err);
+    throw err;
+  }
 }
 
 /** The links a preview or a test shows in place of a recipient's personal ones. */
-export function exampleLinks(base: string, collector: Collector): MessageLinks {
+export function exampleLinks(base: string, collector: Collector, abuse?: string): MessageLinks {
   return {
     survey: `${base}/r/${collector.url_token ?? 'survey'}?rcp=personal-link`,
     optOut: `${base}/optout?sm=personal-link`,
     privacy: `${base}/privacy`,
     footer: base,
+    unsubscribe: `${base}/unsubscribe/personal-link`,
+    abuse,
   };
 }
 

@@ -10,6 +10,7 @@ import { setTimeZone } from '../../domain/accounts/preferences.js';
 import type { User } from '../../domain/accounts/users.js';
 import { resendVerification } from '../../domain/accounts/verification.js';
 import { setAlertsOptOut } from '../../domain/alerts/alerts.js';
+import { dailySendCap } from '../../domain/invitations/send-limit.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Plan, planInWords } from '../../platform/plans.js';
@@ -53,6 +54,7 @@ export async function settingsPages(app: FastifyInstance, deps: Deps): Promise<v
   async function render(reply: FastifyReply, user: User, state: State, status = 200) {
     const csrf = await csrfToken(deps, reply);
     const plan = user.account_type as Plan;
+    const sendCap = await dailySendCap(deps, user);
     const body = html`<h1>Your account</h1>
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
 <dl class="facts">
@@ -63,6 +65,11 @@ ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : 
       recipients: deps.config.invitationLimits.recipients[plan],
       dailySends: deps.config.invitationLimits.dailySends[plan],
     }).map((line) => html`<li>${line}</li>`)}</ul></dd>
+<dt>Daily send cap</dt><dd id="send-cap">${
+      sendCap
+        ? `Email invitations, reminders and test sends reach at most ${sendCap.perDay.toLocaleString('en')} recipients in 24 hours (${sendCap.source}); a send that would pass it is refused whole. The operator of this server can raise it.`
+        : 'No cap on the recipients you mail a day.'
+    }</dd>
 <dt>Datacenter</dt><dd>${user.region}</dd>
 </dl>
 ${

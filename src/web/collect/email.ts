@@ -285,7 +285,7 @@ ${
     const preview = renderInvitation(
       message,
       { email: user.email, first_name: user.first_name ?? '', last_name: user.last_name ?? '', custom: {} },
-      exampleLinks(base, collector),
+      exampleLinks(base, collector, deps.config.abuseContact),
     );
     const [total, recipients] = await listRecipients(
       deps,

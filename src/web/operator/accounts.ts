@@ -1,5 +1,5 @@
 // GET /operator/accounts: every account, searchable by username or email, 25 a page; each with a
-// form changing its plan, state and operator flag (domain/accounts/operator-accounts.ts holds the
+// form changing its plan, state, operator flag and daily send cap (domain/accounts/operator-accounts.ts holds the
 // rules and records each change as activity). Only operators reach it (the guard of apps.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -34,6 +34,7 @@ const ChangeBody = Type.Object({
   plan: Type.String({ maxLength: 50 }),
   state: Type.String({ maxLength: 50 }),
   operator: Type.Union([Type.Literal('yes'), Type.Literal('no')]),
+  send_limit: Type.Optional(Type.String({ maxLength: 20 })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
   page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
 });
@@ -50,6 +51,19 @@ const listUrl = (q: string, page: number, done?: string) => {
   return `/operator/accounts${s ? `?${s}` : ''}`;
 };
 
+/** The send-cap field: empty = the server's caps (null), else a whole number (0 = no cap). */
+function sendLimitOf(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (v === '') return null;
+  if (!/^[0-9]{1,9}$/.test(v))
+    throw new ApiError(
+      1002,
+      `"${v}" is not a daily send cap: give a whole number of recipients (0 = no cap), or leave it empty for the server's caps.`,
+    );
+  return Number(v);
+}
+
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<User | null>;
 
 export function operatorAccountPages(app: FastifyInstance, deps: Deps, operator: Guard, nav: Html): void {
@@ -63,6 +77,9 @@ export function operatorAccountPages(app: FastifyInstance, deps: Deps, operator:
     const { total, items } = await listAccounts(deps, q, page);
     const pages = Math.max(1, Math.ceil(total / ACCOUNTS_PER_PAGE));
     const csrf = await csrfToken(deps, reply);
+    const limits = deps.config.sendLimits;
+    const cap = (n: number) => (n === 0 ? 'no cap' : String(n));
+    const defaults = `${cap(limits.newAccountPerDay)} a day in an account's first ${limits.newAccountDays} days, then ${cap(limits.perDay)}`;
     const cards = items.map((a) => {
       const f = `acct-${a.id}`;
       const states = (OPERATOR_STATES as readonly string[]).includes(a.status)
@@ -77,6 +94,7 @@ export function operatorAccountPages(app: FastifyInstance, deps: Deps, operator:
 <div><label for="${f}-plan">Plan</label><select id="${f}-plan" name="plan">${options(PLANS, a.account_type)}</select></div>
 <div><label for="${f}-state">State</label><select id="${f}-state" name="state">${options(states, a.status, (v) => STATE_WORDS[v] ?? v)}</select></div>
 <div><label for="${f}-op">Operator</label><select id="${f}-op" name="operator">${options(['no', 'yes'], a.operator ? 'yes' : 'no')}</select></div>
+<div><label for="${f}-send">Daily send cap</label><input id="${f}-send" name="send_limit" inputmode="numeric" pattern="[0-9]*" placeholder="default" value="${a.send_limit === null ? '' : String(a.send_limit)}" aria-describedby="send-help"></div>
 </div>
 <p><button type="submit" aria-label="Save ${a.username}">Save</button></p>
 </form></section>`;
@@ -90,6 +108,7 @@ ${message?.error ? html`<p class="error" role="alert">${message.error}</p>` : ''
 <input id="account-search" name="q" type="search" value="${q}"></div>
 <button type="submit">Search</button>
 </form>
+<p id="send-help" class="muted">Daily send cap: recipients of invitations, reminders and test sends an account may mail in 24 hours. Empty: this server's caps (${defaults}, and the plan's); 0: no cap.</p>
 <p>${String(total)} account(s)${q ? html` matching “${q}”` : ''}. New accounts from sign-up get the <strong>${deps.config.defaultPlan}</strong> plan (<code>DEFAULT_PLAN</code>).</p>
 ${cards.length ? cards : html`<p class="empty">No account matches.</p>`}
 ${
@@ -132,6 +151,7 @@ ${
         plan: string;
         state: string;
         operator: string;
+        send_limit?: string;
         q?: string;
         page?: string;
       };
@@ -142,7 +162,12 @@ ${
           deps,
           user,
           (request.params as { userId: string }).userId,
-          { plan: form.plan, state: form.state, operator: form.operator === 'yes' },
+          {
+            plan: form.plan,
+            state: form.state,
+            operator: form.operator === 'yes',
+            sendLimit: sendLimitOf(form.send_limit),
+          },
           request.ip ?? null,
         );
         return reply.redirect(listUrl(q, page, changed.length ? changed.join(', ') : 'nothing changed'), 303);
