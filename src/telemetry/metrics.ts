@@ -10,7 +10,8 @@ import { VERSION } from '../platform/version.js';
 export const OUTBOX_KINDS = ['deliveries', 'events', 'emails', 'exports'] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
-/** Per kind: rows waiting, and seconds the longest-waiting due one has been due (0 when none is). */
+/** Per kind: rows waiting, and seconds the oldest undelivered one has waited, from its first attempt
+ * or else from when it fell due (0 when none is due). */
 export type OutboxBacklog = Record<OutboxKind, { pending: number; oldestDueSeconds: number }>;
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
@@ -64,6 +65,12 @@ export class Metrics {
     name: 'survey_emails_total',
     help: 'Email send attempts by outcome (sent, retry, failed)',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly outboxAttempts = new Counter({
+    name: 'survey_outbox_attempts_total',
+    help: 'Delivery attempts by kind (deliveries = webhooks, emails) and outcome (delivered or sent, retry, failed)',
+    labelNames: ['kind', 'outcome'] as const,
     registers: [this.registry],
   });
   readonly responses = new Counter({
@@ -137,7 +144,7 @@ export class Metrics {
     });
     new Gauge({
       name: 'survey_outbox_oldest_due_seconds',
-      help: 'Seconds the longest-waiting due item of each kind has been due (0 when none is)',
+      help: 'Seconds the oldest undelivered item of each kind has waited: since its first attempt, else since it fell due (0 when none is due)',
       labelNames: ['kind'] as const,
       registers,
       async collect() {

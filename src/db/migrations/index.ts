@@ -33,6 +33,8 @@ import * as m0043 from './0043_scale_indexes.js';
 import * as m0045 from './0045_response_keys.js';
 import * as m0047 from './0047_write_indexes.js';
 import * as m0049 from './0049_results_stamp.js';
+import * as m0062 from './0062_outbox_first_attempt.js';
+import * as m0063 from './0063_worker_heartbeats.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -68,4 +70,6 @@ export const migrations: Record<string, Migration> = {
   '0045_response_keys': m0045,
   '0047_write_indexes': m0047,
   '0049_results_stamp': m0049,
+  '0062_outbox_first_attempt': m0062,
+  '0063_worker_heartbeats': m0063,
 };
