@@ -12,6 +12,7 @@ import { claimDue } from './claim.js';
 import { deliverOne } from './deliver-webhook.js';
 import { sendOne } from './emails.js';
 import { fanOut } from './fanout.js';
+import { beat, forget, HEARTBEAT_EVERY_MS } from './heartbeat.js';
 import { createMailTransport, type MailTransport } from './mail-transport.js';
 import { pruneOnce } from './retention.js';
 
@@ -24,6 +25,8 @@ export interface WorkerOptions {
   transport?: MailTransport;
   /** Called with errors of a round; the loop keeps going. */
   onError?: (err: unknown) => void;
+  /** Its name in the heartbeat (default WORKER_NAME, else the host name). */
+  name?: string;
 }
 
 /** A job the worker runs between its rounds, at most once per `everyMs` in each worker process. */
@@ -73,6 +76,10 @@ export class OutboxWorker {
   private readonly jobs: WorkerJob[];
   /** When each job last started, by name (none yet: due at the first tick). */
   private readonly lastRun = new Map<string, number>();
+  private readonly name: string;
+  private startedAt: Date | null = null;
+  /** When this worker last stamped its heartbeat row (ms; none yet). */
+  private lastBeat: number | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -83,6 +90,18 @@ export class OutboxWorker {
     this.transport = options.transport ?? createMailTransport(deps.config);
     this.onError = options.onError ?? ((err) => deps.log.error({ err }, 'outbox worker round failed'));
     this.jobs = scheduledJobs(deps);
+    this.name = options.name ?? deps.config.workerName;
+  }
+
+  /** Stamps the heartbeat row when HEARTBEAT_EVERY_MS has passed since the last stamp. */
+  private async heartbeat(): Promise<void> {
+    const now = this.clock.now();
+    if (this.lastBeat !== null && now.getTime() - this.lastBeat < HEARTBEAT_EVERY_MS) return;
+    this.startedAt ??= now;
+    this.lastBeat = now.getTime();
+    await beat(this.deps, this.name, this.startedAt, now).catch((err) =>
+      this.deps.log.error({ err }, 'worker heartbeat failed'),
+    );
   }
 
   /** One round: fan out new events, deliver due webhooks, send due emails. */
@@ -90,6 +109,7 @@ export class OutboxWorker {
     const { deps } = this;
     const now = () => this.clock.now();
     const batch = deps.config.outbox.batch;
+    await this.heartbeat();
     const events = await fanOut(deps, batch * 5);
     const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
     const delivered = await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
@@ -98,6 +118,7 @@ export class OutboxWorker {
     // claimed just before it is sent so that a slow server cannot outlast the claim of the next.
     let emails = 0;
     for (; emails < batch && !this.stopping; emails++) {
+      await this.heartbeat(); // a slow SMTP server must not make a live worker look dead
       const claim = await claimDue(deps, 'emails', 1, now());
       if (claim.ids.length === 0) break;
       const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
@@ -173,5 +194,9 @@ export class OutboxWorker {
     if (this.running) await this.running;
     await this.exporting;
     this.transport.close();
+    if (this.lastBeat !== null)
+      await forget(this.deps, this.name).catch((err) =>
+        this.deps.log.error({ err }, 'worker heartbeat could not be removed'),
+      );
   }
 }

@@ -83,7 +83,11 @@ export class Metrics {
    * rendered at scrape time: prom-client hashes the label set on every call (~4 µs a request). */
   private readonly series = new Map<string, RequestSeries>();
 
-  constructor(db: Db, backlog: () => Promise<OutboxBacklog>) {
+  constructor(
+    db: Db,
+    backlog: () => Promise<OutboxBacklog>,
+    heartbeats: () => Promise<Array<{ worker: string; beatAt: number }>>,
+  ) {
     const registers = [this.registry];
     const series = () => [...this.series.values()];
     this.registry.registerMetric({
@@ -140,6 +144,17 @@ export class Metrics {
       async collect() {
         const b = await read();
         for (const kind of OUTBOX_KINDS) this.set({ kind }, b[kind].pending);
+      },
+    });
+    new Gauge({
+      name: 'survey_worker_heartbeat_timestamp_seconds',
+      help: "Unix time of each running outbox worker's last loop, from the database (every process reports every worker; a worker that stopped cleanly is not listed)",
+      labelNames: ['worker'] as const,
+      registers,
+      async collect() {
+        const beats = await heartbeats();
+        this.reset();
+        for (const b of beats) this.set({ worker: b.worker }, b.beatAt);
       },
     });
     new Gauge({

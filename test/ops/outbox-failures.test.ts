@@ -279,3 +279,50 @@ describe('deploy/alerts.yml', () => {
     expect(stuck?.expr).toContain('survey_outbox_oldest_due_seconds');
   });
 });
+
+describe('worker heartbeats', () => {
+  it('every live worker has a stamp on the metrics; a dead one stays behind, a stopped one is gone', async () => {
+    const a = new OutboxWorker(server.deps, { name: 'worker-a' });
+    const b = new OutboxWorker(server.deps, { name: 'worker-b' });
+    const series = async (name: string) =>
+      (await scrape())('survey_worker_heartbeat_timestamp_seconds', { worker: name });
+    const t0 = new Date(start + 10 * 3600_000);
+    clock.set(t0);
+    await a.drain();
+    await b.drain();
+    expect(await series('worker-a')).toBe(t0.getTime() / 1000);
+    expect(await series('worker-b')).toBe(t0.getTime() / 1000);
+    // Ten minutes on, only a goes round its loop (b died without stopping): b's stamp stays behind.
+    for (let s = 5; s <= 600; s += 5) {
+      clock.set(new Date(t0.getTime() + s * 1000));
+      await a.drain();
+    }
+    expect(await series('worker-a')).toBeGreaterThanOrEqual(t0.getTime() / 1000 + 600 - 15);
+    expect(await series('worker-b')).toBe(t0.getTime() / 1000);
+    // A worker that stops cleanly is not expected any more.
+    await a.stop();
+    const text = await (await fetch(metricsUrl)).text();
+    expect(text).not.toContain('worker="worker-a"');
+    expect(text).toContain('survey_worker_heartbeat_timestamp_seconds{worker="worker-b"}');
+    await b.stop();
+    expect(await (await fetch(metricsUrl)).text()).not.toContain('worker="worker-b"');
+  });
+
+  it('deploy/alerts.yml fires on a stale heartbeat within about two minutes', () => {
+    const file = parseYaml(readFileSync(`${ROOT}/deploy/alerts.yml`, 'utf8')) as {
+      groups: Array<{ rules: Array<{ alert: string; expr: string; for: string }> }>;
+    };
+    const rules = file.groups.flatMap((g) => g.rules);
+    for (const name of ['SurveyServiceWorkerDown', 'SurveyServiceNoWorker']) {
+      const rule = rules.find((r) => r.alert === name);
+      expect(rule?.expr, name).toContain('time() - max');
+      expect(rule?.expr, name).toContain('survey_worker_heartbeat_timestamp_seconds');
+      const stale = Number(/> (\d+)/.exec(rule!.expr)?.[1]);
+      const wait = Number(/^(\d+)s$/.exec(rule!.for)?.[1]);
+      // the stamp is renewed every 15 s; what the rule waits on top of that, before a scrape's lag
+      expect(stale + wait, name).toBeLessThanOrEqual(105);
+      expect(stale, name).toBeGreaterThanOrEqual(60);
+    }
+    expect(rules.find((r) => r.alert === 'SurveyServiceWorkerDown')?.expr).toContain('by (worker)');
+  });
+});
