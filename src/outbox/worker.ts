@@ -71,6 +71,8 @@ export class OutboxWorker {
   /** The export job this worker is writing (a long one must not hold up webhooks and mail). */
   private exporting: Promise<void> | null = null;
   private stopped = true;
+  /** Whether the last round found work (then the loop does not wait OUTBOX_POLL_MS). */
+  private busy = false;
   /** Set by stop(): the round in progress finishes its current item and goes no further. */
   private stopping = false;
   private readonly jobs: WorkerJob[];
@@ -111,19 +113,38 @@ export class OutboxWorker {
     const batch = deps.config.outbox.batch;
     await this.heartbeat();
     const events = await fanOut(deps, batch * 5);
-    const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
-    const delivered = await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
-    for (const outcome of delivered) if (outcome !== 'gone') deps.metrics.deliveries.inc({ outcome });
+    // Webhooks and mail go side by side: a slow SMTP server must not hold up webhooks (one round
+    // used to deliver a batch of webhooks, then send a batch of mail one by one, so webhooks
+    // went at mail's pace). While mail is being sent, further full batches of webhooks are taken.
+    let mailing = true;
+    const webhookLane = async () => {
+      let n = 0;
+      for (;;) {
+        const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
+        const delivered = await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
+        for (const outcome of delivered) if (outcome !== 'gone') deps.metrics.deliveries.inc({ outcome });
+        n += hooks.ids.length;
+        if (hooks.ids.length < batch || !mailing || this.stopping) return n;
+      }
+    };
     // Mail goes out one at a time per worker (SMTP servers throttle parallel connections), each
     // claimed just before it is sent so that a slow server cannot outlast the claim of the next.
-    let emails = 0;
-    for (; emails < batch && !this.stopping; emails++) {
-      await this.heartbeat(); // a slow SMTP server must not make a live worker look dead
-      const claim = await claimDue(deps, 'emails', 1, now());
-      if (claim.ids.length === 0) break;
-      const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
-      if (outcome !== 'gone') deps.metrics.emails.inc({ outcome });
-    }
+    const mailLane = async () => {
+      let n = 0;
+      try {
+        for (; n < batch && !this.stopping; n++) {
+          await this.heartbeat(); // a slow SMTP server must not make a live worker look dead
+          const claim = await claimDue(deps, 'emails', 1, now());
+          if (claim.ids.length === 0) break;
+          const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
+          if (outcome !== 'gone') deps.metrics.emails.inc({ outcome });
+        }
+      } finally {
+        mailing = false;
+      }
+      return n;
+    };
+    const [deliveries, emails] = await Promise.all([webhookLane(), mailLane()]);
     // An export job runs beside the rounds (see exportsSettled), one at a time per worker.
     if (!this.exporting) {
       const job = await claimDue(deps, 'exports', 1, now());
@@ -135,7 +156,7 @@ export class OutboxWorker {
           });
       }
     }
-    return { events, deliveries: hooks.ids.length, emails };
+    return { events, deliveries, emails };
   }
 
   /** Runs rounds until one finds nothing to do (tests and the CLI's one-shot use). */
@@ -146,7 +167,8 @@ export class OutboxWorker {
       total.events += r.events;
       total.deliveries += r.deliveries;
       total.emails += r.emails;
-      if (r.events + r.deliveries + r.emails === 0) break;
+      this.busy = r.events + r.deliveries + r.emails > 0;
+      if (!this.busy) break;
     }
     return total;
   }
@@ -166,7 +188,8 @@ export class OutboxWorker {
         .catch(this.onError);
       await this.running;
       this.running = null;
-      if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
+      // Work left after the rounds of a tick (a backlog): go on at once rather than wait a poll.
+      if (!this.stopped) this.timer = setTimeout(tick, this.busy ? 0 : this.pollMs);
     };
     this.timer = setTimeout(tick, 0);
   }
