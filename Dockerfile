@@ -2,12 +2,18 @@
 # Survey Service image. The build stage compiles the TypeScript and packs the package with `npm pack`
 # (what `npm install -g` of a release installs: package.json "files"), then installs that package's
 # production dependencies from the lock; the final stage holds only that: the packed files and
-# node_modules, on the slim Node base (no compiler, no npm cache), run as the unprivileged `node` user.
+# node_modules, on the slim Node base (no compiler, no npm cache), plus PostgreSQL's client tools for
+# `backup` and `restore`, run as the unprivileged `node` user.
 #   docker build -t survey-service .
 #   docker run -p 8080:8080 -e SECRET_KEY=... -v survey-data:/data survey-service
 ARG NODE_VERSION=22
+# The Debian release of both stages, and the major of PostgreSQL's client tools installed from its
+# own packages: `survey-service backup`/`restore` run pg_dump/pg_restore, which must be of the
+# server's major or newer. deploy/compose.yaml runs postgres:17; Debian 13 (trixie) ships 17.
+ARG DEBIAN_RELEASE=trixie
+ARG PG_MAJOR=17
 
-FROM node:${NODE_VERSION}-bookworm AS build
+FROM node:${NODE_VERSION}-${DEBIAN_RELEASE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -22,7 +28,11 @@ RUN tar -xzf /tmp/survey-service-*.tgz --strip-components=1 \
   && npm rebuild better-sqlite3 \
   && rm package-lock.json
 
-FROM node:${NODE_VERSION}-bookworm-slim
+FROM node:${NODE_VERSION}-${DEBIAN_RELEASE}-slim
+ARG PG_MAJOR
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends postgresql-client-${PG_MAJOR} \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=8080 \

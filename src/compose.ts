@@ -9,6 +9,7 @@ import { storedServerKey } from './db/settings.js';
 import { PgResponseStore } from './db/stores/responses-pg.js';
 import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
 import { outboxBacklog } from './outbox/backlog.js';
+import { workerHeartbeats } from './outbox/heartbeat.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { Passwords } from './platform/passwords.js';
 import { randomToken, ServerSecrets } from './platform/secrets.js';
@@ -51,7 +52,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         responses: db.sqlite ? new SqliteResponseStore(db, now) : new PgResponseStore(db, now),
       },
     };
-    metrics = deps.metrics = new Metrics(db, () => outboxBacklog(deps));
+    metrics = deps.metrics = new Metrics(
+      db,
+      () => outboxBacklog(deps),
+      () => workerHeartbeats(deps),
+    );
     return deps;
   } catch (err) {
     await db.close();

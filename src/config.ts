@@ -4,6 +4,7 @@
 // setting is listed in docs/configuration.md; nothing else reads process.env.
 
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -115,7 +116,9 @@ export interface Config {
   /** DEFAULT_PLAN: the plan of accounts made at /signup (and by a sign-up invitation). */
   defaultPlan: Plan;
   /** METRICS_PORT: a separate listener serving GET /metrics (Prometheus); unset = no metrics. */
-  metrics: { port: number | undefined; host: string };
+  metrics: { port: number | undefined; host: string; allowedHosts: string[] };
+  /** WORKER_NAME (default: the host name): the outbox worker's name in its heartbeat row and metric. */
+  workerName: string;
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and deliveries. */
   shutdownTimeoutMs: number;
   /** Days kept before the worker prunes (RETAIN_<KIND>_DAYS; 0 = keep forever). */
@@ -304,6 +307,15 @@ export const ENV_SCHEMA = Type.Partial(
     }),
     METRICS_PORT: whole(undefined, 'port of the Prometheus /metrics listener (unset = off)', 0, 65535),
     METRICS_HOST: text('127.0.0.1', 'address of the /metrics listener', { hostAddress: true }),
+    METRICS_ALLOWED_HOSTS: text(
+      '',
+      'further Host names the /metrics listener answers (comma-separated, e.g. the compose service name "worker")',
+      { minLength: 0, pattern: '^$|^[A-Za-z0-9.-]+(,[A-Za-z0-9.-]+)*$' },
+    ),
+    WORKER_NAME: text('', "the worker's name in its heartbeat (default: the host name)", {
+      minLength: 0,
+      pattern: '^$|^[A-Za-z0-9_.:@/-]{1,100}$',
+    }),
     SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
     RETAIN_DELIVERIES_DAYS: whole(30, 'days finished webhook deliveries are kept (0 = forever)'),
     RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
@@ -556,7 +568,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     abuseContact: s('ABUSE_CONTACT'),
     signupMode: s('SIGNUP_MODE') as SignupMode,
     defaultPlan: s('DEFAULT_PLAN') as Plan,
-    metrics: { port: e.METRICS_PORT as number | undefined, host: s('METRICS_HOST') },
+    metrics: {
+      port: e.METRICS_PORT as number | undefined,
+      host: s('METRICS_HOST'),
+      allowedHosts: s('METRICS_ALLOWED_HOSTS')
+        .split(',')
+        .filter((h) => h !== '')
+        .map((h) => h.toLowerCase()),
+    },
+    workerName: s('WORKER_NAME') || hostname(),
     shutdownTimeoutMs: n('SHUTDOWN_TIMEOUT_MS'),
     retention: {
       deliveries: n('RETAIN_DELIVERIES_DAYS'),

@@ -14,6 +14,7 @@ import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 import type { ThemeTables } from './tables/themes.js';
 import type { UploadTables } from './tables/uploads.js';
+import type { WorkerTables } from './tables/workers.js';
 
 export interface Database
   extends PlatformTables,
@@ -30,4 +31,5 @@ export interface Database
     NotifyTables,
     ThemeTables,
     SharedResultsTables,
-    ScaleTables {}
+    ScaleTables,
+    WorkerTables {}

@@ -1,14 +1,15 @@
 // Health and readiness, for load balancers and orchestrators: GET /healthz answers while the
 // process runs (with its version); GET /readyz answers 200 only when the process can serve
 // requests: the database answers and every migration this program knows is applied. Its body also
-// shows the worker's backlog per kind, which never fails it: a stuck or dead worker is an alert
+// shows the worker's backlog per kind and the item failing longest (kind, id, attempts, age, last
+// error with URLs' credentials masked), which never fail it: a stuck or dead worker is an alert
 // (the survey_outbox_* metrics, deploy/alerts.yml), and taking every server out of the load
 // balancer for it would stop an API that works.
 // Both live outside /v3: no token, no rate limit, no request log line, no request metrics.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../context.js';
 import { migrationStatus } from '../db/migrate.js';
-import { outboxBacklog } from '../outbox/backlog.js';
+import { type OldestFailing, oldestFailing, outboxBacklog } from '../outbox/backlog.js';
 import { VERSION } from '../platform/version.js';
 import { OUTBOX_KINDS, type OutboxKind } from '../telemetry/metrics.js';
 
@@ -20,6 +21,8 @@ export interface Readiness {
   };
   /** Per kind, when it could be read: waiting items and the oldest due one's age in seconds. */
   outbox?: Record<OutboxKind, { pending: number; oldest_due_seconds: number }>;
+  /** The undelivered item failing longest, when one is (kind, id, attempts, age, last error). */
+  failing?: OldestFailing;
 }
 
 export async function readiness(deps: Deps): Promise<Readiness> {
@@ -34,14 +37,14 @@ export async function readiness(deps: Deps): Promise<Readiness> {
   }
   const ready = checks.migrations.ok;
   try {
-    const backlog = await outboxBacklog(deps);
+    const [backlog, failing] = await Promise.all([outboxBacklog(deps), oldestFailing(deps)]);
     const outbox = Object.fromEntries(
       OUTBOX_KINDS.map((kind) => [
         kind,
         { pending: backlog[kind].pending, oldest_due_seconds: backlog[kind].oldestDueSeconds },
       ]),
     ) as NonNullable<Readiness['outbox']>;
-    return { ready, checks, outbox };
+    return failing ? { ready, checks, outbox, failing } : { ready, checks, outbox };
   } catch {
     // Information only (a pending migration may not have made its table yet).
     return { ready, checks };

@@ -6,6 +6,7 @@ import { clientSecret, isDisabled } from '../domain/accounts/apps.js';
 import { smSignature, standardSignature } from '../domain/webhooks/signing.js';
 import { sendToTarget } from '../platform/http-target.js';
 import { backoffSeconds } from './claim.js';
+import { noteAttempt } from './failures.js';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'gone';
 
@@ -47,17 +48,19 @@ export async function deliverOne(deps: Deps, deliveryId: string, token: string, 
         .executeTakeFirst()
     : { id: '' };
   if (app && (!granted || isDisabled(app, now()))) {
+    const reason = granted ? 'The app is disabled.' : "The app's access grant has ended.";
     await k
       .updateTable('webhook_deliveries')
       .set({
         status: 'failed',
         claimed_until: null,
         claim_token: null,
-        last_error: granted ? 'The app is disabled.' : "The app's access grant has ended.",
+        last_error: reason,
       })
       .where('id', '=', delivery.id)
       .where('claim_token', '=', token)
       .execute();
+    noteAttempt(deps, 'deliveries', delivery.id, delivery.attempts, 'failed', reason);
     return 'failed' as const;
   }
 
@@ -132,10 +135,12 @@ export async function deliverOne(deps: Deps, deliveryId: string, token: string, 
         last_status_code: statusCode,
         last_error: error,
         delivered_at: ok ? finished.toISOString() : null,
+        first_attempt_at: delivery.first_attempt_at ?? started.toISOString(),
       })
       .where('id', '=', delivery.id)
       .where('claim_token', '=', token)
       .execute();
   });
+  noteAttempt(deps, 'deliveries', delivery.id, attempt, outcome, error);
   return outcome;
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../context.js';
 import { setContactStatus } from '../domain/contacts/contacts.js';
 import { removeMailFiles } from '../platform/mail-files.js';
 import { backoffSeconds } from './claim.js';
+import { noteAttempt } from './failures.js';
 import { isPermanentMailError, type MailTransport } from './mail-transport.js';
 
 /** One attempt at one claimed email. */
@@ -63,6 +64,7 @@ export async function sendOne(
         last_error: error,
         transport_id: transportId,
         sent_at: outcome === 'sent' ? finished.toISOString() : null,
+        first_attempt_at: email.first_attempt_at ?? started.toISOString(),
       })
       .where('id', '=', email.id)
       .where('claim_token', '=', token)
@@ -86,6 +88,7 @@ export async function sendOne(
       .execute();
     return false;
   });
+  if (!erased) noteAttempt(deps, 'emails', email.id, attempt, outcome, error);
   // ...and the .eml file just written for it goes too.
   if (erased && transport.kind === 'file') removeMailFiles(deps.config.mail.dir, [email.id]);
   // The server refused the address for good (SMTP 5xx): the contact is bounced, so later sends

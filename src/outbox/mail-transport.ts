@@ -54,7 +54,11 @@ export function createMailTransport(config: Config): MailTransport {
   });
   if (config.mail.smtpUrl) {
     // Time limits well inside the worker's claim lease, so a hanging server cannot outlive a claim.
+    // One pooled connection per worker, kept open across messages (the worker sends one at a time):
+    // a new connection and greeting per message cost more than the message itself.
     const smtp = nodemailer.createTransport({
+      pool: true,
+      maxConnections: 1,
       url: config.mail.smtpUrl,
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,

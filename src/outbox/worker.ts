@@ -14,6 +14,7 @@ import { claimDue } from './claim.js';
 import { deliverOne } from './deliver-webhook.js';
 import { sendOne } from './emails.js';
 import { fanOut } from './fanout.js';
+import { beat, forget, HEARTBEAT_EVERY_MS } from './heartbeat.js';
 import { createMailTransport, type MailTransport } from './mail-transport.js';
 import { pruneOnce } from './retention.js';
 
@@ -26,6 +27,8 @@ export interface WorkerOptions {
   transport?: MailTransport;
   /** Called with errors of a round; the loop keeps going. */
   onError?: (err: unknown) => void;
+  /** Its name in the heartbeat (default WORKER_NAME, else the host name). */
+  name?: string;
 }
 
 /** A job the worker runs between its rounds, at most once per `everyMs` in each worker process. */
@@ -77,11 +80,17 @@ export class OutboxWorker {
   /** The export job this worker is writing (a long one must not hold up webhooks and mail). */
   private exporting: Promise<void> | null = null;
   private stopped = true;
+  /** Whether the last round found work (then the loop does not wait OUTBOX_POLL_MS). */
+  private busy = false;
   /** Set by stop(): the round in progress finishes its current item and goes no further. */
   private stopping = false;
   private readonly jobs: WorkerJob[];
   /** When each job last started, by name (none yet: due at the first tick). */
   private readonly lastRun = new Map<string, number>();
+  private readonly name: string;
+  private startedAt: Date | null = null;
+  /** When this worker last stamped its heartbeat row (ms; none yet). */
+  private lastBeat: number | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -92,6 +101,18 @@ export class OutboxWorker {
     this.transport = options.transport ?? createMailTransport(deps.config);
     this.onError = options.onError ?? ((err) => deps.log.error({ err }, 'outbox worker round failed'));
     this.jobs = scheduledJobs(deps);
+    this.name = options.name ?? deps.config.workerName;
+  }
+
+  /** Stamps the heartbeat row when HEARTBEAT_EVERY_MS has passed since the last stamp. */
+  private async heartbeat(): Promise<void> {
+    const now = this.clock.now();
+    if (this.lastBeat !== null && now.getTime() - this.lastBeat < HEARTBEAT_EVERY_MS) return;
+    this.startedAt ??= now;
+    this.lastBeat = now.getTime();
+    await beat(this.deps, this.name, this.startedAt, now).catch((err) =>
+      this.deps.log.error({ err }, 'worker heartbeat failed'),
+    );
   }
 
   /** One round: fan out new events, deliver due webhooks, send due emails. */
@@ -99,19 +120,40 @@ export class OutboxWorker {
     const { deps } = this;
     const now = () => this.clock.now();
     const batch = deps.config.outbox.batch;
+    await this.heartbeat();
     const events = await fanOut(deps, batch * 5);
-    const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
-    const delivered = await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
-    for (const outcome of delivered) if (outcome !== 'gone') deps.metrics.deliveries.inc({ outcome });
+    // Webhooks and mail go side by side: a slow SMTP server must not hold up webhooks (one round
+    // used to deliver a batch of webhooks, then send a batch of mail one by one, so webhooks
+    // went at mail's pace). While mail is being sent, further full batches of webhooks are taken.
+    let mailing = true;
+    const webhookLane = async () => {
+      let n = 0;
+      for (;;) {
+        const hooks = await claimDue(deps, 'webhook_deliveries', batch, now());
+        const delivered = await Promise.all(hooks.ids.map((id) => deliverOne(deps, id, hooks.token, now)));
+        for (const outcome of delivered) if (outcome !== 'gone') deps.metrics.deliveries.inc({ outcome });
+        n += hooks.ids.length;
+        if (hooks.ids.length < batch || !mailing || this.stopping) return n;
+      }
+    };
     // Mail goes out one at a time per worker (SMTP servers throttle parallel connections), each
     // claimed just before it is sent so that a slow server cannot outlast the claim of the next.
-    let emails = 0;
-    for (; emails < batch && !this.stopping; emails++) {
-      const claim = await claimDue(deps, 'emails', 1, now());
-      if (claim.ids.length === 0) break;
-      const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
-      if (outcome !== 'gone') deps.metrics.emails.inc({ outcome });
-    }
+    const mailLane = async () => {
+      let n = 0;
+      try {
+        for (; n < batch && !this.stopping; n++) {
+          await this.heartbeat(); // a slow SMTP server must not make a live worker look dead
+          const claim = await claimDue(deps, 'emails', 1, now());
+          if (claim.ids.length === 0) break;
+          const outcome = await sendOne(deps, this.transport, claim.ids[0], claim.token, now);
+          if (outcome !== 'gone') deps.metrics.emails.inc({ outcome });
+        }
+      } finally {
+        mailing = false;
+      }
+      return n;
+    };
+    const [deliveries, emails] = await Promise.all([webhookLane(), mailLane()]);
     // An export job runs beside the rounds (see exportsSettled), one at a time per worker.
     if (!this.exporting) {
       const job = await claimDue(deps, 'exports', 1, now());
@@ -123,7 +165,7 @@ export class OutboxWorker {
           });
       }
     }
-    return { events, deliveries: hooks.ids.length, emails };
+    return { events, deliveries, emails };
   }
 
   /** Runs rounds until one finds nothing to do (tests and the CLI's one-shot use). */
@@ -134,7 +176,8 @@ export class OutboxWorker {
       total.events += r.events;
       total.deliveries += r.deliveries;
       total.emails += r.emails;
-      if (r.events + r.deliveries + r.emails === 0) break;
+      this.busy = r.events + r.deliveries + r.emails > 0;
+      if (!this.busy) break;
     }
     return total;
   }
@@ -154,7 +197,8 @@ export class OutboxWorker {
         .catch(this.onError);
       await this.running;
       this.running = null;
-      if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
+      // Work left after the rounds of a tick (a backlog): go on at once rather than wait a poll.
+      if (!this.stopped) this.timer = setTimeout(tick, this.busy ? 0 : this.pollMs);
     };
     this.timer = setTimeout(tick, 0);
   }
@@ -182,5 +226,9 @@ export class OutboxWorker {
     if (this.running) await this.running;
     await this.exporting;
     this.transport.close();
+    if (this.lastBeat !== null)
+      await forget(this.deps, this.name).catch((err) =>
+        this.deps.log.error({ err }, 'worker heartbeat could not be removed'),
+      );
   }
 }

@@ -10,7 +10,8 @@ import { VERSION } from '../platform/version.js';
 export const OUTBOX_KINDS = ['deliveries', 'events', 'emails', 'exports'] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
-/** Per kind: rows waiting, and seconds the longest-waiting due one has been due (0 when none is). */
+/** Per kind: rows waiting, and seconds the oldest undelivered one has waited, from its first attempt
+ * or else from when it fell due (0 when none is due). */
 export type OutboxBacklog = Record<OutboxKind, { pending: number; oldestDueSeconds: number }>;
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
@@ -71,6 +72,12 @@ export class Metrics {
     help: "Invitation sends (and test sends) refused whole because they would pass the account's daily send cap",
     registers: [this.registry],
   });
+  readonly outboxAttempts = new Counter({
+    name: 'survey_outbox_attempts_total',
+    help: 'Delivery attempts by kind (deliveries = webhooks, emails) and outcome (delivered or sent, retry, failed)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly responses = new Counter({
     name: 'survey_responses_received_total',
     help: 'Survey responses created (API and respondent pages)',
@@ -81,7 +88,11 @@ export class Metrics {
    * rendered at scrape time: prom-client hashes the label set on every call (~4 µs a request). */
   private readonly series = new Map<string, RequestSeries>();
 
-  constructor(db: Db, backlog: () => Promise<OutboxBacklog>) {
+  constructor(
+    db: Db,
+    backlog: () => Promise<OutboxBacklog>,
+    heartbeats: () => Promise<Array<{ worker: string; beatAt: number }>>,
+  ) {
     const registers = [this.registry];
     const series = () => [...this.series.values()];
     this.registry.registerMetric({
@@ -141,8 +152,19 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: 'survey_worker_heartbeat_timestamp_seconds',
+      help: "Unix time of each running outbox worker's last loop, from the database (every process reports every worker; a worker that stopped cleanly is not listed)",
+      labelNames: ['worker'] as const,
+      registers,
+      async collect() {
+        const beats = await heartbeats();
+        this.reset();
+        for (const b of beats) this.set({ worker: b.worker }, b.beatAt);
+      },
+    });
+    new Gauge({
       name: 'survey_outbox_oldest_due_seconds',
-      help: 'Seconds the longest-waiting due item of each kind has been due (0 when none is)',
+      help: 'Seconds the oldest undelivered item of each kind has waited: since its first attempt, else since it fell due (0 when none is due)',
       labelNames: ['kind'] as const,
       registers,
       async collect() {

@@ -4,12 +4,15 @@
 // `npm pack` ships (it installs the packed package) plus production dependencies, runs as `node`
 // and health-checks /healthz without curl; the worker's unit runs the `worker` verb.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ENV_SCHEMA } from '../../src/config.js';
 import { ROOT, runCliAsync } from '../helpers/cli.js';
+import { createTestDatabase, usingPostgres } from '../helpers/database.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const VARIABLES = new Set(Object.keys(ENV_SCHEMA.properties));
@@ -73,7 +76,7 @@ describe('deploy/compose.yaml', () => {
   });
 
   it('runs only verbs the CLI has, and sets only variables the service reads', () => {
-    expect(ours.map(([name]) => name).sort()).toEqual(['migrate', 'serve', 'worker']);
+    expect(ours.map(([name]) => name).sort()).toEqual(['backup', 'migrate', 'serve', 'worker']);
     for (const [name, s] of ours) {
       expect(s.env_file, name).toBe('survey-service.env');
       expectVerb(s.command![0]);
@@ -93,6 +96,119 @@ describe('deploy/compose.yaml', () => {
       `fetch('http://127.0.0.1:${services.worker.environment!.METRICS_PORT}/metrics')`,
     );
   });
+});
+
+describe('compose: metrics a Prometheus in the network can scrape', () => {
+  const compose = parse(read('deploy/compose.yaml'), { merge: true }) as {
+    services: Record<string, Service & { profiles?: string[] }>;
+  };
+  const { services } = compose;
+  const prometheus = parse(read('deploy/prometheus.yml')) as {
+    rule_files: string[];
+    scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+  };
+
+  it('serve and worker listen on every address and answer their own service name, not published', () => {
+    for (const name of ['serve', 'worker']) {
+      const env = services[name].environment!;
+      expect(env.METRICS_HOST, name).toBe('0.0.0.0');
+      expect(env.METRICS_ALLOWED_HOSTS?.split(','), name).toContain(name);
+      expect(JSON.stringify((services[name] as { ports?: string[] }).ports ?? []), name).not.toContain(
+        env.METRICS_PORT,
+      );
+    }
+  });
+
+  it('Prometheus scrapes each by its name and port under the job the alerts read, with the rules', () => {
+    const job = prometheus.scrape_configs.find((j) => j.job_name === 'survey-service');
+    const targets = job!.static_configs.flatMap((c) => c.targets);
+    expect(targets.sort()).toEqual(
+      ['serve', 'worker'].map((name) => `${name}:${services[name].environment!.METRICS_PORT}`).sort(),
+    );
+    expect(read('deploy/alerts.yml')).toContain('up{job="survey-service"}');
+    const mounted = services.prometheus.volumes!.map((v) => v.split(':'));
+    expect(mounted).toEqual(
+      expect.arrayContaining([
+        ['./prometheus.yml', '/etc/prometheus/prometheus.yml', 'ro'],
+        ['./alerts.yml', prometheus.rule_files[0], 'ro'],
+      ]),
+    );
+    expect(services.prometheus.profiles).toEqual(['monitoring']);
+  });
+});
+
+describe('compose: backups', () => {
+  const compose = parse(read('deploy/compose.yaml'), { merge: true }) as {
+    services: Record<string, Service & { profiles?: string[] }>;
+  };
+  const { services } = compose;
+  const dockerfile = read('Dockerfile');
+  const arg = (name: string) => new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile)?.[1];
+  /** PostgreSQL's major in each Debian release's own packages. */
+  const DEBIAN_POSTGRES: Record<string, string> = { bookworm: '15', trixie: '17' };
+
+  it("the image's client tools are of compose's PostgreSQL major, from the base image's Debian packages", () => {
+    const serverMajor = /^postgres:(\d+)/.exec(services.postgres.image!)?.[1];
+    expect(serverMajor).toBeDefined();
+    expect(arg('PG_MAJOR')).toBe(serverMajor);
+    expect(DEBIAN_POSTGRES[arg('DEBIAN_RELEASE')!]).toBe(serverMajor);
+    const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(final).toMatch(/^FROM node:\$\{NODE_VERSION\}-\$\{DEBIAN_RELEASE\}-slim$/m);
+    expect(final.replace(/\s*\\\n\s*/g, ' ')).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own text
+      'apt-get install -y --no-install-recommends postgresql-client-${PG_MAJOR} && rm -rf /var/lib/apt/lists/*',
+    );
+  });
+
+  it('a backup service (profile backup) runs the image on the database, writing to deploy/backups', () => {
+    const backup = services.backup;
+    expect(backup.profiles).toEqual(['backup']);
+    expect(backup.image).toBe(services.serve.image);
+    expect(backup.environment?.DATABASE_URL).toBe(services.serve.environment?.DATABASE_URL);
+    expect(backup.volumes).toEqual(expect.arrayContaining(['appdata:/data', './backups:/backups']));
+    expect(backup.depends_on?.postgres.condition).toBe('service_healthy');
+    expectVerb('backup');
+    expectVerb('restore');
+    // The documented commands name this service and these paths.
+    const ops = read('docs/operations.md');
+    expect(ops).toContain(
+      'docker compose -f deploy/compose.yaml --profile backup run --rm backup backup --to /backups/db-$(date +%F).backup',
+    );
+    expect(ops).toContain('restore --from /backups/');
+  });
+
+  it.runIf(usingPostgres)(
+    "backup, with pg_dump of the server's major as the image has, copies a database that restore brings back",
+    async () => {
+      const source = await createTestDatabase();
+      const target = await createTestDatabase();
+      const dir = mkdtempSync(join(tmpdir(), 'ss-compose-backup-'));
+      try {
+        const client = new pg.Client({ connectionString: source.url });
+        await client.connect();
+        const { rows } = await client.query('SHOW server_version_num');
+        await client.end();
+        const serverMajor = Math.floor(Number(rows[0].server_version_num) / 10000);
+        const dumpMajor = Number(/\(PostgreSQL\) (\d+)/.exec(await run('pg_dump', ['--version']))?.[1]);
+        expect(dumpMajor).toBe(serverMajor);
+        const migrated = await runCliAsync(['migrate', '--json'], { DATABASE_URL: source.url });
+        expect(migrated.status, migrated.stderr).toBe(0);
+        const file = join(dir, 'db.backup');
+        const made = await runCliAsync(['backup', '--to', file, '--json'], { DATABASE_URL: source.url });
+        expect(made.status, made.stderr).toBe(0);
+        expect(JSON.parse(made.stdout)).toMatchObject({ dialect: 'postgres', ran: true });
+        const back = await runCliAsync(['restore', '--from', file, '--json'], { DATABASE_URL: target.url });
+        expect(back.status, back.stderr).toBe(0);
+        const status = await runCliAsync(['migrate', '--status', '--json'], { DATABASE_URL: target.url });
+        expect(JSON.parse(status.stdout).pending).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await source.drop();
+        await target.drop();
+      }
+    },
+    120_000,
+  );
 });
 
 describe('deploy/env.example', () => {
@@ -115,12 +231,18 @@ describe('Dockerfile', () => {
 
   it('builds in one stage and ships a slim final stage that copies only the installed package', () => {
     expect(stages).toHaveLength(2);
-    expect(build).toMatch(/^node:\$\{NODE_VERSION\}-bookworm AS build/);
-    expect(final).toMatch(/^node:\$\{NODE_VERSION\}-bookworm-slim\n/);
+    expect(build).toMatch(/^node:\$\{NODE_VERSION\}-\$\{DEBIAN_RELEASE\} AS build/);
+    expect(final).toMatch(/^node:\$\{NODE_VERSION\}-\$\{DEBIAN_RELEASE\}-slim\n/);
     expect(text).toMatch(/^ARG NODE_VERSION=22$/m);
     const copies = final.split('\n').filter((l) => l.startsWith('COPY'));
     expect(copies).toEqual(['COPY --from=build /app /app']);
-    expect(final).not.toMatch(/apt-get|npm (ci|install)|curl|wget/);
+    // Nothing but PostgreSQL's client tools from Debian's packages (for backup and restore).
+    const apt = final.split('\n').filter((l) => l.includes('apt-get'));
+    expect(apt).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own text
+      'RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client-${PG_MAJOR} && rm -rf /var/lib/apt/lists/*',
+    ]);
+    expect(final).not.toMatch(/npm (ci|install)|curl|wget/);
     expect(final).toMatch(/^USER node$/m);
   });
 

@@ -38,6 +38,8 @@ import * as m0049 from './0049_results_stamp.js';
 import * as m0050 from './0050_upload_bytes.js';
 import * as m0052 from './0052_send_limits.js';
 import * as m0053 from './0053_email_owner_index.js';
+import * as m0062 from './0062_outbox_first_attempt.js';
+import * as m0063 from './0063_worker_heartbeats.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -78,4 +80,6 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0050_upload_bytes': m0050,
   '0052_send_limits': m0052,
   '0053_email_owner_index': m0053,
+  '0062_outbox_first_attempt': m0062,
+  '0063_worker_heartbeats': m0063,
 };

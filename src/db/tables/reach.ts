@@ -83,6 +83,8 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: string;
   delivered_at: string | null;
+  /** when the first attempt started (migration 0062; null before it, and again after a redelivery) */
+  first_attempt_at: string | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -123,6 +125,8 @@ export interface EmailsTable {
   transport_id: string | null;
   created_at: string;
   sent_at: string | null;
+  /** when the first attempt started (migration 0062; null before it) */
+  first_attempt_at: string | null;
 }
 
 export interface EmailAttemptsTable {

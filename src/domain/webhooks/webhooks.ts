@@ -290,6 +290,8 @@ export async function redeliver(
       retry_until: new Date(now.getTime() + deps.config.outbox.retryForHours * 3_600_000).toISOString(),
       claimed_until: null,
       claim_token: null,
+      // a fresh start: the outbox's age of this delivery counts from its next first attempt
+      first_attempt_at: null,
     })
     .where('id', '=', deliveryId)
     .execute();
