@@ -98,6 +98,10 @@ export interface Caches {
   /** web/analyze/public-results.ts: survey id → its shared results page's figures (rendered HTML)
    * and the stamp they were read at (domain/shared-results `OpenShare.stamp`, read per request). */
   sharedResults: CacheMap<string, { stamp: string; markup: string }>;
+  /** domain/analysis/results.ts: survey, design version, filter and compared question → the
+   * analyze page's figures (being computed, or done) and the results stamp they were read at.
+   * (Typed there: naming its type here would make an import circle through Deps.) */
+  analyzeResults: CacheMap<string, { stamp: string; results: Promise<object> }>;
   clearAll(): void;
 }
 
@@ -116,6 +120,7 @@ export function createCaches(): Caches {
     fanoutCursor: new Slot(),
     importRunner: new Slot(),
     sharedResults: new CacheMap(500),
+    analyzeResults: new CacheMap(200),
   };
   return {
     ...caches,

@@ -81,8 +81,9 @@ beforeAll(async () => {
   pageId = details.pages[0].id;
   qid = { well: details.pages[0].questions[0].id, badly: details.pages[0].questions[1].id };
   analyze = new URL(details.analyze_url).pathname;
-  const collector = (await server.client.post(`/v3/surveys/${surveyId}/collectors`, { type: 'weblink' }, tk()))
-    .body.id;
+  const collector = (
+    await server.client.post(`/v3/surveys/${surveyId}/collectors`, { type: 'weblink' }, tk())
+  ).body.id;
   for (let i = 0; i < RESPONSES; i++) {
     texts.well.push(longText());
     texts.badly.push(longText());
@@ -151,7 +152,7 @@ describe('the analyze page of many long answers', () => {
 
     // A new response: the very next page counts it.
     const collector = (await server.client.get(`/v3/surveys/${surveyId}/collectors`, tk())).body.data[0].id;
-    const extra = Array.from({ length: 400 }, () => 'wzzzz').join(' ');
+    const extra = Array.from({ length: 1000 }, () => 'wzzzz').join(' ');
     const posted = await server.client.post(
       `/v3/collectors/${collector}/responses`,
       { response_status: 'completed', pages: pagesOf(extra, texts.badly[0]) },
@@ -162,7 +163,7 @@ describe('the analyze page of many long answers', () => {
     expect(after.headers.get('x-results-cache')).toBe('miss');
     expect(answered(after.text, qid.well)).toBe(RESPONSES + 1);
     expect(wordList(after.text, qid.well)).toEqual(expectedWords([...texts.well, extra]));
-    expect(wordList(after.text, qid.well)[0]).toEqual(['wzzzz', 400]);
+    expect(wordList(after.text, qid.well)).toContainEqual(['wzzzz', 1000]);
     expect((await web.get(analyze)).headers.get('x-results-cache')).toBe('hit');
 
     // An edited response: the same.

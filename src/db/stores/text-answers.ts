@@ -5,6 +5,10 @@
 // answer order. The JSON walk runs in the database (json_each / jsonb_array_elements, as
 // answer-filter.ts does), so only the texts travel, never the whole `pages` document. The caller
 // passes the filtered responses query (domain's `filtered`).
+//
+// textAnswerPages reads the same rows a page of responses at a time (by ordinal, newest first), each
+// page sized so that its statement takes about PAGE_MS: on SQLite a statement runs on the event
+// loop, and one walk over thousands of long answers would hold it for a second.
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { Database } from '../schema.js';
@@ -17,14 +21,62 @@ export interface TextAnswer {
   upload: number;
 }
 
+type Responses = SelectQueryBuilder<Database, 'responses', object>;
+
 export async function textAnswers(
   db: Db,
-  responses: SelectQueryBuilder<Database, 'responses', object>,
+  responses: Responses,
   questionIds: string[],
   limit: number,
 ): Promise<TextAnswer[]> {
   if (questionIds.length === 0) return [];
-  const newest = responses.select(['id', 'ordinal', 'pages']).orderBy('ordinal', 'desc').limit(limit);
+  return walk(
+    db,
+    responses.select(['id', 'ordinal', 'pages']).orderBy('ordinal', 'desc').limit(limit),
+    questionIds,
+  );
+}
+
+/** Target time of one page's statement, and the first page's size (responses). */
+const PAGE_MS = 8;
+const FIRST_PAGE = 50;
+
+/** The rows of textAnswers, a page of responses at a time (each page's rows in the same order). */
+export async function* textAnswerPages(
+  db: Db,
+  responses: Responses,
+  questionIds: string[],
+  limit: number,
+): AsyncGenerator<TextAnswer[]> {
+  if (questionIds.length === 0) return;
+  let size = FIRST_PAGE;
+  let before: number | undefined;
+  for (let read = 0; read < limit; ) {
+    let page = responses
+      .select('ordinal')
+      .orderBy('ordinal', 'desc')
+      .limit(Math.min(size, limit - read));
+    if (before !== undefined) page = page.where('ordinal', '<', before);
+    const ordinals = await page.execute();
+    if (ordinals.length === 0) return;
+    const low = Number(ordinals[ordinals.length - 1].ordinal);
+    let these = responses.select(['id', 'ordinal', 'pages']).where('ordinal', '>=', low);
+    if (before !== undefined) these = these.where('ordinal', '<', before);
+    const started = performance.now();
+    const rows = await walk(db, these, questionIds);
+    const took = performance.now() - started;
+    yield rows;
+    size = Math.max(10, Math.min(2000, Math.round((size * PAGE_MS) / Math.max(took, 0.5))));
+    read += ordinals.length;
+    before = low;
+  }
+}
+
+async function walk<O>(
+  db: Db,
+  newest: SelectQueryBuilder<Database, 'responses', O>,
+  questionIds: string[],
+): Promise<TextAnswer[]> {
   const ids = sql.join(questionIds.map((id) => sql`${id}`));
   const query =
     db.dialect === 'sqlite'
