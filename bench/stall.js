@@ -267,7 +267,7 @@ async function main() {
   });
   try {
     for (let i = 0; !readFileSync(log, 'utf8').includes('listening'); i++) {
-      if (child.exitCode !== null || i > 600) throw new Error(`serve did not start: ${readFileSync(log, 'utf8')}`);
+      if (child.exitCode !== null || i > 2400) throw new Error(`serve did not start: ${readFileSync(log, 'utf8')}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     const ctx = { base: `http://127.0.0.1:${port}`, token, http };
