@@ -51,7 +51,8 @@ function freePort() {
 /** One HTTP request (bench/run.js's, which runs the bench when imported). */
 function http(base, method, path, { token, body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const payload =
+      body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     const req = request(
       new URL(path, base),
       {
@@ -267,7 +268,8 @@ async function main() {
   });
   try {
     for (let i = 0; !readFileSync(log, 'utf8').includes('listening'); i++) {
-      if (child.exitCode !== null || i > 2400) throw new Error(`serve did not start: ${readFileSync(log, 'utf8')}`);
+      if (child.exitCode !== null || i > 2400)
+        throw new Error(`serve did not start: ${readFileSync(log, 'utf8')}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     const ctx = { base: `http://127.0.0.1:${port}`, token, http };
@@ -281,7 +283,8 @@ async function main() {
     if (first.status !== 200) throw new Error(`analyze ${first.status}`);
     const firstMs = performance.now() - t1;
     const day = (i) => `2000-01-${String(1 + (i % 28)).padStart(2, '0')}`;
-    const varied = (i) => `start=${day(i)}&end=2099-${String(1 + (Math.floor(i / 28) % 12)).padStart(2, '0')}-01`;
+    const varied = (i) =>
+      `start=${day(i)}&end=2099-${String(1 + (Math.floor(i / 28) % 12)).padStart(2, '0')}-01`;
     const paths = {
       same: () => made.analyze,
       varied: (i) => `${made.analyze}?${varied(i)}`,
@@ -292,12 +295,16 @@ async function main() {
       rows.push(await phase(name, ctx, metricsPort, paths[name], Number(args.seconds)));
       process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
     }
-    const heavy = (await metrics(metricsPort)).text
-      .split('\n')
-      .filter((l) => l.startsWith('survey_heavy_'));
+    const heavy = (await metrics(metricsPort)).text.split('\n').filter((l) => l.startsWith('survey_heavy_'));
     console.log(
       JSON.stringify(
-        { database: databaseUrl.split(':')[0], responses: count, first_analyze_ms: round(firstMs), phases: rows, heavy },
+        {
+          database: databaseUrl.split(':')[0],
+          responses: count,
+          first_analyze_ms: round(firstMs),
+          phases: rows,
+          heavy,
+        },
         null,
         2,
       ),
