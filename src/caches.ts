@@ -101,6 +101,10 @@ export interface Caches {
   /** domain/uploads/admission.ts: a directory → its disk's free bytes and when they were read
    * (performance.now()); read again after a few seconds. */
   diskFree: CacheMap<string, { at: number; free: number }>;
+  /** domain/analysis/results.ts: survey, design version, filter and compared question → the
+   * analyze page's figures (being computed, or done) and the results stamp they were read at.
+   * (Typed there: naming its type here would make an import circle through Deps.) */
+  analyzeResults: CacheMap<string, { stamp: string; results: Promise<object> }>;
   clearAll(): void;
 }
 
@@ -120,6 +124,7 @@ export function createCaches(): Caches {
     importRunner: new Slot(),
     sharedResults: new CacheMap(500),
     diskFree: new CacheMap(10),
+    analyzeResults: new CacheMap(200),
   };
   return {
     ...caches,

@@ -8,6 +8,7 @@ import { migrateToLatest, refuseNewerDatabase } from './db/migrate.js';
 import { storedServerKey } from './db/settings.js';
 import { PgResponseStore } from './db/stores/responses-pg.js';
 import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
+import { HeavyRequests } from './domain/limits/heavy-requests.js';
 import { outboxBacklog } from './outbox/backlog.js';
 import { workerHeartbeats } from './outbox/heartbeat.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -48,6 +49,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       metrics: undefined!,
       log: createLogger(config),
       caches: createCaches(),
+      heavyRequests: new HeavyRequests(config.heavyRequestsPerAccount),
       stores: {
         responses: db.sqlite ? new SqliteResponseStore(db, now) : new PgResponseStore(db, now),
       },

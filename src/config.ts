@@ -95,6 +95,9 @@ export interface Config {
   /** Shared results pages (/results/<token>, views and password tries) one client address may open a
    * minute (RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS); 0 = no cap. */
   resultsViewsPerMinute: number;
+  /** Heavy results requests (the analyze page, its downloads) one account may have running at
+   * once in this process (HEAVY_REQUESTS_PER_ACCOUNT); 0 = no cap. */
+  heavyRequestsPerAccount: number;
   /** Most contacts an account may hold, per plan (CONTACT_LIMIT_<PLAN>; 0 = no cap). */
   contactLimits: Record<'basic' | 'standard' | 'advantage' | 'premier' | 'enterprise', number>;
   /** Email invitations per plan: most recipients on one message (RECIPIENT_LIMIT_<PLAN>) and most
@@ -284,6 +287,10 @@ export const ENV_SCHEMA = Type.Partial(
     RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS: whole(
       60,
       'shared results pages one client address may open a minute (0 = no cap)',
+    ),
+    HEAVY_REQUESTS_PER_ACCOUNT: whole(
+      2,
+      'analyze pages and results downloads one account may have running at once, per process (0 = no cap)',
     ),
     EXPORT_DIR: text('./data/exports', 'where export files are written'),
     EXPORT_RETENTION_HOURS: whole(24, 'hours a finished export file is kept', 1),
@@ -537,6 +544,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perCollectorMinute: n('RESPONSES_PER_MINUTE_PER_COLLECTOR'),
     },
     resultsViewsPerMinute: n('RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS'),
+    heavyRequestsPerAccount: n('HEAVY_REQUESTS_PER_ACCOUNT'),
     contactLimits: {
       basic: n('CONTACT_LIMIT_BASIC'),
       standard: n('CONTACT_LIMIT_STANDARD'),

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { IdAllocator } from './db/ids.js';
 import type { ResponseStore } from './db/stores/responses.js';
+import type { HeavyRequests } from './domain/limits/heavy-requests.js';
 import type { Clock } from './platform/clock.js';
 import type { Passwords } from './platform/passwords.js';
 import type { ServerSecrets } from './platform/secrets.js';
@@ -26,6 +27,8 @@ export interface Deps {
   log: Logger;
   /** Every cache this process keeps for this database (src/caches.ts). */
   caches: Caches;
+  /** Heavy results requests running per account in this process (HEAVY_REQUESTS_PER_ACCOUNT). */
+  heavyRequests: HeavyRequests;
   /** Where hot tables are written, one implementation per database engine (src/db/stores/). */
   stores: { responses: ResponseStore };
 }

@@ -83,6 +83,17 @@ export class Metrics {
     help: 'Survey responses created (API and respondent pages)',
     registers: [this.registry],
   });
+  readonly resultsCache = new Counter({
+    name: 'survey_results_cache_total',
+    help: 'Analyze pages by whether their figures were computed (miss) or reused under the same results stamp (hit)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly heavyRefused = new Counter({
+    name: 'survey_heavy_requests_refused_total',
+    help: 'Analyze pages and results downloads refused with 429: the account already ran HEAVY_REQUESTS_PER_ACCOUNT',
+    registers: [this.registry],
+  });
   private processMetrics = false;
   /** Request counts and latency buckets per "method route status", kept as plain numbers and
    * rendered at scrape time: prom-client hashes the label set on every call (~4 µs a request). */

@@ -6,6 +6,7 @@
 // tokens the answer filter tests, db/stores/response-keys.ts).
 import type { Deps } from '../../context.js';
 import { choiceToken } from '../../db/stores/response-keys.js';
+import { Slices } from '../../platform/slices.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import type { ResponseFilters } from '../responses/responses.js';
 import { isNumeric, keyGroups, needsScan, type QuestionRollup, rollups, Tally } from './rollups.js';
@@ -37,7 +38,7 @@ function readGroups(deps: Deps, index: DesignIndex, f: ResponseFilters): Promise
 }
 
 /** `questions` (other than `by`) per answer of `by`, over the matching responses' kept answers. */
-function split(groups: Groups, by: IndexedQuestion, questions: IndexedQuestion[]): Crosstab {
+async function split(groups: Groups, by: IndexedQuestion, questions: IndexedQuestion[]): Promise<Crosstab> {
   const others = questions.filter((q) => q.id !== by.id);
   const choices = [...by.choices.values()].map((c) => ({ id: c.id, label: c.text }));
   if (by.other) choices.push({ id: by.other.id, label: by.other.text || 'Other' });
@@ -48,7 +49,11 @@ function split(groups: Groups, by: IndexedQuestion, questions: IndexedQuestion[]
     token: choiceToken(by.id, c.id),
     tally: new Tally(wanted, numeric),
   }));
-  for (const g of groups) for (const c of tallies) if (g.choices.includes(c.token)) c.tally.add(g.keys, g.n);
+  const slices = new Slices();
+  for (const g of groups) {
+    for (const c of tallies) if (g.choices.includes(c.token)) c.tally.add(g.keys, g.n);
+    if (slices.due()) await slices.yield();
+  }
   return {
     by,
     groups: tallies.map((c) => ({
@@ -93,6 +98,10 @@ export async function resultsBy(
     new Set(questions.map((q) => q.id)),
     new Set(questions.filter(isNumeric).map((q) => q.id)),
   );
-  for (const g of groups) all.add(g.keys, g.n);
-  return { total: all.total, items: all.rollups(questions), compared: split(groups, by, questions) };
+  const slices = new Slices();
+  for (const g of groups) {
+    all.add(g.keys, g.n);
+    if (slices.due()) await slices.yield();
+  }
+  return { total: all.total, items: all.rollups(questions), compared: await split(groups, by, questions) };
 }

@@ -2,7 +2,8 @@
 // and recent text answers. The token only names the survey; the pages check the signed-in user's
 // access with requireSurvey(..., 'analyze', 'read').
 import type { Deps } from '../../context.js';
-import { type TextAnswer, textAnswers } from '../../db/stores/text-answers.js';
+import { type TextAnswer, textAnswerPages } from '../../db/stores/text-answers.js';
+import { Slices } from '../../platform/slices.js';
 import { filtered, type ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { surveyDayRows } from './days.js';
@@ -105,26 +106,44 @@ export async function recentTexts(
   limit = 20,
 ): Promise<Map<string, string[]>> {
   // The latest RECENT_FROM in ordinal order, without counting the rest (an index walk from the end).
-  const rows = await textAnswers(deps.db, filtered(deps, f), [...questionIds], RECENT_FROM);
-  return latestTexts(rows, questionIds, limit);
+  const latest = new LatestTexts(questionIds, limit);
+  const slices = new Slices();
+  for await (const rows of textAnswerPages(deps.db, filtered(deps, f), [...questionIds], RECENT_FROM))
+    for (const r of rows) {
+      latest.add(r);
+      if (slices.due()) await slices.yield();
+    }
+  return latest.texts;
 }
 
 /** The same from text answers already read (textAnswers' order: newest response first): a
  * response's texts for a question joined by " · ", at most `limit` responses per question. */
 export function latestTexts(rows: TextAnswer[], questionIds: Set<string>, limit = 20): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  let at = '';
-  for (const r of rows) {
-    if (!questionIds.has(r.question_id)) continue;
-    const list = out.get(r.question_id) ?? [];
-    out.set(r.question_id, list);
+  const latest = new LatestTexts(questionIds, limit);
+  for (const r of rows) latest.add(r);
+  return latest.texts;
+}
+
+/** latestTexts, the rows given one at a time (in textAnswers' order, over as many pages). */
+export class LatestTexts {
+  readonly texts = new Map<string, string[]>();
+  private at = '';
+
+  constructor(
+    private readonly questionIds: Set<string>,
+    private readonly limit = 20,
+  ) {}
+
+  add(r: TextAnswer): void {
+    if (!this.questionIds.has(r.question_id)) return;
+    const list = this.texts.get(r.question_id) ?? [];
+    this.texts.set(r.question_id, list);
     const key = `${r.response_id}:${r.question_id}`;
     // The next answer of the same response and question (rows come grouped so): the same line.
-    if (key === at) list[list.length - 1] += ` · ${r.text}`;
-    else if (list.length < limit) {
+    if (key === this.at) list[list.length - 1] += ` · ${r.text}`;
+    else if (list.length < this.limit) {
       list.push(r.text);
-      at = key;
+      this.at = key;
     }
   }
-  return out;
 }

@@ -5,6 +5,7 @@
 // so that responses answered alike are read once, and never parse a response's `pages`.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { Slices } from '../../platform/slices.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { keyed, type ResponseFilters } from '../responses/responses.js';
 import { exactStats, numericStats, type Stats } from './numbers.js';
@@ -187,8 +188,11 @@ export async function rollups(
   const numeric = new Set(questions.filter(isNumeric).map((q) => q.id));
   if (needsScan(f)) {
     const tally = new Tally(wanted, numeric);
-    for (const g of await keyGroups(deps, index.surveyId, { ...f, collectorIds: collectors }))
+    const slices = new Slices();
+    for (const g of await keyGroups(deps, index.surveyId, { ...f, collectorIds: collectors })) {
       tally.add(g.keys, g.n);
+      if (slices.due()) await slices.yield();
+    }
     return { total: tally.total, items: tally.rollups(questions) };
   }
   const k = deps.db.kysely;
@@ -303,6 +307,7 @@ export async function trends(
   const wanted = new Set(questions.map((q) => q.id));
   const buckets = new Map<number, { start: Date; end: Date; tally: Tally }>();
   let total = 0;
+  const slices = new Slices();
   for (const r of rows) {
     const [start, end] = period(new Date(`${r.at}${hourly ? ':00:00Z' : 'T00:00:00Z'}`), by);
     let b = buckets.get(start.getTime());
@@ -312,6 +317,7 @@ export async function trends(
     }
     b.tally.add(r.keys, Number(r.n));
     total += Number(r.n);
+    if (slices.due()) await slices.yield();
   }
   const ordered = [...buckets.values()].sort((a, b) => a.start.getTime() - b.start.getTime());
   return questions.map((q) => {

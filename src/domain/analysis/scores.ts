@@ -2,9 +2,10 @@
 // average and distribution of rating questions (stars included), and the distribution of quiz
 // scores. NPS and ratings come from the rollup counts; quiz scores from scoring each response.
 import type { Deps } from '../../context.js';
+import { Slices } from '../../platform/slices.js';
 import { quizOptions, scoreResponse } from '../quiz/score.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
-import { allResponses, type ResponseFilters, storedPages } from '../responses/responses.js';
+import { exportBatches, type ResponseFilters, storedPages } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { isNpsQuestion } from '../surveys/nps.js';
 import type { QuestionSummary } from './rollups.js';
@@ -74,6 +75,9 @@ export interface QuizDistribution {
   responses: number;
 }
 
+/** Responses read per statement when scoring a quiz. */
+const QUIZ_BATCH = 200;
+
 /** How the matching responses of a quiz scored, or null when the survey is no quiz. */
 export async function quizDistribution(
   deps: Deps,
@@ -87,13 +91,18 @@ export async function quizDistribution(
   let totalScore = 0;
   let sum = 0;
   let n = 0;
-  for (const row of await allResponses(deps, filters)) {
-    const { results } = scoreResponse(index, options, storedPages(row));
-    totalScore = results.total_score;
-    counts.set(results.score, (counts.get(results.score) ?? 0) + 1);
-    sum += results.score;
-    n++;
-  }
+  // Every matching response is parsed and scored: a page of them at a time, in slices, so a quiz
+  // of many responses never holds the event loop.
+  const slices = new Slices();
+  for await (const rows of exportBatches(deps, filters, QUIZ_BATCH))
+    for (const row of rows) {
+      const { results } = scoreResponse(index, options, storedPages(row));
+      totalScore = results.total_score;
+      counts.set(results.score, (counts.get(results.score) ?? 0) + 1);
+      sum += results.score;
+      n++;
+      if (slices.due()) await slices.yield();
+    }
   if (n === 0) totalScore = scoreResponse(index, options, []).results.total_score;
   const low = Math.min(0, ...counts.keys());
   const high = Math.max(totalScore, ...counts.keys());

@@ -16,11 +16,12 @@
 // gives the page's latest answers (textResults), so the analyze page reads text answers once.
 import sw from 'stopword';
 import type { Deps } from '../../context.js';
-import { type TextAnswer, textAnswers } from '../../db/stores/text-answers.js';
+import { textAnswerPages } from '../../db/stores/text-answers.js';
+import { Slices } from '../../platform/slices.js';
 import type { IndexedQuestion } from '../responses/design-index.js';
 import { filtered, type ResponseFilters } from '../responses/responses.js';
 import { isNumberQuestion } from './filters.js';
-import { latestTexts } from './overview.js';
+import { LatestTexts } from './overview.js';
 
 /** Responses read, newest first. */
 export const WORDS_FROM = 5000;
@@ -160,56 +161,64 @@ export function countWords(
   words: Tokenizer,
   top = WORDS_TOP,
 ): QuestionWords {
-  const counts = new Map<string, WordCount>();
   const byResponse = new Map<string, string[]>();
   for (const { response, text } of texts) {
     const list = byResponse.get(response) ?? [];
     list.push(text);
     byResponse.set(response, list);
   }
-  let answered = 0;
-  for (const list of byResponse.values()) {
-    const used = new Set<string>();
-    for (const text of list)
-      for (const w of words(text)) {
-        used.add(w);
-        const c = counts.get(w) ?? { word: w, count: 0, responses: 0 };
-        c.count++;
-        counts.set(w, c);
-      }
-    if (list.some((t) => t.trim() !== '')) answered++;
-    for (const w of used) counts.get(w)!.responses++;
-  }
-  const words_ = [...counts.values()]
-    .sort((a, b) => b.count - a.count || b.responses - a.responses || (a.word < b.word ? -1 : 1))
-    .slice(0, top);
-  return { answered, words: words_ };
+  const tally = new WordTally(words);
+  for (const [response, list] of byResponse) for (const text of list) tally.add(response, text);
+  return tally.result(top);
 }
 
-/** The word frequencies of each of `questions` that takes words, from text answers already read
- * (textAnswers), for a survey written in `language`. File names are not words. */
-export function wordsOf(
-  rows: TextAnswer[],
-  language: string,
-  questions: IndexedQuestion[],
-): Map<string, QuestionWords> {
-  const byQuestion = new Map<string, Array<{ response: string; text: string }>>();
-  for (const r of rows) {
-    if (Number(r.upload)) continue;
-    const list = byQuestion.get(r.question_id) ?? [];
-    list.push({ response: r.response_id, text: r.text });
-    byQuestion.set(r.question_id, list);
+/** countWords, the texts given one at a time, each response's texts one after another. */
+export class WordTally {
+  private readonly counts = new Map<string, WordCount>();
+  private answered = 0;
+  private response: string | null = null;
+  private readonly used = new Set<string>();
+  private written = false;
+
+  constructor(private readonly words: Tokenizer) {}
+
+  add(response: string, text: string): void {
+    if (response !== this.response) this.close();
+    this.response = response;
+    if (text.trim() !== '') this.written = true;
+    for (const w of this.words(text)) {
+      this.used.add(w);
+      const c = this.counts.get(w) ?? { word: w, count: 0, responses: 0 };
+      c.count++;
+      this.counts.set(w, c);
+    }
   }
-  const words = tokenizer(language);
-  return new Map(
-    questions.filter(isWordQuestion).map((q) => [q.id, countWords(byQuestion.get(q.id) ?? [], words)]),
-  );
+
+  /** Ends the current response's texts. */
+  private close(): void {
+    if (this.response === null) return;
+    if (this.written) this.answered++;
+    for (const w of this.used) this.counts.get(w)!.responses++;
+    this.used.clear();
+    this.written = false;
+    this.response = null;
+  }
+
+  result(top = WORDS_TOP): QuestionWords {
+    this.close();
+    const words = [...this.counts.values()]
+      .sort((a, b) => b.count - a.count || b.responses - a.responses || (a.word < b.word ? -1 : 1))
+      .slice(0, top);
+    return { answered: this.answered, words };
+  }
 }
 
 /** What the analyze page shows of written answers, from one read of the newest `from` responses
  * matching `f`: the latest texts of the `listed` questions (overview.ts latestTexts: the newest
  * answers among those responses, so a question few answer lists more than recentTexts' 500 would
- * give) and the word frequencies of `questions`. */
+ * give) and the word frequencies of `questions`. Its CPU grows with the answers' length: they are
+ * read a page of responses at a time and counted in slices (platform/slices.ts), so the event loop
+ * turns every few milliseconds however long they are. */
 export async function textResults(
   deps: Deps,
   language: string,
@@ -218,7 +227,21 @@ export async function textResults(
   listed: Set<string>,
   from = WORDS_FROM,
 ): Promise<{ texts: Map<string, string[]>; words: Map<string, QuestionWords> }> {
-  const ids = new Set([...listed, ...questions.filter(isWordQuestion).map((q) => q.id)]);
-  const rows = await textAnswers(deps.db, filtered(deps, f), [...ids], from);
-  return { texts: latestTexts(rows, listed), words: wordsOf(rows, language, questions) };
+  const counted = questions.filter(isWordQuestion);
+  const ids = new Set([...listed, ...counted.map((q) => q.id)]);
+  const words = tokenizer(language);
+  const tallies = new Map(counted.map((q) => [q.id, new WordTally(words)]));
+  const latest = new LatestTexts(listed);
+  const slices = new Slices();
+  for await (const rows of textAnswerPages(deps.db, filtered(deps, f), [...ids], from))
+    for (const r of rows) {
+      latest.add(r);
+      // File names are not words.
+      if (!Number(r.upload)) tallies.get(r.question_id)?.add(r.response_id, r.text);
+      if (slices.due()) await slices.yield();
+    }
+  return {
+    texts: latest.texts,
+    words: new Map(counted.map((q) => [q.id, tallies.get(q.id)!.result()])),
+  };
 }

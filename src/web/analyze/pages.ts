@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import { isComparable, resultsBy } from '../../domain/analysis/crosstab.js';
+import { isComparable } from '../../domain/analysis/crosstab.js';
 import {
   type FilterQuery,
   filterSearch,
@@ -18,16 +18,10 @@ import {
   responseFilters,
 } from '../../domain/analysis/filters.js';
 import { headline } from '../../domain/analysis/overview.js';
+import { analyzeResults } from '../../domain/analysis/results.js';
 import type { QuestionSummary } from '../../domain/analysis/rollups.js';
-import {
-  isNps,
-  npsOf,
-  type QuizDistribution,
-  quizDistribution,
-  ratingsOf,
-} from '../../domain/analysis/scores.js';
-import { responseTrend, type Trend, type TrendPoint } from '../../domain/analysis/trend.js';
-import { textResults } from '../../domain/analysis/words.js';
+import { isNps, npsOf, type QuizDistribution, ratingsOf } from '../../domain/analysis/scores.js';
+import type { Trend, TrendPoint } from '../../domain/analysis/trend.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
   checkExportAllowed,
@@ -139,6 +133,26 @@ async function surveyToAnalyze(
     notFound(reply);
     return null;
   }
+}
+
+/** Seconds a refused heavy request is told to wait. */
+const HEAVY_RETRY_SECONDS = 5;
+
+/** Admits one heavy results request of the signed-in account (deps.heavyRequests): its release, or
+ * null with the 429 page sent when the account already runs as many as it may. */
+function heavyRequest(deps: Deps, reply: FastifyReply, found: Analyzable): (() => void) | null {
+  const release = deps.heavyRequests.enter(found.user.id);
+  if (release) return release;
+  deps.metrics.heavyRefused.inc();
+  const most = deps.heavyRequests.perAccount;
+  reply.header('retry-after', String(HEAVY_RETRY_SECONDS));
+  send(
+    reply,
+    429,
+    'Too many results pages at once',
+    html`<h1>Too many results pages at once</h1><div role="alert" class="try-again"><p><strong>Your account is already loading ${most} results ${most === 1 ? 'page or download' : 'pages or downloads'}.</strong></p><p>Results of large surveys take a moment to compute. Wait until ${most === 1 ? 'it has' : 'they have'} finished (about ${HEAVY_RETRY_SECONDS} seconds), then reload this page.</p></div>`,
+  );
+  return null;
 }
 
 /** On a plan that cannot read every response, which ones the page shows. */
@@ -330,22 +344,17 @@ function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
       ]);
       const f = knownCollector(parseFilter(request.query, index), collectors);
       const filters = readableFilters(plan, responseFilters(survey.id, f));
-      const questions = index.pages.flatMap((p) => p.questions).filter((x) => x.family !== 'presentation');
       const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
-      const by = index.questions.get(byId);
-      const textual = new Set(
-        questions
-          .filter((x) => ['open_ended', 'demographic', 'datetime'].includes(x.family) || x.other)
-          .map((x) => x.id),
-      );
-      // Independent reads, at once (on PostgreSQL they run side by side): one read of the matching
-      // responses for the results and their split by `by`, one of their newest texts, and so on.
-      const [{ total, items, compared }, { texts, words }, quiz, trend] = await Promise.all([
-        resultsBy(deps, index, filters, questions, by && isComparable(by) ? by : undefined),
-        textResults(deps, survey.language, filters, questions, textual),
-        quizDistribution(deps, survey, index, filters),
-        responseTrend(deps, filters),
-      ]);
+      const release = heavyRequest(deps, reply, found);
+      if (!release) return reply;
+      let computed: Awaited<ReturnType<typeof analyzeResults>>;
+      try {
+        computed = await analyzeResults(deps, survey, index, filters, index.questions.get(byId));
+      } finally {
+        release();
+      }
+      reply.header('x-results-cache', computed.cache);
+      const { total, items, compared, texts, words, quiz, trend } = computed.results;
       const form = filterForm(
         `/analyze/${token}`,
         f,
@@ -407,9 +416,12 @@ ${items.map((it) =>
         compare: by && isComparable(by) && isSummary(format) ? by.id : undefined,
       };
       let upTo: number;
+      const release = heavyRequest(deps, reply, found);
+      if (!release) return reply;
       try {
         upTo = await checkExportAllowed(deps, isPaid(plan), survey, spec);
       } catch (err) {
+        release();
         if (!(err instanceof ApiError)) throw err;
         return send(
           reply,
@@ -419,10 +431,13 @@ ${items.map((it) =>
         );
       }
       const body = new PassThrough();
-      writeExportTo(deps, survey, spec, upTo, body).catch((err) => {
-        request.log.error({ err }, 'export download failed');
-        body.destroy(err as Error);
-      });
+      // The account's slot is held until the file is written (or the download given up).
+      writeExportTo(deps, survey, spec, upTo, body)
+        .catch((err) => {
+          request.log.error({ err }, 'export download failed');
+          body.destroy(err as Error);
+        })
+        .finally(release);
       return reply
         .type(FILE_TYPES[format].mime)
         .header('content-disposition', `attachment; filename="${downloadName(survey, format)}"`)
