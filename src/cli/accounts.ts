@@ -80,13 +80,13 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
-        const { setOperator, updateUser, isOperator } = await domain();
+        const { updateUser, isOperator } = await domain();
         const updated = await updateUser(deps, opts.username, {
           plan: opts.plan,
           region: opts.region,
           state: opts.state,
+          operator: opts.operator,
         });
-        if (opts.operator !== undefined) await setOperator(deps, updated.id, opts.operator);
         const operator = await isOperator(deps, updated.id);
         print(
           !!opts.json,

@@ -33,6 +33,7 @@ import * as m0043 from './0043_scale_indexes.js';
 import * as m0045 from './0045_response_keys.js';
 import * as m0047 from './0047_write_indexes.js';
 import * as m0049 from './0049_results_stamp.js';
+import * as m0058 from './0058_name_keys.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0045_response_keys': m0045,
   '0047_write_indexes': m0047,
   '0049_results_stamp': m0049,
+  '0058_name_keys': m0058,
 };

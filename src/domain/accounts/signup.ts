@@ -18,6 +18,7 @@ import {
   findUserByEmail,
   findUserByUsername,
   prepareUser,
+  refuseLookalike,
   takenError,
   type User,
 } from './users.js';
@@ -63,6 +64,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string | null):
   // An invitation is for the address it was sent to.
   const email = invited ?? input.email.trim();
   const fields = { username: input.username.trim(), email, password: input.password };
+  await refuseLookalike(deps, fields.username);
   checkNewUser(fields);
   if (ip) {
     const refused = await reserveAttempt(deps, [[`signup-ip:${ip}`, SIGNUP_POLICY]]);
