@@ -2,6 +2,7 @@
 import { createCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { Deps } from './context.js';
+import { describeClash, fillAccountKeys } from './db/account-keys.js';
 import { openDatabase } from './db/database.js';
 import { IdAllocator } from './db/ids.js';
 import { migrateToLatest, refuseNewerDatabase } from './db/migrate.js';
@@ -59,6 +60,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       () => outboxBacklog(deps),
       () => workerHeartbeats(deps),
     );
+    if (options.migrate !== false) {
+      const clashes = await fillAccountKeys(db.kysely);
+      if (clashes.length)
+        deps.log.warn(
+          { clashes: clashes.map(describeClash) },
+          'accounts share a username or address in look-alike spellings: run survey-service migrate for the list',
+        );
+    }
     return deps;
   } catch (err) {
     await db.close();

@@ -3,6 +3,8 @@
 // naming it, its value and what is allowed, all at once (an operator fixes them in one go). Every
 // setting is listed in docs/configuration.md; nothing else reads process.env.
 
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -611,7 +613,28 @@ function dkimOf(s: (name: EnvName) => string | undefined): Config['mailDkim'] {
     throw new ConfigError(
       'MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_PRIVATE_KEY (or MAIL_DKIM_PRIVATE_KEY_FILE) go together: set all three or none',
     );
+  checkDkimKey(privateKey, privateKeyFile);
   return { domain, selector, privateKey, privateKeyFile };
+}
+
+/** A DKIM key that is no private key would fail every email's signing: refused at start-up instead. */
+function checkDkimKey(privateKey: string | undefined, privateKeyFile: string | undefined): void {
+  const name = privateKey ? 'MAIL_DKIM_PRIVATE_KEY' : 'MAIL_DKIM_PRIVATE_KEY_FILE';
+  let pem: string;
+  try {
+    pem = privateKey ?? readFileSync(privateKeyFile!, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${name}="${privateKeyFile}" cannot be read: ${(err as Error).message}`);
+  }
+  try {
+    const key = createPrivateKey(pem);
+    // nodemailer signs with rsa-sha256 only.
+    if (key.asymmetricKeyType !== 'rsa') throw new Error();
+  } catch {
+    throw new ConfigError(
+      `${name} is not allowed: it must hold an RSA private key in PEM (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----), e.g. made with \`openssl genrsa 2048\``,
+    );
+  }
 }
 
 /** The effective value of every variable, for `survey-service config`: secrets masked, a URL's

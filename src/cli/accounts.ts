@@ -95,13 +95,13 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
-        const { setOperator, updateUser, isOperator, setSendLimit, sendLimitOf } = await domain();
+        const { updateUser, isOperator, setSendLimit, sendLimitOf } = await domain();
         const updated = await updateUser(deps, opts.username, {
           plan: opts.plan,
           region: opts.region,
           state: opts.state,
+          operator: opts.operator,
         });
-        if (opts.operator !== undefined) await setOperator(deps, updated.id, opts.operator);
         if (opts.sendLimit !== undefined)
           await setSendLimit(deps, updated.id, opts.sendLimit === 'default' ? null : opts.sendLimit);
         const operator = await isOperator(deps, updated.id);

@@ -72,10 +72,23 @@ export const serverCommands: Commands = (program) => {
           return;
         }
         const applied = await migrateToLatest(db, VERSION);
+        // Accounts whose name or address is another's in look-alike spelling: said on every run
+        // until they are told apart (the upgrade itself is done; they sign in as before).
+        const { fillAccountKeys, describeClash } = await import('../db/account-keys.js');
+        const clashes = await fillAccountKeys(db.kysely);
         print(
           !!opts.json,
-          { applied },
-          applied.length ? `applied: ${applied.join(', ')}` : 'already up to date',
+          { applied, ...(clashes.length ? { account_clashes: clashes } : {}) },
+          [
+            applied.length ? `applied: ${applied.join(', ')}` : 'already up to date',
+            ...(clashes.length
+              ? [
+                  `${clashes.length} account(s) share a username or address with another in a look-alike spelling:`,
+                  ...clashes.map((c) => `  ${describeClash(c)}`),
+                  'Rename one account of each pair (survey-service user rename), or change one address, then run survey-service migrate again.',
+                ]
+              : []),
+          ].join('\n'),
         );
       } finally {
         await db.close();

@@ -237,3 +237,16 @@ it.skipIf(!usingPostgres || scaleOut)(
   },
   120_000,
 );
+
+it('refuses a DKIM key that is no RSA private key at start-up, naming the variable; takes a real one', async () => {
+  const dkim = { DATABASE_URL: db.url, MAIL_DKIM_DOMAIN: 'example.org', MAIL_DKIM_SELECTOR: 's1' };
+  const bad = await runCli(['config'], { ...dkim, MAIL_DKIM_PRIVATE_KEY: 'not a key at all' });
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toContain(
+    'MAIL_DKIM_PRIVATE_KEY is not allowed: it must hold an RSA private key in PEM',
+  );
+  expect(bad.stderr).not.toContain('not a key at all');
+  const pem = execFileSync('openssl', ['genrsa', '2048'], { encoding: 'utf8' });
+  const good = await runCli(['config'], { ...dkim, MAIL_DKIM_PRIVATE_KEY: pem });
+  expect(good.status, good.stderr).toBe(0);
+}, 120_000);

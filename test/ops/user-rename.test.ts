@@ -78,6 +78,23 @@ it('refuses a name another account holds, in any case, and changes nothing', asy
   expect(missing.stderr).toContain('no user named');
 }, 180_000);
 
+it('refuses a look-alike of a name another account holds, and the new name signs in in any spelling', async () => {
+  const a = unique('gamma');
+  const b = unique('kappa');
+  await createUser(a, `${a}@example.org`);
+  await createUser(b, `${b}@example.org`);
+  // KELVIN SIGN for the k of the other account's name
+  const lookalike = `\u212A${b.slice(1)}`;
+  const r = await runCliAsync(['user', 'rename', '--from', a, '--to', lookalike, '--json'], env());
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain('is taken');
+  const to = unique('delta');
+  expect(await runCliJsonAsync(['user', 'rename', '--from', a, '--to', to, '--json'], env())).toMatchObject({
+    to,
+  });
+  expect(await signsIn(`\uFF24${to.slice(1)}`), 'fullwidth D of the new name').toBe(true);
+});
+
 it('two renames to one name at once: one wins, the other is refused', async () => {
   const a = unique('gamma');
   const b = unique('delta');

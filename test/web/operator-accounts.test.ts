@@ -183,7 +183,7 @@ describe('/operator/accounts', () => {
       });
       expect(res.status).toBe(400);
       expect(res.text.match(/role="alert">[^<]*/)?.[0]).toContain(
-        'is the last operator: make another account an operator first.',
+        'is the last active operator: make another account an operator first.',
       );
       expect((await web.get('/operator/accounts')).status).toBe(200);
     } finally {

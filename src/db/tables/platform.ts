@@ -19,6 +19,11 @@ export interface UsersTable {
   sso_connections: string;
   date_created: string;
   date_last_login: string | null;
+  /** The username's comparison key (db/account-keys.ts), unique; null only on a row an older release
+   * wrote or one whose key another account holds (both filled by the next `migrate` that can). */
+  username_key: string | null;
+  /** The address's comparison key, unique; null as username_key. */
+  email_key: string | null;
 }
 
 export interface AppsTable {

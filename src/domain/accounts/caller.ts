@@ -7,8 +7,8 @@ import type { Scope } from '../../platform/scopes.js';
 /** What a request needs of the calling app (its limits and state). */
 export type CallingApp = Pick<AppsTable, 'id' | 'status' | 'minute_limit' | 'day_limit' | 'draft_expires_at'>;
 
-/** An account as a request sees it: the user without its password hash. */
-export type Account = Omit<UsersTable, 'password_hash'>;
+/** An account as a request sees it: the user without its password hash and comparison keys. */
+export type Account = Omit<UsersTable, 'password_hash' | 'username_key' | 'email_key'>;
 
 /** A token's holder, everything a request needs to know of it (immutable: it may be shared). */
 export interface Caller {

@@ -2,6 +2,7 @@
 // checked with the sign-in throttle (per account and per client address), so a borrowed session
 // cannot take the account over nor guess its password faster than the sign-in page allows.
 import type { Deps } from '../../context.js';
+import { emailKey } from '../../db/account-keys.js';
 import { ApiError } from '../../platform/errors.js';
 import { sha256 } from '../../platform/secrets.js';
 import { waitText } from '../limits/attempts.js';
@@ -53,12 +54,12 @@ export async function changeEmail(
   await confirmPassword(deps, user, password, ip);
   if (address === user.email) return user;
   const emailId = await deps.ids.one();
-  const changed = { ...user, email: address, email_verified: 0 };
+  const changed = { ...user, email: address, email_verified: 0, email_key: emailKey(address) };
   try {
     await deps.db.kysely.transaction().execute(async (trx) => {
       await trx
         .updateTable('users')
-        .set({ email: address, email_verified: 0 })
+        .set({ email: address, email_verified: 0, email_key: changed.email_key })
         .where('id', '=', user.id)
         .execute();
       await queueVerification(deps, trx, changed, emailId);

@@ -1,15 +1,16 @@
 // The operator's view of the accounts (/operator/accounts): a searchable, paged list, and changes of
 // an account's plan, state and operator flag. Each change is an `account_updated` event (the
 // activity of the account's team, else the operator's). Rules: an operator cannot change their own
-// state (they would lock themselves out), and the last operator keeps the flag.
+// state (they would lock themselves out), and no change leaves no active operator (a suspended
+// operator cannot sign in, so suspending the last other one counts as removing them).
 
+import { type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import { lockOperators } from '../../db/lock.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, PLANS } from '../../platform/plans.js';
 import { recordEvent } from '../events.js';
 import { setSendLimit } from '../invitations/send-limit.js';
-import type { User } from './users.js';
+import { keepAnActiveOperator, lockActiveOperators, type User } from './users.js';
 
 /** The states an operator sets here; `deleted` (closing for good) stays with the command line. */
 export const OPERATOR_STATES = ['active', 'soft_deleted'] as const;
@@ -34,15 +35,12 @@ export async function listAccounts(
   search: string,
   page: number,
 ): Promise<{ total: number; items: AccountListItem[] }> {
-  // % and _ in a search act as LIKE's wildcards: harmless in an operator's search
-  const pattern = `%${search.toLowerCase()}%`;
+  // LIKE's wildcards (and its escape character) in the search are matched as themselves.
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   let base = deps.db.kysely.selectFrom('users as u');
   if (search !== '')
-    base = base.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['u.username']), 'like', pattern),
-        eb(eb.fn('lower', ['u.email']), 'like', pattern),
-      ]),
+    base = base.where(
+      sql<SqlBool>`(lower(u.username) like ${pattern} escape '\\' or lower(u.email) like ${pattern} escape '\\')`,
     );
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await base
@@ -98,11 +96,16 @@ export async function changeAccount(
     );
   const eventIds = await deps.ids.take(4); // one per field, reserved before the transaction
   return deps.db.kysely.transaction().execute(async (trx) => {
+    // The lock first: what is read below is what the other changes of operators left.
+    const active = await lockActiveOperators(deps, trx);
+    if (!active.includes(actor.id)) throw new ApiError(1016, 'You are no longer an active operator.');
     const user = await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
     if (!user) throw new ApiError(1020, `There is no account ${targetId}.`);
-    await lockOperators(deps.db, trx);
-    const operators = await trx.selectFrom('operators').select('user_id').execute();
-    const wasOperator = operators.some((o) => o.user_id === targetId);
+    const wasOperator = !!(await trx
+      .selectFrom('operators')
+      .select('user_id')
+      .where('user_id', '=', targetId)
+      .executeTakeFirst());
     const diffs: Array<[field: string, old: string, next: string]> = [];
     if (change.plan !== undefined && change.plan !== user.account_type) {
       await trx.updateTable('users').set({ account_type: change.plan }).where('id', '=', targetId).execute();
@@ -119,14 +122,7 @@ export async function changeAccount(
           .insertInto('operators')
           .values({ user_id: targetId, created_at: deps.clock.now().toISOString() })
           .execute();
-      else {
-        if (operators.length <= 1)
-          throw new ApiError(
-            1002,
-            `${user.username} is the last operator: make another account an operator first.`,
-          );
-        await trx.deleteFrom('operators').where('user_id', '=', targetId).execute();
-      }
+      else await trx.deleteFrom('operators').where('user_id', '=', targetId).execute();
       diffs.push(['operator flag', wasOperator ? 'yes' : 'no', change.operator ? 'yes' : 'no']);
     }
     if (change.sendLimit !== undefined) {
@@ -142,6 +138,7 @@ export async function changeAccount(
         diffs.push(['daily send cap', words(was), words(change.sendLimit)]);
       }
     }
+    await keepAnActiveOperator(trx, active, user);
     const team = await trx
       .selectFrom('team_members')
       .select('team_id')

@@ -5,9 +5,10 @@
 // concurrent renames and sign-ups); the account's own name in another case is a rename.
 
 import type { Deps } from '../../context.js';
+import { usernameKey } from '../../db/account-keys.js';
 import { queueEmail } from '../../db/outbox-queue.js';
 import { ApiError } from '../../platform/errors.js';
-import { requireUser, takenError, USERNAME, type User } from './users.js';
+import { refuseLookalike, requireUser, takenError, USERNAME, type User, usernameOf } from './users.js';
 
 export interface Rename {
   id: string;
@@ -17,7 +18,9 @@ export interface Rename {
   email_id: string | null;
 }
 
-export async function renameUser(deps: Deps, from: string, to: string): Promise<Rename> {
+export async function renameUser(deps: Deps, from: string, given: string): Promise<Rename> {
+  const to = usernameOf(given);
+  await refuseLookalike(deps, to);
   if (!USERNAME.test(to)) throw new ApiError(1002, 'username must be 1-64 letters, digits or _ . @ + -');
   // The exact name first: while names that differ only in case still exist (an upgrade stopped on
   // them), a lookup without regard to case could pick the other twin.
@@ -26,10 +29,19 @@ export async function renameUser(deps: Deps, from: string, to: string): Promise<
     (await requireUser(deps, from));
   if (user.username === to) return { id: user.id, from: user.username, to, email_id: null };
   const emailId = await deps.ids.one();
+  // A database whose upgrade stopped before the comparison keys were added (on usernames that
+  // differ only in case) has no key column yet: the migration fills it after the rename.
+  const keyed = (await deps.db.kysely.introspection.getTables()).some(
+    (t) => t.name === 'users' && t.columns.some((c) => c.name === 'username_key'),
+  );
   const renamed: User = { ...user, username: to };
   try {
     await deps.db.kysely.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ username: to }).where('id', '=', user.id).execute();
+      await trx
+        .updateTable('users')
+        .set(keyed ? { username: to, username_key: usernameKey(to) } : { username: to })
+        .where('id', '=', user.id)
+        .execute();
       await queueEmail(deps, trx, {
         id: emailId,
         ownerId: user.id,

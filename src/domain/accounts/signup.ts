@@ -19,6 +19,7 @@ import {
   findUserByEmail,
   findUserByUsername,
   prepareUser,
+  refuseLookalike,
   takenError,
   type User,
 } from './users.js';
@@ -64,6 +65,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string | null):
   // An invitation is for the address it was sent to.
   const email = invited ?? input.email.trim();
   const fields = { username: input.username.trim(), email, password: input.password };
+  await refuseLookalike(deps, fields.username);
   checkNewUser(fields);
   if (ip) {
     const refused = await reserveAttempt(deps, [[`signup-ip:${addressKey(ip)}`, SIGNUP_POLICY]]);

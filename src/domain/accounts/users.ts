@@ -1,7 +1,9 @@
 // User accounts: creation, lookup, plan and state changes. No HTTP here.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import { REGIONS, type Region } from '../../config.js';
 import type { Deps } from '../../context.js';
+import { emailKey, usernameKey } from '../../db/account-keys.js';
+import { lockOperators } from '../../db/lock.js';
 import type { Database } from '../../db/schema.js';
 import type { UsersTable } from '../../db/tables/platform.js';
 import { ApiError } from '../../platform/errors.js';
@@ -30,9 +32,12 @@ export interface NewUser {
 export const USERNAME = /^[A-Za-z0-9_.@+-]{1,64}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A username as stored: its NFKC form (a fullwidth or Kelvin-sign spelling is the ASCII name). */
+export const usernameOf = (input: string): string => input.normalize('NFKC');
+
 /** What makes a valid new account, checked before anything is stored. */
 export function checkNewUser(input: Pick<NewUser, 'username' | 'email' | 'password'>): void {
-  if (!USERNAME.test(input.username))
+  if (!USERNAME.test(usernameOf(input.username)))
     throw new ApiError(1002, 'username must be 1-64 letters, digits or _ . @ + -');
   checkEmail(input.email);
   checkPassword(input.password);
@@ -50,6 +55,7 @@ export function checkEmail(email: string): void {
 /** Creates an account, its address verified (the CLI's `user create`; sign-up uses prepareUser and
  * insertUser inside its own transaction). */
 export async function createUser(deps: Deps, input: NewUser): Promise<User> {
+  await refuseLookalike(deps, input.username);
   const user = await prepareUser(deps, input);
   await insertUser(deps.db.kysely, user);
   return user;
@@ -71,10 +77,13 @@ export async function prepareUser(
     throw new ApiError(1002, `plan must be one of basic, standard, advantage, premier, enterprise`);
   if (!(REGIONS as readonly string[]).includes(region))
     throw new ApiError(1002, 'region must be us, eu or ca');
+  const username = usernameOf(input.username);
   return {
     id: await deps.ids.one(),
-    username: input.username,
+    username,
     email: input.email,
+    username_key: usernameKey(username),
+    email_key: emailKey(input.email),
     email_verified: options.emailVerified === false ? 0 : 1,
     password_hash: await deps.passwords.hash(input.password),
     first_name: input.firstName ?? null,
@@ -117,20 +126,49 @@ export function takenError(err: unknown, user: Pick<User, 'username' | 'email'>)
     : new ApiError(1026, `username ${user.username} is taken`);
 }
 
-/** The account of a username, in any case (usernames are unique without regard to case). */
+/**
+ * A username that is no valid name but whose key an account holds (a look-alike such as `alİce` of
+ * `alice`) is refused as taken, as the name itself would be.
+ */
+export async function refuseLookalike(deps: Deps, username: string): Promise<void> {
+  const name = usernameOf(username.trim());
+  if (USERNAME.test(name) || !USERNAME.test(usernameKey(name))) return;
+  if (await findUserByUsername(deps, name)) throw new ApiError(1026, `username ${name} is taken`);
+}
+
+type Keyed = { key: 'username_key'; column: 'username' } | { key: 'email_key'; column: 'email' };
+
+/**
+ * Rows whose comparison key is `key`; a row without a key yet (written by an older release, or
+ * whose key another account holds) by its lower-cased value, as before keys were stored.
+ */
+function byKey({ key, column }: Keyed, value: string, folded: string) {
+  return (eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.or([
+      eb(key, '=', folded),
+      eb.and([eb(key, 'is', null), eb(sql<string>`lower(${sql.ref(column)})`, '=', value.toLowerCase())]),
+    ]);
+}
+
+/** The account of a username, in any case or look-alike spelling (its key is unique). */
 export function findUserByUsername(deps: Deps, username: string): Promise<User | undefined> {
+  const key = { key: 'username_key', column: 'username' } as const;
   return deps.db.kysely
     .selectFrom('users')
     .selectAll()
-    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .where(byKey(key, username, usernameKey(username)))
+    .orderBy(sql`username_key is null`)
     .executeTakeFirst();
 }
 
+/** The account of an address, in any case or look-alike spelling (its key is unique). */
 export function findUserByEmail(deps: Deps, email: string): Promise<User | undefined> {
+  const key = { key: 'email_key', column: 'email' } as const;
   return deps.db.kysely
     .selectFrom('users')
     .selectAll()
-    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .where(byKey(key, email.trim(), emailKey(email)))
+    .orderBy(sql`email_key is null`)
     .executeTakeFirst();
 }
 
@@ -147,7 +185,7 @@ export async function requireUser(deps: Deps, username: string): Promise<User> {
 export async function updateUser(
   deps: Deps,
   username: string,
-  changes: { plan?: string; region?: string; state?: string; emailVerified?: boolean },
+  changes: { plan?: string; region?: string; state?: string; emailVerified?: boolean; operator?: boolean },
 ): Promise<User> {
   const user = await requireUser(deps, username);
   const set: Partial<User> = {};
@@ -165,9 +203,52 @@ export async function updateUser(
     set.status = changes.state;
   }
   if (changes.emailVerified !== undefined) set.email_verified = changes.emailVerified ? 1 : 0;
-  if (Object.keys(set).length > 0)
-    await deps.db.kysely.updateTable('users').set(set).where('id', '=', user.id).execute();
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const before = await lockActiveOperators(deps, trx);
+    if (Object.keys(set).length > 0)
+      await trx.updateTable('users').set(set).where('id', '=', user.id).execute();
+    if (changes.operator !== undefined) await setOperatorIn(deps, trx, user.id, changes.operator);
+    await keepAnActiveOperator(trx, before, user);
+  });
   return { ...user, ...set };
+}
+
+/**
+ * Inside `trx`: takes the operators' lock (held until `trx` ends) and returns the operators who can
+ * act, those whose account is active. Every change of an operator flag or of an account's state
+ * takes it first, so the rule below sees every concurrent change before it or none of it.
+ */
+export async function lockActiveOperators(deps: Deps, trx: Transaction<Database>): Promise<string[]> {
+  await lockOperators(deps.db, trx);
+  return activeOperators(trx);
+}
+
+async function activeOperators(trx: Transaction<Database>): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('operators as o')
+    .innerJoin('users as u', 'u.id', 'o.user_id')
+    .select('o.user_id')
+    .where('u.status', '=', 'active')
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/**
+ * Inside `trx`, after changing `target` under lockActiveOperators (`before` its answer): refuses
+ * the change when it took the last active operator away (by the flag or by the account's state).
+ * A suspended operator cannot sign in, so they do not count.
+ */
+export async function keepAnActiveOperator(
+  trx: Transaction<Database>,
+  before: readonly string[],
+  target: Pick<User, 'id' | 'username'>,
+): Promise<void> {
+  if (!before.includes(target.id)) return;
+  if ((await activeOperators(trx)).length === 0)
+    throw new ApiError(
+      1002,
+      `${target.username} is the last active operator: make another account an operator first.`,
+    );
 }
 
 /**
@@ -225,12 +306,26 @@ export async function workspaceRoles(
   return { operator: Boolean(row.operator), developer: Boolean(row.developer) };
 }
 
+/** Flags or unflags an operator (the last active operator keeps the flag). */
 export async function setOperator(deps: Deps, userId: string, operator: boolean): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const before = await lockActiveOperators(deps, trx);
+    await setOperatorIn(deps, trx, userId, operator);
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (user) await keepAnActiveOperator(trx, before, user);
+  });
+}
+
+async function setOperatorIn(deps: Deps, trx: Transaction<Database>, userId: string, operator: boolean) {
   if (operator)
-    await deps.db.kysely
+    await trx
       .insertInto('operators')
       .values({ user_id: userId, created_at: deps.clock.now().toISOString() })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
-  else await deps.db.kysely.deleteFrom('operators').where('user_id', '=', userId).execute();
+  else await trx.deleteFrom('operators').where('user_id', '=', userId).execute();
 }

@@ -252,7 +252,8 @@ export function embedOrigins(list: readonly string[]): string[] {
   for (const raw of list) {
     const origin = raw.trim().toLowerCase().replace(/\/$/, '');
     const port = /:([0-9]+)$/.exec(origin)?.[1];
-    if (!ORIGIN.test(origin) || (port && Number(port) > 65535))
+    // Port 0 is no port a browser connects to (and the URL parser drops it from the origin).
+    if (!ORIGIN.test(origin) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535)))
       throw bad(
         `'embed_origins': "${raw.slice(0, 100)}" is not an origin like https://www.example.com or https://example.com:8443 (no path, no wildcard).`,
       );

@@ -1,6 +1,7 @@
 // Reading a team and its members, and the member changes made through the API (email).
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { emailKey } from '../../db/account-keys.js';
 import { ApiError } from '../../platform/errors.js';
 import { takenError } from '../accounts/users.js';
 import { queueVerification } from '../accounts/verification.js';
@@ -117,7 +118,12 @@ export async function changeMemberEmail(
   const taken = await membersQuery(deps, caller.team.id)
     .select('m.id')
     .where('m.id', '!=', member.id)
-    .where(sql<string>`lower(u.email)`, '=', address.toLowerCase())
+    .where((eb) =>
+      eb.or([
+        eb('u.email_key', '=', emailKey(address)),
+        eb.and([eb('u.email_key', 'is', null), eb(sql<string>`lower(u.email)`, '=', address.toLowerCase())]),
+      ]),
+    )
     .executeTakeFirst();
   if (taken) throw new ApiError(1026, `another member of the team already uses ${address}`);
   if (address !== member.email) {
@@ -128,7 +134,7 @@ export async function changeMemberEmail(
       .execute(async (trx) => {
         await trx
           .updateTable('users')
-          .set({ email: address, email_verified: 0 })
+          .set({ email: address, email_verified: 0, email_key: emailKey(address) })
           .where('id', '=', member.user_id)
           .execute();
         await queueVerification(
