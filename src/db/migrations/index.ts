@@ -38,9 +38,9 @@ import * as m0049 from './0049_results_stamp.js';
 import * as m0050 from './0050_upload_bytes.js';
 import * as m0052 from './0052_send_limits.js';
 import * as m0053 from './0053_email_owner_index.js';
+import * as m0058 from './0058_name_keys.js';
 import * as m0062 from './0062_outbox_first_attempt.js';
 import * as m0063 from './0063_worker_heartbeats.js';
-import * as m0058 from './0058_name_keys.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -81,7 +81,7 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0050_upload_bytes': m0050,
   '0052_send_limits': m0052,
   '0053_email_owner_index': m0053,
+  '0058_name_keys': m0058,
   '0062_outbox_first_attempt': m0062,
   '0063_worker_heartbeats': m0063,
-  '0058_name_keys': m0058,
 };
