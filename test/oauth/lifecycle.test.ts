@@ -53,6 +53,21 @@ describe('operator command verbs', () => {
     );
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/), username: 'op_cli', operator: true });
     expect(await isOperator(server.deps, created.id)).toBe(true);
+    // the last active operator keeps the flag: a second one first
+    runCliJson(
+      [
+        'user',
+        'create',
+        '--username',
+        'op_cli2',
+        '--email',
+        'op2@example.com',
+        '--password',
+        'long enough pw',
+      ],
+      env,
+    );
+    expect(runCliJson(['user', 'update', '--username', 'op_cli2', '--operator'], env).operator).toBe(true);
     const off = runCliJson(['user', 'update', '--username', 'op_cli', '--no-operator'], env);
     expect(off.operator).toBe(false);
     expect(await isOperator(server.deps, created.id)).toBe(false);
