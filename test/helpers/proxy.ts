@@ -105,6 +105,10 @@ export async function startProxy(upstreams: string[], options: ProxyOptions = {}
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
       else res.destroy();
     });
+    // A client that goes away mid-request takes the upstream request with it, as a load balancer's does.
+    req.on('close', () => {
+      if (!req.complete) upstream.destroy();
+    });
     req.pipe(upstream);
   });
   // Idle client connections outlive the clients' own keep-alive (5 s in Node), as Fastify's do, so

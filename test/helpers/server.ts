@@ -28,6 +28,8 @@ export interface TestServer {
   app: Api;
   client: ApiClient;
   config: Config;
+  /** Each app instance behind `url` (two under `npm run test:scale`), for what is kept per process. */
+  instances: Array<{ url: string; deps: Deps }>;
   /** A new user with a draft app and a token (no rate caps unless asked). */
   account(options?: AccountOptions): Promise<TestAccount>;
   close(): Promise<void>;
@@ -82,6 +84,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     app,
     config,
     client: new ApiClient(url),
+    instances: started.map(({ url, deps }) => ({ url, deps })),
     account: (opts) => createAccount(deps, opts),
     close: async () => {
       await proxy?.close();

@@ -101,7 +101,9 @@ beforeAll(async () => {
     }
   };
   await Promise.all(Array.from({ length: 8 }, post));
-  web = new WebSession(server.url);
+  // The cap and the cache are kept per process: the pages go to one instance (under scale-out the
+  // API's writes still reach both, so the cache must see another process's changes).
+  web = new WebSession(server.instances[0].url);
   expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
 }, 120_000);
 afterAll(async () => {
@@ -124,7 +126,7 @@ describe('the analyze page of many long answers', () => {
       ...running.map((p) => p.then((r) => (r.status === 429 ? r : new Promise<never>(() => {})))),
       Promise.all(running).then(() => null),
     ]);
-    const health = await fetch(new URL('/healthz', server.url));
+    const health = await fetch(new URL('/healthz', server.instances[0].url));
     done.push(`healthz ${health.status}`);
     const pages = await Promise.all(running);
     expect(pages.map((r) => r.status).sort()).toEqual([200, 200, 429]);
