@@ -1,4 +1,4 @@
-// Security round four, accounts: the last-operator rule counts only active operators (by the
+// Accounts: the last-operator rule counts only active operators (by the
 // operator pages, the command line and under concurrent requests); usernames and addresses are
 // compared by one normalised key on both databases (a look-alike of a taken name is the taken
 // name; the migration reports existing clashes); the operator search matches % and _ as
