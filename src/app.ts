@@ -31,12 +31,11 @@ import { workgroupSharesRoutes } from './api/v3/workgroups/shares.js';
 import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
 import { installRequestObservers } from './http/observe.js';
-import { API_PREFIX, installHttpConventions, newRequestId, sendError } from './http/pipeline.js';
+import { API_PREFIX, errorSender, installHttpConventions, newRequestId } from './http/pipeline.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { Api, Routes } from './http/types.js';
 import { oauthRoutes } from './oauth/plugin.js';
 import { healthRoutes } from './ops/health.js';
-import { setErrorDocsBase } from './platform/errors.js';
 import { SCOPES } from './platform/scopes.js';
 import { accountArea } from './web/account/plugin.js';
 import { analyzePages } from './web/analyze/pages.js';
@@ -90,7 +89,6 @@ const apiRoutes: Routes[] = [
 
 export async function buildApp(deps: Deps): Promise<Api> {
   const { config } = deps;
-  setErrorDocsBase(config.regionUrls.us);
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     // Fastify's own request logs would carry URLs (with codes and answers): installRequestObservers
@@ -102,7 +100,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     genReqId: newRequestId,
-    frameworkErrors: sendError,
+    frameworkErrors: errorSender(config.regionUrls.us),
     requestIdHeader: false,
     // Clients build paths by joining strings: /v3//surveys and /surveys/1/responses/ are meant.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },

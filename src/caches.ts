@@ -1,13 +1,20 @@
-// Every process-wide cache, queue holder and runner, in one typed registry (`deps.caches`): one
-// per Deps, so per database, never shared by two databases one process serves (tests do). Each
-// entry says what it is keyed by, is bounded, and can be cleared (`clearAll()` empties them all);
-// tests can look inside. A cache only saves work: it is keyed by what makes it exact (a version,
-// an epoch), and clearing any of them changes no answer. New caches go here, not in a module-level
-// Map. Pure constant tables (scopes by name, languages, templates) are not caches.
+// Every piece of process-wide state, in two typed registries built per Deps (so per database,
+// never shared by two databases one process serves: tests do), and nowhere else (no module-level
+// `let`, Map or counter: test/unit/architecture.test.ts).
+// - `deps.caches`: what only saves work. Each entry says what it is keyed by, is bounded, and can be
+//   cleared (`clearAll()` empties them all); tests can look inside. A cache is keyed by what makes
+//   it exact (a version, an epoch), and clearing any of them changes no answer.
+// - `deps.runners`: what does work of its own (background runners, chores' schedules): not caches,
+//   so `clearAll()` leaves them alone.
+// Pure constant tables (scopes by name, languages, templates) are neither.
 //
 // It imports only types, so Deps (context.ts) can name it.
+import type { Selectable } from 'kysely';
 import type { Region } from './config.js';
-import type { Caller, ScopeList } from './domain/accounts/caller.js';
+import type { CollectorsTable } from './db/tables/collect.js';
+import type { RateCountersTable } from './db/tables/platform.js';
+import type { SurveysTable } from './db/tables/surveys.js';
+import type { Caller, CallerRow, ScopeList } from './domain/accounts/caller.js';
 import type { DesignIndex, Seeks } from './domain/responses/types.js';
 
 /** A Map that forgets its oldest entry when full. */
@@ -40,7 +47,7 @@ export class StampedCache<K, V> extends CacheMap<K, V> {
   }
 }
 
-/** One value made on first use (a runner, a set of prepared statements). */
+/** One value made on first use (a runner, a prepared statement). */
 export class Slot<T> {
   value: T | undefined;
 
@@ -59,7 +66,21 @@ export class Slot<T> {
   }
 }
 
+/** Says yes once every `n` calls: a chore done now and then (forgetting passed windows). */
+export class Every {
+  private calls = 0;
+
+  constructor(readonly n: number) {}
+
+  tick(): boolean {
+    this.calls = (this.calls + 1) % this.n;
+    return this.calls === 0;
+  }
+}
+
 type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
+/** A prepared statement (db/prepared.ts) of one id → its rows. */
+type RowsById<Table> = (id: string) => Promise<Selectable<Table>[]>;
 
 /** Work a process runs in the background (named by what stops it, so this file imports no code
  * and no module that needs Deps). */
@@ -93,8 +114,23 @@ export interface Caches {
   seekMarks: CacheMap<string, number>;
   /** outbox/fanout.ts: where the previous batch ended while a backlog is worked through. */
   fanoutCursor: Slot<{ created_at: string; id: string }>;
-  /** domain/import/background.ts: the process's background imports (its ImportRunner). */
-  importRunner: Slot<BackgroundRunner>;
+  /** http/auth.ts: the one query every /v3 request runs (token, account and app), prepared once. */
+  callerLookup: Slot<(tokenHash: string) => Promise<CallerRow[]>>;
+  /** http/rate-limit.ts: the upsert that counts a request in its app's windows, prepared once. */
+  rateBump: Slot<
+    (
+      appId: string,
+      minuteWindow: number,
+      dayWindow: number,
+    ) => Promise<Pick<RateCountersTable, 'minute_count' | 'day_count'>[]>
+  >;
+  /** domain/surveys/access.ts: a survey's row by id, prepared once. */
+  surveyRows: Slot<RowsById<SurveysTable>>;
+  /** domain/collectors/collectors.ts: a collector's row by id, prepared once. */
+  collectorRows: Slot<RowsById<CollectorsTable>>;
+  /** domain/accounts/sign-in.ts: the hash an unknown username's password is checked against (so
+   * timing does not tell it is unknown), made once. */
+  dummyHash: Slot<Promise<string>>;
   /** web/analyze/public-results.ts: survey id → its shared results page's figures (rendered HTML)
    * and the stamp they were read at (domain/shared-results `OpenShare.stamp`, read per request). */
   sharedResults: CacheMap<string, { stamp: string; markup: string }>;
@@ -121,7 +157,11 @@ export function createCaches(): Caches {
     pageSeeks: new Slot(),
     seekMarks: new CacheMap(100_000),
     fanoutCursor: new Slot(),
-    importRunner: new Slot(),
+    callerLookup: new Slot(),
+    rateBump: new Slot(),
+    surveyRows: new Slot(),
+    collectorRows: new Slot(),
+    dummyHash: new Slot(),
     sharedResults: new CacheMap(500),
     diskFree: new CacheMap(10),
     analyzeResults: new CacheMap(200),
@@ -132,4 +172,17 @@ export function createCaches(): Caches {
       for (const cache of Object.values(caches)) cache.clear();
     },
   };
+}
+
+/** Work a process does besides answering (not caches: `clearAll()` leaves them alone). */
+export interface Runners {
+  /** domain/import/background.ts: the process's background imports (its ImportRunner). */
+  imports: Slot<BackgroundRunner>;
+  /** domain/responses/submission-limit.ts: counts window bumps; every 1000th forgets the windows
+   * that have passed. */
+  windowSweep: Every;
+}
+
+export function createRunners(): Runners {
+  return { imports: new Slot(), windowSweep: new Every(1000) };
 }

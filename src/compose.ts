@@ -1,5 +1,5 @@
 // The composition root: the one place that builds the process's services into Deps.
-import { createCaches } from './caches.js';
+import { createCaches, createRunners } from './caches.js';
 import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { describeClash, fillAccountKeys } from './db/account-keys.js';
@@ -50,6 +50,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       metrics: undefined!,
       log: createLogger(config),
       caches: createCaches(),
+      runners: createRunners(),
       heavyRequests: new HeavyRequests(config.heavyRequestsPerAccount),
       stores: {
         responses: db.sqlite ? new SqliteResponseStore(db, now) : new PgResponseStore(db, now),

@@ -1,7 +1,7 @@
 // Deps: the services every part of the server shares, by name. Type-only: compose.ts builds them
 // (once per process, or per test), and every layer above receives them as its first argument.
 import type { Logger } from 'pino';
-import type { Caches } from './caches.js';
+import type { Caches, Runners } from './caches.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { IdAllocator } from './db/ids.js';
@@ -27,6 +27,9 @@ export interface Deps {
   log: Logger;
   /** Every cache this process keeps for this database (src/caches.ts). */
   caches: Caches;
+  /** The work this process does besides answering: background runners, chores' schedules
+   * (src/caches.ts). */
+  runners: Runners;
   /** Heavy results requests running per account in this process (HEAVY_REQUESTS_PER_ACCOUNT). */
   heavyRequests: HeavyRequests;
   /** Where hot tables are written, one implementation per database engine (src/db/stores/). */

@@ -1,6 +1,8 @@
 // Prepared queries for hot paths. A Kysely query is built and compiled once, with placeholder
 // arguments; each call only binds values. This skips Kysely's per-call query building and
-// compiling, the larger part of a simple query's cost.
+// compiling, the larger part of a simple query's cost. A prepared statement is a cache: it is kept
+// in a registry entry (`deps.caches.<name>.get(() => prepareQuery(…))`, src/caches.ts), never in
+// a module-level binding or a closure of its own.
 //
 // On SQLite, a call runs the statement synchronously on the raw handle when no query or
 // transaction holds the connection (one connection: nothing can interleave a synchronous call),
@@ -8,10 +10,9 @@
 // the call waits for it through Kysely and then runs the same statement, so rows come back alike.
 import { createHash } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
-import type { Compilable, Kysely } from 'kysely';
+import type { Compilable } from 'kysely';
 import type pg from 'pg';
 import type { Db } from './database.js';
-import type { Database } from './schema.js';
 
 const MARK = '\u0000arg:';
 
@@ -121,20 +122,4 @@ export async function queryNamed<R extends object>(
     client.release(err as Error);
     throw err;
   }
-}
-
-/** prepareQuery for code that is handed the database on each call: prepared once per database. */
-export function preparedQuery<Row, Args extends unknown[]>(
-  arity: Args['length'],
-  build: (k: Kysely<Database>, ...args: string[]) => Compilable<Row>,
-): (db: Db, ...args: Args) => Promise<Row[]> {
-  const perDb = new WeakMap<Db, (...args: Args) => Promise<Row[]>>();
-  return (db, ...args) => {
-    let query = perDb.get(db);
-    if (!query) {
-      query = prepareQuery<Row, Args>(db, arity, (...a) => build(db.kysely, ...a));
-      perDb.set(db, query);
-    }
-    return query(...args);
-  };
 }

@@ -57,39 +57,41 @@ export function createAuthenticator(deps: Deps) {
 
   // The one query every request runs: token, account and app together, only the columns a
   // request uses (each column read costs; the password hash and the app's settings are not read).
-  const lookup = prepareQuery(deps.db, 1, (tokenHash) =>
-    k
-      .selectFrom('tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .innerJoin('apps as a', 'a.id', 't.app_id')
-      .select([
-        't.id as token_id',
-        't.status as token_status',
-        't.scopes as token_scopes',
-        'u.id as u_id',
-        'u.username',
-        'u.email',
-        'u.email_verified',
-        'u.first_name',
-        'u.last_name',
-        'u.language',
-        'u.account_type',
-        'u.region',
-        'u.status as u_status',
-        'u.sso_connections',
-        'u.date_created',
-        'u.date_last_login',
-        'a.id as a_id',
-        'a.status as a_status',
-        'a.minute_limit',
-        'a.day_limit',
-        'a.draft_expires_at',
-      ])
-      // PostgreSQL: the caller epoch of the same snapshot as the rows (see callerOfPg).
-      .$if(pgEpoch !== null, (q) =>
-        q.select(sql<number>`(SELECT n FROM caller_epoch WHERE id = 1)`.as('epoch')),
-      )
-      .where('t.token_hash', '=', tokenHash),
+  const lookup = deps.caches.callerLookup.get(() =>
+    prepareQuery(deps.db, 1, (tokenHash) =>
+      k
+        .selectFrom('tokens as t')
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .innerJoin('apps as a', 'a.id', 't.app_id')
+        .select([
+          't.id as token_id',
+          't.status as token_status',
+          't.scopes as token_scopes',
+          'u.id as u_id',
+          'u.username',
+          'u.email',
+          'u.email_verified',
+          'u.first_name',
+          'u.last_name',
+          'u.language',
+          'u.account_type',
+          'u.region',
+          'u.status as u_status',
+          'u.sso_connections',
+          'u.date_created',
+          'u.date_last_login',
+          'a.id as a_id',
+          'a.status as a_status',
+          'a.minute_limit',
+          'a.day_limit',
+          'a.draft_expires_at',
+        ])
+        // PostgreSQL: the caller epoch of the same snapshot as the rows (see callerOfPg).
+        .$if(pgEpoch !== null, (q) =>
+          q.select(sql<number>`(SELECT n FROM caller_epoch WHERE id = 1)`.as('epoch')),
+        )
+        .where('t.token_hash', '=', tokenHash),
+    ),
   );
 
   /** Who holds a token, as the database says now, and the caller epoch it was read at (PostgreSQL). */

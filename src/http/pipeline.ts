@@ -123,49 +123,52 @@ function describeValidation(err: FastifyError): string {
   return `'${where}' ${first.message}.`;
 }
 
-/** Maps any error to the catalogue: [status, body]. Unexpected errors become 500/1050. */
-export function toErrorResponse(err: unknown, request: FastifyRequest): [number, unknown] {
+/** Maps any error to the catalogue: [status, body], its docs under `publicUrl`. Unexpected errors
+ * become 500/1050. */
+export function toErrorResponse(err: unknown, request: FastifyRequest, publicUrl: string): [number, unknown] {
   if (err instanceof RevokedTokenError) return [401, REVOKED_BODY];
-  if (err instanceof ApiError) return [err.status, errorBody(err.code, err.detail)];
+  if (err instanceof ApiError) return [err.status, errorBody(publicUrl, err.code, err.detail)];
   const e = err as FastifyError;
   if (e.validation) {
     switch (e.validationContext) {
       case 'body':
-        return [400, errorBody(1002, describeValidation(e))];
+        return [400, errorBody(publicUrl, 1002, describeValidation(e))];
       case 'params':
-        return [404, errorBody(1020)];
+        return [404, errorBody(publicUrl, 1020)];
       case 'headers':
-        return [400, errorBody(1004, describeValidation(e))];
+        return [400, errorBody(publicUrl, 1004, describeValidation(e))];
       default:
-        return [400, errorBody(1003, describeValidation(e))];
+        return [400, errorBody(publicUrl, 1003, describeValidation(e))];
     }
   }
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return [400, errorBody(1001)];
+      return [400, errorBody(publicUrl, 1001)];
     case 'FST_ERR_BAD_URL': // a path that does not decode (e.g. a lone surrogate): no such resource
-      return [404, errorBody(1020, 'The path is not valid percent-encoded UTF-8.')];
+      return [404, errorBody(publicUrl, 1020, 'The path is not valid percent-encoded UTF-8.')];
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return [413, errorBody(1030, 'The request body is too large.')];
+      return [413, errorBody(publicUrl, 1030, 'The request body is too large.')];
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return [400, errorBody(1004, 'Content-Type must be application/json.')];
+      return [400, errorBody(publicUrl, 1004, 'Content-Type must be application/json.')];
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return [400, errorBody(1004, 'The Content-Type or Content-Length header is invalid.')];
+      return [400, errorBody(publicUrl, 1004, 'The Content-Type or Content-Length header is invalid.')];
   }
-  if (isDatabaseUnavailable(err)) return [503, errorBody(1051)];
+  if (isDatabaseUnavailable(err)) return [503, errorBody(publicUrl, 1051)];
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
-    return [400, errorBody(1000, e.message)];
+    return [400, errorBody(publicUrl, 1000, e.message)];
   request.log.error({ err, reqId: request.id }, 'unexpected error');
-  return [500, errorBody(1050, `Request id: ${request.id}.`)];
+  return [500, errorBody(publicUrl, 1050, `Request id: ${request.id}.`)];
 }
 
-/** Answers an error with its catalogue body; also Fastify's `frameworkErrors` (bad URLs), which
+/** The error handler: answers an error with its catalogue body (docs under `publicUrl`); also Fastify's `frameworkErrors` (bad URLs), which
  * are raised before routing and would otherwise get Fastify's own body. */
-export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const [status, body] = toErrorResponse(err, request);
-  if (request.url.startsWith(API_PREFIX)) reply.headers(CORS_HEADERS);
-  reply.code(status).type('application/json').send(body);
+export function errorSender(publicUrl: string) {
+  return (err: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    const [status, body] = toErrorResponse(err, request, publicUrl);
+    if (request.url.startsWith(API_PREFIX)) reply.headers(CORS_HEADERS);
+    reply.code(status).type('application/json').send(body);
+  };
 }
 
 /** Whether route pattern `a` is more specific than `b` at their first differing segment (a static
@@ -205,6 +208,7 @@ export function installHttpConventions(
     pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
   } = {},
 ): void {
+  const docs = deps.config.regionUrls.us; // where error bodies point (PUBLIC_URL)
   const queryAjv = ajvFor('other');
   const bodyAjv = ajvFor('body');
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -377,10 +381,10 @@ export function installHttpConventions(
   });
   const methodNotAllowed = (reply: FastifyReply, allowed: string[]) => {
     reply.header('allow', [...allowed, 'OPTIONS'].join(', '));
-    return reply.code(405).send(errorBody(1061, `Allowed methods: ${allowed.join(', ')}.`));
+    return reply.code(405).send(errorBody(docs, 1061, `Allowed methods: ${allowed.join(', ')}.`));
   };
 
-  app.setErrorHandler(sendError);
+  app.setErrorHandler(errorSender(docs));
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(request.url);
@@ -392,13 +396,13 @@ export function installHttpConventions(
       return options.pageNotFound(request, reply);
     return reply
       .code(404)
-      .send(errorBody(1020, `No resource at ${request.method} ${request.url.split('?')[0]}.`));
+      .send(errorBody(docs, 1020, `No resource at ${request.method} ${request.url.split('?')[0]}.`));
   });
 
   // OPTIONS on any path: the methods it answers (also the CORS preflight answer).
   app.options('*', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const allowed = allowedMethods(request.url);
-    if (allowed.length === 0) return reply.code(404).send(errorBody(1020));
+    if (allowed.length === 0) return reply.code(404).send(errorBody(docs, 1020));
     const list = [...allowed, 'OPTIONS'].join(', ');
     reply
       .headers(CORS_HEADERS)

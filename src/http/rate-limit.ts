@@ -35,31 +35,34 @@ export function appLimits(deps: Deps, app: LimitedApp): { minute: number; day: n
 }
 
 export class RateLimiter {
-  /** One statement: start a new window or count in the current one (a lagging clock in another
-   * process never moves a window backwards). */
-  private readonly bump;
+  constructor(private readonly deps: Deps) {}
 
-  constructor(private readonly deps: Deps) {
-    this.bump = prepareQuery(deps.db, 3, (appId, minuteWindow, dayWindow) =>
-      deps.db.kysely
-        .insertInto('rate_counters')
-        .values({
-          app_id: appId,
-          minute_window: sql<number>`${minuteWindow}`,
-          minute_count: 1,
-          day_window: sql<number>`${dayWindow}`,
-          day_count: 1,
-        })
-        .onConflict((oc) =>
-          oc.column('app_id').doUpdateSet({
-            minute_count: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_count + 1 ELSE 1 END`,
-            minute_window: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_window ELSE excluded.minute_window END`,
-            day_count: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_count + 1 ELSE 1 END`,
-            day_window: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_window ELSE excluded.day_window END`,
-          }),
-        )
-        .returning(['minute_count', 'day_count']),
-    );
+  /** One statement: start a new window or count in the current one (a lagging clock in another
+   * process never moves a window backwards). Prepared once per Deps (deps.caches.rateBump). */
+  private bump(appId: string, minuteWindow: number, dayWindow: number) {
+    const { db } = this.deps;
+    return this.deps.caches.rateBump.get(() =>
+      prepareQuery(db, 3, (appId, minuteWindow, dayWindow) =>
+        db.kysely
+          .insertInto('rate_counters')
+          .values({
+            app_id: appId,
+            minute_window: sql<number>`${minuteWindow}`,
+            minute_count: 1,
+            day_window: sql<number>`${dayWindow}`,
+            day_count: 1,
+          })
+          .onConflict((oc) =>
+            oc.column('app_id').doUpdateSet({
+              minute_count: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_count + 1 ELSE 1 END`,
+              minute_window: sql`CASE WHEN rate_counters.minute_window >= excluded.minute_window THEN rate_counters.minute_window ELSE excluded.minute_window END`,
+              day_count: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_count + 1 ELSE 1 END`,
+              day_window: sql`CASE WHEN rate_counters.day_window >= excluded.day_window THEN rate_counters.day_window ELSE excluded.day_window END`,
+            }),
+          )
+          .returning(['minute_count', 'day_count']),
+      ),
+    )(appId, minuteWindow, dayWindow);
   }
 
   /** The uncapped answer of the current second (its headers depend only on the second). */

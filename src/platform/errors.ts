@@ -56,13 +56,9 @@ export const errorCatalogue: ReadonlyMap<number, ErrorEntry> = new Map(
 
 export type ErrorCode = number;
 
-/** Where each error is documented: the service's own error page, set at start-up from PUBLIC_URL. */
-let docsUrl = 'http://localhost:8080/docs/errors';
-export function setErrorDocsBase(publicUrl: string): void {
-  docsUrl = `${publicUrl}/docs/errors`;
-}
-export function errorDocsUrl(id: string): string {
-  return `${docsUrl}#${id}`;
+/** Where error `id` is documented: the service's own error page under `publicUrl` (PUBLIC_URL). */
+export function errorDocsUrl(publicUrl: string, id: string): string {
+  return `${publicUrl}/docs/errors#${id}`;
 }
 
 /** A failure with a catalogue code. Routes and services throw it; the error handler renders it. */
@@ -81,13 +77,14 @@ export class ApiError extends Error {
   }
 }
 
-export function errorBody(code: ErrorCode, detail?: string) {
+/** The error envelope of `code`, its docs under `publicUrl`. */
+export function errorBody(publicUrl: string, code: ErrorCode, detail?: string) {
   const entry = errorCatalogue.get(code)!;
   return {
     error: {
       id: entry.id,
       name: entry.name,
-      docs: errorDocsUrl(entry.id),
+      docs: errorDocsUrl(publicUrl, entry.id),
       message: detail ? `${entry.message} ${detail}` : entry.message,
       http_status_code: entry.status,
     },

@@ -3,6 +3,7 @@
 // source file over 700 lines, no `as never`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../../src');
@@ -49,6 +50,220 @@ function importsOf(file: string): string[] {
     (m) => m[1],
   );
   return specs.map((s) => normalize(join(dirname(file), s)).replace(/\.js$/, '.ts'));
+}
+
+// ---- Process-wide state: parsed, so a rule sees bindings and scopes, not lines. ----
+
+const REGISTRY = join(SRC, 'caches.ts');
+
+type FunctionNode = ts.FunctionLikeDeclaration;
+
+const isFunction = (n: ts.Node): n is FunctionNode =>
+  ts.isFunctionDeclaration(n) ||
+  ts.isFunctionExpression(n) ||
+  ts.isArrowFunction(n) ||
+  ts.isMethodDeclaration(n) ||
+  ts.isConstructorDeclaration(n) ||
+  ts.isGetAccessor(n) ||
+  ts.isSetAccessor(n);
+
+/** A parsed file: every node with the function it runs in (none: while the module loads). */
+interface Parsed {
+  source: ts.SourceFile;
+  nodes: ts.Node[];
+  fn: Map<ts.Node, FunctionNode | ts.ClassLikeDeclaration | undefined>;
+}
+
+const parsedFiles = new Map<string, Parsed>();
+function parse(file: string): Parsed {
+  let p = parsedFiles.get(file);
+  if (!p) {
+    const source = ts.createSourceFile(file, text.get(file)!, ts.ScriptTarget.Latest, true);
+    const nodes: ts.Node[] = [];
+    const fn: Parsed['fn'] = new Map();
+    const walk = (n: ts.Node, within: FunctionNode | ts.ClassLikeDeclaration | undefined): void => {
+      nodes.push(n);
+      fn.set(n, within);
+      const inner = isFunction(n) || ts.isClassLike(n) ? n : within;
+      n.forEachChild((c) => walk(c, inner));
+    };
+    source.forEachChild((c) => walk(c, undefined));
+    p = { source, nodes, fn };
+    parsedFiles.set(file, p);
+  }
+  return p;
+}
+
+/** Every node under `node`. */
+function nodesOf(node: ts.Node): ts.Node[] {
+  const out: ts.Node[] = [];
+  const walk = (n: ts.Node): void => {
+    out.push(n);
+    n.forEachChild(walk);
+  };
+  node.forEachChild(walk);
+  return out;
+}
+
+/** `new X(…)` (with X's name), or a literal array or object: something that can be filled. */
+function containerKind(init: ts.Expression | undefined): string | null {
+  let e = init;
+  while (e && (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e)))
+    e = e.expression;
+  if (!e) return null;
+  if (ts.isNewExpression(e)) return `new ${e.expression.getText()}`;
+  if (ts.isArrayLiteralExpression(e)) return 'array';
+  if (ts.isObjectLiteralExpression(e)) return 'object';
+  return null;
+}
+
+const MUTATORS = new Set([
+  'set',
+  'add',
+  'delete',
+  'clear',
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+  'addAddress',
+  'addRange',
+  'addSubnet',
+]);
+
+/** The name `node` writes through, if it does: a mutating call on it, an assignment to it or one
+ * of its members, `++`/`--` of it, `delete` of a member, or Object.assign into it. */
+function writtenName(node: ts.Node): string | undefined {
+  const named = (e: ts.Expression | undefined) => (e && ts.isIdentifier(e) ? e.text : undefined);
+  const owner = (e: ts.Expression) =>
+    ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? named(e.expression) : named(e);
+  if (ts.isCallExpression(node)) {
+    const callee = node.expression;
+    if (ts.isPropertyAccessExpression(callee) && MUTATORS.has(callee.name.text))
+      return named(callee.expression);
+    if (callee.getText() === 'Object.assign') return named(node.arguments[0]);
+  }
+  if (
+    ts.isBinaryExpression(node) &&
+    node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+    node.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+  )
+    return owner(node.left);
+  if (
+    (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+    (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)
+  )
+    return owner(node.operand);
+  if (ts.isDeleteExpression(node)) return owner(node.expression);
+  return undefined;
+}
+
+/** Module-level bindings that hold state changed at run time: every `let`/`var`, and every `const`
+ * container (`new …`, `[…]`, `{…}`) that a function or class of its file writes through. */
+function moduleState(file: string): string[] {
+  const { source, nodes, fn } = parse(file);
+  const written = new Set(nodes.filter((n) => fn.get(n) !== undefined).map(writtenName));
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const constant = (statement.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of statement.declarationList.declarations) {
+      const name = d.name.getText();
+      if (!constant) found.push(`${relative(SRC, file)}: let ${name}`);
+      else if (written.has(name) && containerKind(d.initializer))
+        found.push(`${relative(SRC, file)}: ${name} (${containerKind(d.initializer)}, written at run time)`);
+    }
+  }
+  return found;
+}
+
+/** Whether `node` is the work of a registry entry: inside the argument of `….caches.<name>.get(…)`
+ * or `.set(…)`. */
+function inRegistryEntry(node: ts.Node): boolean {
+  for (let n = node.parent; n; n = n.parent)
+    if (
+      ts.isCallExpression(n) &&
+      ts.isPropertyAccessExpression(n.expression) &&
+      ['get', 'set'].includes(n.expression.name.text) &&
+      /\bcaches\.\w+$/.test(n.expression.expression.getText())
+    )
+      return true;
+  return false;
+}
+
+/** What a function hands out that outlives its call: a function it returns, or the methods of an
+ * object it returns. */
+function handedOut(f: FunctionNode, fn: Parsed['fn']): ts.Node[] {
+  if (!f.body) return [];
+  const results = ts.isBlock(f.body)
+    ? nodesOf(f.body)
+        .filter((r): r is ts.ReturnStatement => ts.isReturnStatement(r) && fn.get(r) === f)
+        .map((r) => r.expression)
+    : [f.body];
+  return results.flatMap((r): ts.Node[] => {
+    const e = r && ts.isParenthesizedExpression(r) ? r.expression : r;
+    if (!e) return [];
+    if (isFunction(e)) return [e];
+    if (ts.isObjectLiteralExpression(e))
+      return e.properties.filter(
+        (p) => ts.isMethodDeclaration(p) || (ts.isPropertyAssignment(p) && isFunction(p.initializer)),
+      );
+    return [];
+  });
+}
+
+/** Caches kept outside the registry: the registry's kinds made elsewhere; a prepared statement
+ * (db/prepared.ts: a compiled query, kept to save compiling) held by a module, an object or a
+ * closure instead of a registry entry; a Map or Set a function's returned function fills (a
+ * factory's hidden memo). */
+function cachesOutside(file: string): string[] {
+  const { source, nodes, fn } = parse(file);
+  const where = (n: ts.Node) =>
+    `${relative(SRC, file)}:${source.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
+  const found: string[] = [];
+  for (const n of nodes) {
+    if (
+      ts.isNewExpression(n) &&
+      ['CacheMap', 'StampedCache', 'Slot', 'Every'].includes(n.expression.getText())
+    )
+      found.push(`${where(n)}: new ${n.expression.getText()} outside the registry`);
+    if (ts.isCallExpression(n) && /^prepared?Query$/.test(n.expression.getText()) && !inRegistryEntry(n)) {
+      const holder = n.parent;
+      const scope = fn.get(n);
+      let kept: string | undefined;
+      if (ts.isVariableDeclaration(holder) && holder.initializer === n) {
+        const name = holder.name.getText();
+        // At module level, or read by a function nested in the one that made it (a closure).
+        const closure =
+          scope && nodesOf(scope).some((x) => ts.isIdentifier(x) && x.text === name && fn.get(x) !== scope);
+        if (!scope || closure) kept = name;
+      } else if (
+        ts.isBinaryExpression(holder) &&
+        holder.right === n &&
+        ts.isPropertyAccessExpression(holder.left)
+      )
+        kept = holder.left.getText();
+      else if (ts.isPropertyDeclaration(holder)) kept = holder.name.getText();
+      if (kept) found.push(`${where(n)}: prepared statement ${kept} kept outside the registry`);
+    }
+    if (
+      ts.isVariableDeclaration(n) &&
+      /^new (Weak)?(Map|Set)\b/.test(n.initializer?.getText() ?? '') &&
+      fn.get(n) &&
+      isFunction(fn.get(n)!)
+    ) {
+      const f = fn.get(n) as FunctionNode;
+      const name = n.name.getText();
+      if (handedOut(f, fn).some((k) => nodesOf(k).some((x) => writtenName(x) === name)))
+        found.push(`${where(n)}: ${name} filled by the function ${f.name?.getText() ?? 'it'} returns`);
+    }
+  }
+  return found;
 }
 
 describe('the house', () => {
@@ -118,5 +333,31 @@ describe('the house', () => {
         .map((m) => `${relative(SRC, f)}: ${m[1]}`),
     );
     expect(maps).toEqual([]);
+  });
+  it('keeps no process-wide state in modules: every `let` and filled container is in Deps', () => {
+    // Bindings of module scope that change after loading: state one process shares across every
+    // Deps (so across databases, and across tests), cleared by nothing. Constant tables filled
+    // while the module loads (literals, `new Set([…])`, BlockLists built from a list) are fine.
+    const allowed: Record<string, string> = {
+      // Keyed by the request, so an entry lives as long as its request: not process-wide.
+      'web/session.ts: cache (new WeakMap, written at run time)': 'per request',
+    };
+    const state = files.filter((f) => f !== REGISTRY).flatMap(moduleState);
+    expect(state.filter((s) => !(s in allowed))).toEqual([]);
+    expect(Object.keys(allowed).filter((s) => !state.includes(s))).toEqual([]); // none stale
+  });
+
+  it('keeps every cache in the registry (src/caches.ts), not in closures or modules', () => {
+    const allowed: Record<string, string> = {
+      // The SQLite connection's own statement cache (bounded), part of deps.db and closed with it;
+      // db/ sits below the registry and cannot name it.
+      'db/database.ts: cache filled by the function withStatementCache returns': 'part of deps.db',
+    };
+    const outside = files
+      .filter((f) => f !== REGISTRY)
+      .flatMap(cachesOutside)
+      .map((s) => s.replace(/:\d+:/, ':'));
+    expect(outside.filter((s) => !(s in allowed))).toEqual([]);
+    expect(Object.keys(allowed).filter((s) => !outside.includes(s))).toEqual([]); // none stale
   });
 });

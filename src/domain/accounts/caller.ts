@@ -24,6 +24,20 @@ export interface Caller {
   paid: boolean;
 }
 
+/** The row of the one query every /v3 request runs (http/auth.ts): token, account and app
+ * together, only the columns a request uses, and on PostgreSQL the caller epoch read with them. */
+export type CallerRow = Omit<Account, 'id' | 'status'> &
+  Pick<CallingApp, 'minute_limit' | 'day_limit' | 'draft_expires_at'> & {
+    token_id: string;
+    token_status: string;
+    token_scopes: string;
+    u_id: string;
+    u_status: string;
+    a_id: string;
+    a_status: string;
+    epoch?: number;
+  };
+
 export interface ScopeList {
   set: ReadonlySet<Scope>;
   /** The comma-separated header value. */

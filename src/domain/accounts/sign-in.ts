@@ -22,9 +22,6 @@ export type SignInResult =
   | { ok: false; reason: 'slow'; retryAfterSeconds: number }
   | { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
-// A fixed hash to verify against when the username is unknown, so timing does not reveal it.
-let dummyHash: Promise<string> | undefined;
-
 /**
  * The throttle key of an account: its id, so no other account (and no other spelling of its name)
  * can clear or share its count. A name that resolves to nobody is counted under the name.
@@ -61,7 +58,8 @@ export async function signIn(
     const refused = await reserveAttempt(deps, keys);
     if (refused) return { ok: false, ...refused };
   }
-  dummyHash ??= deps.passwords.hash('not the password of anyone');
+  // A fixed hash to verify against when the username is unknown, so timing does not reveal it.
+  const dummyHash = deps.caches.dummyHash.get(() => deps.passwords.hash('not the password of anyone'));
   const ok = user
     ? await verifyUserPassword(deps, user, password)
     : (await deps.passwords.verify(password, await dummyHash)) && false;

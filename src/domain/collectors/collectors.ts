@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Selectable, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { CollectorsTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
@@ -56,9 +56,14 @@ const notFound = () => new ApiError(1020, 'Collector not found.');
 
 /** The collector and its survey if the caller may use it in `area` at `level`; else 404/1020. */
 /** A collector's row by id (the hot path of every collector-scoped request). */
-const collectorRow = preparedQuery<Selectable<CollectorsTable>, [string]>(1, (k, id) =>
-  k.selectFrom('collectors').selectAll().where('id', '=', id),
-);
+function collectorRow(deps: Deps, id: string): Promise<Selectable<CollectorsTable>[]> {
+  const { db } = deps;
+  return deps.caches.collectorRows.get(() =>
+    prepareQuery<Selectable<CollectorsTable>, [string]>(db, 1, (id) =>
+      db.kysely.selectFrom('collectors').selectAll().where('id', '=', id),
+    ),
+  )(id);
+}
 
 export async function requireCollector(
   deps: Deps,
@@ -67,7 +72,7 @@ export async function requireCollector(
   area: SurveyArea,
   level: AccessLevel,
 ): Promise<{ collector: Collector; survey: SurveyRow }> {
-  const [row] = await collectorRow(deps.db, collectorId);
+  const [row] = await collectorRow(deps, collectorId);
   if (!row) throw notFound();
   const survey = await requireSurvey(deps, caller, row.survey_id, area, level).catch((err) => {
     if (err instanceof ApiError && err.code === 1020) throw notFound();

@@ -85,12 +85,12 @@ export async function planPageImport(deps: Deps, options: Omit<PageImport, 'owne
   }
 }
 
-/** The process's runner (deps.caches.importRunner): the import page and the API start imports
+/** The process's runner (deps.runners.imports): the import page and the API start imports
  * through the same one, so a job started by either is known to both (and stopped once when the
  * server closes). */
 export function importRunner(deps: Deps): ImportRunner {
   // Only this function fills the slot, always with an ImportRunner.
-  return deps.caches.importRunner.get(() => new ImportRunner(deps)) as ImportRunner;
+  return deps.runners.imports.get(() => new ImportRunner(deps)) as ImportRunner;
 }
 
 /** The background imports of one server process. */

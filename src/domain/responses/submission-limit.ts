@@ -8,7 +8,6 @@ import type { Deps } from '../../context.js';
 import { addressKey } from '../../platform/addresses.js';
 
 const MINUTE = 60_000;
-let calls = 0;
 
 /** Counts one in `key`'s current window and returns the count so far (this one included); also
  * what other per-address throttles count with (shared results pages). */
@@ -26,7 +25,7 @@ export async function bump(deps: Deps, key: string, window: number): Promise<num
     .returning('count')
     .executeTakeFirstOrThrow();
   // Now and then, forget windows that have passed (one row per address that ever answered).
-  if (++calls % 1000 === 0)
+  if (deps.runners.windowSweep.tick())
     await k
       .deleteFrom('window_counters')
       .where('window_start', '<', window - 1)

@@ -6,7 +6,7 @@
 // privileges of the form <area>.<level>).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../context.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { SurveysTable } from '../../db/tables/surveys.js';
 import { ApiError } from '../../platform/errors.js';
 import { privilegesAllow, sharedPrivileges } from '../sharing/privileges.js';
@@ -28,9 +28,14 @@ const notFound = () => new ApiError(1020, 'Survey not found.');
  * 403/1016; anyone else gets 404/1020 (someone else's survey is indistinguishable from a missing one).
  */
 /** A survey's row by id (the hot path of every survey-scoped request). */
-const surveyRow = preparedQuery<SurveyRow, [string]>(1, (k, id) =>
-  k.selectFrom('surveys').selectAll().where('id', '=', id),
-);
+function surveyRow(deps: Deps, id: string): Promise<SurveyRow[]> {
+  const { db } = deps;
+  return deps.caches.surveyRows.get(() =>
+    prepareQuery<SurveyRow, [string]>(db, 1, (id) =>
+      db.kysely.selectFrom('surveys').selectAll().where('id', '=', id),
+    ),
+  )(id);
+}
 
 export async function requireSurvey(
   deps: Deps,
@@ -39,7 +44,7 @@ export async function requireSurvey(
   area: SurveyArea,
   level: AccessLevel,
 ): Promise<SurveyRow> {
-  const [survey] = await surveyRow(deps.db, surveyId);
+  const [survey] = await surveyRow(deps, surveyId);
   if (!survey) throw notFound();
   if (survey.owner_id === auth.user.id) return survey;
   const privileges = await sharedPrivileges(deps, auth.user.id, survey.id);

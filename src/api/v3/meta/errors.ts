@@ -14,7 +14,7 @@ const ErrorDetail = Type.Object({
   href: Type.String(),
 });
 
-export const errorsRoutes: Routes = (app) => {
+export const errorsRoutes: Routes = (app, deps) => {
   const all = [...errorCatalogue.values()];
 
   app.get(
@@ -57,7 +57,7 @@ export const errorsRoutes: Routes = (app) => {
         name: entry.name,
         message: entry.message,
         http_status_code: entry.status,
-        docs: errorDocsUrl(entry.id),
+        docs: errorDocsUrl(deps.config.regionUrls.us, entry.id),
         href: `${baseUrl(request)}/v3/errors/${entry.id}`,
       };
     },
