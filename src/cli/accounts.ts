@@ -13,7 +13,7 @@ const domain = async () => ({
   ...(await import('../domain/accounts/rename.js')),
   ...(await import('../domain/accounts/signup.js')),
   ...(await import('../domain/accounts/users.js')),
-  ...(await import('../domain/invitations/send-limit.js')),
+  ...(await import('../domain/limits/send-limit.js')),
 });
 
 /** --send-limit: a whole number of recipients a day (0 = no cap), or `default` (the server's caps). */

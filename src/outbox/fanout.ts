@@ -16,7 +16,7 @@ import { queueEmail } from '../db/outbox-queue.js';
 import type { EventsTable } from '../db/tables/platform.js';
 import type { WebhooksTable } from '../db/tables/reach.js';
 import { planResponseAlerts } from '../domain/alerts/alerts.js';
-import { eventsOf } from '../domain/events.js';
+import { eventsOf } from '../domain/core/events.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
 import { slackBody } from '../domain/webhooks/slack.js';
 import { micro } from '../platform/dates.js';
@@ -156,7 +156,7 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
   const last = rows.at(-1);
   if (rows.length === limit && last) cursor.value = { created_at: last.created_at, id: last.id };
   else cursor.clear();
-  // A row may stand for two events (domain/events.ts oneRow); its marker covers both.
+  // A row may stand for two events (domain/core/events.ts oneRow); its marker covers both.
   const rowOf = new Map<string, string>();
   const events = rows.flatMap((row) => {
     const each = eventsOf(row);

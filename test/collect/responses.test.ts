@@ -86,7 +86,7 @@ describe('POST /collectors/{id}/responses and reading back', () => {
     const plain = await server.client.get(`/v3/surveys/${sid}/responses/${rid}`, { token: a.token });
     expect(plain.body.pages).toBeUndefined();
     expect(plain.body.href).toBe(`${server.url}/v3/surveys/${sid}/responses/${rid}`);
-    // Both events in one row (domain/events.ts oneRow); test/reach/response-events.test.ts sees both delivered.
+    // Both events in one row (domain/core/events.ts oneRow); test/reach/response-events.test.ts sees both delivered.
     const [created] = await events('response_created', rid);
     expect(JSON.parse(created.data).next_event).toMatchObject({ type: 'response_completed' });
     const survey = await server.client.get(`/v3/surveys/${sid}`, { token: a.token });

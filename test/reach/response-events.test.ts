@@ -1,5 +1,5 @@
 // A response posted finished raises two events, response_created and its status event, though
-// they are written as one events row (domain/events.ts oneRow): every webhook of either type hears
+// they are written as one events row (domain/core/events.ts oneRow): every webhook of either type hears
 // of it once, each event with its own id, as for a response finished later.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 // Every limit holds under concurrency, on SQLite and PostgreSQL: real concurrent HTTP requests
 // against a small ceiling, and the exact number stored afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf } from '../../src/domain/events.js';
+import { eventsOf } from '../../src/domain/core/events.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { answerThrough } from '../invite/helpers.js';
@@ -137,7 +137,7 @@ describe('response_limit and closed collectors', () => {
     expect(rows.map((r) => r.id).sort()).toEqual(created.map((r) => r.body.id).sort());
     const survey = await server.client.get(`/v3/surveys/${surveyId}`, { token: a.token });
     expect(survey.body.response_count).toBe(10);
-    // As the fan-out reads them: a row may hold two events (domain/events.ts oneRow).
+    // As the fan-out reads them: a row may hold two events (domain/core/events.ts oneRow).
     const events = (
       await k
         .selectFrom('events')

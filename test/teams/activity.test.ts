@@ -1,7 +1,7 @@
 // A team of three whose actions produce exactly the activity list and series they should.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateUser } from '../../src/domain/accounts/users.js';
-import { recordEvent } from '../../src/domain/events.js';
+import { recordEvent } from '../../src/domain/core/events.js';
 import { invitationToken } from '../../src/domain/teams/invitations.js';
 import {
   addMember,

@@ -1,6 +1,6 @@
 // The house rules of docs/architecture.md, read from the code's own imports: every arrow points
-// down (or stays in its room), no import circles (type-only imports count: they couple too), no
-// source file over 700 lines, no `as never`.
+// down (or stays in its room), no import circles (type-only imports count: they couple too), none
+// between the areas of src/domain/ either, no source file over 700 lines, no `as never`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
@@ -312,6 +312,39 @@ describe('the house', () => {
     };
     for (const f of files) if (!state.has(f)) visit(f);
     expect(circles).toEqual([]);
+  });
+
+  it('has no loops between domain areas', () => {
+    // An area is a folder of src/domain/ (or a file at its top). Areas are layered like the floors
+    // (docs/architecture.md, "Domain areas"): no chain of imports leads from an area back to itself.
+    const DOMAIN = join(SRC, 'domain');
+    const areaOf = (f: string) => relative(DOMAIN, f).split('/')[0].replace(/\.ts$/, '');
+    const arrows = new Map<string, Map<string, string>>();
+    for (const f of files.filter((f) => f.startsWith(`${DOMAIN}/`)))
+      for (const t of importsOf(f).filter((t) => t.startsWith(`${DOMAIN}/`))) {
+        const [from, to] = [areaOf(f), areaOf(t)];
+        if (from === to) continue;
+        const out = arrows.get(from) ?? arrows.set(from, new Map()).get(from)!;
+        if (!out.has(to)) out.set(to, `${relative(SRC, f)} -> ${relative(SRC, t)}`);
+      }
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (a: string): void => {
+      state.set(a, 'open');
+      stack.push(a);
+      for (const b of arrows.get(a)?.keys() ?? []) {
+        if (state.get(b) === 'open') {
+          const loop = [...stack.slice(stack.indexOf(b)), b];
+          const via = loop.slice(1).map((to, i) => arrows.get(loop[i])!.get(to)!);
+          loops.push(`${loop.join(' -> ')} (${via.join('; ')})`);
+        } else if (!state.has(b)) visit(b);
+      }
+      stack.pop();
+      state.set(a, 'done');
+    };
+    for (const a of [...arrows.keys()].sort()) if (!state.has(a)) visit(a);
+    expect(loops).toEqual([]);
   });
 
   it('has no source file over 700 lines', () => {

@@ -1,10 +1,10 @@
-// Cell writing for every spreadsheet file the service writes (src/domain/exports/csv.ts): formula
+// Cell writing for every spreadsheet file the service writes (src/platform/csv.ts): formula
 // neutralising (OWASP), CSV quoting (line breaks, quotes and every common locale's separator),
 // values, the BOM, batches written to a stream, and XLSX rows through exceljs.
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { csvFile, csvText, neutralise, sheetRow, writeCsv } from '../../src/domain/exports/csv.js';
+import { csvFile, csvText, neutralise, sheetRow, writeCsv } from '../../src/platform/csv.js';
 
 describe('neutralise', () => {
   it('prefixes text starting with = + - @ tab or CR with an apostrophe', () => {

@@ -1,4 +1,4 @@
-// An operator's daily send cap for one account (domain/invitations/send-limit.ts): recipients of
+// An operator's daily send cap for one account (domain/limits/send-limit.ts): recipients of
 // invitations, reminders and test sends in 24 hours, replacing the server's SEND_LIMIT_* caps for
 // that account (0 = no cap). No row: the server's caps apply.
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 // The daily send cap counts an account's emails of the last 24 hours at every send
-// (domain/invitations/send-limit.ts): an index on (owner_id, created_at) keeps that a range read
+// (domain/limits/send-limit.ts): an index on (owner_id, created_at) keeps that a range read
 // rather than a scan of the outbox.
 import type { Kysely } from 'kysely';
 

@@ -20,7 +20,7 @@ import { addNumbers, type NumberDelta } from './response-numbers.js';
 export type ResponseRow = Selectable<ResponsesTable>;
 export type EventRow = Selectable<EventsTable>;
 
-/** What an event says, as the domain builds it (domain/events.ts NewEvent). */
+/** What an event says, as the domain builds it (domain/core/events.ts NewEvent). */
 export interface EventFields {
   type: string;
   /** The account that owns what the event is about. */

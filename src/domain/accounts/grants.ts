@@ -6,9 +6,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../context.js';
 import type { Scope } from '../../platform/scopes.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
-import { recordEvent } from '../events.js';
-import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
+import { recordEvent } from '../core/events.js';
 import { type App, clientSecret } from './apps.js';
+import { deleteGrantWebhooks } from './grant-end.js';
 
 export const CODE_TTL_MS = 5 * 60_000;
 

@@ -8,8 +8,8 @@ import { type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, PLANS } from '../../platform/plans.js';
-import { recordEvent } from '../events.js';
-import { setSendLimit } from '../invitations/send-limit.js';
+import { recordEvent } from '../core/events.js';
+import { setSendLimit } from '../limits/send-limit.js';
 import { keepAnActiveOperator, lockActiveOperators, type User } from './users.js';
 
 /** The states an operator sets here; `deleted` (closing for good) stays with the command line. */

@@ -8,7 +8,7 @@ import type { Deps } from '../../context.js';
 import { queueEmail } from '../../db/outbox-queue.js';
 import { addressKey } from '../../platform/addresses.js';
 import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
-import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
+import { deleteGrantWebhooks } from './grant-end.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
 import { accountKey } from './sign-in.js';
 import { checkEmail, checkPassword, findUserByEmail } from './users.js';

@@ -2,7 +2,7 @@
 // leaked database cannot be replayed as cookies and any process can check a session.
 import type { Deps } from '../../context.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
-import { recordEvent } from '../events.js';
+import { recordEvent } from '../core/events.js';
 import { findUserById, type User } from './users.js';
 
 export const SESSION_DAYS = 14;

@@ -6,7 +6,7 @@
 // against guessers without holding its owner; a device token that fails as often is refused.
 import type { Deps } from '../../context.js';
 import { addressKey } from '../../platform/addresses.js';
-import { recordEvent } from '../events.js';
+import { recordEvent } from '../core/events.js';
 import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../limits/attempts.js';
 import { DEVICE_MS, deviceKey, issueDevice, knownDevice } from './devices.js';
 import { findUserByUsername, type User, verifyUserPassword } from './users.js';

@@ -5,7 +5,7 @@
 import type { Deps } from '../../context.js';
 import type { Scope } from '../../platform/scopes.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
-import { deleteGrantWebhooks } from '../webhooks/grant-end.js';
+import { deleteGrantWebhooks } from './grant-end.js';
 
 export async function issueToken(
   deps: Deps,

@@ -9,7 +9,7 @@ import type { UsersTable } from '../../db/tables/platform.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPlan, type Plan } from '../../platform/plans.js';
 import { needsRehash } from '../../platform/secrets.js';
-import { isUniqueViolation } from '../teams/unique.js';
+import { isUniqueViolation } from '../core/unique.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -1,8 +1,8 @@
 // Reading a team's activity log: newest first with limit/offset and a date range, and counts per
 // period (day, ISO week from Monday, month, year; UTC) with every period in the range present.
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../owned.js';
-import type { ActivityType } from './types.js';
+import type { ActivityType } from '../core/activity-types.js';
+import { countAndPage } from '../core/owned.js';
 
 export interface ActivityRange {
   /** inclusive ISO instant */

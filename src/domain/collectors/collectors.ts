@@ -8,8 +8,8 @@ import type { CollectorsTable } from '../../db/tables/collect.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { isPaid } from '../../platform/plans.js';
-import { recordEvent } from '../events.js';
-import { countAndPage } from '../owned.js';
+import { recordEvent } from '../core/events.js';
+import { countAndPage } from '../core/owned.js';
 import {
   type AccessLevel,
   type Caller,
@@ -376,32 +376,6 @@ export function closedReason(
 /** The survey a collector collects for (the respondent page's view; not an access decision). */
 export async function surveyOfCollector(deps: Deps, c: Collector): Promise<SurveyRow | undefined> {
   return deps.db.kysely.selectFrom('surveys').selectAll().where('id', '=', c.survey_id).executeTakeFirst();
-}
-
-/** How many collectors of each survey take responses now and how many do not (closed, expired
- * or full, as `closedReason` decides): the survey list's status column, one query for a page. */
-export async function collectorStates(
-  deps: Deps,
-  surveyIds: string[],
-  now: Date,
-): Promise<Map<string, { open: number; closed: number }>> {
-  const out = new Map<string, { open: number; closed: number }>();
-  if (surveyIds.length === 0) return out;
-  const rows = await deps.db.kysely
-    .selectFrom('collectors')
-    .select(['survey_id', 'status', 'close_date', 'response_limit', 'response_count'])
-    .where('survey_id', 'in', surveyIds)
-    .execute();
-  for (const r of rows) {
-    let s = out.get(r.survey_id);
-    if (!s) {
-      s = { open: 0, closed: 0 };
-      out.set(r.survey_id, s);
-    }
-    if (closedReason(r, now)) s.closed++;
-    else s.open++;
-  }
-  return out;
 }
 
 export interface CollectStats {

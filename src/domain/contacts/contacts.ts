@@ -9,7 +9,7 @@ import { contactCount } from '../../db/stores/day-counts.js';
 import type { ContactsTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
-import { countAndPage, ownedRow } from '../owned.js';
+import { countAndPage, ownedRow } from '../core/owned.js';
 
 export type Contact = ContactsTable;
 /** The database or an open transaction. */

@@ -2,7 +2,7 @@
 // fields under their labels, written by the response exports' CSV writer (formula neutralising and
 // quoting included).
 import type { Deps } from '../../context.js';
-import { csvFile } from '../exports/csv.js';
+import { csvFile } from '../../platform/csv.js';
 import { CONTACT_STATUSES, customFieldsOf, listContacts } from './contacts.js';
 import { listFields } from './fields.js';
 

@@ -1,7 +1,7 @@
 // Contact lists (reference §12.1): named sets of the account's contacts.
 import type { Deps } from '../../context.js';
 import type { ContactListsTable } from '../../db/tables/reach.js';
-import { ownedPage, ownedRow } from '../owned.js';
+import { ownedPage, ownedRow } from '../core/owned.js';
 
 export type ContactList = ContactListsTable;
 

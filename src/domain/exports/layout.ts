@@ -2,12 +2,13 @@
 // of every question in design order, under two header rows (the question, then the choice, row or
 // sub-field). A response becomes one row of cells; values are the answer's text or its numeric
 // code (a choice's weight when it has one, otherwise its position), as the owner chooses.
+
+import type { Cell } from '../../platform/csv.js';
 import type { Answer, StoredPage } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { choiceLabel } from '../responses/readable.js';
 import type { ExportRow } from '../responses/responses.js';
 import type { Choice } from '../surveys/question-schema.js';
-import type { Cell } from './csv.js';
 
 export type ValuesMode = 'text' | 'numeric';
 

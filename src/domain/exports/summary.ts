@@ -1,8 +1,8 @@
 // The summary export: the rollups per question, one line per choice, row, column choice or "other",
-// with counts and shares, as CSV (csv.ts) or XLSX (one sheet). With a compare question (issue #27
-// item 2, the analyze page's `compare`), each line also gets, per answer of that question, the
-// count and share within the responses that gave it (crosstab.ts: the same rollups under the filter
-// plus that answer), so the file holds what the page's compare tables show. The compare question's
+// with counts and shares, as CSV (platform/csv.ts) or XLSX (one sheet). With a compare question
+// (the analyze page's `compare`), each line also gets, per answer of that question, the count and
+// share within the responses that gave it (crosstab.ts: the same rollups under the filter plus that
+// answer), so the file holds what the page's compare tables show. The compare question's
 // own lines have no group cells. A number question (numerical textbox, slider) also gets, per row,
 // lines of its minimum, maximum, mean and median (the figure in the Responses column, no percent),
 // overall and per group, like the analyze page's figures.
@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import type { Deps } from '../../context.js';
+import { type Cell, sheetRow, writeCsv } from '../../platform/csv.js';
 import { ApiError } from '../../platform/errors.js';
 import { isComparable, resultsBy } from '../analysis/crosstab.js';
 import { isNumberQuestion } from '../analysis/filters.js';
@@ -17,7 +18,6 @@ import type { QuestionSummary, Stats } from '../analysis/rollups.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { choiceLabel } from '../responses/readable.js';
 import type { ResponseFilters } from '../responses/responses.js';
-import { type Cell, sheetRow, writeCsv } from './csv.js';
 import { plainText, rowLabel } from './layout.js';
 
 /** One line of a question's summary: its row and answer labels, a count and what it is a share of,

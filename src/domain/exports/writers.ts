@@ -1,11 +1,11 @@
-// Export files written to a stream: responses as CSV (csv.ts: RFC 4180 with CRLF, optional BOM for
-// Excel) or XLSX (exceljs's streaming writer), and an SPSS syntax file that reads the numeric CSV
+// Export files written to a stream: responses as CSV (platform/csv.ts: RFC 4180 with CRLF, optional
+// BOM for Excel) or XLSX (exceljs's streaming writer), and an SPSS syntax file that reads the numeric CSV
 // and labels its variables and codes (the summary is summary.ts). Rows come from the database in keyset batches, so memory stays constant however many responses there are.
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
+import { type Cell, sheetRow, writeCsv } from '../../platform/csv.js';
 import { type ExportRow, exportBatches, type ResponseFilters } from '../responses/responses.js';
-import { type Cell, sheetRow, writeCsv } from './csv.js';
 import type { ExportFormat } from './formats.js';
 import { type Layout, RESPONDENT_COLUMNS, responseCells, type ValuesMode } from './layout.js';
 

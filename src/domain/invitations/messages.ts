@@ -6,7 +6,7 @@ import type { CollectorMessagesTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
 import { isPaid, type Plan } from '../../platform/plans.js';
 import { type CollectActor, type Collector, requireCollector } from '../collectors/collectors.js';
-import { countAndPage } from '../owned.js';
+import { countAndPage } from '../core/owned.js';
 import { addRecipients } from './recipients.js';
 
 export type MessageRow = Selectable<CollectorMessagesTable>;

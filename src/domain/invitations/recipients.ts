@@ -11,7 +11,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
 import { type Collector, urlToken } from '../collectors/collectors.js';
 import { type Contact, checkContactLimit, newContactRow } from '../contacts/contacts.js';
-import { countAndPage, ownedRow } from '../owned.js';
+import { countAndPage, ownedRow } from '../core/owned.js';
 
 export type RecipientRow = Selectable<CollectorRecipientsTable>;
 

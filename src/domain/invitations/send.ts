@@ -14,6 +14,7 @@ import { accessUrl } from '../../platform/regions.js';
 import type { Account } from '../accounts/users.js';
 import type { Collector } from '../collectors/collectors.js';
 import { newContactRow, setContactStatus } from '../contacts/contacts.js';
+import { reportRefusedSend, reserveSends, SendCapError } from '../limits/send-limit.js';
 import { emailLook, themeOfSurvey } from '../themes/themes.js';
 import {
   type EmailTheme,
@@ -31,7 +32,6 @@ import {
   removeLink,
   surveyLink,
 } from './recipients.js';
-import { reportRefusedSend, reserveSends, SendCapError } from './send-limit.js';
 import { safeDisplayName, senderName } from './sender.js';
 
 export interface SendResult {

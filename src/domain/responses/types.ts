@@ -1,5 +1,6 @@
 // The shapes of answers and of an indexed design, apart from the code that checks and builds them:
-// modules that only name them (uploads, surveys) import this file and no code of the responses area.
+// modules that only name them (the cache registry, src/caches.ts) import this file and no code of the
+// responses area.
 import type { ResponseRow } from '../../db/stores/responses.js';
 import type {
   Choice,

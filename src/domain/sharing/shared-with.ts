@@ -2,7 +2,7 @@
 // with effect, each with the privileges it gives that user (the share's role capped by their role
 // in the workgroup).
 import type { Deps } from '../../context.js';
-import { countAndPage } from '../owned.js';
+import { countAndPage } from '../core/owned.js';
 import { activeWorkgroupsOf } from '../workgroups/members.js';
 import { rolesById } from '../workgroups/roles.js';
 import { capPrivileges, SURVEY } from './privileges.js';

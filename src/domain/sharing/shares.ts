@@ -15,13 +15,13 @@
 import type { Deps } from '../../context.js';
 import type { WorkgroupSharesTable } from '../../db/tables/sharing.js';
 import { ApiError } from '../../platform/errors.js';
-import type { EventType } from '../event-types.js';
-import { recordEvent } from '../events.js';
-import { countAndPage } from '../owned.js';
-import { isUniqueViolation } from '../teams/unique.js';
+import type { EventType } from '../core/event-types.js';
+import { recordEvent } from '../core/events.js';
+import { hexId } from '../core/ids.js';
+import { countAndPage } from '../core/owned.js';
+import { isUniqueViolation } from '../core/unique.js';
 import type { WorkgroupAccess } from '../workgroups/access.js';
 import { findRole, type Role, rolesById } from '../workgroups/roles.js';
-import { hexId } from '../workgroups/workgroups.js';
 import { isFullAccess, SURVEY, sharedPrivileges } from './privileges.js';
 
 export type Share = WorkgroupSharesTable;

@@ -1,6 +1,6 @@
 // Survey folders (reference §4.6): a user's own named groups of surveys.
 import type { Deps } from '../../context.js';
-import { countAndPage, ownedRow } from '../owned.js';
+import { countAndPage, ownedRow } from '../core/owned.js';
 
 export interface Folder {
   id: string;

@@ -6,8 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { ownerColumn, titleMatches, titleSearchMode } from '../../db/stores/title-search.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Plan } from '../../platform/plans.js';
-import { collectorStates } from '../collectors/collectors.js';
-import { recordEvent } from '../events.js';
+import { recordEvent } from '../core/events.js';
 import { sharedAtAllQuery, sharedWithQuery } from '../sharing/privileges.js';
 import { activeTeamOf } from '../teams/membership.js';
 import { releaseTheme, removeThemeLogo } from '../themes/themes.js';
@@ -239,21 +238,10 @@ export async function updateSurvey(
 
 /** The survey if `actor` may delete it. Sharing grants work on a survey, not ownership of it: only
  * the owner deletes. */
-async function deletableSurvey(deps: Deps, actor: Caller, surveyId: string): Promise<SurveyRow> {
+export async function deletableSurvey(deps: Deps, actor: Caller, surveyId: string): Promise<SurveyRow> {
   const survey = await requireSurvey(deps, actor, surveyId, 'design', 'write');
   if (survey.owner_id !== actor.user.id) throw new ApiError(1016, "Only the survey's owner may delete it.");
   return survey;
-}
-
-/** What deleting a survey would lose (the confirmation names it), if `actor` may delete it. */
-export async function surveyDeletion(
-  deps: Deps,
-  actor: Caller,
-  surveyId: string,
-): Promise<{ survey: SurveyRow; collectors: number }> {
-  const survey = await deletableSurvey(deps, actor, surveyId);
-  const states = (await collectorStates(deps, [survey.id], deps.clock.now())).get(survey.id);
-  return { survey, collectors: states ? states.open + states.closed : 0 };
 }
 
 /** A copy of a survey (POST /v3/surveys with from_survey_id) named "Copy of <title>". */
@@ -317,7 +305,7 @@ const LIST_COLUMNS = [
   'manage_token',
 ] as const;
 /** The columns the workspace's survey list adds. */
-const WORKSPACE_COLUMNS = [...LIST_COLUMNS, 'owner_id', 'folder_id', 'page_count'] as const;
+export const WORKSPACE_COLUMNS = [...LIST_COLUMNS, 'owner_id', 'folder_id', 'page_count'] as const;
 export type ListColumn = (typeof WORKSPACE_COLUMNS)[number];
 export type SurveyListRow = Pick<SurveyRow, (typeof LIST_COLUMNS)[number]>;
 
@@ -561,30 +549,6 @@ function listStatementsFor(
     { arrays: true },
   );
   return { page: page as ListStatement, count: count as ListStatement };
-}
-
-export interface WorkspaceSurvey extends Pick<SurveyRow, ListColumn> {
-  /** Collectors taking responses now, and those closed (by hand, by date or full). */
-  collectors: { open: number; closed: number };
-}
-
-/**
- * The survey list of the signed-in home page: listSurveys' page with the columns it shows, and
- * the state of each survey's collectors in one more query (a constant number of queries per page;
- * the API's GET /surveys keeps to listSurveys).
- */
-export async function listWorkspaceSurveys(
-  deps: Deps,
-  userId: string,
-  q: ListQuery,
-): Promise<[number, WorkspaceSurvey[]]> {
-  const [total, rows] = await listSurveys(deps, userId, q, WORKSPACE_COLUMNS);
-  const states = await collectorStates(
-    deps,
-    rows.map((r) => r.id),
-    deps.clock.now(),
-  );
-  return [total, rows.map((r) => ({ ...r, collectors: states.get(r.id) ?? { open: 0, closed: 0 } }))];
 }
 
 export interface DesignPage {

@@ -1,7 +1,7 @@
 // Team survey templates: surveys a team keeps as starting points (GET /team_survey_templates,
 // POST /surveys from_team_template_id). Until teams exist an account's own templates are its team's.
 import type { Deps } from '../../context.js';
-import { countAndPage, ownedRow } from '../owned.js';
+import { countAndPage, ownedRow } from '../core/owned.js';
 import { activeTeamOf } from '../teams/membership.js';
 import { visibleTeamTemplates } from './surveys.js';
 

@@ -5,7 +5,7 @@ import { emailKey } from '../../db/account-keys.js';
 import { ApiError } from '../../platform/errors.js';
 import { takenError } from '../accounts/users.js';
 import { queueVerification } from '../accounts/verification.js';
-import { countAndPage } from '../owned.js';
+import { countAndPage } from '../core/owned.js';
 import { isAdminType, membershipOf, type TeamMember } from './membership.js';
 import { requireTeam, type Team } from './teams.js';
 

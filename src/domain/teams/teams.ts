@@ -5,10 +5,10 @@ import { lockRow } from '../../db/lock.js';
 import type { TeamsTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
 import { findUserById, findUserByUsername, type User } from '../accounts/users.js';
-import type { NewEvent } from '../event-types.js';
-import { recordEvent } from '../events.js';
+import type { NewEvent } from '../core/event-types.js';
+import { recordEvent } from '../core/events.js';
+import { isUniqueViolation } from '../core/unique.js';
 import { isAdminType, type MemberType, membershipOf, type TeamMember } from './membership.js';
-import { isUniqueViolation } from './unique.js';
 
 export type Team = TeamsTable;
 export const DEFAULT_MAX_INVITES = 100;

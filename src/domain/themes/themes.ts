@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
 import type { Database } from '../../db/schema.js';
+import type { SurveysTable } from '../../db/tables/surveys.js';
 import { ApiError } from '../../platform/errors.js';
-import type { SurveyRow } from '../surveys/access.js';
 import { extensionOf, FILE_KINDS } from '../uploads/types.js';
 import type { IncomingFile } from '../uploads/uploads.js';
 
@@ -204,6 +204,9 @@ export async function themeById(deps: Deps, id: string | null): Promise<Theme | 
   return row ? { ...row, font: row.font as Font, button_shape: row.button_shape as ButtonShape } : undefined;
 }
 
+/** What a theme reads of its survey (this area sits below surveys, whose deletion releases it). */
+type ThemedSurvey = Pick<Selectable<SurveysTable>, 'id' | 'owner_id' | 'theme_id'>;
+
 /**
  * The survey's theme, if its theme_id names one of its account's themes: its own, or another
  * survey's it was created with (POST /v3/surveys theme_id) until its first save. An imported
@@ -211,7 +214,7 @@ export async function themeById(deps: Deps, id: string | null): Promise<Theme | 
  */
 export async function themeOfSurvey(
   deps: Deps,
-  survey: Pick<SurveyRow, 'theme_id' | 'owner_id'>,
+  survey: Pick<ThemedSurvey, 'theme_id' | 'owner_id'>,
 ): Promise<Theme | undefined> {
   const theme = await themeById(deps, survey.theme_id);
   return theme?.owner_id === survey.owner_id ? theme : undefined;
@@ -225,7 +228,7 @@ const logoPath = (deps: Deps, key: string) => join(deps.config.uploads.dir, key)
  */
 export async function saveTheme(
   deps: Deps,
-  survey: SurveyRow,
+  survey: ThemedSurvey,
   fields: ThemeFields,
   logo?: IncomingFile | 'remove',
 ): Promise<Theme> {

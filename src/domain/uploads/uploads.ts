@@ -11,8 +11,13 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../context.js';
-import type { StoredPage } from '../responses/types.js';
 import { kindOf } from './types.js';
+
+/** What this area reads of a response's answers (the responses area's StoredPage): the upload each
+ * answer names. */
+type AnsweredPages = ReadonlyArray<{
+  questions: ReadonlyArray<{ answers: ReadonlyArray<{ upload_id?: string }> }>;
+}>;
 
 /** How long an unreferenced upload (or a tmp file) may wait for its response before it is swept. */
 const GRACE_MS = 60 * 60 * 1000;
@@ -169,7 +174,7 @@ export async function discardFiles(files: Iterable<IncomingFile>): Promise<void>
 }
 
 /** The upload ids a response's answers refer to. */
-export function uploadIdsOf(pages: StoredPage[]): Set<string> {
+export function uploadIdsOf(pages: AnsweredPages): Set<string> {
   const out = new Set<string>();
   for (const p of pages)
     for (const q of p.questions) for (const a of q.answers) if (a.upload_id) out.add(a.upload_id);
@@ -211,7 +216,11 @@ export async function removeUploads(
 
 /** After a response changed: removes its uploads its answers no longer refer to (replaced files,
  * pages left off the path taken, answers an API update dropped). */
-export async function keepOnlyReferenced(deps: Deps, responseId: string, pages: StoredPage[]): Promise<void> {
+export async function keepOnlyReferenced(
+  deps: Deps,
+  responseId: string,
+  pages: AnsweredPages,
+): Promise<void> {
   const referenced = uploadIdsOf(pages);
   const rows = await deps.db.kysely
     .selectFrom('uploads')
@@ -279,7 +288,7 @@ export async function surveyUpload(
     .where('r.survey_id', '=', surveyId);
   if (upTo !== undefined) q = q.where('r.ordinal', '<=', upTo);
   const row = await q.executeTakeFirst();
-  if (!row || !uploadIdsOf(JSON.parse(row.pages) as StoredPage[]).has(uploadId)) return null;
+  if (!row || !uploadIdsOf(JSON.parse(row.pages) as AnsweredPages).has(uploadId)) return null;
   return {
     path: pathOf(deps, row.storage_key),
     name: row.file_name,

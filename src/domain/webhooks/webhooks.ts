@@ -1,15 +1,15 @@
 // Webhooks: subscriptions of an account to events (reference §13), their delivery log and
 // redelivery. A webhook belongs to the account and the app whose token created it: other apps of
 // the same account neither see nor change it (404/1020), and it ends with that app's grant
-// (`grant-end.ts`). The account's owner on the /integrations page is a caller with no app: they see
-// and change all of the account's webhooks, and the ones they make have no app (app_id '') and are
-// signed with their Standard Webhooks secret only. No HTTP here except the HEAD check of a
+// (`accounts/grant-end.ts`). The account's owner on the /integrations page is a caller with no
+// app: they see and change all of the account's webhooks, and the ones they make have no app
+// (app_id '') and are signed with their Standard Webhooks secret only. No HTTP here except the HEAD check of a
 // subscription URL.
 import type { Deps } from '../../context.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/reach.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendToTarget, urlProblem } from '../../platform/http-target.js';
-import { countAndPage } from '../owned.js';
+import { countAndPage } from '../core/owned.js';
 import { checkObjectIds } from './object-ids.js';
 import { checkSubscription, type WebhookObjectType } from './rules.js';
 

@@ -5,10 +5,10 @@ import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import type { WorkgroupMembersTable } from '../../db/tables/teams.js';
 import { ApiError } from '../../platform/errors.js';
-import { countAndPage } from '../owned.js';
-import { isUniqueViolation } from '../teams/unique.js';
+import { hexId } from '../core/ids.js';
+import { countAndPage } from '../core/owned.js';
+import { isUniqueViolation } from '../core/unique.js';
 import type { WorkgroupAccess } from './access.js';
-import { hexId } from './workgroups.js';
 
 export interface WorkgroupMember extends WorkgroupMembersTable {
   status: 'active' | 'pending';

@@ -1,16 +1,13 @@
 // Workgroups: create (the creator is the sole owner, default role Full Access), list what the
 // caller may see, change and delete. Views are assembled here in batches for lists.
-import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
-import { countAndPage } from '../owned.js';
-import { countShares } from '../sharing/counts.js';
+import { hexId } from '../core/ids.js';
+import { countAndPage } from '../core/owned.js';
 import { membershipOf } from '../teams/membership.js';
 import { findTeam } from '../teams/teams.js';
 import type { Viewer, Workgroup, WorkgroupAccess } from './access.js';
 import { FULL_ACCESS_ROLE_ID, findRole, type Role, rolesById } from './roles.js';
-
-export const hexId = () => randomUUID().replaceAll('-', '');
 
 export interface WorkgroupView {
   workgroup: Workgroup;
@@ -32,9 +29,18 @@ async function memberStatuses(deps: Deps, userIds: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.user_id, r.status]));
 }
 
-/** How many resources are shared with each workgroup. */
-async function sharesCounts(deps: Deps, ids: string[]): Promise<Map<string, number>> {
-  return countShares(deps, ids);
+/** How many resources are shared with each workgroup (the workgroup resource's shares_count). */
+async function sharesCounts(deps: Deps, workgroupIds: string[]): Promise<Map<string, number>> {
+  const out = new Map(workgroupIds.map((id) => [id, 0]));
+  if (workgroupIds.length === 0) return out;
+  const rows = await deps.db.kysely
+    .selectFrom('workgroup_shares')
+    .select(['workgroup_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('workgroup_id', 'in', workgroupIds)
+    .groupBy('workgroup_id')
+    .execute();
+  for (const r of rows) out.set(r.workgroup_id, Number(r.n));
+  return out;
 }
 
 export async function viewsOf(deps: Deps, workgroups: Workgroup[]): Promise<WorkgroupView[]> {

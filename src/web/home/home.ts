@@ -10,6 +10,11 @@ import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import {
+  listWorkspaceSurveys,
+  surveyDeletion,
+  type WorkspaceSurvey,
+} from '../../domain/collectors/states.js';
+import {
   createFolder,
   deleteFolder,
   type Folder,
@@ -22,10 +27,7 @@ import {
   createSurvey,
   deleteSurvey,
   type ListQuery,
-  listWorkspaceSurveys,
-  surveyDeletion,
   updateSurvey,
-  type WorkspaceSurvey,
 } from '../../domain/surveys/surveys.js';
 import { CATEGORIES, TEMPLATES } from '../../domain/surveys/templates/index.js';
 import { ApiError } from '../../platform/errors.js';

@@ -1,7 +1,7 @@
 // Events as the other areas write them: recordEvent inside the transaction of their change.
 import type { Deps } from '../../../src/context.js';
-import type { EventType } from '../../../src/domain/event-types.js';
-import { recordEvent } from '../../../src/domain/events.js';
+import type { EventType } from '../../../src/domain/core/event-types.js';
+import { recordEvent } from '../../../src/domain/core/events.js';
 
 export async function emit(
   deps: Deps,

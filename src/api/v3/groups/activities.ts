@@ -11,7 +11,7 @@ import {
   type Interval,
   listActivities,
 } from '../../../domain/activity/query.js';
-import { ACTIVITY_TYPES, isActivityType } from '../../../domain/activity/types.js';
+import { ACTIVITY_TYPES, isActivityType } from '../../../domain/core/activity-types.js';
 import { teamForCaller } from '../../../domain/teams/members.js';
 import type { Api } from '../../../http/types.js';
 import { parseApiDate, spaced } from '../../../platform/dates.js';

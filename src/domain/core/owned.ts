@@ -1,8 +1,8 @@
 // Reading rows a customer owns: one by id or 404/1020 (someone else's row is "not found" too), and
 // the total of a list with one page of it.
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { ApiError } from '../platform/errors.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../../platform/errors.js';
 
 /** Tables whose rows carry an `id` and the owning account's `owner_id`. */
 export type OwnedTable = {

@@ -1,7 +1,7 @@
 // The group activity action types (spec "Group activities") and how each event of the outbox
 // becomes one. Webhook-named events map to their activity names; activity-only events are
 // recorded under the activity name itself.
-import type { EventType, NewEvent } from '../event-types.js';
+import type { EventType, NewEvent } from './event-types.js';
 
 export const ACTIVITY_TYPES = [
   'authentication_succeeded',

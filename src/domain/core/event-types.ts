@@ -1,5 +1,5 @@
 // What an event is: its types and the fields a change records (events.ts writes them).
-import type { EventFields } from '../db/stores/responses.js';
+import type { EventFields } from '../../db/stores/responses.js';
 
 /**
  * Event types. Webhook-visible events use the public API's webhook names; the others use the

@@ -1,4 +1,4 @@
-// A webhook lives as long as the grant of the app that created it (see webhooks.ts).
+// A webhook lives as long as the grant of the app that created it (domain/webhooks/webhooks.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 

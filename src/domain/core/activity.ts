@@ -3,9 +3,9 @@
 // write time, so the log says what was true when it happened and is never rewritten.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { NewEvent } from '../event-types.js';
-import { activityMessage } from './messages.js';
-import { activityTypeOf } from './types.js';
+import { activityMessage } from './activity-messages.js';
+import { activityTypeOf } from './activity-types.js';
+import type { NewEvent } from './event-types.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

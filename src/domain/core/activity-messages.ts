@@ -1,7 +1,7 @@
 // The human text of each activity (activity_msg), built once when the activity is recorded from
 // the event's data. Events may carry: title (survey), name (collector, workgroup), member (the
 // username acted on), old/new (values changed), workgroup (name), resource_id.
-import type { ActivityType } from './types.js';
+import type { ActivityType } from './activity-types.js';
 
 type Data = Record<string, unknown>;
 

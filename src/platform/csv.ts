@@ -1,6 +1,7 @@
 // The one CSV writer, and the cell rules every spreadsheet file the service writes shares: the
-// response and summary exports (writers.ts) and the contacts export (domain/contacts/export.ts)
-// hand it raw cells; formula neutralising and quoting happen here, so no caller can forget them.
+// response and summary exports (domain/exports/writers.ts) and the contacts export
+// (domain/contacts/export.ts) hand it raw cells; formula neutralising and quoting happen here, so
+// no caller can forget them.
 // CSV as csv-stringify writes it with CRLF (a quoted field's quotes doubled; null empty; a number
 // as JS writes it; a Date as its epoch milliseconds), without its per-field option checks:
 // ~54,000 responses per CPU-second against ~40,000 (bench/export-scale.ts).
