@@ -1,7 +1,6 @@
 // /v3/contacts and /v3/contacts/bulk (reference §12).
 import type { Deps } from '../../../context.js';
 import {
-  type ContactInput,
   deleteContact,
   getContact,
   updateContact,
@@ -59,7 +58,7 @@ export const contactsRoutes: Routes = (app, deps: Deps) => {
           deps,
           request.auth.user.id,
           request.params.contact_id,
-          (request.body ?? {}) as ContactInput,
+          request.body ?? {},
           replace,
         );
         return presentContact(baseUrl(request), c);
