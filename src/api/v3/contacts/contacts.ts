@@ -1,10 +1,6 @@
 // /v3/contacts and /v3/contacts/bulk (reference §12).
 import type { Deps } from '../../../context.js';
-import {
-  deleteContact,
-  getContact,
-  updateContact,
-} from '../../../domain/contacts/contacts.js';
+import { deleteContact, getContact, updateContact } from '../../../domain/contacts/contacts.js';
 import { baseUrl } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { addressBookRoutes } from './address-book.js';
