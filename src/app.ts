@@ -142,9 +142,8 @@ export async function buildApp(deps: Deps): Promise<Api> {
     transform: ({ schema, url, route }) => {
       const scope = route.config?.scope;
       if (!url.startsWith(API_PREFIX) || !scope) return { schema, url };
-      const base = (schema ?? {}) as Record<string, unknown>;
-      const description = [base.description, `Scope: \`${scope}\`.`].filter(Boolean).join('\n\n');
-      return { schema: { ...base, description, security: [{ oauth2: [scope] }] } as typeof schema, url };
+      const description = [schema?.description, `Scope: \`${scope}\`.`].filter(Boolean).join('\n\n');
+      return { schema: { ...schema, description, security: [{ oauth2: [scope] }] }, url };
     },
   });
 

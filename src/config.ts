@@ -10,7 +10,8 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { type TSchema, Type } from './platform/env-schema.js';
+import { envReaders, type TSchema, Type } from './platform/env-schema.js';
+import { errorMessage } from './platform/errors.js';
 import { PLANS, type Plan } from './platform/plans.js';
 
 export const REGIONS = ['us', 'eu', 'ca'] as const;
@@ -144,7 +145,8 @@ export interface Config {
 export const RETAINED_KINDS = ['deliveries', 'emails', 'sign_in_failures', 'sessions', 'events'] as const;
 export type RetainedKind = (typeof RETAINED_KINDS)[number];
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+/** ajv-formats' plugin: its CommonJS default export, typed as the module it is not. */
+export const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export const SIGNUP_MODES = ['open', 'invite-only', 'closed'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];
@@ -348,7 +350,7 @@ export const ENV_SCHEMA = Type.Partial(
 export type EnvName = keyof typeof ENV_SCHEMA.properties;
 type Env = Record<string, unknown>;
 type VarSchema = TSchema & Record<string, unknown>;
-const VARS = ENV_SCHEMA.properties as unknown as Record<string, VarSchema>;
+const VARS: Record<string, VarSchema> = ENV_SCHEMA.properties;
 
 /** Wrong values; its message has one line per variable, which start-up prints. */
 export class ConfigError extends Error {}
@@ -421,15 +423,14 @@ const validateEnv = (() => {
     type: 'string',
     validate: (_: boolean, value: string) => hostAddress(value),
   });
-  return ajv.compile(ENV_SCHEMA as object);
+  return ajv.compile(ENV_SCHEMA);
 })();
 
 /** What a variable accepts, in words, from its schema. */
 function allowed(schema: VarSchema, value: string): string {
   if (schema.strongKey) return keyWeakness(value) ?? KEY_ADVICE;
   if (schema.hostAddress) return 'an IP address or a host name (letters, digits, hyphens and dots)';
-  if (schema.anyOf)
-    return `one of ${(schema.anyOf as Array<{ const: string }>).map((s) => s.const).join(', ')}`;
+  if (Array.isArray(schema.anyOf)) return `one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`;
   if (schema.type === 'boolean') return 'true or false';
   if (schema.type === 'integer') {
     const max = schema.maximum === undefined ? '' : ` and at most ${schema.maximum}`;
@@ -486,21 +487,23 @@ function url(raw: string): string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = readEnv(env);
-  const n = (name: EnvName) => e[name] as number;
-  const s = (name: EnvName) => e[name] as string;
+  const { n, s, num, str, flag, oneOf } = envReaders<EnvName>(
+    e,
+    (name) => new ConfigError(`${name} has no value of its type`),
+  );
   const port = n('PORT');
   return {
     port,
     host: s('HOST'),
     databaseUrl: s('DATABASE_URL'),
-    databasePoolMax: e.DATABASE_POOL_MAX as number | undefined,
+    databasePoolMax: num('DATABASE_POOL_MAX'),
     regionUrls: {
-      us: url(s('PUBLIC_URL') ?? `http://localhost:${port}`),
-      eu: url(s('PUBLIC_URL_EU') ?? `http://eu.localhost:${port}`),
-      ca: url(s('PUBLIC_URL_CA') ?? `http://ca.localhost:${port}`),
+      us: url(str('PUBLIC_URL') ?? `http://localhost:${port}`),
+      eu: url(str('PUBLIC_URL_EU') ?? `http://eu.localhost:${port}`),
+      ca: url(str('PUBLIC_URL_CA') ?? `http://ca.localhost:${port}`),
     },
-    trustProxy: e.TRUST_PROXY as boolean,
-    secretKey: s('SECRET_KEY'),
+    trustProxy: flag('TRUST_PROXY'),
+    secretKey: str('SECRET_KEY'),
     bodyLimit: n('BODY_LIMIT_BYTES'),
     sqliteBusyTimeoutMs: n('SQLITE_BUSY_TIMEOUT_MS'),
     logLevel: s('LOG_LEVEL'),
@@ -512,7 +515,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     outbox: {
       pollMs: n('OUTBOX_POLL_MS'),
-      inServe: e.OUTBOX_IN_SERVE as boolean,
+      inServe: flag('OUTBOX_IN_SERVE'),
       batch: n('OUTBOX_BATCH'),
       retryBaseSeconds: n('OUTBOX_RETRY_BASE_SECONDS'),
       retryMaxSeconds: n('OUTBOX_RETRY_MAX_SECONDS'),
@@ -520,21 +523,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: n('OUTBOX_LEASE_SECONDS'),
       httpTimeoutMs: n('WEBHOOK_TIMEOUT_MS'),
     },
-    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS as boolean,
+    webhookAllowPrivateTargets: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     importPageSources: s('IMPORT_PAGE_SOURCES')
       .split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     passwordCost: { logN: n('SCRYPT_LOG_N'), r: 8, p: 1 },
     passwordHashConcurrency: n('PASSWORD_HASH_CONCURRENCY'),
-    mail: { smtpUrl: s('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
+    mail: { smtpUrl: str('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },
     exports: {
       dir: s('EXPORT_DIR'),
       retentionHours: n('EXPORT_RETENTION_HOURS'),
       syncMaxResponses: n('EXPORT_SYNC_MAX_RESPONSES'),
     },
     uploads: {
-      dir: s('UPLOAD_DIR') ?? defaultUploadDir(s('DATABASE_URL')),
+      dir: str('UPLOAD_DIR') ?? defaultUploadDir(s('DATABASE_URL')),
       maxBytes: n('UPLOAD_MAX_BYTES'),
       types: s('UPLOAD_TYPES').split(','),
       accountBytesPerHour: n('UPLOAD_BYTES_PER_ACCOUNT_HOUR'),
@@ -575,11 +578,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perDay: n('SEND_LIMIT_PER_DAY'),
       newAccountDays: n('SEND_LIMIT_NEW_ACCOUNT_DAYS'),
     },
-    abuseContact: s('ABUSE_CONTACT'),
-    signupMode: s('SIGNUP_MODE') as SignupMode,
-    defaultPlan: s('DEFAULT_PLAN') as Plan,
+    abuseContact: str('ABUSE_CONTACT'),
+    signupMode: oneOf('SIGNUP_MODE', SIGNUP_MODES),
+    defaultPlan: oneOf('DEFAULT_PLAN', PLANS),
     metrics: {
-      port: e.METRICS_PORT as number | undefined,
+      port: num('METRICS_PORT'),
       host: s('METRICS_HOST'),
       allowedHosts: s('METRICS_ALLOWED_HOSTS')
         .split(',')
@@ -597,7 +600,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     retentionIntervalSeconds: n('RETENTION_INTERVAL_SECONDS'),
     backfillIntervalSeconds: n('BACKFILL_INTERVAL_SECONDS'),
-    mailDkim: dkimOf(s),
+    mailDkim: dkimOf(str),
     alertDigestIntervalSeconds: n('ALERT_DIGEST_INTERVAL_SECONDS'),
   };
 }
@@ -624,7 +627,7 @@ function checkDkimKey(privateKey: string | undefined, privateKeyFile: string | u
   try {
     pem = privateKey ?? readFileSync(privateKeyFile!, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${name}="${privateKeyFile}" cannot be read: ${(err as Error).message}`);
+    throw new ConfigError(`${name}="${privateKeyFile}" cannot be read: ${errorMessage(err)}`);
   }
   try {
     const key = createPrivateKey(pem);
@@ -653,7 +656,8 @@ export function describeConfig(env: NodeJS.ProcessEnv = process.env): Array<{
     UPLOAD_DIR: config.uploads.dir,
   };
   return Object.entries(VARS).map(([name, schema]) => {
-    const raw = (e[name] ?? derived[name] ?? null) as string | number | boolean | null;
+    const v = e[name] ?? derived[name] ?? null;
+    const raw = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
     const source = env[name] !== undefined && env[name] !== '' ? 'env' : 'default';
     return { name, value: schema.secret && typeof raw === 'string' ? mask(raw) : raw, source };
   });

@@ -1,6 +1,6 @@
 // Accounts and apps: user and app verbs (provisioning, operator review and lifecycle).
 import { InvalidArgumentError, Option } from 'commander';
-import { ApiError } from '../platform/errors.js';
+import { ApiError, errorMessage } from '../platform/errors.js';
 import { PLANS } from '../platform/plans.js';
 import { parseScopeList } from '../platform/scopes.js';
 import { type Commands, collect, print, verbGroup, wholeNumber, withDeps } from './common.js';
@@ -169,7 +169,7 @@ export const accountCommands: Commands = (program) => {
           try {
             scopes = Object.fromEntries(parseScopeList(opts.scopes).map((s) => [s, 'optional' as const]));
           } catch (err) {
-            throw new ApiError(1002, (err as Error).message);
+            throw new ApiError(1002, errorMessage(err));
           }
         }
         const created = await createApp(deps, owner, {

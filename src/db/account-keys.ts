@@ -80,7 +80,8 @@ export async function fillAccountKeys(db: Kysely<any>): Promise<KeyClash[]> {
           .executeTakeFirst();
         taken = Number(done.numUpdatedRows) === 0;
       } catch (err) {
-        if (!/unique|23505/i.test(`${(err as { code?: string }).code} ${(err as Error).message}`)) throw err;
+        const code = err && typeof err === 'object' && 'code' in err ? err.code : undefined;
+        if (!/unique|23505/i.test(`${code} ${err instanceof Error ? err.message : undefined}`)) throw err;
         taken = true;
       }
       if (!taken) continue;

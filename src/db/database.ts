@@ -179,7 +179,10 @@ function withStatementCache(db: SqliteDatabase.Database, max = 500) {
         cache.delete(sql);
       } else {
         stmt = db.prepare(sql);
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        if (cache.size >= max) {
+          const oldest = cache.keys().next();
+          if (!oldest.done) cache.delete(oldest.value);
+        }
       }
       cache.set(sql, stmt);
       return stmt;
@@ -189,9 +192,8 @@ function withStatementCache(db: SqliteDatabase.Database, max = 500) {
 
 /** True when an error means the database cannot be reached (answered as 503/1051). */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  if (!e) return false;
-  const code = e.code ?? '';
+  if (!err || typeof err !== 'object') return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : '';
   if (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03'].includes(
       code,
@@ -199,7 +201,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   )
     return true;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
-  const msg = e.message ?? '';
+  const msg = 'message' in err && typeof err.message === 'string' ? err.message : '';
   return /Connection terminated|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down)|not currently accepting connections|terminating connection/i.test(
     msg,
   );

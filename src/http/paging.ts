@@ -6,6 +6,12 @@ import { type JsonOf, jsonOf } from '../platform/json.js';
 
 export const MAX_PER_PAGE = 1000;
 
+/** A list's `sort_order` (either case, as its schema accepts it) as the domain's ASC or DESC. */
+export function sortOrderOf(order: 'ASC' | 'DESC' | 'asc' | 'desc' | undefined): 'ASC' | 'DESC' | undefined {
+  if (order === undefined) return undefined;
+  return order === 'ASC' || order === 'asc' ? 'ASC' : 'DESC';
+}
+
 /** `page` and `per_page` as every list endpoint accepts them (strings coerced; bounds checked). */
 export function pagingQuery(maxPerPage = MAX_PER_PAGE) {
   return {

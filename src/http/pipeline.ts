@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
+import { addFormats } from '../config.js';
 import type { Deps } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError, errorBody } from '../platform/errors.js';
@@ -27,7 +27,6 @@ declare module 'fastify' {
   }
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 export const API_PREFIX = '/v3';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const CORS_HEADERS = {
@@ -111,11 +110,12 @@ function refusingNul(validate: ValidateFunction): ValidateFunction {
 function describeValidation(err: FastifyError): string {
   const first = err.validation?.[0];
   if (!first) return err.message;
-  const params = first.params as Record<string, unknown>;
+  const params: Record<string, unknown> = first.params;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const field =
-    (params.missingProperty as string | undefined) ??
-    (params.additionalProperty as string | undefined) ??
+    text(params.missingProperty) ??
+    text(params.additionalProperty) ??
     (path || err.validationContext || 'value');
   const where = path && (params.missingProperty || params.additionalProperty) ? `${path}.${field}` : field;
   if (params.additionalProperty) return `'${where}' is not a known field.`;
@@ -196,7 +196,10 @@ const FORWARDED_HEADERS = ['host', 'x-forwarded-host', 'x-forwarded-proto', 'x-f
 
 function pick(headers: Record<string, unknown>, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const n of names) if (typeof headers[n] === 'string') out[n] = headers[n] as string;
+  for (const n of names) {
+    const value = headers[n];
+    if (typeof value === 'string') out[n] = value;
+  }
   return out;
 }
 
@@ -212,7 +215,7 @@ export function installHttpConventions(
   const queryAjv = ajvFor('other');
   const bodyAjv = ajvFor('body');
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
+    const validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
     return httpPart === 'querystring' ? refusingNul(validate) : validate;
   });
 
@@ -222,7 +225,7 @@ export function installHttpConventions(
   // is refused as a bad header (400/1004) before validation.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim();
+    const text = (typeof body === 'string' ? body : body.toString('utf8')).trim();
     if (text === '') return done(null, undefined);
     let parsed: unknown;
     try {
@@ -281,7 +284,7 @@ export function installHttpConventions(
           try {
             pending = authenticate(request, reply, scope);
           } catch (err) {
-            return done(err as Error);
+            return done(err instanceof Error ? err : new Error(String(err)));
           }
           if (pending) pending.then(() => done(), done);
           else done();
@@ -320,7 +323,11 @@ export function installHttpConventions(
   // has; the path's own methods are those of the most specific pattern that matches it, as the
   // router itself would pick if every method were registered there.
   const matches = (path: string) =>
-    METHODS.map((m) => ({ method: m, pattern: routes.find(m, path)?.store as string | undefined }));
+    METHODS.map((m) => {
+      // The store of every route is its pattern (routes.on above).
+      const pattern: string | undefined = routes.find(m, path)?.store;
+      return { method: m, pattern };
+    });
   const ownPattern = (found: Array<{ pattern?: string }>) => {
     let best: string | undefined;
     for (const { pattern } of found) if (pattern && (!best || moreSpecific(pattern, best))) best = pattern;
@@ -349,15 +356,14 @@ export function installHttpConventions(
     } finally {
       internalReads.delete(key);
     }
-    const record = sent as Record<string, unknown>;
     for (const k of extra) {
       if (!(k in stored)) continue;
-      if (!isDeepStrictEqual(record[k], stored[k]))
+      if (!isDeepStrictEqual(Reflect.get(sent, k), stored[k]))
         throw new ApiError(
           1002,
           `'${k}' is read-only; send it unchanged (${JSON.stringify(stored[k])}) or leave it out.`,
         );
-      delete record[k];
+      Reflect.deleteProperty(sent, k);
     }
   };
 
@@ -390,7 +396,7 @@ export function installHttpConventions(
     const allowed = allowedMethods(request.url);
     // A route of this very method that called for "not found" itself (a static file that is not
     // there) is a 404, not a 405.
-    if (allowed.length > 0 && !(allowed as string[]).includes(request.method))
+    if (allowed.length > 0 && !allowed.some((m) => m === request.method))
       return methodNotAllowed(reply, allowed);
     if (options.pageNotFound && !request.url.startsWith(API_PREFIX))
       return options.pageNotFound(request, reply);

@@ -18,6 +18,7 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { dialectOf } from '../db/database.js';
+import { errorCode } from '../platform/errors.js';
 
 export interface BackupResult {
   dialect: 'sqlite' | 'postgres';
@@ -61,7 +62,7 @@ function runTool(name: string, args: string[], databaseUrl: string, tail: string
   const command = [name, ...args, `'${masked(databaseUrl)}'`, ...tail].join(' ');
   const env = password === undefined ? process.env : { ...process.env, PGPASSWORD: password };
   const r = spawnSync(name, [...args, url, ...tail], { encoding: 'utf8', env });
-  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+  if (errorCode(r.error) === 'ENOENT')
     throw new Error(
       `${name} is not installed (or not on PATH): install PostgreSQL's client tools, of the server's major version or newer (Debian/Ubuntu: apt install postgresql-client), then run this again`,
     );
@@ -105,11 +106,12 @@ export async function restore(databaseUrl: string, from: string): Promise<Backup
     const target = sqliteFile(databaseUrl);
     if (existsSync(target)) {
       const db = new SqliteDatabase(target, { readonly: true });
-      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as {
-        n: number;
-      };
+      const tables = db
+        .prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'")
+        .get();
       db.close();
-      if (tables.n > 0) throw new Error('the target database is not empty: restore needs an empty database');
+      if (tables && tables.n > 0)
+        throw new Error('the target database is not empty: restore needs an empty database');
     }
     const check = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     try {

@@ -10,8 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../context.js';
 import { migrationStatus } from '../db/migrate.js';
 import { type OldestFailing, oldestFailing, outboxBacklog } from '../outbox/backlog.js';
+import { errorCode } from '../platform/errors.js';
 import { VERSION } from '../platform/version.js';
-import { OUTBOX_KINDS, type OutboxKind } from '../telemetry/metrics.js';
+import type { OutboxKind } from '../telemetry/metrics.js';
 
 export interface Readiness {
   ready: boolean;
@@ -32,18 +33,23 @@ export async function readiness(deps: Deps): Promise<Readiness> {
     checks.migrations = status.pending.length ? { ok: false, pending: status.pending } : { ok: true };
   } catch (err) {
     // Only the kind of failure: a message could carry a connection string.
-    checks.database = { ok: false, error: (err as { code?: string }).code ?? 'unreachable' };
+    checks.database = { ok: false, error: errorCode(err) ?? 'unreachable' };
     return { ready: false, checks };
   }
   const ready = checks.migrations.ok;
   try {
     const [backlog, failing] = await Promise.all([outboxBacklog(deps), oldestFailing(deps)]);
-    const outbox = Object.fromEntries(
-      OUTBOX_KINDS.map((kind) => [
-        kind,
-        { pending: backlog[kind].pending, oldest_due_seconds: backlog[kind].oldestDueSeconds },
-      ]),
-    ) as NonNullable<Readiness['outbox']>;
+    const of = (kind: OutboxKind) => ({
+      pending: backlog[kind].pending,
+      oldest_due_seconds: backlog[kind].oldestDueSeconds,
+    });
+    // In OUTBOX_KINDS' order.
+    const outbox: NonNullable<Readiness['outbox']> = {
+      deliveries: of('deliveries'),
+      events: of('events'),
+      emails: of('emails'),
+      exports: of('exports'),
+    };
     return failing ? { ready, checks, outbox, failing } : { ready, checks, outbox };
   } catch {
     // Information only (a pending migration may not have made its table yet).

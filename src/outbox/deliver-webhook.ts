@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../context.js';
 import { clientSecret, isDisabled } from '../domain/accounts/apps.js';
 import { smSignature, standardSignature } from '../domain/webhooks/signing.js';
+import { errorMessage } from '../platform/errors.js';
 import { sendToTarget } from '../platform/http-target.js';
 import { backoffSeconds } from './claim.js';
 import { noteAttempt } from './failures.js';
@@ -94,7 +95,7 @@ export async function deliverOne(deps: Deps, deliveryId: string, token: string, 
     statusCode = res.status;
     if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
   } catch (err) {
-    error = (err as Error).message || String(err);
+    error = errorMessage(err) || String(err);
   }
   const duration = Math.round(performance.now() - t0);
   const attempt = delivery.attempts + 1;

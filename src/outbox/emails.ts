@@ -3,6 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../context.js';
 import { setContactStatus } from '../domain/contacts/contacts.js';
+import { errorMessage } from '../platform/errors.js';
+import { parseAs, StringMap } from '../platform/json.js';
 import { removeMailFiles } from '../platform/mail-files.js';
 import { backoffSeconds } from './claim.js';
 import { noteAttempt } from './failures.js';
@@ -37,10 +39,10 @@ export async function sendOne(
       subject: email.subject,
       text: email.text_body,
       html: email.html_body,
-      headers: JSON.parse(email.headers) as Record<string, string>,
+      headers: parseAs(StringMap, email.headers),
     });
   } catch (err) {
-    error = (err as Error).message || String(err);
+    error = errorMessage(err) || String(err);
     permanent = isPermanentMailError(err);
   }
   const duration = Math.round(performance.now() - t0);

@@ -20,6 +20,7 @@ import { eventsOf } from '../domain/core/events.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
 import { slackBody } from '../domain/webhooks/slack.js';
 import { micro } from '../platform/dates.js';
+import { JsonObject, parseAs, StringList } from '../platform/json.js';
 
 type EventRow = Selectable<EventsTable>;
 type WebhookRow = Selectable<WebhooksTable>;
@@ -34,9 +35,9 @@ interface EventFacts {
 function factsOf(e: EventRow): EventFacts {
   let data: Record<string, unknown> = {};
   try {
-    data = JSON.parse(e.data) as Record<string, unknown>;
+    data = parseAs(JsonObject, e.data);
   } catch {
-    // a malformed data column is treated as empty
+    // a malformed data column (not JSON, or not an object) is treated as empty
   }
   const str = (v: unknown) =>
     typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
@@ -58,7 +59,7 @@ function matchOf(hook: WebhookRow, e: EventRow, facts: EventFacts): string | nul
       : hook.object_type === 'collector'
         ? facts.collectorId
         : facts.surveyId;
-  const ids = JSON.parse(hook.object_ids) as string[];
+  const ids = parseAs(StringList, hook.object_ids);
   if (ids.length === 0) return key ?? '';
   return key !== null && ids.includes(key) ? key : null;
 }

@@ -27,7 +27,7 @@ export interface MailTransport {
 
 /** A transport error the server reported as permanent (SMTP 5xx): retrying cannot help. */
 export function isPermanentMailError(err: unknown): boolean {
-  const code = (err as { responseCode?: number }).responseCode;
+  const code = err && typeof err === 'object' && 'responseCode' in err ? err.responseCode : undefined;
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 

@@ -5,7 +5,7 @@
 // their files (domain/exports pruneExports), as do expired account links (domain/accounts/links.ts)
 // and uploads whose response never committed or is gone (domain/uploads sweepUploads).
 import { sql } from 'kysely';
-import type { RetainedKind } from '../config.js';
+import { RETAINED_KINDS, type RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
 import { pruneExports } from '../domain/exports/exports.js';
 import { pruneUploadWindows } from '../domain/uploads/admission.js';
@@ -86,9 +86,10 @@ export async function pruneOnce(
   const { batchSize = 500, batches = 10 } = options;
   const now = deps.clock.now().getTime();
   const pruned: Partial<Record<RetainedKind | 'exports' | 'account_links' | 'uploads', number>> = {};
-  for (const [kind, prune] of Object.entries(PRUNERS) as Array<[RetainedKind, Pruner]>) {
+  for (const kind of RETAINED_KINDS) {
+    const prune = PRUNERS[kind];
     const days = deps.config.retention[kind];
-    if (!days) continue;
+    if (!prune || !days) continue;
     const cutoff = new Date(now - days * 86_400_000).toISOString();
     let total = 0;
     for (let i = 0; i < batches; i++) {

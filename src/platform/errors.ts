@@ -95,3 +95,14 @@ export function errorBody(publicUrl: string, code: ErrorCode, detail?: string) {
 export const notFound = (what = 'Resource') => new ApiError(1020, `${what} not found.`);
 export const badBody = (detail: string) => new ApiError(1002, detail);
 export const badQuery = (detail: string) => new ApiError(1003, detail);
+
+/** A thrown value's message (an Error's, else the value as text). */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A thrown value's `code` (Node's system errors, drivers' SQL states), if it has a text one. */
+export function errorCode(err: unknown): string | undefined {
+  const code = err && typeof err === 'object' && 'code' in err ? err.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}

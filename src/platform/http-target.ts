@@ -115,9 +115,9 @@ export function sendToTarget(req: TargetRequest): Promise<TargetResponse> {
     options: object,
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    dnsLookup(hostname, { ...options, all: true as const }, (err, addresses) => {
       if (err) return callback(err, '', 4);
-      const usable = addresses as LookupAddress[];
+      const usable = addresses;
       // Every address is checked: a name with any special-purpose address is refused as a whole.
       if (usable.length === 0 || (!req.allowPrivate && usable.some((a) => isBlockedAddress(a.address))))
         return callback(
@@ -125,7 +125,7 @@ export function sendToTarget(req: TargetRequest): Promise<TargetResponse> {
           '',
           4,
         );
-      if ((options as { all?: boolean }).all) return callback(null, usable);
+      if ('all' in options && options.all) return callback(null, usable);
       callback(null, usable[0].address, usable[0].family);
     });
   };

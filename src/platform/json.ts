@@ -4,6 +4,7 @@
 // value of schema S's type, and a route whose response schema is `orJson(S)` may send either a
 // value of S's type or a `JsonOf<S>`: any other string or shape fails to compile.
 import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
+import Value from 'typebox/value';
 
 declare const shape: unique symbol;
 
@@ -26,4 +27,16 @@ export function jsonOf<S extends TSchema>(text: string): JsonOf<S> {
  * (serializer, validation, OpenAPI), only its static type widened. */
 export function orJson<S extends TSchema>(schema: S): TUnsafe<Static<S> | JsonOf<S>> {
   return Type.Unsafe<Static<S> | JsonOf<S>>(schema);
+}
+
+export const StringList = Type.Array(Type.String());
+export const StringMap = Type.Record(Type.String(), Type.String());
+export const JsonObject = Type.Record(Type.String(), Type.Unknown());
+
+/** JSON text read as a value of S's type, checked against S: stored JSON columns are read through it
+ * (a value that does not match is a fault, not a request's error). */
+export function parseAs<S extends TSchema>(schema: S, text: string): Static<S> {
+  const value: unknown = JSON.parse(text);
+  if (!Value.Check(schema, value)) throw new Error('stored JSON does not match its schema');
+  return value;
 }

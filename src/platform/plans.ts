@@ -1,13 +1,20 @@
 // Plans (users/me `account_type`) and what each allows. `basic` is the free plan; every other plan
 // is paid. Question types and features are derived from the plan here, in one place, so users/me,
 // the survey designer and the collectors all agree.
+import { isOneOf } from './lists.js';
 import { SCOPES, type Scope } from './scopes.js';
 
 export const PLANS = ['basic', 'standard', 'advantage', 'premier', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
 export function isPlan(value: string): value is Plan {
-  return (PLANS as readonly string[]).includes(value);
+  return isOneOf(PLANS, value);
+}
+
+/** A stored plan name as a Plan (a name that is none is a fault: accounts are written with plans). */
+export function planOf(value: string): Plan {
+  if (isPlan(value)) return value;
+  throw new Error(`unknown plan ${value}`);
 }
 
 export function isPaid(plan: Plan): boolean {

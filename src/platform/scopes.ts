@@ -52,6 +52,10 @@ export function parseScopeList(list: string): Scope[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const name of names) if (!isScope(name)) throw new Error(`unknown scope: ${name}`);
-  return [...new Set(names)] as Scope[];
+  const scopes: Scope[] = [];
+  for (const name of names) {
+    if (!isScope(name)) throw new Error(`unknown scope: ${name}`);
+    if (!scopes.includes(name)) scopes.push(name);
+  }
+  return scopes;
 }

@@ -3,14 +3,11 @@
 // an HMAC of the app's client id under the server key, so webhook signatures can be computed
 // while the database holds nothing that reveals a secret.
 import { createHmac, hash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
 
-const scryptAsync = promisify(scrypt) as (
-  pw: string,
-  salt: Buffer,
-  len: number,
-  options: ScryptOptions,
-) => Promise<Buffer>;
+const scryptAsync = (pw: string, salt: Buffer, len: number, options: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(pw, salt, len, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 /** scrypt's cost: N = 2^logN, block size r, parallelism p. */
 export interface ScryptCost {

@@ -2,6 +2,11 @@
 // dist/ when installed, package.json is two folders up). The one place the version is read.
 import { readFileSync } from 'node:fs';
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+function readVersion(): string {
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  if (pkg && typeof pkg === 'object' && 'version' in pkg && typeof pkg.version === 'string')
+    return pkg.version;
+  throw new Error('package.json has no version');
+}
+
+export const VERSION: string = readVersion();

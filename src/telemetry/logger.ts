@@ -42,7 +42,7 @@ export function logProcessEvents(log: Logger): void {
   process.removeAllListeners('warning');
   process.on('warning', (w) =>
     log.warn(
-      { warning: { name: w.name, code: (w as { code?: string }).code, message: w.message } },
+      { warning: { name: w.name, code: 'code' in w ? w.code : undefined, message: w.message } },
       'process warning',
     ),
   );

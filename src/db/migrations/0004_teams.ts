@@ -89,7 +89,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   const now = new Date().toISOString();
-  await (db as unknown as Kysely<{ roles: SeedRole }>)
+  await db
+    .withTables<{ roles: SeedRole }>()
     .insertInto('roles')
     .values(
       SYSTEM_ROLES.map(([id, name, description, privileges]) => ({

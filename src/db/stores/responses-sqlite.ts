@@ -27,7 +27,7 @@ import {
 
 type Stmt = SqliteDatabase.Statement;
 interface Statements {
-  seq: Stmt;
+  seq: SqliteDatabase.Statement<[string, string], { next_ordinal: number }>;
   insert: Stmt;
   keys: Stmt;
   survey: Stmt;
@@ -104,7 +104,7 @@ export class SqliteResponseStore implements ResponseStore {
   private prepared(): Statements {
     const db = this.sqlite;
     this.statements ??= {
-      seq: db.prepare(
+      seq: db.prepare<[string, string], { next_ordinal: number }>(
         `INSERT INTO survey_response_seq (survey_id, owner_id, next_ordinal) VALUES (?, ?, 1)
          ON CONFLICT (survey_id) DO UPDATE SET next_ordinal = next_ordinal + 1 RETURNING next_ordinal`,
       ),
@@ -145,7 +145,8 @@ export class SqliteResponseStore implements ResponseStore {
   private writeJob(s: Statements, { r, now }: Job): void {
     const { row } = r;
     if (s.collector.run(row.collector_id, now).changes === 0) throw new CollectorRefused(row.collector_id);
-    const seq = s.seq.get(row.survey_id, row.owner_id) as { next_ordinal: number };
+    const seq = s.seq.get(row.survey_id, row.owner_id);
+    if (!seq) throw new Error('the response sequence returned no ordinal');
     row.ordinal = Number(seq.next_ordinal);
     s.insert.run(...RESPONSE_COLUMNS.map((c) => row[c]));
     s.keys.run(

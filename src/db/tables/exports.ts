@@ -11,8 +11,8 @@ export interface ExportsTable {
   format: string;
   /** JSON: values mode, BOM, filters, and the basic plan's ordinal ceiling. */
   options: string;
-  /** pending (waiting or running under a lease) | completed | failed */
-  status: string;
+  /** pending: waiting, or running under a lease. */
+  status: 'pending' | 'completed' | 'failed';
   total: number;
   done: number;
   attempts: number;

@@ -13,13 +13,13 @@ import type { Deps } from '../../context.js';
 import type { AnswerCondition } from '../../db/stores/answer-filter.js';
 import type { ExportsTable } from '../../db/tables/exports.js';
 import { ApiError } from '../../platform/errors.js';
-import { isPaid, type Plan } from '../../platform/plans.js';
+import { isPaid, planOf } from '../../platform/plans.js';
 import { requireUser } from '../accounts/users.js';
 import { designIndex } from '../responses/design-index.js';
 import { assertResponsesReadable } from '../responses/plan-limit.js';
 import { countMatching, type ResponseFilters } from '../responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../surveys/access.js';
-import { isSummary } from './formats.js';
+import { exportFormatOf, isSummary } from './formats.js';
 import { buildLayout, type ValuesMode } from './layout.js';
 import { compareQuestion, summaryLines, writeSummaryCsv, writeSummaryXlsx } from './summary.js';
 import {
@@ -52,6 +52,11 @@ export interface ExportSpec {
 interface StoredOptions extends ExportSpec {
   /** Only responses up to this ordinal: those that existed when the export was asked for. */
   upTo: number;
+}
+
+/** A job's options, as startExport stored them. */
+export function exportOptions(row: Pick<ExportRow, 'options'>): StoredOptions {
+  return JSON.parse(row.options);
 }
 
 /** Failed attempts after which a job is given up. */
@@ -157,7 +162,7 @@ export async function surveyForCli(
   if (username) {
     const user = await requireUser(deps, username);
     const survey = await requireSurvey(deps, { user }, surveyId, 'analyze', 'read');
-    return { survey, paid: isPaid(user.account_type as Plan) };
+    return { survey, paid: isPaid(planOf(user.account_type)) };
   }
   const row = await deps.db.kysely
     .selectFrom('surveys')
@@ -168,11 +173,11 @@ export async function surveyForCli(
     .executeTakeFirst();
   if (!row) throw new ApiError(1020, 'Survey not found.');
   const { account_type, ...survey } = row;
-  return { survey, paid: isPaid(account_type as Plan) };
+  return { survey, paid: isPaid(planOf(account_type)) };
 }
 
 const fileOf = (deps: Deps, id: string, format: string) =>
-  join(deps.config.exports.dir, `${id}.${FILE_TYPES[format as ExportFormat].ext}`);
+  join(deps.config.exports.dir, `${id}.${FILE_TYPES[exportFormatOf(format)].ext}`);
 
 /**
  * Starts an export job; a small one is written before this returns (status completed), a larger
@@ -239,7 +244,7 @@ export async function runExport(deps: Deps, id: string, token: string, now: () =
   const part = `${target}.part`;
   try {
     if (!survey) throw new Error('survey deleted');
-    const options = JSON.parse(job.options) as StoredOptions;
+    const options = exportOptions(job);
     await mkdir(deps.config.exports.dir, { recursive: true });
     const progress: Progress = async (done) => {
       // progress renews the lease; a lost claim (another worker took over) stops this run
@@ -307,7 +312,7 @@ export type ExportStatus = 'pending' | 'running' | 'completed' | 'failed';
 export function exportStatus(row: ExportRow, now: Date): ExportStatus {
   if (row.status === 'pending' && row.claimed_until && row.claimed_until > now.toISOString())
     return 'running';
-  return row.status as ExportStatus;
+  return row.status;
 }
 
 /** The finished file of a job, or 409/1025 while it is not ready (404/1020 once gone). */
@@ -317,7 +322,7 @@ export function exportFile(row: ExportRow): { stream: Readable; mime: string; si
   // a file removed from EXPORT_DIR by hand is as gone as a pruned one
   if (!existsSync(row.file_name)) throw new ApiError(1020, 'The export file is no longer kept.');
   const stream = createReadStream(row.file_name);
-  return { stream, mime: FILE_TYPES[row.format as ExportFormat].mime, size: row.size ?? 0 };
+  return { stream, mime: FILE_TYPES[exportFormatOf(row.format)].mime, size: row.size ?? 0 };
 }
 
 /** Deletes expired exports, their files first (the worker calls this every round). */

@@ -4,10 +4,11 @@
 // code (a choice's weight when it has one, otherwise its position), as the owner chooses.
 
 import type { Cell } from '../../platform/csv.js';
-import type { Answer, StoredPage } from '../responses/answers.js';
+import { JsonObject, parseAs } from '../../platform/json.js';
+import type { Answer } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { choiceLabel } from '../responses/readable.js';
-import type { ExportRow } from '../responses/responses.js';
+import { type ExportRow, storedPages } from '../responses/responses.js';
 import type { Choice } from '../surveys/question-schema.js';
 
 export type ValuesMode = 'text' | 'numeric';
@@ -195,12 +196,12 @@ export function responseCells(
   cells[8] = row.custom_value;
   cells[9] = row.response_status;
   if (layout.customVariables.length > 0) {
-    const vars = JSON.parse(row.custom_variables) as Record<string, string>;
+    const vars = parseAs(JsonObject, row.custom_variables);
     layout.customVariables.forEach((name, i) => {
       cells[RESPONDENT_COLUMNS + i] = String(vars[name] ?? '');
     });
   }
-  const pages = JSON.parse(row.pages) as StoredPage[];
+  const pages = storedPages(row);
   for (const p of pages)
     for (const qa of p.questions) {
       const slots = layout.questions.get(qa.id);

@@ -9,7 +9,7 @@ import { type ExportRow, exportBatches, type ResponseFilters } from '../response
 import type { ExportFormat } from './formats.js';
 import { type Layout, RESPONDENT_COLUMNS, responseCells, type ValuesMode } from './layout.js';
 
-export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
+export { EXPORT_FORMATS, type ExportFormat, exportFormatOf } from './formats.js';
 
 export const FILE_TYPES: Record<ExportFormat, { ext: string; mime: string }> = {
   csv: { ext: 'csv', mime: 'text/csv; charset=utf-8' },

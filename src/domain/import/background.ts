@@ -90,7 +90,9 @@ export async function planPageImport(deps: Deps, options: Omit<PageImport, 'owne
  * server closes). */
 export function importRunner(deps: Deps): ImportRunner {
   // Only this function fills the slot, always with an ImportRunner.
-  return deps.runners.imports.get(() => new ImportRunner(deps)) as ImportRunner;
+  const runner = deps.runners.imports.get(() => new ImportRunner(deps));
+  if (runner instanceof ImportRunner) return runner;
+  throw new Error('deps.runners.imports holds something other than an ImportRunner');
 }
 
 /** The background imports of one server process. */

@@ -92,8 +92,7 @@ function collectorInput(c: SourceCollector): CollectorInput {
     respondent_authentication: c.respondent_authentication,
   } as CollectorInput;
   if (c.status === 'open' || c.status === 'closed') input.status = c.status;
-  for (const k of Object.keys(input) as Array<keyof CollectorInput>)
-    if (input[k] === undefined) delete input[k];
+  for (const [k, v] of Object.entries(input)) if (v === undefined) Reflect.deleteProperty(input, k);
   return input;
 }
 

@@ -1,6 +1,7 @@
 // A source survey's design (GET /surveys/{id}/details) as the pages of a local createSurvey, and
 // the pairing of source ids with the ids the local copy got (same order, so paired by position).
 
+import { isOneOf } from '../../platform/lists.js';
 import type { BlueprintPage } from '../surveys/blueprint.js';
 import type { QuestionInput } from '../surveys/question-schema.js';
 import { FAMILIES, SUBTYPES } from '../surveys/question-schema.js';
@@ -19,8 +20,7 @@ const PRESENTED = new Set(['id', 'href', 'position', 'family', 'subtype']);
 
 /** Whether this service has the question's family and subtype. */
 export const supported = (q: { family: string; subtype: string }) =>
-  (FAMILIES as readonly string[]).includes(q.family) &&
-  SUBTYPES[q.family as (typeof FAMILIES)[number]].includes(q.subtype);
+  isOneOf(FAMILIES, q.family) && SUBTYPES[q.family].includes(q.subtype);
 
 export const headingOf = (q: SourceQuestion): string =>
   String(q.headings?.[0]?.heading ?? '').replace(/<[^>]*>/g, '');
@@ -56,13 +56,16 @@ export function blueprintPages(details: SurveyDetails, skipped: Skipped[]): Blue
   });
 }
 
+/** A field of an object, whatever the source sent (undefined when `o` is not an object). */
+const field = (o: unknown, key: string): unknown =>
+  o && typeof o === 'object' ? Reflect.get(o, key) : undefined;
 /** An object's list of answer options (choices, rows, cols), whatever the source sent. */
 const listOf = (o: unknown, key: string): unknown[] => {
-  const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
+  const v = field(o, key);
   return Array.isArray(v) ? v : [];
 };
 const idOf = (o: unknown): string | undefined => {
-  const v = o && typeof o === 'object' ? (o as Record<string, unknown>).id : undefined;
+  const v = field(o, 'id');
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 };
 
@@ -78,7 +81,7 @@ export function pairAnswers(src: unknown, loc: unknown): Array<[string, string]>
       if (key === 'cols') out.push(...pairAnswers(item, l[i]));
     });
   }
-  const [so, lo] = [idOf((src as { other?: unknown }).other), idOf((loc as { other?: unknown }).other)];
+  const [so, lo] = [idOf(field(src, 'other')), idOf(field(loc, 'other'))];
   if (so && lo) out.push([so, lo]);
   return out;
 }
@@ -87,11 +90,11 @@ export function pairAnswers(src: unknown, loc: unknown): Array<[string, string]>
 export function pairDesign(
   details: SurveyDetails,
   local: { pages: DesignPage[]; questions: Map<string, DesignQuestion[]> },
-): { page: Array<[string, string]>; question: Array<[string, string]>; answer: Array<[string, string]> } {
-  const out = {
-    page: [] as Array<[string, string]>,
-    question: [] as Array<[string, string]>,
-    answer: [] as Array<[string, string]>,
+): Record<'page' | 'question' | 'answer', Array<[string, string]>> {
+  const out: Record<'page' | 'question' | 'answer', Array<[string, string]>> = {
+    page: [],
+    question: [],
+    answer: [],
   };
   (details.pages ?? []).forEach((p, i) => {
     const lp = local.pages[i];

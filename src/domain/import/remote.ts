@@ -7,6 +7,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Static, TSchema } from 'typebox';
+import Value from 'typebox/value';
 import { Envelope, MalformedSource, problem, read } from './source.js';
 
 /** The day's budget (ours or the source's) is spent: the import pauses until `resumeAt`. */
@@ -129,7 +130,7 @@ export class RemoteApi {
       if (dayRemaining === 0) this.pausedUntil = new Date(this.now().getTime() + dayReset * 1000);
       else if (minuteRemaining === 0) await this.wait(minuteReset * 1000);
       try {
-        return JSON.parse(text) as unknown;
+        return JSON.parse(text);
       } catch {
         throw new MalformedSource(`the source's answer to GET ${path} is not JSON`);
       }
@@ -156,9 +157,12 @@ export class RemoteApi {
       const page: Static<typeof Envelope> = await this.read(Envelope, next, `list of ${what}`);
       const items: Static<T>[] = [];
       for (const item of page.data) {
-        const p = problem(schema, item);
-        if (!p) items.push(item as Static<T>);
-        else if (bad) bad(item, p);
+        if (Value.Check(schema, item)) {
+          items.push(item);
+          continue;
+        }
+        const p = problem(schema, item) ?? 'does not match';
+        if (bad) bad(item, p);
         else throw new MalformedSource(`the source's ${what} is malformed: ${p}`);
       }
       next = page.links?.next;

@@ -1,6 +1,7 @@
 // The responses phase of an import: each copied survey's responses, read a bulk page at a time
 // in date_modified order (from the last pass's newest, less a second), their answers' ids mapped
 // to the copy's, created here or (changed at the source) replaced.
+import Value from 'typebox/value';
 import type { PageIn } from '../responses/answers.js';
 import { designIndex } from '../responses/design-index.js';
 import {
@@ -44,14 +45,13 @@ export async function copyResponses(run: RunContext, list: ListedSurvey[]) {
       );
       const items: SourceResponse[] = [];
       for (const r of body.data) {
-        const p = problem(SourceResponse, r);
-        if (p)
+        if (Value.Check(SourceResponse, r)) items.push(r);
+        else
           run.skip({
             kind: 'response',
             name: `${survey.title} / response ${idOf(r)}`,
-            reason: `malformed at the source: ${p}`,
+            reason: `malformed at the source: ${problem(SourceResponse, r)}`,
           });
-        else items.push(r as SourceResponse);
       }
       for (const r of items) if ((iso(r.date_modified) ?? '') > newest) newest = iso(r.date_modified)!;
       await copyPage(run, survey, items, designMap, collectors);

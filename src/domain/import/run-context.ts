@@ -2,9 +2,10 @@
 // the job row and its cursor, the counts and the report of what was not copied, the id map
 // lookups, and the progress reporter that writes the job as the run goes.
 import type { Static, TSchema } from 'typebox';
+import Value from 'typebox/value';
 import type { Deps } from '../../context.js';
 import { parseApiDate } from '../../platform/dates.js';
-import type { Plan } from '../../platform/plans.js';
+import { type Plan, planOf } from '../../platform/plans.js';
 import type { Account } from '../accounts/users.js';
 import type { SurveyRow } from '../surveys/access.js';
 import type { Skipped } from './design.js';
@@ -39,7 +40,7 @@ const SAVE_EVERY_MS = 2000;
 
 /** A source item's id for the report ("?" when it has none). */
 export const idOf = (item: unknown): string => {
-  const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+  const id = item && typeof item === 'object' && 'id' in item ? item.id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : '?';
 };
 
@@ -77,7 +78,7 @@ export class RunContext {
     this.copied = JSON.parse(job.counts);
     this.skipped = JSON.parse(job.skipped);
     this.totals = { surveys: 0, responses: 0, contacts: 0, ...JSON.parse(job.totals) };
-    this.plan = options.owner.account_type as Plan;
+    this.plan = planOf(options.owner.account_type);
   }
 
   get owner() {
@@ -113,9 +114,8 @@ export class RunContext {
     name: string,
   ): Promise<Static<T> | undefined> {
     const body = await this.api.get(path);
-    const p = problem(schema, body);
-    if (!p) return body as Static<T>;
-    this.skip({ kind, name, reason: `malformed at the source: ${p}` });
+    if (Value.Check(schema, body)) return body;
+    this.skip({ kind, name, reason: `malformed at the source: ${problem(schema, body)}` });
     return undefined;
   }
 

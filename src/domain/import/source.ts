@@ -154,7 +154,6 @@ export function problem(schema: TSchema, value: unknown): string | null {
 
 /** `value` as `schema` says, or MalformedSource naming what (`what`) and where it is wrong. */
 export function read<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
-  const p = problem(schema, value);
-  if (p) throw new MalformedSource(`the source's ${what} is malformed: ${p}`);
-  return value as Static<T>;
+  if (Value.Check(schema, value)) return value;
+  throw new MalformedSource(`the source's ${what} is malformed: ${problem(schema, value)}`);
 }

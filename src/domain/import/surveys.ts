@@ -2,7 +2,9 @@
 // sets the totals), and each survey's design and settings (GET /surveys/{id}/details), copied,
 // re-copied when it changed at the source, or left alone; then the survey's collectors.
 import { createHash } from 'node:crypto';
+import { type Static, Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import { parseAs } from '../../platform/json.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { createFolder, renameFolder } from '../surveys/folders.js';
 import { createSurvey, loadDesign, type SettingsInput, updateSurvey } from '../surveys/surveys.js';
@@ -193,23 +195,24 @@ async function recordDesign(run: RunContext, details: SurveyDetails, row: Survey
 }
 
 /** What a survey's copy was taken from (its import_ids stamp, as JSON). */
-interface SurveyStamp {
+const SurveyStamp = Type.Object({
   /** date_modified in the source's survey list (one-minute grain). */
-  listed: string;
+  listed: Type.String(),
   /** When the details were read (this service's clock). */
-  read: string;
+  read: Type.String(),
   /** The details' date_modified, which the copy took as its own. */
-  modified: string;
+  modified: Type.String(),
   /** The design and settings as read (response counts and dates left out). */
-  hash: string;
+  hash: Type.String(),
   /** A re-copy of its design is under way (a killed run goes on with it). */
-  resync?: boolean;
-}
+  resync: Type.Optional(Type.Boolean()),
+});
+type SurveyStamp = Static<typeof SurveyStamp>;
 
 export function surveyStamp(text: string): SurveyStamp {
   // Stamps of earlier runs were the listed date_modified alone.
   if (!text.startsWith('{')) return { listed: text, read: '', modified: text, hash: '' };
-  return JSON.parse(text) as SurveyStamp;
+  return parseAs(SurveyStamp, text);
 }
 
 /** Whether a copy read at `read` saw every change of a survey listed as modified at `listed`. */
@@ -219,11 +222,7 @@ export function settledBefore(listed: string | null | undefined, read: string): 
 }
 
 function designHash(details: SurveyDetails): string {
-  const {
-    response_count: _r,
-    date_modified: _m,
-    date_created: _c,
-    ...rest
-  } = details as SurveyDetails & Record<string, unknown>;
+  // The same text as without these fields: JSON.stringify leaves out undefined ones.
+  const rest = { ...details, response_count: undefined, date_modified: undefined, date_created: undefined };
   return createHash('sha256').update(JSON.stringify(rest)).digest('base64url');
 }

@@ -12,10 +12,18 @@ import {
   updateCollector,
 } from '../../../domain/collectors/collectors.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
-import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import {
+  baseUrl,
+  envelope,
+  listEnvelopeSchema,
+  pageOf,
+  pagingQuery,
+  sortOrderOf,
+} from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { parseApiDate, withOffset } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
+import { isOneOf } from '../../../platform/lists.js';
 import {
   COLLECTOR_INCLUDES,
   CollectorCreateBody,
@@ -104,7 +112,7 @@ export const collectorsRoutes: Routes = (app, deps: Deps) => {
       for (const raw of (q.include ?? '').split(',')) {
         const v = raw.trim();
         if (!v) continue;
-        if (!(COLLECTOR_INCLUDES as readonly string[]).includes(v))
+        if (!isOneOf(COLLECTOR_INCLUDES, v))
           throw badQuery(`'include' value ${v} is not one of ${COLLECTOR_INCLUDES.join(', ')}.`);
         include.add(v);
       }
@@ -123,7 +131,7 @@ export const collectorsRoutes: Routes = (app, deps: Deps) => {
         offset: page.offset,
         limit: page.perPage,
         sortBy: q.sort_by,
-        sortOrder: q.sort_order?.toUpperCase() as 'ASC' | 'DESC' | undefined,
+        sortOrder: sortOrderOf(q.sort_order),
         name: q.name,
         start,
         end,

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../context.js';
 import { bulkCreateContacts } from '../../../domain/contacts/bulk.js';
-import { type ContactInput, createContact, listContacts } from '../../../domain/contacts/contacts.js';
+import { createContact, listContacts } from '../../../domain/contacts/contacts.js';
 import { getList } from '../../../domain/contacts/lists.js';
 import { baseUrl, envelope, listEnvelopeSchema, pageOf } from '../../../http/paging.js';
 import type { Api } from '../../../http/types.js';
@@ -83,13 +83,7 @@ export function addressBookRoutes(app: Api, deps: Deps, scope: AddressBookScope)
     },
     async (request, reply) => {
       const listId = await listOf(request);
-      const c = await createContact(
-        deps,
-        request.auth.user.id,
-        request.auth.plan,
-        request.body as ContactInput,
-        listId,
-      );
+      const c = await createContact(deps, request.auth.user.id, request.auth.plan, request.body, listId);
       return reply.code(201).send(presentContact(baseUrl(request), c));
     },
   );
@@ -112,7 +106,7 @@ export function addressBookRoutes(app: Api, deps: Deps, scope: AddressBookScope)
         deps,
         request.auth.user.id,
         request.auth.plan,
-        request.body.contacts as ContactInput[],
+        request.body.contacts,
         request.body.update_existing ?? false,
         listId,
       );

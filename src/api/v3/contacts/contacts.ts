@@ -1,11 +1,6 @@
 // /v3/contacts and /v3/contacts/bulk (reference §12).
 import type { Deps } from '../../../context.js';
-import {
-  type ContactInput,
-  deleteContact,
-  getContact,
-  updateContact,
-} from '../../../domain/contacts/contacts.js';
+import { deleteContact, getContact, updateContact } from '../../../domain/contacts/contacts.js';
 import { baseUrl } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { addressBookRoutes } from './address-book.js';
@@ -59,7 +54,7 @@ export const contactsRoutes: Routes = (app, deps: Deps) => {
           deps,
           request.auth.user.id,
           request.params.contact_id,
-          (request.body ?? {}) as ContactInput,
+          request.body ?? {},
           replace,
         );
         return presentContact(baseUrl(request), c);

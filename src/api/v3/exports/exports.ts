@@ -9,11 +9,12 @@ import {
   type ExportRow,
   type ExportSpec,
   exportFile,
+  exportOptions,
   exportStatus,
   getExportRow,
   startExport,
 } from '../../../domain/exports/exports.js';
-import type { ExportFormat } from '../../../domain/exports/writers.js';
+import { exportFormatOf } from '../../../domain/exports/writers.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
 import { baseUrl } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
@@ -44,7 +45,7 @@ function specOf(body: Static<typeof ExportBody>): ExportSpec {
 }
 
 function present(request: FastifyRequest, row: ExportRow, now: Date): Static<typeof ExportJob> {
-  const spec = JSON.parse(row.options) as ExportSpec;
+  const spec = exportOptions(row);
   const href = `${baseUrl(request)}/v3/surveys/${row.survey_id}/exports/${row.id}`;
   const status = exportStatus(row, now);
   return {
@@ -145,7 +146,7 @@ export const exportsRoutes: Routes = (app, deps: Deps) => {
         .header('content-length', file.size)
         .header(
           'content-disposition',
-          `attachment; filename="${downloadName(survey, row.format as ExportFormat)}"`,
+          `attachment; filename="${downloadName(survey, exportFormatOf(row.format))}"`,
         )
         .header('cache-control', 'no-store')
         .send(file.stream);

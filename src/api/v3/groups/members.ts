@@ -14,6 +14,7 @@ import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../.
 import type { Api } from '../../../http/types.js';
 import { withOffset } from '../../../platform/dates.js';
 import { ApiError } from '../../../platform/errors.js';
+import { isOneOf } from '../../../platform/lists.js';
 import { GroupParams, MEMBER_TYPES_DOC, MemberParams, MemberSchema } from './schemas.js';
 
 const INCLUDABLE = ['first_name', 'last_name', 'user_id', 'email', 'type', 'language', 'status'] as const;
@@ -85,10 +86,10 @@ export function groupMembersRoutes(app: Api, deps: Deps): void {
     },
     async (request) => {
       const q = request.query;
-      const include = commaList(q.include, 'include') ?? [];
-      for (const name of include)
-        if (!(INCLUDABLE as readonly string[]).includes(name))
-          throw new ApiError(1003, `'include' may name ${INCLUDABLE.join(', ')}; not '${name}'.`);
+      const include: Includable[] = [];
+      for (const name of commaList(q.include, 'include') ?? [])
+        if (isOneOf(INCLUDABLE, name)) include.push(name);
+        else throw new ApiError(1003, `'include' may name ${INCLUDABLE.join(', ')}; not '${name}'.`);
       const ids = commaList(q.division_ids, 'division_ids');
       if (ids?.some((id) => !/^[0-9]{1,20}$/.test(id)))
         throw new ApiError(1003, "'division_ids' must be comma-separated member ids.");
@@ -105,7 +106,7 @@ export function groupMembersRoutes(app: Api, deps: Deps): void {
           username: m.username,
           href: memberHref(request, m),
         };
-        for (const name of include as Includable[]) item[name] = m[name] ?? '';
+        for (const name of include) item[name] = m[name] ?? '';
         return item;
       });
       return envelope(request, page, total, data);

@@ -150,15 +150,10 @@ export const messagesRoutes: Routes = (app, deps: Deps) => {
         response: { 200: Message },
       },
       handler: async (request) => {
-        const { collector_id, message_id } = request.params as Static<typeof MessageParams>;
+        const { collector_id, message_id } = request.params;
         const collector = await emailCollector(deps, request, collector_id, 'write');
         const current = await getMessage(deps, collector, message_id);
-        const next = await updateMessage(
-          deps,
-          current,
-          request.body as Static<typeof MessageUpdateBody>,
-          mode,
-        );
+        const next = await updateMessage(deps, current, request.body, mode);
         return presentMessage(baseUrl(request), next, deps.clock.now());
       },
     });

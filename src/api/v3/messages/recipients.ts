@@ -18,6 +18,7 @@ import {
 import { baseUrl, envelope, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
+import { isOneOf } from '../../../platform/lists.js';
 import { emailCollector, linkBase } from './access.js';
 import {
   BulkResult,
@@ -48,7 +49,7 @@ function includes(raw: string | undefined): Set<string> {
   for (const part of (raw ?? '').split(',')) {
     const v = part.trim();
     if (!v) continue;
-    if (!(RECIPIENT_INCLUDES as readonly string[]).includes(v))
+    if (!isOneOf(RECIPIENT_INCLUDES, v))
       throw badQuery(`'include' value ${v} is not one of ${RECIPIENT_INCLUDES.join(', ')}.`);
     out.add(v);
   }

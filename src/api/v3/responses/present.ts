@@ -1,5 +1,5 @@
 // Shaping stored responses into the API's response objects (reference §10.3–10.6).
-import type { Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { answerMarks, type QuizContext, scoreResponse } from '../../../domain/quiz/score.js';
 import type { Answer, StoredPage } from '../../../domain/responses/answers.js';
 import type { DesignIndex } from '../../../domain/responses/design-index.js';
@@ -7,7 +7,7 @@ import { answerText } from '../../../domain/responses/readable.js';
 import { type ResponseRow, storedPages } from '../../../domain/responses/responses.js';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import { withOffset } from '../../../platform/dates.js';
-import { type JsonOf, jsonOf } from '../../../platform/json.js';
+import { JsonObject, type JsonOf, jsonOf, parseAs } from '../../../platform/json.js';
 import type { Response, Responses } from './schemas.js';
 
 export interface PresentOptions {
@@ -141,11 +141,13 @@ function pagesJson(r: ResponseRow, o: PresentOptions): string {
   return r.pages.includes('"upload_id"') ? JSON.stringify(shapePages(storedPages(r), o)) : r.pages;
 }
 
+const LogicPath = Type.Record(Type.String(), JsonObject);
+
 /** logic_path: most responses have none ("{}"); a path's steps keep only the schema's fields. */
 function logicPathJson(stored: string): string {
   if (stored === '{}') return stored;
   const out: Record<string, unknown> = {};
-  for (const [page, step] of Object.entries(JSON.parse(stored) as Record<string, Record<string, unknown>>))
+  for (const [page, step] of Object.entries(parseAs(LogicPath, stored)))
     out[page] = {
       question_id: step.question_id,
       choice_id: step.choice_id,

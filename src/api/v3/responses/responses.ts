@@ -19,7 +19,14 @@ import {
   unfiltered,
 } from '../../../domain/responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
-import { baseUrl, envelope, envelopeJson, listEnvelopeSchema, pageOf } from '../../../http/paging.js';
+import {
+  baseUrl,
+  envelope,
+  envelopeJson,
+  listEnvelopeSchema,
+  pageOf,
+  sortOrderOf,
+} from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
@@ -87,7 +94,7 @@ interface ResponseQuery {
   total_time_max?: number;
   total_time_units?: keyof typeof UNIT;
   sort_by?: 'date_modified';
-  sort_order?: string;
+  sort_order?: 'ASC' | 'DESC' | 'asc' | 'desc';
   collector_ids?: string;
   page_ids?: string;
   question_ids?: string;
@@ -113,7 +120,7 @@ function filtersOf(scope: Scope, q: ResponseQuery): ResponseFilters {
     totalTimeMin: q.total_time_min === undefined ? undefined : q.total_time_min * unit,
     totalTimeMax: q.total_time_max === undefined ? undefined : q.total_time_max * unit,
     sortBy: q.sort_by,
-    sortOrder: q.sort_order?.toUpperCase() as 'ASC' | 'DESC' | undefined,
+    sortOrder: sortOrderOf(q.sort_order),
   };
 }
 
@@ -144,7 +151,9 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
     const prefix = form === 'survey' ? '/surveys/:survey_id' : '/collectors/:collector_id';
     const Params = form === 'survey' ? Type.Object({ survey_id: Id }) : Type.Object({ collector_id: Id });
     const OneParams = form === 'survey' ? SurveyResponseParams : CollectorResponseParams;
-    const parentId = (p: Record<string, string>) => (form === 'survey' ? p.survey_id : p.collector_id);
+    /** The survey's or collector's id, whichever this form's path names. */
+    const parentId = (p: { survey_id: string } | { collector_id: string }) =>
+      'survey_id' in p ? p.survey_id : p.collector_id;
     const of = form === 'survey' ? 'a survey' : 'a collector';
 
     app.get(
@@ -160,14 +169,8 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         },
       },
       async (request) => {
-        const q = request.query as ResponseQuery;
-        const scope = await resolve(
-          deps,
-          request,
-          form,
-          parentId(request.params as Record<string, string>),
-          'read',
-        );
+        const q: ResponseQuery = request.query;
+        const scope = await resolve(deps, request, form, parentId(request.params), 'read');
         const page = pageOf(q);
         const [total, rows] = await listResponses(
           deps,
@@ -201,14 +204,8 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         },
       },
       async (request, reply) => {
-        const q = request.query as ResponseQuery;
-        const scope = await resolve(
-          deps,
-          request,
-          form,
-          parentId(request.params as Record<string, string>),
-          'read',
-        );
+        const q: ResponseQuery = request.query;
+        const scope = await resolve(deps, request, form, parentId(request.params), 'read');
         const filters = filtersOf(scope, q);
         const page = pageOf(q);
         const [total, rows] = await listResponses(
@@ -249,8 +246,8 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
       },
     );
 
-    const one = async (request: FastifyRequest, level: Level) => {
-      const p = request.params as Record<string, string>;
+    type OneParams = Static<typeof SurveyResponseParams> | Static<typeof CollectorResponseParams>;
+    const one = async (request: FastifyRequest, p: OneParams, level: Level) => {
       const scope = await resolve(deps, request, form, parentId(p), level);
       const row = await getResponse(
         deps,
@@ -272,7 +269,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         },
       },
       async (request) => {
-        const { scope, row } = await one(request, 'read');
+        const { scope, row } = await one(request, request.params, 'read');
         return presentResponse(row, {
           base: baseUrl(request),
           form,
@@ -296,7 +293,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         },
       },
       async (request) => {
-        const { scope, row } = await one(request, 'read');
+        const { scope, row } = await one(request, request.params, 'read');
         assertResponsesReadable(request.auth.paid, [row]);
         const q = request.query;
         return presentResponse(row, {
@@ -327,9 +324,9 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
             response: { 200: Response },
           },
         },
-        async (request: FastifyRequest) => {
-          const { scope, row } = await one(request, 'write');
-          const { input, created } = bodyInput((request.body ?? {}) as Static<typeof ResponseBody>);
+        async (request) => {
+          const { scope, row } = await one(request, request.params, 'write');
+          const { input, created } = bodyInput(request.body ?? {});
           const index = await designIndex(deps, scope.survey);
           const next = await reviseResponse(deps, actorOf(request), row, index, input, created, mode);
           return presentResponse(next, {
@@ -351,7 +348,7 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
         schema: { tags, summary: 'Delete a response', params: OneParams, response: { 200: Response } },
       },
       async (request) => {
-        const { scope, row } = await one(request, 'write');
+        const { scope, row } = await one(request, request.params, 'write');
         await deleteResponses(deps, actorOf(request), [row]);
         return presentResponse(row, {
           base: baseUrl(request),

@@ -113,11 +113,12 @@ const trendFields = {
 const TrendQuery = Type.Object({ ...pagingQuery(), ...filterQuery(), ...trendFields });
 const OneTrendQuery = Type.Object({ ...filterQuery(), ...trendFields });
 
-type FilterQ = Record<string, string | number | boolean | undefined>;
+type FilterQ = Static<typeof OneRollupQuery>;
+type DateName = 'start_created_at' | 'end_created_at' | 'start_modified_at' | 'end_modified_at';
 const UNIT = { second: 1, minute: 60, hour: 3600 } as const;
 
-function date(q: FilterQ, name: string): string | undefined {
-  const v = q[name] as string | undefined;
+function date(q: FilterQ, name: DateName): string | undefined {
+  const v = q[name];
   if (v === undefined) return undefined;
   const iso = parseApiDate(v.replace(/ (\d{2}:?\d{2})$/, '+$1'));
   if (!iso) throw badQuery(`'${name}' must be a date like 2026-01-31T12:00:00.`);
@@ -125,8 +126,9 @@ function date(q: FilterQ, name: string): string | undefined {
 }
 
 export function rollupFilters(surveyId: string, q: FilterQ): ResponseFilters {
-  const unit = UNIT[(q.total_time_units as keyof typeof UNIT) ?? 'second'];
-  const num = (k: string) => (q[k] === undefined ? undefined : Number(q[k]) * unit);
+  const unit = UNIT[q.total_time_units ?? 'second'];
+  const num = (k: 'total_time_min' | 'total_time_max') =>
+    q[k] === undefined ? undefined : Number(q[k]) * unit;
   return {
     surveyId,
     collectorIds: q.collector_ids ? String(q.collector_ids).split(',') : undefined,
@@ -135,11 +137,11 @@ export function rollupFilters(surveyId: string, q: FilterQ): ResponseFilters {
     startModified: date(q, 'start_modified_at'),
     endModified: date(q, 'end_modified_at'),
     status: q.status ? String(q.status).split(',') : undefined,
-    email: q.email as string | undefined,
-    firstName: q.first_name as string | undefined,
-    lastName: q.last_name as string | undefined,
-    custom: q.custom as string | undefined,
-    ip: q.ip as string | undefined,
+    email: q.email,
+    firstName: q.first_name,
+    lastName: q.last_name,
+    custom: q.custom,
+    ip: q.ip,
     totalTimeMin: num('total_time_min'),
     totalTimeMax: num('total_time_max'),
   };
@@ -176,15 +178,22 @@ export const rollupsRoutes: Routes = (app, deps: Deps) => {
     question: Type.Object({ survey_id: Id, page_id: Id, question_id: Id }),
   };
 
-  async function target(request: FastifyRequest, kind: Target) {
-    const p = request.params as Record<string, string>;
+  /** What a query's paging asks for (a single question's query has none: the first page). */
+  const pagingOf = (q: FilterQ | { page?: number; per_page?: number }) =>
+    pageOf('page' in q || 'per_page' in q ? q : {});
+
+  async function target(
+    request: FastifyRequest,
+    p: { survey_id: string; page_id?: string; question_id?: string },
+    kind: Target,
+  ) {
     const survey = await requireSurvey(deps, request.auth, p.survey_id, 'analyze', 'read');
     assertAllResponsesReadable(request.auth.paid, survey);
     const index = await designIndex(deps, survey);
     let questions: IndexedQuestion[];
     if (kind === 'survey') questions = index.pages.flatMap((pg) => pg.questions);
     else {
-      const page = index.pageById.get(p.page_id);
+      const page = p.page_id === undefined ? undefined : index.pageById.get(p.page_id);
       if (!page) throw new ApiError(1020, 'Page not found.');
       questions = page.questions;
       if (kind === 'question') {
@@ -211,10 +220,10 @@ export const rollupsRoutes: Routes = (app, deps: Deps) => {
         },
       },
       async (request) => {
-        const q = request.query as FilterQ;
-        const { survey, index, questions } = await target(request, kind);
+        const q = request.query;
+        const { survey, index, questions } = await target(request, request.params, kind);
         const filters = rollupFilters(survey.id, q);
-        const page = pageOf(q as { page?: number; per_page?: number });
+        const page = pagingOf(q);
         const slice = single ? questions : questions.slice(page.offset, page.offset + page.perPage);
         const { items } = await rollups(deps, index, filters, slice);
         const base = baseUrl(request);
@@ -242,11 +251,11 @@ export const rollupsRoutes: Routes = (app, deps: Deps) => {
         },
       },
       async (request) => {
-        const q = request.query as FilterQ;
-        const { survey, index, questions } = await target(request, kind);
+        const q = request.query;
+        const { survey, index, questions } = await target(request, request.params, kind);
         const filters = rollupFilters(survey.id, q);
-        const by = (q.trend_by as TrendBy | undefined) ?? 'day';
-        const page = pageOf(q as { page?: number; per_page?: number });
+        const by: TrendBy = q.trend_by ?? 'day';
+        const page = pagingOf(q);
         const slice = single ? questions : questions.slice(page.offset, page.offset + page.perPage);
         const result = await trends(deps, index, filters, slice, by);
         const base = baseUrl(request);

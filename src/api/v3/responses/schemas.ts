@@ -150,7 +150,7 @@ const IdList = (d: string) =>
   Type.Optional(Type.String({ pattern: '^[0-9]{1,20}(,[0-9]{1,20})*$', maxLength: 20000, description: d }));
 
 export function listQuery(kind: 'list' | 'bulk', form: 'survey' | 'collector') {
-  return Type.Object({
+  const fields = {
     ...pagingQuery(kind === 'bulk' ? 100 : 1000),
     start_created_at: DateQ('Responses created at or after'),
     end_created_at: DateQ('Responses created at or before'),
@@ -167,15 +167,19 @@ export function listQuery(kind: 'list' | 'bulk', form: 'survey' | 'collector') {
     total_time_units: Type.Optional(Type.Enum(['second', 'minute', 'hour'])),
     sort_by: Type.Optional(Type.Enum(['date_modified'])),
     sort_order: Type.Optional(Type.Enum(['ASC', 'DESC', 'asc', 'desc'])),
-    ...(form === 'survey' ? { collector_ids: IdList('Only these collectors') } : {}),
-    ...(kind === 'bulk'
-      ? {
-          page_ids: IdList('Only these pages'),
-          question_ids: IdList('Only these questions'),
-          simple: Type.Optional(Type.Boolean({ description: 'true adds question and answer text' })),
-        }
-      : {}),
-  });
+  };
+  const collectors = { collector_ids: IdList('Only these collectors') };
+  const bulk = {
+    page_ids: IdList('Only these pages'),
+    question_ids: IdList('Only these questions'),
+    simple: Type.Optional(Type.Boolean({ description: 'true adds question and answer text' })),
+  };
+  // One object type per shape (a spread of `cond ? {...} : {}` would leave its fields untyped).
+  if (form === 'survey')
+    return kind === 'bulk'
+      ? Type.Object({ ...fields, ...collectors, ...bulk })
+      : Type.Object({ ...fields, ...collectors });
+  return kind === 'bulk' ? Type.Object({ ...fields, ...bulk }) : Type.Object(fields);
 }
 
 export const DetailsQuery = Type.Object({

@@ -16,11 +16,19 @@ import {
   updateSurvey,
 } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
-import { baseUrl, envelopeJson, listEnvelopeSchema, pageOf, pagingQuery } from '../../../http/paging.js';
+import {
+  baseUrl,
+  envelopeJson,
+  listEnvelopeSchema,
+  pageOf,
+  pagingQuery,
+  sortOrderOf,
+} from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { minuteNoOffset, parseApiDate } from '../../../platform/dates.js';
 import { ApiError, badQuery } from '../../../platform/errors.js';
 import { orJson, stringifyAs } from '../../../platform/json.js';
+import { isOneOf } from '../../../platform/lists.js';
 import { detailsJson, presentSurvey } from './present.js';
 import {
   emptyBodyIsObject,
@@ -82,6 +90,11 @@ const INCLUDE_COLUMNS: Partial<Record<string, ListColumn>> = {
   preview: 'preview_token',
 };
 
+/** A cell of listSurveyRows' rows as its column's type: texts (ids, titles, dates, tokens, all NOT
+ * NULL) and counts. */
+const cellText = (v: unknown): string => (typeof v === 'string' ? v : String(v));
+const cellCount = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+
 export const surveysRoutes: Routes = (app, deps: Deps) => {
   app.get(
     '/surveys',
@@ -102,9 +115,8 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
       for (const raw of (q.include ?? '').split(',')) {
         const v = raw.trim();
         if (!v) continue;
-        if ((SURVEY_FILTERS as readonly string[]).includes(v))
-          filters.push(v as (typeof SURVEY_FILTERS)[number]);
-        else if ((SURVEY_INCLUDES as readonly string[]).includes(v)) include.add(v);
+        if (isOneOf(SURVEY_FILTERS, v)) filters.push(v);
+        else if (isOneOf(SURVEY_INCLUDES, v)) include.add(v);
         else
           throw badQuery(
             `'include' value ${v} is not one of ${[...SURVEY_FILTERS, ...SURVEY_INCLUDES].join(', ')}.`,
@@ -133,7 +145,7 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
           offset: page.offset,
           limit: page.perPage,
           sortBy: q.sort_by,
-          sortOrder: q.sort_order?.toUpperCase() as 'ASC' | 'DESC' | undefined,
+          sortOrder: sortOrderOf(q.sort_order),
           filters,
           title: q.title,
           startModified: date('start_modified_at'),
@@ -158,27 +170,27 @@ export const surveysRoutes: Routes = (app, deps: Deps) => {
           const stats = include.has('collect_stats')
             ? await collectStats(
                 deps,
-                rows.map((s) => s[0] as string),
+                rows.map((s) => cellText(s[0])),
               )
             : undefined;
           // Items built in the schema's field order and sent as text through JSON.stringify (V8's,
           // cheaper than the schema serializer for a page of rows); the schema still documents it.
           const data = rows.map((s) => {
-            const id = s[0] as string;
+            const id = cellText(s[0]);
             const item: Static<typeof SurveyListItem> = {
               id,
-              title: s[title] as string,
-              nickname: s[nickname] as string,
+              title: cellText(s[title]),
+              nickname: cellText(s[nickname]),
               href: `${base}/v3/surveys/${id}`,
             };
-            if (include.has('response_count')) item.response_count = s[responses] as number;
-            if (include.has('date_created')) item.date_created = minuteNoOffset(s[created] as string);
-            if (include.has('date_modified')) item.date_modified = minuteNoOffset(s[modified] as string);
-            if (include.has('language')) item.language = s[language] as string;
-            if (include.has('question_count')) item.question_count = s[questions] as number;
+            if (include.has('response_count')) item.response_count = cellCount(s[responses]);
+            if (include.has('date_created')) item.date_created = minuteNoOffset(cellText(s[created]));
+            if (include.has('date_modified')) item.date_modified = minuteNoOffset(cellText(s[modified]));
+            if (include.has('language')) item.language = cellText(s[language]);
+            if (include.has('question_count')) item.question_count = cellCount(s[questions]);
             const urls =
               include.has('analyze_url') || include.has('preview')
-                ? surveyUrls(base, { manage_token: s[manage] as string, preview_token: s[preview] as string })
+                ? surveyUrls(base, { manage_token: cellText(s[manage]), preview_token: cellText(s[preview]) })
                 : undefined;
             if (include.has('analyze_url')) item.analyze_url = urls?.analyze_url;
             if (include.has('preview')) item.preview = urls?.preview;

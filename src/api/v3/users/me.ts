@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { baseUrl } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { micro, withOffset } from '../../../platform/dates.js';
+import { parseAs, StringList } from '../../../platform/json.js';
 import { features, QUESTION_TYPE_FLAGS, questionTypes } from '../../../platform/plans.js';
 
 export const UserSchema = Type.Object(
@@ -71,7 +72,7 @@ export const usersMeRoutes: Routes = (app, deps) => {
         date_last_login: micro(user.date_last_login ?? user.date_created),
         question_types: questionTypes(plan),
         scopes: { granted: [...granted], available: [...available] },
-        sso_connections: JSON.parse(user.sso_connections) as string[],
+        sso_connections: parseAs(StringList, user.sso_connections),
         features: features(plan),
         href: `${base}/v3/users/me`,
       }) as string;

@@ -17,11 +17,11 @@ import {
   redeliver,
   updateWebhook,
   type Webhook,
-  type WebhookInput,
 } from '../../../domain/webhooks/webhooks.js';
 import { baseUrl, envelope, listEnvelopeSchema, PagingQuery, pageOf } from '../../../http/paging.js';
 import type { Routes } from '../../../http/types.js';
 import { withOffset } from '../../../platform/dates.js';
+import { parseAs, StringList } from '../../../platform/json.js';
 import {
   DeliveryItem,
   DeliveryParams,
@@ -43,7 +43,7 @@ function present(base: string, w: Webhook): Static<typeof WebhookResource> {
     name: w.name,
     event_type: w.event_type,
     object_type: w.object_type,
-    object_ids: JSON.parse(w.object_ids) as string[],
+    object_ids: parseAs(StringList, w.object_ids),
     subscription_url: w.subscription_url,
     ...(w.authorization ? { authorization: w.authorization } : {}),
     // Extensions, shown only when not the default, so a SurveyMonkey client's objects are unchanged.
@@ -126,7 +126,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
       },
     },
     async (request, reply) => {
-      const w = await createWebhook(deps, caller(request), request.body as WebhookInput);
+      const w = await createWebhook(deps, caller(request), request.body);
       return reply.code(201).send(present(baseUrl(request), w));
     },
   );
@@ -158,7 +158,7 @@ export const webhooksRoutes: Routes = (app, deps: Deps) => {
           deps,
           caller(request),
           request.params.webhook_id,
-          (request.body ?? {}) as Partial<WebhookInput>,
+          request.body ?? {},
           replace,
         );
         return present(baseUrl(request), w);

@@ -3,6 +3,7 @@ import { type TSchema, Type } from 'typebox';
 import type { WorkgroupMember } from '../../../domain/workgroups/members.js';
 import type { WorkgroupView } from '../../../domain/workgroups/workgroups.js';
 import { noOffset } from '../../../platform/dates.js';
+import { JsonObject, parseAs } from '../../../platform/json.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const HEX = '^[0-9a-f]{32}$';
@@ -51,7 +52,7 @@ export function workgroupJson(view: WorkgroupView, viewerId: string) {
     name: wg.name,
     description: wg.description,
     is_visible: wg.is_visible === 1,
-    metadata: JSON.parse(wg.metadata) as Record<string, unknown>,
+    metadata: parseAs(JsonObject, wg.metadata),
     created_at: noOffset(wg.created_at),
     updated_at: noOffset(wg.updated_at),
     members: view.members
@@ -66,7 +67,7 @@ export function workgroupJson(view: WorkgroupView, viewerId: string) {
       name: view.defaultRole.name,
       description: view.defaultRole.description,
       is_enabled: view.defaultRole.is_enabled === 1,
-      metadata: JSON.parse(view.defaultRole.metadata) as Record<string, unknown>,
+      metadata: parseAs(JsonObject, view.defaultRole.metadata),
     },
     // A workgroup belongs to its team; a user without a team is an organization of one.
     organization_id: wg.team_id ?? wg.owner_account_id,

@@ -9,6 +9,7 @@ import { privilegesOf, type Role, rolesById } from '../../../domain/workgroups/r
 import { baseUrl } from '../../../http/paging.js';
 import { noOffset } from '../../../platform/dates.js';
 import { badQuery } from '../../../platform/errors.js';
+import { isOneOf } from '../../../platform/lists.js';
 
 const HEX = '^[0-9a-f]{32}$';
 export const SURVEY_ID = '^[0-9]{1,20}$';
@@ -30,9 +31,9 @@ export function parseInclude(raw: string | undefined): Set<ShareInclude> {
   for (const part of (raw ?? '').split(',')) {
     const v = part.trim();
     if (!v) continue;
-    if (!(SHARE_INCLUDES as readonly string[]).includes(v))
+    if (!isOneOf(SHARE_INCLUDES, v))
       throw badQuery(`'include' value ${v} is not one of ${SHARE_INCLUDES.join(', ')}.`);
-    out.add(v as ShareInclude);
+    out.add(v);
   }
   return out;
 }
