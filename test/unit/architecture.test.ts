@@ -119,4 +119,21 @@ describe('the house', () => {
     );
     expect(maps).toEqual([]);
   });
+
+  it('types page requests from their schemas: no `request.params/query/body as`', () => {
+    // Page routes declare params, querystring and body with TypeBox schemas (the page areas' type
+    // provider types the request from them); a cast would type what no schema validates.
+    const pages = files.filter((f) => ['web', 'oauth'].includes(roomOf(f)));
+    const casts = pages.flatMap((f) =>
+      text
+        .get(f)!
+        .split('\n')
+        .flatMap((line, i) =>
+          /\b(?:request|req)\.(?:params|query|body)\b(?:\s*\?\?\s*\{\s*\})?\)?\s+as\s+(?!const\b)/.test(line)
+            ? [`${relative(SRC, f)}:${i + 1}`]
+            : [],
+        ),
+    );
+    expect(casts).toEqual([]);
+  });
 });
