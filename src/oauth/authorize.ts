@@ -2,7 +2,7 @@
 // authorization code flow"). An unknown client or a redirect URI that is not registered exactly
 // never redirects: it shows an error page. Otherwise the visitor signs in if needed, sees a consent
 // page naming the app and the scopes it asks for, and is sent back with a code or access_denied.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../context.js';
 import { type App, isDisabled } from '../domain/accounts/apps.js';
@@ -10,11 +10,13 @@ import { createCode } from '../domain/accounts/grants.js';
 import { findReview, scopeMap, usableScopes } from '../domain/accounts/lifecycle.js';
 import type { User } from '../domain/accounts/users.js';
 import { sameTeam } from '../domain/teams/membership.js';
-import { availableScopes, isPaid, type Plan } from '../platform/plans.js';
+import { availableScopes, isPaid } from '../platform/plans.js';
 import { SCOPE_NAMES, type Scope, scopeInfo } from '../platform/scopes.js';
 import { errorPage, sendPage, userPage } from '../web/account/frame.js';
 import { html } from '../web/html.js';
+import type { PageApp } from '../web/page-area.js';
 import { csrfToken, currentUser, loginUrl } from '../web/session.js';
+import { planOf, textList } from '../web/typed.js';
 
 const str = (max = 2000) => Type.Optional(Type.String({ maxLength: max }));
 const AuthorizeQuery = Type.Object(
@@ -91,7 +93,7 @@ async function checkClient(deps: Deps, p: Params, reply: FastifyReply): Promise<
     );
     return null;
   }
-  const uris = JSON.parse(app.redirect_uris) as string[];
+  const uris = textList(app.redirect_uris);
   if (!p.redirect_uri || !uris.includes(p.redirect_uri)) {
     errorPage(
       reply,
@@ -141,7 +143,7 @@ interface ScopePlan {
 
 /** Who may authorize the app, and which scopes the consent page offers; null after an error page. */
 async function checkUser(deps: Deps, app: App, user: User, reply: FastifyReply): Promise<ScopePlan | null> {
-  const plan = user.account_type as Plan;
+  const plan = planOf(user);
   // An unconfirmed address may be someone else's: such an account grants nothing until confirmed.
   if (!user.email_verified) {
     errorPage(
@@ -194,12 +196,12 @@ async function checkUser(deps: Deps, app: App, user: User, reply: FastifyReply):
   };
 }
 
-export async function authorizeRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function authorizeRoutes(app: PageApp, deps: Deps): Promise<void> {
   app.get(
     '/oauth/authorize',
     { schema: { hide: true, querystring: AuthorizeQuery } },
     async (request, reply) => {
-      const p = request.query as Params;
+      const p = request.query;
       const checked = await checkClient(deps, p, reply);
       if (!checked) return reply;
       const user = await currentUser(deps, request);
@@ -213,16 +215,16 @@ export async function authorizeRoutes(app: FastifyInstance, deps: Deps): Promise
   app.post(
     '/oauth/authorize',
     { schema: { hide: true, body: DecisionBody }, preHandler: app.csrfProtection },
-    async (request: FastifyRequest, reply) => {
-      const body = request.body as Params & { decision: 'approve' | 'deny'; scope?: string | string[] };
+    async (request, reply) => {
+      const body = request.body;
       const checked = await checkClient(deps, body, reply);
       if (!checked) return reply;
       const user = await currentUser(deps, request);
       if (!user) {
         const again = new URLSearchParams(
-          Object.entries(body).filter(
-            ([k, v]) => !['_csrf', 'decision', 'scope'].includes(k) && typeof v === 'string',
-          ) as [string, string][],
+          Object.entries(body).flatMap(([k, v]): [string, string][] =>
+            !['_csrf', 'decision', 'scope'].includes(k) && typeof v === 'string' ? [[k, v]] : [],
+          ),
         );
         return reply.redirect(loginUrl(`/oauth/authorize?${again}`), 303);
       }

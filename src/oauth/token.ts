@@ -1,13 +1,14 @@
 // POST /oauth/token: exchanges an authorization code for the account's access token (spec step 3;
 // reference §2.1). Form-encoded (JSON also accepted). Client authentication by client_id and
 // client_secret in the body or HTTP Basic. Errors follow RFC 6749 §5.2.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../context.js';
 import { type App, isDisabled } from '../domain/accounts/apps.js';
 import { exchangeCode, secretMatches } from '../domain/accounts/grants.js';
 import { findUserById } from '../domain/accounts/users.js';
 import { accessUrl } from '../platform/regions.js';
+import type { PageApp } from '../web/page-area.js';
 
 const str = () => Type.Optional(Type.String({ maxLength: 2000 }));
 const TokenBody = Type.Object(
@@ -59,7 +60,7 @@ function basicCredentials(request: FastifyRequest): [string, string] | null | 'm
   return [decodePart(decoded.slice(0, i)), decodePart(decoded.slice(i + 1))];
 }
 
-export async function tokenRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function tokenRoutes(app: PageApp, deps: Deps): Promise<void> {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err.validation || (typeof err.statusCode === 'number' && err.statusCode < 500))
       return fail(reply, 'invalid_request', 'The request is malformed or has an unsupported content type.');
@@ -78,7 +79,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: Deps): Promise<voi
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      const body = (request.body ?? {}) as Record<string, string | undefined>;
+      const body = request.body ?? {};
       for (const [k, v] of Object.entries(body))
         if (typeof v !== 'string') return fail(reply, 'invalid_request', `${k} must be given once.`);
       const basic = basicCredentials(request);

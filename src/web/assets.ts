@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { PageApp } from './page-area.js';
 import { pagePlugin } from './page-area.js';
 
 const require = createRequire(import.meta.url);
@@ -26,7 +26,7 @@ export const SCRIPTS = {
   sortable: '/assets/vendor/sortable/Sortable.min.js',
 } as const;
 
-async function assetRoutes(app: FastifyInstance): Promise<void> {
+async function assetRoutes(app: PageApp): Promise<void> {
   const common = { maxAge: '1h', index: false, list: false, dotfiles: 'deny', schemaHide: true } as const;
   await app.register(fastifyStatic, { ...common, root: PUBLIC_DIR, prefix: '/assets/' });
   // The embed script's short public address, for other sites' <script> tags (docs/look-embed-share.md).

@@ -22,7 +22,7 @@ export interface Destruction {
 
 /** Whether the user has confirmed the destructive form (by the dialog or the confirmation page). */
 export function confirmed(body: unknown): boolean {
-  return (body as { confirm?: unknown } | null)?.confirm === 'yes';
+  return typeof body === 'object' && body !== null && 'confirm' in body && body.confirm === 'yes';
 }
 
 function message(d: Destruction): string {

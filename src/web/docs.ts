@@ -1,13 +1,14 @@
 // Public documentation pages: the interactive API reference (Swagger UI over /v3/openapi.json)
 // and the error catalogue that every error body's `docs` URL points into.
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
 import { errorCatalogue } from '../platform/errors.js';
+import { sendPage } from './account/frame.js';
 import { html } from './html.js';
 import { page } from './layout.js';
+import type { PageApp } from './page-area.js';
 import { pagePlugin } from './page-area.js';
 
-async function docsRoutes(app: FastifyInstance): Promise<void> {
+async function docsRoutes(app: PageApp): Promise<void> {
   app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) => {
     const rows = [...errorCatalogue.values()].map(
       (e) =>
@@ -19,7 +20,7 @@ A revoked token answers <code>{"status": 1, "errmsg": "Client revoked access gra
 <table><caption class="muted">The catalogue, also at <code>GET /v3/errors</code></caption>
 <thead><tr><th scope="col">Code</th><th scope="col">HTTP status</th><th scope="col">Name</th><th scope="col">Meaning</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
-    return reply.type('text/html; charset=utf-8').send(page('Error codes', body));
+    return sendPage(reply, page('Error codes', body), 200, { cacheable: true });
   });
 
   await app.register(swaggerUi, {

@@ -2,8 +2,8 @@
 // caused it (the field marked aria-invalid and pointing at the message), and the plumbing of a
 // survey's manage-token pages (edit, collect): sign-in, access, CSRF, and redirect-or-re-render.
 import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import type { Deps } from '../context.js';
 import type { User } from '../domain/accounts/users.js';
 import { managedSurvey, requireSurvey, type SurveyArea, type SurveyRow } from '../domain/surveys/access.js';
@@ -12,8 +12,10 @@ import { ApiError } from '../platform/errors.js';
 import type { Plan } from '../platform/plans.js';
 import { sendPage } from './account/frame.js';
 import { type Html, html, raw } from './html.js';
-import { currentUser, loginUrl } from './session.js';
-import { admitUploadRequest, csrfRefusal, type Fields, readMultipart } from './uploads.js';
+import type { PageApp } from './page-area.js';
+import { currentUser, formField, loginUrl } from './session.js';
+import { planOf } from './typed.js';
+import { admitUploadRequest, csrfRefusal, readMultipart } from './uploads.js';
 
 /** A page's error state: the error and the id of the form it belongs to. */
 export interface FormErrorState {
@@ -99,20 +101,26 @@ export interface FormDone {
   count?: number;
 }
 
-export interface ManagedPost<S> {
+/** The request of a managed post, its body and params typed from the post's schemas. */
+export interface FormRequest<B extends TProperties, P extends TSchema> extends FastifyRequest {
+  body: Static<TObject<B>> & { _csrf: string };
+  params: Static<P>;
+}
+
+export interface ManagedPost<S, B extends TProperties = TProperties, P extends TSchema = TObject> {
   path: string;
   /** The form's fields (besides `_csrf`). */
-  body: Record<string, TSchema>;
-  params?: TSchema;
+  body: B;
+  params?: P;
   /** What the post did, or a page to show instead (e.g. the no-JS confirmation of a deletion). */
   action(
-    request: FastifyRequest,
+    request: FormRequest<B, P>,
     survey: SurveyRow,
     actor: FormActor,
     reply: FastifyReply,
   ): Promise<FormDone | { markup: string }>;
   /** The page state that shows `error` (beside the form that failed). */
-  failed(request: FastifyRequest, error: ApiError): S;
+  failed(request: FormRequest<B, P>, error: ApiError): S;
   /** A form that may carry files (multipart): read only once sign-in, write access, the upload's
    * admission and the form's CSRF token (its first field) have allowed it (web/uploads.ts). The
    * body the action sees has the fields and, under a file part's name, what `receive` made of it. */
@@ -130,13 +138,13 @@ export interface ManagedUpload {
 
 /** GET of a manage-token page: signed-out visitors go to sign-in, then read access decides. */
 export function managedPage<S extends FormErrorState & { notice?: string }>(
-  app: FastifyInstance,
+  app: PageApp,
   deps: Deps,
   path: string,
   page: ManagedPage<S>,
 ): void {
   app.get(path, { schema: { hide: true, querystring: ManagedQuery } }, async (request, reply) => {
-    const query = request.query as { sm?: string; done?: string; n?: string };
+    const query = request.query;
     const token = query.sm ?? '';
     const user = await currentUser(deps, request);
     if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
@@ -151,12 +159,11 @@ export function managedPage<S extends FormErrorState & { notice?: string }>(
  * A form post on a manage-token page: CSRF, sign-in, write access, the action, then a 303 back to
  * the page with its notice; an ApiError re-renders the page (as it is now) with the error.
  */
-export function managedFormPost<S extends FormErrorState & { notice?: string }>(
-  app: FastifyInstance,
-  deps: Deps,
-  page: ManagedPage<S>,
-  post: ManagedPost<S>,
-): void {
+export function managedFormPost<
+  S extends FormErrorState & { notice?: string },
+  B extends TProperties,
+  P extends TSchema = TObject,
+>(app: PageApp, deps: Deps, page: ManagedPage<S>, post: ManagedPost<S, B, P>): void {
   const body = Type.Object(
     { _csrf: Type.String({ maxLength: 200 }), ...post.body },
     { additionalProperties: false },
@@ -177,7 +184,7 @@ export function managedFormPost<S extends FormErrorState & { notice?: string }>(
       preHandler: app.csrfProtection,
     },
     async (request, reply) => {
-      const token = (request.query as { sm?: string }).sm ?? '';
+      const token = request.query.sm ?? '';
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
       const survey = await managedSurvey(deps, { user }, token, page.area, 'write');
@@ -187,19 +194,26 @@ export function managedFormPost<S extends FormErrorState & { notice?: string }>(
 }
 
 /** The post's action, then a 303 back to the page with its notice, or the page with its error. */
-async function runManagedPost<S extends FormErrorState & { notice?: string }>(
+async function runManagedPost<
+  S extends FormErrorState & { notice?: string },
+  B extends TProperties,
+  P extends TSchema,
+>(
   deps: Deps,
   page: ManagedPage<S>,
-  post: ManagedPost<S>,
+  post: ManagedPost<S, B, P>,
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
   survey: SurveyRow,
   token: string,
 ): Promise<FastifyReply> {
-  const actor = { user, plan: user.account_type as Plan, ip: request.ip ?? null };
+  const actor = { user, plan: planOf(user), ip: request.ip ?? null };
+  // The route's schemas (or, for an upload, the same check on the fields read) validated the body
+  // and params before this runs.
+  const form = request as FormRequest<B, P>;
   try {
-    const result = await post.action(request, survey, actor, reply);
+    const result = await post.action(form, survey, actor, reply);
     if ('markup' in result) return sendPage(reply, result.markup);
     const { done, anchor, open, count } = result;
     const query = `&done=${done}${open ? `&open=${open}` : ''}${count ? `&n=${count}` : ''}`;
@@ -208,7 +222,7 @@ async function runManagedPost<S extends FormErrorState & { notice?: string }>(
     if (!(err instanceof ApiError)) throw err;
     // The survey as it is now (the change may have failed half-way through validation, not through writing).
     const fresh = await requireSurvey(deps, { user }, survey.id, page.area, 'read');
-    const markup = await page.render(request, reply, user, fresh, token, post.failed(request, err));
+    const markup = await page.render(request, reply, user, fresh, token, post.failed(form, err));
     return sendPage(reply, markup, Math.min(err.status, 500));
   }
 }
@@ -226,11 +240,15 @@ declare module 'fastify' {
  * CSRF token is checked on the fields before the first file part, and a post without a valid one
  * is drained unread and refused as every form is (403), its declared bytes given back.
  */
-function managedUploadPost<S extends FormErrorState & { notice?: string }>(
-  app: FastifyInstance,
+function managedUploadPost<
+  S extends FormErrorState & { notice?: string },
+  B extends TProperties,
+  P extends TSchema,
+>(
+  app: PageApp,
   deps: Deps,
   page: ManagedPage<S>,
-  post: ManagedPost<S>,
+  post: ManagedPost<S, B, P>,
   upload: ManagedUpload,
   body: TSchema,
 ): void {
@@ -239,7 +257,7 @@ function managedUploadPost<S extends FormErrorState & { notice?: string }>(
     {
       schema: { hide: true, querystring: ManagedQuery, ...(post.params ? { params: post.params } : {}) },
       preHandler: async (request, reply) => {
-        const token = (request.query as { sm?: string }).sm ?? '';
+        const token = request.query.sm ?? '';
         const user = await currentUser(deps, request);
         if (!user) return reply.redirect(loginUrl(page.url(token)), 303);
         const survey = await managedSurvey(deps, { user }, token, page.area, 'write');
@@ -272,7 +290,7 @@ function managedUploadPost<S extends FormErrorState & { notice?: string }>(
           }
           request.body = { ...read.fields, ...Object.fromEntries(received.map((i) => [i.field, i.value])) };
         } else {
-          const refusal = csrfRefusal(app, request, (request.body as Fields | undefined)?._csrf);
+          const refusal = csrfRefusal(app, request, formField(request.body, '_csrf'));
           if (refusal) throw refusal;
         }
         if (!request.compileValidationSchema(body)(request.body))

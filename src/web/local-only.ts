@@ -5,6 +5,7 @@
 // Anyone else gets a 404.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../platform/hosts.js';
+import { sendPage } from './account/frame.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 
@@ -20,5 +21,5 @@ export function isLocalRequest(request: FastifyRequest): boolean {
 export async function localOnly(request: FastifyRequest, reply: FastifyReply) {
   reply.header('cache-control', 'no-store');
   if (isLocalRequest(request)) return;
-  return reply.code(404).type('text/html; charset=utf-8').send(page('Not found', html`<h1>Not found</h1>`));
+  return sendPage(reply, page('Not found', html`<h1>Not found</h1>`), 404);
 }

@@ -36,11 +36,26 @@ export const webForms = fp(
     await app.register(csrfProtection, {
       cookieKey: CSRF_COOKIE,
       cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
-      getToken: (req) => (req.body as Record<string, string> | undefined)?._csrf,
+      getToken: (req) => formField(req.body, '_csrf'),
     });
   },
   { name: 'web-forms' },
 );
+
+/** A text field of a parsed form body (of a route whose schema does not type it), if it has one. */
+export function formField(body: unknown, name: string): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value: unknown = Reflect.get(body, name);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The text fields of a parsed form body (lists and files left out), to show the form again. */
+export function formFields(body: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof body === 'object' && body !== null)
+    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
 
 /** Cookies are Secure when the request came over HTTPS or the service's public URL is https. */
 export function isSecure(deps: Deps, request: FastifyRequest): boolean {

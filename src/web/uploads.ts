@@ -4,9 +4,10 @@
 // before it (the form's CSRF token comes first) have proved the post allowed. A refused post drains
 // its files unread, so nothing reaches the disk, and whatever was received goes if reading fails.
 import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../context.js';
 import { admitUpload, type Reservation, UploadRefused } from '../domain/uploads/admission.js';
+import type { PageApp } from './page-area.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -97,7 +98,7 @@ export async function readMultipart<T>(
 
 /** The error the CSRF protection gives `token` with this request's cookie, or null when it is
  * valid: the plugin itself is asked, with a reply that only records what it would send. */
-export function csrfRefusal(app: FastifyInstance, request: FastifyRequest, token: unknown): Error | null {
+export function csrfRefusal(app: PageApp, request: FastifyRequest, token: unknown): Error | null {
   let refusal: Error | null = null;
   let passed = false;
   const saved = request.body;

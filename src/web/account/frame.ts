@@ -21,15 +21,20 @@ export async function userPage(
   return user ? workspacePage(deps, reply, user, title, body, options) : page(title, body, options);
 }
 
-/** Sends a page: no caching, and `noindex` for pages reached by secret links (surveys, opt-out). */
+/**
+ * Sends a page (the markup of `page`, `workspacePage`, `userPage` or a respondent layout): the one
+ * way pages send HTML. Not cached unless `cacheable` (public pages the same for everyone);
+ * `noindex` for pages reached by secret links (surveys, opt-out).
+ */
 export function sendPage(
   reply: FastifyReply,
   markup: string,
   status = 200,
-  options: { noindex?: boolean } = {},
+  options: { noindex?: boolean; cacheable?: boolean } = {},
 ): FastifyReply {
   if (options.noindex) reply.header('x-robots-tag', 'noindex, nofollow');
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(markup);
+  if (!options.cacheable) reply.header('cache-control', 'no-store');
+  return reply.code(status).type('text/html; charset=utf-8').send(markup);
 }
 
 export function errorPage(

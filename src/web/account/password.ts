@@ -1,7 +1,7 @@
 // GET/POST /password/forgot (ask for a reset link) and GET/POST /password/reset (the link's page:
 // choose a new password). The forgot page answers the same whether or not an account has the
 // address. The token stays in the reset form (a hidden field), never in a cookie.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { findLink } from '../../domain/accounts/links.js';
@@ -15,6 +15,7 @@ import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, SESSION_COOKIE, sessionCookieOptions } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 
@@ -37,7 +38,7 @@ const INVALID = html`<h1>This link is not valid</h1>
 one or already been used.</p>
 <p><a href="${FORGOT_PATH}">Ask for a new link</a></p>`;
 
-export async function passwordPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function passwordPages(app: PageApp, deps: Deps): Promise<void> {
   async function show(reply: FastifyReply, status: number, title: string, body: Html) {
     return sendPage(reply, await userPage(deps, reply, null, title, body, { narrow: true }), status);
   }
@@ -78,7 +79,7 @@ ${hidden(await csrfToken(deps, reply))}
     FORGOT_PATH,
     { schema: { hide: true, body: ForgotBody }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const { email } = request.body as { email: string };
+      const { email } = request.body;
       let refused: Awaited<ReturnType<typeof requestPasswordReset>>;
       try {
         refused = await requestPasswordReset(deps, email, request.ip ?? null);
@@ -104,7 +105,7 @@ choose a new password. The link works for an hour.</p>
   );
 
   app.get(RESET_PATH, { schema: { hide: true, querystring: TokenQuery } }, async (request, reply) => {
-    const token = (request.query as { token?: string }).token ?? '';
+    const token = request.query.token ?? '';
     if (!(await findLink(deps, 'reset_password', token))) return show(reply, 404, 'Link not valid', INVALID);
     return show(reply, 200, 'Choose a new password', await resetForm(reply, token));
   });
@@ -113,11 +114,7 @@ choose a new password. The link works for an hour.</p>
     RESET_PATH,
     { schema: { hide: true, body: ResetBody }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const { token, password, password2 } = request.body as {
-        token: string;
-        password: string;
-        password2: string;
-      };
+      const { token, password, password2 } = request.body;
       const again = async (error: string) =>
         show(reply, 400, 'Choose a new password', await resetForm(reply, token, error));
       if (password !== password2) return again('The two passwords are not the same.');

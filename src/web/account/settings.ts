@@ -2,8 +2,8 @@
 // password (POST /account/password) and the address (POST /account/email), both asking for the
 // current password, and to send the confirmation link again (POST /account/verify/resend). The plan
 // is shown with what it allows in words.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { changeEmail, changePassword } from '../../domain/accounts/credentials.js';
 import { setTimeZone } from '../../domain/accounts/preferences.js';
@@ -13,10 +13,12 @@ import { setAlertsOptOut } from '../../domain/alerts/alerts.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { dailySendCap } from '../../domain/limits/send-limit.js';
 import { ApiError } from '../../platform/errors.js';
-import { type Plan, planInWords } from '../../platform/plans.js';
+import { planInWords } from '../../platform/plans.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { html } from '../html.js';
-import { csrfToken, sessionId, signedInOnly } from '../session.js';
+import { type PageApp, validated } from '../page-area.js';
+import { csrfToken, formField, sessionId, signedInOnly } from '../session.js';
+import { planOf } from '../typed.js';
 import { sendPage, userPage } from './frame.js';
 import { notificationSection } from './notifications.js';
 
@@ -50,10 +52,10 @@ const EmailBody = Type.Object({
 
 type State = FormErrorState & { notice?: string; email?: string };
 
-export async function settingsPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function settingsPages(app: PageApp, deps: Deps): Promise<void> {
   async function render(reply: FastifyReply, user: User, state: State, status = 200) {
     const csrf = await csrfToken(deps, reply);
-    const plan = user.account_type as Plan;
+    const plan = planOf(user);
     const sendCap = await dailySendCap(deps, user);
     const body = html`<h1>Your account</h1>
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
@@ -129,11 +131,11 @@ ${await notificationSection(deps, user.id, csrf, state)}
   }
 
   /** Runs a form's change: a 303 back with its notice, or the page again with the error by its form. */
-  function post(
+  function post<S extends TSchema>(
     path: string,
-    schema: ReturnType<typeof Type.Object>,
+    schema: S,
     at: string,
-    action: (request: FastifyRequest, user: User) => Promise<void>,
+    action: (body: Static<S>, request: FastifyRequest, user: User) => Promise<void>,
   ) {
     app.post(
       path,
@@ -141,10 +143,10 @@ ${await notificationSection(deps, user.id, csrf, state)}
       async (request, reply) => {
         const user = request.sessionUser;
         try {
-          await action(request, user);
+          await action(validated(schema, request.body), request, user);
         } catch (err) {
           if (!(err instanceof ApiError) || err.status >= 500) throw err;
-          const email = (request.body as { email?: string }).email;
+          const email = formField(request.body, 'email');
           return render(reply, user, { error: err, errorAt: at, email }, err.status);
         }
         return reply.redirect(`/account?done=${at}`, 303);
@@ -156,27 +158,23 @@ ${await notificationSection(deps, user.id, csrf, state)}
     '/account',
     { schema: { hide: true, querystring: AccountQuery }, preHandler: signedInOnly(deps) },
     async (request, reply) => {
-      const { done, welcome } = request.query as { done?: string; welcome?: string };
+      const { done, welcome } = request.query;
       return render(reply, request.sessionUser, { notice: NOTICES[welcome ? 'welcome' : (done ?? '')] });
     },
   );
 
-  post('/account/password', PasswordBody, 'password', async (request, user) => {
-    const { current, password, password2 } = request.body as {
-      current: string;
-      password: string;
-      password2: string;
-    };
+  post('/account/password', PasswordBody, 'password', async (body, request, user) => {
+    const { current, password, password2 } = body;
     if (password !== password2) throw new ApiError(1002, 'The two new passwords are not the same.');
     await changePassword(deps, user, current, password, request.ip ?? null, sessionId(request) ?? null);
   });
 
-  post('/account/email', EmailBody, 'email', async (request, user) => {
-    const { email, current } = request.body as { email: string; current: string };
+  post('/account/email', EmailBody, 'email', async (body, request, user) => {
+    const { email, current } = body;
     await changeEmail(deps, user, current, email, request.ip ?? null);
   });
 
-  post('/account/verify/resend', Type.Object(Csrf), 'resent', async (_request, user) => {
+  post('/account/verify/resend', Type.Object(Csrf), 'resent', async (_body, _request, user) => {
     const refused = await resendVerification(deps, user);
     if (refused)
       throw new ApiError(
@@ -185,11 +183,11 @@ ${await notificationSection(deps, user.id, csrf, state)}
       );
   });
 
-  post('/account/time-zone', ZoneBody, 'zone', async (request, user) => {
-    await setTimeZone(deps, user.id, (request.body as { time_zone: string }).time_zone);
+  post('/account/time-zone', ZoneBody, 'zone', async (body, _request, user) => {
+    await setTimeZone(deps, user.id, body.time_zone);
   });
 
-  post('/account/alerts', AlertsBody, 'alerts', async (request, user) => {
-    await setAlertsOptOut(deps, user.id, (request.body as { opt_out?: string }).opt_out === '1');
+  post('/account/alerts', AlertsBody, 'alerts', async (body, _request, user) => {
+    await setAlertsOptOut(deps, user.id, body.opt_out === '1');
   });
 }

@@ -1,8 +1,3 @@
-// GET/POST /login and POST /logout: password sign-in with a session cookie, the slowdown and
-// lockout of sign-in.ts (a browser's device cookie, set on each sign-in and kept after sign-out,
-// lets its owner past a lockout others caused), and the authentication events. The OAuth consent
-// page signs in here too.
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { dropSession, endSession, SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
@@ -10,6 +5,7 @@ import { signIn } from '../../domain/accounts/sign-in.js';
 import { SIGNUP_PATH } from '../../domain/accounts/signup.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 import {
   csrfToken,
   currentUser,
@@ -31,7 +27,7 @@ const LoginBody = Type.Object({
   _csrf: Type.String(),
 });
 
-export async function signInPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function signInPages(app: PageApp, deps: Deps): Promise<void> {
   async function form(
     reply: import('fastify').FastifyReply,
     next: string,
@@ -57,7 +53,7 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
   }
 
   app.get('/login', { schema: { hide: true, querystring: LoginQuery } }, async (request, reply) => {
-    const next = safeNext((request.query as { next?: string }).next);
+    const next = safeNext(request.query.next);
     if (await currentUser(deps, request)) return reply.redirect(next, 303);
     return sendPage(reply, await form(reply, next, '', null));
   });
@@ -66,15 +62,7 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
     '/login',
     { schema: { hide: true, body: LoginBody }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const {
-        username,
-        password,
-        next: rawNext,
-      } = request.body as {
-        username: string;
-        password: string;
-        next?: string;
-      };
+      const { username, password, next: rawNext } = request.body;
       const next = safeNext(rawNext);
       const result = await signIn(deps, username.trim(), password, request.ip ?? null, deviceCookie(request));
       if (!result.ok) {

@@ -2,7 +2,7 @@
 // verification email). An open sign-up lands on /signup/sent ("check your email"), whether the
 // address was free or already had an account; the person signs in afterwards. An invited sign-up
 // (its address proven) is signed in at once and lands on its account page.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
@@ -13,6 +13,7 @@ import { waitText } from '../../domain/limits/attempts.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, currentUser, SESSION_COOKIE, sessionCookieOptions } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 
@@ -32,7 +33,7 @@ or already been used. Ask for a new invitation.</p>`;
 
 type SignUpFields = { username: string; email?: string; invite?: string };
 
-export async function signUpPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function signUpPages(app: PageApp, deps: Deps): Promise<void> {
   async function show(
     reply: FastifyReply,
     status: number,
@@ -90,7 +91,7 @@ ${
 
   app.get(SIGNUP_PATH, { schema: { hide: true, querystring: TokenQuery } }, async (request, reply) => {
     if (await currentUser(deps, request)) return reply.redirect('/', 303);
-    const invite = (request.query as { token?: string }).token;
+    const invite = request.query.token;
     const invited = await invitedOf(invite);
     if (invite && !invited && deps.config.signupMode !== 'closed')
       return show(reply, 404, 'Invitation not valid', INVALID_INVITATION);
@@ -102,8 +103,8 @@ ${
   app.post(
     SIGNUP_PATH,
     { schema: { hide: true, body: SignUpBody }, preHandler: app.csrfProtection },
-    async (request: FastifyRequest, reply) => {
-      const body = request.body as SignUpFields & { password: string; password2: string };
+    async (request, reply) => {
+      const body = request.body;
       const invited = await invitedOf(body.invite);
       const closed = unavailable(invited);
       if (closed) return show(reply, 403, 'Sign up', closed);
@@ -158,7 +159,7 @@ owner got an email about it instead.</p>`,
   );
 
   app.get(VERIFY_PATH, { schema: { hide: true, querystring: TokenQuery } }, async (request, reply) => {
-    const user = await verifyEmail(deps, (request.query as { token?: string }).token ?? '');
+    const user = await verifyEmail(deps, request.query.token ?? '');
     if (!user)
       return show(
         reply,

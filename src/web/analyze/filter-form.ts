@@ -69,7 +69,7 @@ export function filterForm(
   )}</select></div>
 <fieldset class="statuses"><legend>Completeness</legend>${Object.entries(STATUS_LABELS).map(
     ([s, label]) =>
-      html`<label><input type="checkbox" name="status" value="${s}"${checked((f.status as string[]).includes(s))}> ${label}</label>`,
+      html`<label><input type="checkbox" name="status" value="${s}"${checked(f.status.some((x) => x === s))}> ${label}</label>`,
   )}</fieldset>
 <details class="by-answer"${byAnswer ? raw(' open') : ''}><summary>Filter by answer${byAnswer ? ` (${f.answers.length})` : ''}</summary>
 <p class="muted">Choices of one question match any of them; conditions on different questions must all hold.</p>

@@ -5,7 +5,7 @@
 // the page's filters through the exports domain.
 import { open } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { isComparable } from '../../domain/analysis/crosstab.js';
@@ -30,7 +30,7 @@ import {
   writeExportTo,
 } from '../../domain/exports/exports.js';
 import { isSummary } from '../../domain/exports/formats.js';
-import { EXPORT_FORMATS, type ExportFormat, FILE_TYPES } from '../../domain/exports/writers.js';
+import { EXPORT_FORMATS, FILE_TYPES } from '../../domain/exports/writers.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import { hiddenByPlan, readableFilters, readableUpTo } from '../../domain/responses/plan-limit.js';
 import { choiceLabel as labelOf } from '../../domain/responses/readable.js';
@@ -43,9 +43,11 @@ import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/pl
 import { sendPage } from '../account/frame.js';
 import { type Html, html, raw } from '../html.js';
 import { page as layout, type SurveyTab, surveyHeader, workspacePage } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pageArea } from '../page-area.js';
 import { requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
+import { planOf } from '../typed.js';
 import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { compareForm, compareResult } from './compare.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
@@ -65,7 +67,7 @@ ${hiddenFilter(f, ['status'])}${compare ? html`<input type="hidden" name="compar
 <fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
 <fieldset><legend>Responses to include</legend>${Object.entries(STATUS_LABELS).map(
     ([s, label]) =>
-      html`<label><input type="checkbox" name="status" value="${s}"${(f.status as string[]).includes(s) ? raw(' checked') : ''}> ${label}</label>`,
+      html`<label><input type="checkbox" name="status" value="${s}"${f.status.some((x) => x === s) ? raw(' checked') : ''}> ${label}</label>`,
   )}</fieldset>
 <div><label><input type="checkbox" name="bom" value="1"> Byte order mark (Excel)</label></div>
 <div><button type="submit">Download</button></div></form>`;
@@ -125,7 +127,7 @@ async function surveyToAnalyze(
   try {
     return {
       survey: await managedSurvey(deps, { user }, token, 'analyze', 'read'),
-      plan: user.account_type as Plan,
+      plan: planOf(user),
       user,
     };
   } catch (err) {
@@ -329,7 +331,7 @@ export function analyzePages(deps: Deps) {
   return pageArea('analyze-pages', deps, [analyzeRoutes]);
 }
 
-function analyzeRoutes(app: FastifyInstance, deps: Deps): void {
+function analyzeRoutes(app: PageApp, deps: Deps): void {
   app.get<{ Params: { token: string }; Querystring: FilterQuery }>(
     '/analyze/:token',
     { schema: { hide: true } },
@@ -396,9 +398,7 @@ ${items.map((it) =>
       const { survey, plan } = found;
       const q = request.query;
       const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
-      const format = (EXPORT_FORMATS as readonly string[]).includes(one(q.format))
-        ? (one(q.format) as ExportFormat)
-        : 'csv';
+      const format = EXPORT_FORMATS.find((f) => f === one(q.format)) ?? 'csv';
       const index = await designIndex(deps, survey);
       const f = parseFilter(q, index);
       const filters = responseFilters(survey.id, f);
@@ -435,7 +435,7 @@ ${items.map((it) =>
       writeExportTo(deps, survey, spec, upTo, body)
         .catch((err) => {
           request.log.error({ err }, 'export download failed');
-          body.destroy(err as Error);
+          body.destroy(err instanceof Error ? err : new Error(String(err)));
         })
         .finally(release);
       return reply

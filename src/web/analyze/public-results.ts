@@ -8,7 +8,7 @@
 // (views, password tries, unknown links) is counted against the client address's per-minute
 // allowance first. The figures are rendered once per results stamp (cachedBody,
 // deps.caches.sharedResults); the checks and the frame, on every request.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { type ResultFilter, responseFilters } from '../../domain/analysis/filters.js';
@@ -32,6 +32,7 @@ import {
 import { pageErrorHandler, sendPage } from '../account/frame.js';
 import { type Html, html, raw } from '../html.js';
 import { page, respondentHeader } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pageArea } from '../page-area.js';
 import { lookOf, type Themed, withTheme } from '../respond/theme.js';
 import { csrfToken, isSecure } from '../session.js';
@@ -83,7 +84,7 @@ function unlocked(deps: Deps, request: FastifyRequest, share: OpenShare): boolea
   return isUnlocked(deps, share, request.cookies[cookieName(share)]);
 }
 
-export function publicResultsRoutes(app: FastifyInstance, deps: Deps): void {
+export function publicResultsRoutes(app: PageApp, deps: Deps): void {
   async function passwordPage(
     reply: FastifyReply,
     token: string,

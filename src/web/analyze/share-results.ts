@@ -3,7 +3,7 @@
 // answers off until chosen, the expiry day in the owner's time zone), a filter fixed into the page (the analyze page links here with its
 // current filter), a new link; and the link itself in a field to copy. Anyone with analyze access
 // sees the settings; only the owner on a paid plan changes them (the domain decides).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
@@ -33,6 +33,7 @@ import { sendPage, userPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
 import { type Html, html, raw } from '../html.js';
 import { surveyHeader } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 import { STATUS_LABELS } from './filter-form.js';
 
@@ -103,17 +104,6 @@ const Body = Type.Object({
   fix_query: Type.Optional(Type.String({ maxLength: 8000 })),
   new_link: Type.Optional(Type.String({ maxLength: 5 })),
 });
-type BodyIn = {
-  state: 'on' | 'off';
-  password?: string;
-  remove_password?: string;
-  expires?: string;
-  q?: string | string[];
-  filter?: 'keep' | 'fix' | 'none';
-  fix_query?: string;
-  new_link?: string;
-};
-
 const DONE: Record<string, string> = {
   on: 'The results page is on: anyone with the link can see it.',
   off: 'The results page is off: its link no longer works.',
@@ -123,12 +113,13 @@ const DONE: Record<string, string> = {
 function filterQueryOf(query: Record<string, unknown>): FilterQuery {
   const out: FilterQuery = {};
   for (const [k, v] of Object.entries(query))
-    if (k !== 'sm' && k !== 'done' && (typeof v === 'string' || Array.isArray(v)))
-      out[k] = v as string | string[];
+    if (k === 'sm' || k === 'done') continue;
+    else if (typeof v === 'string') out[k] = v;
+    else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
   return out;
 }
 
-export function shareResultsRoutes(app: FastifyInstance, deps: Deps): void {
+export function shareResultsRoutes(app: PageApp, deps: Deps): void {
   async function render(
     reply: FastifyReply,
     user: User,
@@ -221,7 +212,7 @@ ${form}
   }
 
   app.get('/analyze/share', { schema: { hide: true, querystring: Query } }, async (request, reply) => {
-    const query = request.query as { sm: string; done?: string } & Record<string, unknown>;
+    const query = request.query;
     const user = await currentUser(deps, request);
     if (!user) return reply.redirect(loginUrl(shareResultsUrl(query.sm)), 303);
     const survey = await managedSurvey(deps, { user }, query.sm, 'analyze', 'read');
@@ -234,11 +225,11 @@ ${form}
     '/analyze/share',
     { schema: { hide: true, querystring: Query, body: Body }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const { sm } = request.query as { sm: string };
+      const { sm } = request.query;
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(shareResultsUrl(sm)), 303);
       const survey = await managedSurvey(deps, { user }, sm, 'analyze', 'read');
-      const b = request.body as BodyIn;
+      const b = request.body;
       const index = await designIndex(deps, survey);
       const fixQuery = b.fix_query ?? '';
       try {

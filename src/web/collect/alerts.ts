@@ -1,6 +1,6 @@
 // /collect/alerts?sm=<manage token>: the survey's response alerts (an email to its owner on each
 // completed response, or a daily digest, or none), set through domain/alerts.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
@@ -11,6 +11,7 @@ import { sendPage, userPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
 import { html } from '../html.js';
 import { surveyHeader } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 
 const CHOICES: [AlertMode, string, string][] = [
@@ -25,7 +26,7 @@ const CHOICES: [AlertMode, string, string][] = [
 
 export const alertsUrl = (token: string) => `/collect/alerts?sm=${encodeURIComponent(token)}`;
 
-export function alertPages(app: FastifyInstance, deps: Deps): void {
+export function alertPages(app: PageApp, deps: Deps): void {
   async function render(
     reply: FastifyReply,
     user: User,
@@ -63,7 +64,7 @@ ${CHOICES.map(
   });
 
   app.get('/collect/alerts', { schema: { hide: true, querystring: Query } }, async (request, reply) => {
-    const { sm, done } = request.query as { sm: string; done?: string };
+    const { sm, done } = request.query;
     const user = await currentUser(deps, request);
     if (!user) return reply.redirect(loginUrl(alertsUrl(sm)), 303);
     const survey = await managedSurvey(deps, { user }, sm, 'collect', 'read');
@@ -81,12 +82,12 @@ ${CHOICES.map(
       preHandler: app.csrfProtection,
     },
     async (request, reply) => {
-      const { sm } = request.query as { sm: string };
+      const { sm } = request.query;
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(alertsUrl(sm)), 303);
       const survey = await managedSurvey(deps, { user }, sm, 'collect', 'write');
       try {
-        await setAlertMode(deps, user.id, survey, (request.body as { mode: string }).mode);
+        await setAlertMode(deps, user.id, survey, request.body.mode);
       } catch (err) {
         if (!(err instanceof ApiError) || err.status >= 500) throw err;
         return render(reply, user, survey, { error: err });

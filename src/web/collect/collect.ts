@@ -5,8 +5,8 @@
 // collect for it (requireSurvey 'collect': read to see the page, write to change anything; a Viewer
 // sees it read-only). Every change goes through the collectors domain services (plan rules,
 // validation, events); their errors are shown on the page.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type TProperties, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import {
@@ -22,11 +22,11 @@ import { managedSurvey, mayAccess, type SurveyRow } from '../../domain/surveys/a
 import { baseUrl } from '../../http/paging.js';
 import { parseApiDate } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Plan } from '../../platform/plans.js';
 import { userPage } from '../account/frame.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import {
   errorFor,
+  type FormRequest,
   formText,
   hidden,
   invalidIf,
@@ -37,7 +37,9 @@ import {
 } from '../forms.js';
 import { type Html, html, raw } from '../html.js';
 import { surveyHeader } from '../layout.js';
-import { csrfToken, currentUser, loginUrl } from '../session.js';
+import type { PageApp } from '../page-area.js';
+import { csrfToken, currentUser, formField, formFields, loginUrl } from '../session.js';
+import { planOf } from '../typed.js';
 import { emailCollectorPages, emailCollectorUrl } from './email.js';
 import { FINISH_FORM, finishForm, finishInput, inFormWords } from './finish.js';
 import { shareRoutes, shareSection } from './share.js';
@@ -225,7 +227,7 @@ type Action = (
   user: User,
 ) => Promise<{ done: string; anchor?: string }>;
 
-export async function collectPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function collectPages(app: PageApp, deps: Deps): Promise<void> {
   const page: ManagedPage<CollectState> = {
     area: 'collect',
     url: collectUrl,
@@ -237,26 +239,26 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
   await shareRoutes(app, deps, page);
 
   /** A change: collect write access, the action, then back to the page (or the error on it). */
-  function change(
+  function change<B extends TProperties, P extends TSchema>(
     path: string,
-    body: Record<string, TSchema>,
-    withCollector: boolean,
-    action: (request: FastifyRequest) => Action,
+    body: B,
+    params: P,
+    action: (request: FormRequest<B, P>) => Action,
   ) {
     managedFormPost(app, deps, page, {
       path,
       body,
-      params: withCollector ? CollectorParams : undefined,
+      params,
       action: (request, survey, actor) => action(request)(survey, actor, actor.user),
       failed: (request, error) => {
         // A collector of another survey (or one deleted meanwhile) is 404/1020: its form is not on
         // the page, so the message is shown at the top.
-        const id = (request.params as { collectorId?: string }).collectorId;
+        const id = formField(request.params, 'collectorId');
         const end = request.url.split('?')[0].endsWith('/finish') ? '-end' : '';
         return {
           error,
           errorAt: id ? `c-${id}${end}` : 'create',
-          form: request.body as Record<string, string | undefined>,
+          form: formFields(request.body),
         };
       },
     });
@@ -268,10 +270,10 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
       name: formText(100_000),
       type: Type.Optional(Type.Union([Type.Literal('weblink'), Type.Literal('email')])),
     },
-    false,
+    Type.Object({}),
     (request) => async (survey, actor) => {
-      const { type = 'weblink' } = request.body as { type?: 'weblink' | 'email' };
-      const name = ((request.body as { name?: string }).name ?? '').trim();
+      const { type = 'weblink' } = request.body;
+      const name = (request.body.name ?? '').trim();
       if (name.includes('\u0000'))
         throw new ApiError(1002, 'The name contains a character that is not allowed.');
       if (name.length > 500) throw new ApiError(1002, 'The name is longer than 500 characters.');
@@ -283,10 +285,10 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
   change(
     '/collect/collectors/:collectorId/status',
     { status: Type.Union([Type.Literal('open'), Type.Literal('closed')]) },
-    true,
+    CollectorParams,
     (request) => async (survey, actor, user) => {
-      const { collectorId } = request.params as { collectorId: string };
-      const { status } = request.body as { status: 'open' | 'closed' };
+      const { collectorId } = request.params;
+      const { status } = request.body;
       const c = await collectorOf(deps, user, survey, collectorId);
       await updateCollector(deps, actor, c, { status }, undefined, 'patch');
       return { done: status === 'open' ? 'opened' : 'closed', anchor: `c-${collectorId}` };
@@ -296,10 +298,10 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
   change(
     '/collect/collectors/:collectorId/settings',
     { close_date: formText(100), response_limit: formText(100) },
-    true,
+    CollectorParams,
     (request) => async (survey, actor, user) => {
-      const { collectorId } = request.params as { collectorId: string };
-      const form = request.body as { close_date?: string; response_limit?: string };
+      const { collectorId } = request.params;
+      const form = request.body;
       const c = await collectorOf(deps, user, survey, collectorId);
       const closeDate = closeDateOf(form.close_date);
       const responseLimit = responseLimitOf(form.response_limit);
@@ -318,11 +320,11 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
   change(
     '/collect/collectors/:collectorId/finish',
     FINISH_FORM,
-    true,
+    CollectorParams,
     (request) => async (survey, actor, user) => {
-      const { collectorId } = request.params as { collectorId: string };
+      const { collectorId } = request.params;
       const c = await collectorOf(deps, user, survey, collectorId);
-      const input = finishInput(c, request.body as Record<string, string | undefined>);
+      const input = finishInput(c, request.body);
       try {
         // The same domain function as PATCH /v3/collectors/{id}.
         if (Object.keys(input).length > 0) await updateCollector(deps, actor, c, input, undefined, 'patch');
@@ -350,16 +352,11 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
       preHandler: app.csrfProtection,
     },
     async (request, reply) => {
-      const token = (request.query as { sm?: string }).sm ?? '';
+      const token = request.query.sm ?? '';
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(collectUrl(token)), 303);
       const survey = await managedSurvey(deps, { user }, token, 'collect', 'write');
-      const c = await collectorOf(
-        deps,
-        user,
-        survey,
-        (request.params as { collectorId: string }).collectorId,
-      );
+      const c = await collectorOf(deps, user, survey, request.params.collectorId);
       if (!confirmed(request.body)) {
         return askFirst(deps, reply, user, {
           action: `/collect/collectors/${c.id}/delete?sm=${encodeURIComponent(token)}`,
@@ -367,7 +364,7 @@ export async function collectPages(app: FastifyInstance, deps: Deps): Promise<vo
           cancelHref: `${collectUrl(token)}#c-${c.id}`,
         });
       }
-      await deleteCollector(deps, { user, plan: user.account_type as Plan, ip: request.ip ?? null }, c);
+      await deleteCollector(deps, { user, plan: planOf(user), ip: request.ip ?? null }, c);
       return reply.redirect(`${collectUrl(token)}&done=deleted`, 303);
     },
   );

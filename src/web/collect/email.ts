@@ -6,8 +6,8 @@
 //     recipients (picked from contacts and lists or pasted, with a result per address), sending it
 //     now or at a time, and its stats once sent.
 // Everything goes through the invitations domain, as /v3/collectors/{id}/messages does.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type TProperties, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { preferencesOf } from '../../domain/accounts/preferences.js';
 import type { User } from '../../domain/accounts/users.js';
@@ -50,7 +50,9 @@ import { sendPage, userPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { surveyHeader } from '../layout.js';
-import { csrfToken, currentUser, loginUrl } from '../session.js';
+import type { PageApp } from '../page-area.js';
+import { csrfToken, currentUser, formField, formFields, loginUrl } from '../session.js';
+import { planOf } from '../typed.js';
 import { alertPages, alertsUrl } from './alerts.js';
 
 /** Recipients and contacts listed on a message's page (the rest: "and N more"). */
@@ -62,7 +64,7 @@ const Query = Type.Object({
   sm: Type.Optional(Type.String({ maxLength: 100 })),
   done: Type.Optional(Type.String({ maxLength: 40 })),
 });
-const form = (fields: Record<string, ReturnType<typeof Type.Optional>>) =>
+const form = <F extends TProperties>(fields: F) =>
   Type.Object({ _csrf: Type.String({ maxLength: 200 }), ...fields }, { additionalProperties: false });
 const text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 const many = Type.Optional(
@@ -110,19 +112,19 @@ interface Ctx {
 /** The signed-in user's email collector named by the path, of the survey named by `sm`. */
 async function contextOf(
   deps: Deps,
-  request: FastifyRequest,
+  request: FastifyRequest & { params: { collectorId: string }; query: { sm?: string } },
   reply: FastifyReply,
   level: 'read' | 'write',
 ): Promise<Ctx | null> {
-  const token = (request.query as { sm?: string }).sm ?? '';
-  const { collectorId } = request.params as { collectorId: string };
+  const token = request.query.sm ?? '';
+  const { collectorId } = request.params;
   const user = await currentUser(deps, request);
   if (!user) {
     reply.redirect(loginUrl(emailCollectorUrl(token, collectorId)), 303);
     return null;
   }
   const survey = await managedSurvey(deps, { user }, token, 'collect', level);
-  const actor = { user, plan: user.account_type as Plan, ip: request.ip ?? null };
+  const actor = { user, plan: planOf(user), ip: request.ip ?? null };
   const collector = await emailCollectorFor(deps, actor, collectorId, level);
   if (collector.survey_id !== survey.id) throw new ApiError(1020, 'Collector not found.');
   const { time_zone: zone } = await preferencesOf(deps, user.id);
@@ -193,7 +195,7 @@ function outcomeTable(out: BulkOutcome): Html {
 <tbody>${rows.map(([e, l]) => html`<tr><td data-label="Address" class="break">${e}</td><td data-label="Result">${l}</td></tr>`)}</tbody></table></section>`;
 }
 
-export function emailCollectorPages(app: FastifyInstance, deps: Deps): void {
+export function emailCollectorPages(app: PageApp, deps: Deps): void {
   alertPages(app, deps);
   async function render(ctx: Ctx, reply: FastifyReply, title: string, body: Html, status = 200) {
     const markup = await userPage(
@@ -403,7 +405,7 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
     async (request, reply) => {
       const ctx = await contextOf(deps, request, reply, 'read');
       if (!ctx) return reply;
-      const done = (request.query as { done?: string }).done;
+      const done = request.query.done;
       return renderCollector(ctx, reply, { notice: done ? NOTICES[done] : undefined });
     },
   );
@@ -414,12 +416,8 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
     async (request, reply) => {
       const ctx = await contextOf(deps, request, reply, 'read');
       if (!ctx) return reply;
-      const message = await getMessage(
-        deps,
-        ctx.collector,
-        (request.params as { messageId: string }).messageId,
-      );
-      const done = (request.query as { done?: string }).done;
+      const message = await getMessage(deps, ctx.collector, request.params.messageId);
+      const done = request.query.done;
       return renderMessage(ctx, reply, message, { notice: done ? NOTICES[done] : undefined });
     },
   );
@@ -445,7 +443,7 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
     async (request, reply) => {
       const ctx = await contextOf(deps, request, reply, 'write');
       if (!ctx) return reply;
-      const f = request.body as { type?: 'invite' | 'reminder'; subject?: string; body?: string };
+      const f = request.body;
       const type = f.type ?? 'invite';
       try {
         const subject = (f.subject ?? '').trim();
@@ -454,7 +452,7 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
         return reply.redirect(`${messageUrl(ctx.token, ctx.collector.id, m.id)}&done=created`, 303);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        return renderCollector(ctx, reply, { error: err, errorAt: type, form: f as Record<string, string> });
+        return renderCollector(ctx, reply, { error: err, errorAt: type, form: formFields(f) });
       }
     },
   );
@@ -463,7 +461,7 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
   function messagePost(
     path: string,
     at: string,
-    body: Record<string, ReturnType<typeof Type.Optional>>,
+    body: Record<string, ReturnType<typeof text> | typeof many>,
     action: (
       ctx: Ctx,
       message: MessageRow,
@@ -479,12 +477,8 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
       async (request, reply) => {
         const ctx = await contextOf(deps, request, reply, 'write');
         if (!ctx) return reply;
-        const message = await getMessage(
-          deps,
-          ctx.collector,
-          (request.params as { messageId: string }).messageId,
-        );
-        const f = request.body as Record<string, string | string[] | undefined>;
+        const message = await getMessage(deps, ctx.collector, request.params.messageId);
+        const f = request.body;
         try {
           const done = await action(ctx, message, f);
           if (typeof done !== 'string')
@@ -498,7 +492,7 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
           return renderMessage(ctx, reply, fresh, {
             error: err,
             errorAt: at,
-            form: f as Record<string, string>,
+            form: formFields(f),
           });
         }
       },
@@ -508,7 +502,7 @@ ${sentInfo}${editForm}${previewCard}${picker}${recipientList}${sendForm}`;
   messagePost('edit', 'edit', { subject: text(500), body: text(100_000) }, async (_ctx, message, f) => {
     const subject = String(f.subject ?? '').trim();
     if (!subject) throw new ApiError(1002, 'Write a subject.');
-    await updateMessage(deps, message, { subject, body_text: bodyText(f.body as string) }, 'patch');
+    await updateMessage(deps, message, { subject, body_text: bodyText(formField(f, 'body')) }, 'patch');
     return 'saved';
   });
 

@@ -2,7 +2,7 @@
 // at `{collector url}/qr.svg` and `/qr.png`) with download buttons, the snippets that put the
 // survey on another site (embed.js inline or as a popup, or a plain iframe without script), and
 // the origins allowed to frame it (the collector's `embed_origins`, the same rule as the API's).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
@@ -23,6 +23,7 @@ import {
   managedFormPost,
 } from '../forms.js';
 import { type Html, html, raw } from '../html.js';
+import type { PageApp } from '../page-area.js';
 
 type State = FormErrorState & { notice?: string; form?: Record<string, string | undefined> };
 
@@ -66,23 +67,22 @@ ${state.form?.embed_origins !== undefined ? errorFor(state, at) : ''}
 }
 
 /** The QR code routes and the allowed-origins form of the collect page. */
-export async function shareRoutes(app: FastifyInstance, deps: Deps, page: ManagedPage<State>): Promise<void> {
+export async function shareRoutes(app: PageApp, deps: Deps, page: ManagedPage<State>): Promise<void> {
   const Params = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9]{6,40}$' }) });
-  async function linkOf(request: FastifyRequest): Promise<string | undefined> {
-    const { token } = request.params as { token: string };
+  async function linkOf(request: FastifyRequest, token: string): Promise<string | undefined> {
     const c = await collectorByToken(deps, token);
     if (c?.type !== 'weblink') return undefined;
     return `${request.protocol}://${request.host}/r/${token}`;
   }
   const day = 'public, max-age=86400';
   app.get('/r/:token/qr.svg', { schema: { hide: true, params: Params } }, async (request, reply) => {
-    const link = await linkOf(request);
+    const link = await linkOf(request, request.params.token);
     if (!link) return reply.code(404).type('text/plain').send('Not found');
     const svg = await QRCode.toString(link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
     return reply.type('image/svg+xml').header('cache-control', day).send(svg);
   });
   app.get('/r/:token/qr.png', { schema: { hide: true, params: Params } }, async (request, reply) => {
-    const link = await linkOf(request);
+    const link = await linkOf(request, request.params.token);
     if (!link) return reply.code(404).type('text/plain').send('Not found');
     // 1200 px: about 10 cm at 300 dpi, enough for print.
     const png = await QRCode.toBuffer(link, {
@@ -100,11 +100,11 @@ export async function shareRoutes(app: FastifyInstance, deps: Deps, page: Manage
     body: { embed_origins: formText(10_000) },
     failed: (request, error: ApiError) => ({
       error,
-      errorAt: `c-${(request.params as { collectorId: string }).collectorId}`,
-      form: request.body as Record<string, string | undefined>,
+      errorAt: `c-${request.params.collectorId}`,
+      form: request.body,
     }),
     action: async (request, survey, actor) => {
-      const { collectorId } = request.params as { collectorId: string };
+      const { collectorId } = request.params;
       const { collector: c } = await requireCollector(
         deps,
         { user: actor.user },
@@ -113,9 +113,7 @@ export async function shareRoutes(app: FastifyInstance, deps: Deps, page: Manage
         'write',
       );
       if (c.survey_id !== survey.id) throw new ApiError(1020, 'Collector not found.');
-      const list = ((request.body as { embed_origins?: string }).embed_origins ?? '')
-        .split(/[\s,]+/)
-        .filter(Boolean);
+      const list = (request.body.embed_origins ?? '').split(/[\s,]+/).filter(Boolean);
       await updateCollector(deps, actor, c, { embed_origins: list }, undefined, 'patch');
       return { done: 'embed', anchor: `c-${collectorId}` };
     },

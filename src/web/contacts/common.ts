@@ -1,7 +1,7 @@
 // Shared pieces of the Contacts pages: the signed-in frame with the section's navigation, the
 // signed-in actor, and the contact form's fields.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import {
@@ -12,7 +12,6 @@ import {
 } from '../../domain/contacts/contacts.js';
 import type { ContactField } from '../../domain/contacts/fields.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Plan } from '../../platform/plans.js';
 import { sendPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
 import { workspacePage } from '../layout.js';
@@ -27,9 +26,8 @@ const TABS: [ContactsTab, string, string][] = [
 ];
 
 export function userOf(request: FastifyRequest): User {
-  return request.sessionUser as User;
+  return request.sessionUser;
 }
-export const planOf = (user: User) => user.account_type as Plan;
 
 /** Sends a Contacts page: the workspace header, the section's tabs, then `body`. */
 export async function contactsPage(
@@ -68,7 +66,7 @@ export function messages(notice: string | undefined, error: ApiError | undefined
 }
 
 /** A form body: the CSRF token and the given fields (each optional unless the schema says not). */
-export function formBody(fields: Record<string, TSchema>) {
+export function formBody<F extends TProperties>(fields: F) {
   return Type.Object({ _csrf: Type.String({ maxLength: 200 }), ...fields }, { additionalProperties: false });
 }
 export const text = (max = 1000) => Type.Optional(Type.String({ maxLength: max }));

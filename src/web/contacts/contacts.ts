@@ -1,8 +1,3 @@
-// The Contacts page (/contacts): the signed-in user's address book, paged and searchable, with
-// forms to add, edit and delete a contact; the labels of the custom fields; the CSV export. Every
-// change goes through the contacts domain (the same functions as /v3/contacts), so the duplicate
-// rule and the plan's contact limit hold here as they do in the API.
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import {
@@ -20,7 +15,9 @@ import type { ApiError } from '../../platform/errors.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import { hidden } from '../forms.js';
 import { html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, signedInOnly } from '../session.js';
+import { planOf } from '../typed.js';
 import {
   attempt,
   CONTACT_FIELDS,
@@ -32,7 +29,6 @@ import {
   fullName,
   IdParams,
   messages,
-  planOf,
   text,
   userOf,
 } from './common.js';
@@ -44,7 +40,7 @@ const NOTICES: Record<string, string> = {
   deleted: 'The contact was deleted.',
   fields: 'The custom field labels were saved.',
 };
-const STATUS_LABELS: Record<ContactStatus, string> = {
+const STATUS_LABELS: Partial<Record<string, string>> & Record<ContactStatus, string> = {
   active: 'Active',
   optout: 'Opted out',
   bounced: 'Bounced',
@@ -64,7 +60,7 @@ const ListQuery = Type.Object({
 });
 type ListQuery = { q?: string; by?: string; status?: ContactStatus; page?: string; done?: string };
 
-export function contactRoutes(app: FastifyInstance, deps: Deps): void {
+export function contactRoutes(app: PageApp, deps: Deps): void {
   const signedIn = signedInOnly(deps);
 
   async function renderList(
@@ -98,7 +94,7 @@ export function contactRoutes(app: FastifyInstance, deps: Deps): void {
 <tbody>${rows.map(
           (
             c,
-          ) => html`<tr><td data-label="Email" class="break">${c.email ?? ''}</td><td data-label="Name">${fullName(c)}</td><td data-label="Phone">${c.phone_number ?? ''}</td><td data-label="Status">${STATUS_LABELS[c.status as ContactStatus] ?? c.status}</td>
+          ) => html`<tr><td data-label="Email" class="break">${c.email ?? ''}</td><td data-label="Name">${fullName(c)}</td><td data-label="Phone">${c.phone_number ?? ''}</td><td data-label="Status">${STATUS_LABELS[c.status] ?? c.status}</td>
 <td><div class="actions"><a class="button secondary" href="/contacts/${c.id}" aria-label="Edit ${c.email ?? c.phone_number ?? ''}">Edit</a>
 ${destructiveForm(
   `/contacts/${c.id}/delete`,
@@ -148,7 +144,7 @@ ${contactFields('add', fields, state.form ?? {}, !!state.error)}
   app.get(
     '/contacts',
     { schema: { hide: true, querystring: ListQuery }, preHandler: signedIn },
-    (request, reply) => renderList(request, reply, request.query as ListQuery),
+    (request, reply) => renderList(request, reply, request.query),
   );
 
   app.post(
@@ -156,7 +152,7 @@ ${contactFields('add', fields, state.form ?? {}, !!state.error)}
     { schema: { hide: true, body: formBody(CONTACT_FIELDS) }, preHandler: [signedIn, app.csrfProtection] },
     async (request, reply) => {
       const user = userOf(request);
-      const form = request.body as Record<string, string | undefined>;
+      const form = request.body;
       const error = await attempt(() => createContact(deps, user.id, planOf(user), contactInput(form)));
       if (!error) return reply.redirect('/contacts?done=added', 303);
       return renderList(request, reply, {}, { error, form });
@@ -179,7 +175,7 @@ ${contactFields('add', fields, state.form ?? {}, !!state.error)}
   app.get(
     '/contacts/fields',
     { schema: { hide: true, querystring: Type.Object({ done: text(40) }) }, preHandler: signedIn },
-    async (request, reply) => renderFields(request, reply, (request.query as { done?: string }).done),
+    async (request, reply) => renderFields(request, reply, request.query.done),
   );
 
   async function renderFields(
@@ -222,7 +218,7 @@ ${fields.map(
     },
     async (request, reply) => {
       const user = userOf(request);
-      const form = request.body as Record<string, string | undefined>;
+      const form = request.body;
       for (const f of await listFields(deps, user.id)) {
         const label = form[`label_${f.id}`]?.trim();
         if (label && label !== f.label) await setFieldLabel(deps, user.id, f.id, label);
@@ -244,7 +240,7 @@ ${fields.map(
     const body = html`<p><a href="/contacts">← All contacts</a></p>
 ${messages(undefined, state.error)}
 <section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">Edit ${name}</h2>
-<p class="muted">Status: ${STATUS_LABELS[c.status as ContactStatus] ?? c.status}</p>
+<p class="muted">Status: ${STATUS_LABELS[c.status] ?? c.status}</p>
 <form method="post" action="/contacts/${c.id}">${hidden(await csrfToken(deps, reply))}
 ${contactFields('edit', fields, state.form ?? contactValues(c), !!state.error)}
 <p><button type="submit">Save contact</button></p>
@@ -263,7 +259,7 @@ ${contactFields('edit', fields, state.form ?? contactValues(c), !!state.error)}
   app.get(
     '/contacts/:contactId',
     { schema: { hide: true, params: IdParams('contactId') }, preHandler: signedIn },
-    (request, reply) => renderEdit(request, reply, (request.params as { contactId: string }).contactId),
+    (request, reply) => renderEdit(request, reply, request.params.contactId),
   );
 
   app.post(
@@ -274,8 +270,8 @@ ${contactFields('edit', fields, state.form ?? contactValues(c), !!state.error)}
     },
     async (request, reply) => {
       const user = userOf(request);
-      const { contactId } = request.params as { contactId: string };
-      const form = request.body as Record<string, string | undefined>;
+      const { contactId } = request.params;
+      const form = request.body;
       const error = await attempt(() => updateContact(deps, user.id, contactId, contactInput(form), true));
       if (!error) return reply.redirect('/contacts?done=saved', 303);
       if (error.code === 1020) throw error;
@@ -291,7 +287,7 @@ ${contactFields('edit', fields, state.form ?? contactValues(c), !!state.error)}
     },
     async (request, reply) => {
       const user = userOf(request);
-      const { contactId } = request.params as { contactId: string };
+      const { contactId } = request.params;
       const c = await getContact(deps, user.id, contactId);
       if (!confirmed(request.body)) {
         const name = c.email ?? c.phone_number ?? '';

@@ -4,7 +4,7 @@
 // with the reason, or a duplicate of an earlier row. The rules live in the contacts domain
 // (src/domain/contacts/import.ts), which imports through the same bulk path as the API.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { listFields } from '../../domain/contacts/fields.js';
@@ -24,9 +24,11 @@ import { releaseUpload } from '../../domain/uploads/admission.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
-import { csrfToken, signedInOnly } from '../session.js';
-import { admitUploadRequest, csrfRefusal, type Fields, readMultipart } from '../uploads.js';
-import { contactsPage, formBody, listOf, many, messages, planOf, text, userOf } from './common.js';
+import type { PageApp } from '../page-area.js';
+import { csrfToken, formField, signedInOnly } from '../session.js';
+import { planOf } from '../typed.js';
+import { admitUploadRequest, csrfRefusal, readMultipart } from '../uploads.js';
+import { contactsPage, formBody, listOf, many, messages, text, userOf } from './common.js';
 
 /** Sample rows shown under each column in the preview. */
 const SAMPLES = 3;
@@ -38,7 +40,7 @@ const OUTCOMES: Record<ImportRow['result']['outcome'], string> = {
   duplicate: 'Duplicate',
 };
 
-export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function importRoutes(app: PageApp, deps: Deps): Promise<void> {
   // Only the file upload step is multipart, read by its handler once sign-in, the upload's
   // admission and the CSRF token (the form's first field) allowed it; the file is read into a
   // string (one file, 1 MB).
@@ -163,7 +165,7 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
       ],
     },
     async (request, reply) => {
-      let form = request.body as Fields | undefined;
+      let form = request.body;
       if (request.isMultipart()) {
         const read = await readMultipart<[string, string]>(request, {
           allowed: (fields) => csrfRefusal(app, request, fields._csrf) === null,
@@ -176,7 +178,7 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
         }
         form = { ...read.fields, ...Object.fromEntries(read.items) };
       } else {
-        const refusal = csrfRefusal(app, request, form?._csrf);
+        const refusal = csrfRefusal(app, request, formField(form, '_csrf'));
         if (refusal) throw refusal;
       }
       if (!request.compileValidationSchema(previewBody)(form ?? {}))
@@ -185,7 +187,8 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
           reply,
           new ApiError(1002, 'The form is missing fields or has too much in one.'),
         );
-      const { file, csv: pasted } = form as { file?: string; csv?: string };
+      const file = formField(form, 'file');
+      const pasted = formField(form, 'csv');
       const csvText = file?.trim() ? file : (pasted ?? '');
       let csv: ParsedCsv;
       try {
@@ -216,12 +219,7 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     },
     async (request, reply) => {
       const user = userOf(request);
-      const form = request.body as {
-        csv: string;
-        map?: string | string[];
-        list_id?: string;
-        update_existing?: string;
-      };
+      const form = request.body;
       const csv = readCsv(form.csv);
       const chosen = listOf(form.map);
       const options = { listId: form.list_id || undefined, updateExisting: form.update_existing === 'yes' };

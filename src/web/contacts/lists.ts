@@ -1,8 +1,8 @@
 // Contact lists on the Contacts page: /contacts/lists (the lists with their sizes, create) and
 // /contacts/lists/{id} (its members, add and remove members, rename, delete). Through the same
 // domain functions as /v3/contact_lists.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, type TProperties, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { listContacts } from '../../domain/contacts/contacts.js';
 import {
@@ -19,6 +19,7 @@ import { ApiError } from '../../platform/errors.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import { hidden } from '../forms.js';
 import { html } from '../html.js';
+import { type PageApp, validated } from '../page-area.js';
 import { csrfToken, signedInOnly } from '../session.js';
 import {
   contactsPage,
@@ -51,7 +52,7 @@ function nameOf(value: string | undefined): string {
   return name;
 }
 
-export function listRoutes(app: FastifyInstance, deps: Deps): void {
+export function listRoutes(app: PageApp, deps: Deps): void {
   const signedIn = signedInOnly(deps);
 
   async function renderLists(request: FastifyRequest, reply: FastifyReply, done?: string, error?: ApiError) {
@@ -91,7 +92,7 @@ ${
   app.get(
     '/contacts/lists',
     { schema: { hide: true, querystring: Done }, preHandler: signedIn },
-    (request, reply) => renderLists(request, reply, (request.query as { done?: string }).done),
+    (request, reply) => renderLists(request, reply, request.query.done),
   );
 
   app.post(
@@ -103,7 +104,7 @@ ${
     async (request, reply) => {
       const user = userOf(request);
       try {
-        const list = await createList(deps, user.id, nameOf((request.body as { name?: string }).name));
+        const list = await createList(deps, user.id, nameOf(request.body.name));
         return reply.redirect(`/contacts/lists/${list.id}?done=created`, 303);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
@@ -180,21 +181,21 @@ ${destructiveForm(`/contacts/lists/${list.id}/delete`, csrf, deletion(list.name,
   app.get(
     '/contacts/lists/:listId',
     { schema: { hide: true, params: ListParams, querystring: Done }, preHandler: signedIn },
-    (request, reply) =>
-      renderList(
-        request,
-        reply,
-        (request.params as { listId: string }).listId,
-        (request.query as { done?: string }).done,
-      ),
+    (request, reply) => renderList(request, reply, request.params.listId, request.query.done),
   );
 
   /** A change to one list; an ApiError re-renders the list's page with it. */
-  function change(
+  function change<F extends TProperties>(
     path: string,
-    body: Parameters<typeof formBody>[0],
-    action: (request: FastifyRequest, userId: string, listId: string) => Promise<string>,
+    body: F,
+    action: (
+      form: Static<ReturnType<typeof formBody<F>>>,
+      userId: string,
+      listId: string,
+      contactId: string | undefined,
+    ) => Promise<string>,
   ) {
+    const schema = formBody(body);
     app.post(
       path,
       {
@@ -204,14 +205,14 @@ ${destructiveForm(`/contacts/lists/${list.id}/delete`, csrf, deletion(list.name,
             listId: Type.String({ pattern: '^[0-9]{1,20}$' }),
             contactId: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
           }),
-          body: formBody(body),
+          body: schema,
         },
         preHandler: [signedIn, app.csrfProtection],
       },
       async (request, reply) => {
-        const { listId } = request.params as { listId: string };
+        const { listId, contactId } = request.params;
         try {
-          const done = await action(request, userOf(request).id, listId);
+          const done = await action(validated(schema, request.body), userOf(request).id, listId, contactId);
           return reply.redirect(
             done === 'deleted' ? '/contacts/lists?done=deleted' : `/contacts/lists/${listId}?done=${done}`,
             303,
@@ -224,20 +225,24 @@ ${destructiveForm(`/contacts/lists/${list.id}/delete`, csrf, deletion(list.name,
     );
   }
 
-  change('/contacts/lists/:listId/rename', { name: text(1000) }, async (request, userId, listId) => {
-    await renameList(deps, userId, listId, nameOf((request.body as { name?: string }).name));
+  change('/contacts/lists/:listId/rename', { name: text(1000) }, async (form, userId, listId) => {
+    await renameList(deps, userId, listId, nameOf(form.name));
     return 'renamed';
   });
-  change('/contacts/lists/:listId/members', { contact_id: many }, async (request, userId, listId) => {
-    const ids = listOf((request.body as { contact_id?: string | string[] }).contact_id);
+  change('/contacts/lists/:listId/members', { contact_id: many }, async (form, userId, listId) => {
+    const ids = listOf(form.contact_id);
     if (ids.length === 0) throw new ApiError(1002, 'Choose the contacts to add.');
     await addMembers(deps, userId, listId, ids);
     return 'added';
   });
-  change('/contacts/lists/:listId/members/:contactId/remove', {}, async (request, userId, listId) => {
-    await removeMember(deps, userId, listId, (request.params as { contactId: string }).contactId);
-    return 'removed';
-  });
+  change(
+    '/contacts/lists/:listId/members/:contactId/remove',
+    {},
+    async (_form, userId, listId, contactId) => {
+      await removeMember(deps, userId, listId, contactId ?? '');
+      return 'removed';
+    },
+  );
 
   app.post(
     '/contacts/lists/:listId/delete',
@@ -247,7 +252,7 @@ ${destructiveForm(`/contacts/lists/${list.id}/delete`, csrf, deletion(list.name,
     },
     async (request, reply) => {
       const user = userOf(request);
-      const list = await getList(deps, user.id, (request.params as { listId: string }).listId);
+      const list = await getList(deps, user.id, request.params.listId);
       if (!confirmed(request.body)) {
         const { total } = await listContacts(deps, user.id, {}, { offset: 0, perPage: 1 }, list.id);
         return askFirst(

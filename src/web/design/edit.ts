@@ -9,8 +9,8 @@
 // Without script every form posts and redirects back to what it changed (?open= keeps a question's
 // edit form open); with script, /assets/builder.js adds drag-and-drop reordering (SortableJS).
 // This file is the routes; editor-page.ts renders the page.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import Value from 'typebox/value';
 import { SurveyUpdateBody } from '../../api/v3/surveys/schemas.js';
 import type { Deps } from '../../context.js';
@@ -35,11 +35,14 @@ import { confirmationPage, confirmed, type Destruction } from '../confirm.js';
 import {
   type FormActor,
   type FormDone,
+  type FormRequest,
   formText,
   type ManagedPage,
   managedFormPost,
   managedPage,
 } from '../forms.js';
+import type { PageApp } from '../page-area.js';
+import { formField } from '../session.js';
 import {
   type EditorState,
   editUrl,
@@ -52,15 +55,7 @@ import {
   rulesTo,
 } from './editor-page.js';
 import { conditionOf, pageOrderOf, ruleOf } from './logic-ui.js';
-import {
-  draftFromForm,
-  findKind,
-  inputOf,
-  kindOf,
-  newDraft,
-  QUESTION_FORM,
-  type QuestionForm,
-} from './question-form.js';
+import { draftFromForm, findKind, inputOf, kindOf, newDraft, QUESTION_FORM } from './question-form.js';
 import { QUIZ_FORM, quizFromForm, quizWords } from './quiz-settings.js';
 
 // home.ts sends a new survey's author here.
@@ -69,7 +64,6 @@ export { editUrl };
 const Id = Type.String({ pattern: '^[0-9]{1,20}$' });
 const PageParams = Type.Object({ pageId: Id });
 const QuestionParams = Type.Object({ pageId: Id, questionId: Id });
-type QParams = { pageId: string; questionId: string };
 
 /** The quick-add box: a question's kind, text and answers, and its required and validation settings. */
 const ADD_FORM = {
@@ -83,7 +77,6 @@ const ADD_FORM = {
   min: formText(200),
   max: formText(200),
 };
-type AddForm = { [K in keyof typeof ADD_FORM]?: string };
 
 const NOTICES: Record<string, string | ((n: number) => string)> = {
   settings: 'The survey settings were saved.',
@@ -151,7 +144,7 @@ type Action = (
   reply: FastifyReply,
 ) => Promise<FormDone | { markup: string }>;
 
-export async function designPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function designPages(app: PageApp, deps: Deps): Promise<void> {
   const page: ManagedPage<EditorState> = {
     area: 'design',
     url: editUrl,
@@ -162,12 +155,12 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
   managedPage(app, deps, '/create', page);
 
   /** A change: design write access, the action, then back to the edit page (or the error on it). */
-  function change(
+  function change<B extends TProperties, P extends TSchema = TObject>(
     path: string,
-    body: Record<string, TSchema>,
-    params: TSchema | undefined,
-    failed: (request: FastifyRequest, error: ApiError) => EditorState,
-    action: (request: FastifyRequest) => Action,
+    body: B,
+    params: P | undefined,
+    failed: (request: FormRequest<B, P>, error: ApiError) => EditorState,
+    action: (request: FormRequest<B, P>) => Action,
   ) {
     managedFormPost(app, deps, page, {
       path,
@@ -182,8 +175,11 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
       error,
       errorAt: errorAt(request),
     });
-  const pageOf = (request: FastifyRequest) => (request.params as { pageId: string }).pageId;
-  const questionOf = (request: FastifyRequest) => request.params as QParams;
+  const pageOf = (request: FastifyRequest) => formField(request.params, 'pageId') ?? '';
+  const questionOf = (request: FastifyRequest) => ({
+    pageId: pageOf(request),
+    questionId: formField(request.params, 'questionId') ?? '',
+  });
 
   /** The no-JS confirmation of a deletion, as a page whose button posts the form again, confirmed. */
   async function confirmation(
@@ -192,8 +188,8 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     actor: FormActor,
     d: Destruction,
   ) {
-    const token = (request.query as { sm?: string }).sm ?? '';
-    const csrf = (request.body as { _csrf: string })._csrf;
+    const token = formField(request.query, 'sm') ?? '';
+    const csrf = formField(request.body, '_csrf') ?? '';
     const body = confirmationPage(request.url, csrf, d, editUrl(token));
     return {
       markup: await userPage(deps, reply, actor.user, d.title, body, { section: 'surveys', narrow: true }),
@@ -215,7 +211,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     undefined,
     at(() => 'settings'),
     (request) => async (survey, actor) => {
-      const form = request.body as Record<string, string | undefined>;
+      const form = request.body;
       const title = (form.title ?? '').trim();
       if (!title) throw new ApiError(1002, 'The survey needs a title.');
       const input: SettingsInput = {
@@ -247,10 +243,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     at(() => 'quiz'),
     (request) => async (survey, actor) => {
       try {
-        const quiz_options = quizFromForm(
-          request.body as Record<string, string>,
-          settingsOf(survey).quiz_options,
-        );
+        const quiz_options = quizFromForm(request.body, settingsOf(survey).quiz_options);
         // The API's PATCH body schema, then the same updateSurvey (its range rules) as the API.
         const [error] = [...Value.Errors(SurveyUpdateBody, { quiz_options })];
         if (error) throw new ApiError(1002, `${error.instancePath} ${error.message}.`);
@@ -269,7 +262,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     undefined,
     at(() => 'add-page'),
     (request) => async (survey, actor) => {
-      const form = request.body as { title?: string; description?: string };
+      const form = request.body;
       const title = checkText((form.title ?? '').trim(), 'The page title', 2000);
       const description = checkText((form.description ?? '').trim(), 'The page description', 20000);
       const created = await createPage(deps, actor, survey, { title, description });
@@ -283,7 +276,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     PageParams,
     at((request) => `page-${pageOf(request)}`),
     (request) => async (survey, actor) => {
-      const form = request.body as { title?: string; description?: string; question_order?: string };
+      const form = request.body;
       const title = checkText((form.title ?? '').trim(), 'The page title', 2000);
       const description = checkText((form.description ?? '').trim(), 'The page description', 20000);
       // A form without the select (an older page) leaves the order as it was.
@@ -300,7 +293,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     at((request) => `move-${pageOf(request)}`),
     (request) => async (survey, actor) => {
       const current = await getPage(deps, survey.id, pageOf(request));
-      const { direction } = request.body as { direction: 'up' | 'down' };
+      const { direction } = request.body;
       const position = current.position + (direction === 'up' ? -1 : 1);
       try {
         if (position >= 1) await updatePage(deps, actor, survey, current.id, { position }, 'patch');
@@ -344,7 +337,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     PageParams,
     at((request) => `logic-${pageOf(request)}`),
     (request) => async (survey, actor) => {
-      const logic = ruleOf((request.body as { logic?: string }).logic);
+      const logic = ruleOf(request.body.logic);
       await updatePage(deps, actor, survey, pageOf(request), { logic }, 'patch');
       return { done: 'page_logic', anchor: `page-${pageOf(request)}` };
     },
@@ -355,7 +348,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     ADD_FORM,
     PageParams,
     (request, error) => {
-      const form = request.body as AddForm;
+      const form = request.body;
       return {
         error,
         errorAt: `add-${pageOf(request)}`,
@@ -374,7 +367,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
       };
     },
     (request) => async (survey, actor) => {
-      const form = request.body as AddForm;
+      const form = request.body;
       const { pages } = await loadDesign(deps, survey.id);
       const draft = newDraft(form.kind ?? '', (form.heading ?? '').trim(), form.choices, form.image, {
         rows: form.rows,
@@ -399,7 +392,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     (request, error) => {
       const { questionId } = questionOf(request);
       // Shown again as typed; the kind posted is only used to redisplay (saving uses the stored one).
-      const form = request.body as QuestionForm;
+      const form = request.body;
       const kind = findKind(form.kind)?.value;
       const draft = kind ? draftFromForm(form, kind) : undefined;
       return { error, errorAt: `q-${questionId}`, draft: draft ? { questionId, draft } : undefined };
@@ -408,7 +401,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
       const { pageId, questionId } = questionOf(request);
       const current = await getQuestion(deps, survey.id, pageId, questionId);
       const kind = kindOf(current);
-      const body = inputOf(draftFromForm(request.body as QuestionForm, kind.value), isQuiz(survey));
+      const body = inputOf(draftFromForm(request.body, kind.value), isQuiz(survey));
       // The form owns the first heading's text, description and image; other headings (A/B
       // variants) and display options it does not show are kept.
       const [first, ...rest] = current.doc.headings;
@@ -446,7 +439,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     at((request) => `q-${questionOf(request).questionId}`),
     (request) => async (survey, actor) => {
       const { pageId, questionId } = questionOf(request);
-      const form = request.body as { direction?: 'up' | 'down'; to_page?: string; position?: string };
+      const form = request.body;
       if (form.direction) {
         const current = await getQuestion(deps, survey.id, pageId, questionId);
         const position = current.position + (form.direction === 'up' ? -1 : 1);
@@ -468,7 +461,7 @@ export async function designPages(app: FastifyInstance, deps: Deps): Promise<voi
     at((request) => `q-${questionOf(request).questionId}`),
     (request) => async (survey, actor) => {
       const { pageId, questionId } = questionOf(request);
-      const form = request.body as { show?: string; value?: string };
+      const form = request.body;
       const display_logic = conditionOf(form.show, form.value);
       await updateQuestion(deps, actor, survey, pageId, questionId, { display_logic }, 'patch');
       return { done: 'question_display', anchor: `q-${questionId}` };

@@ -20,7 +20,7 @@ import { type Destruction, destructiveForm } from '../confirm.js';
 import { hidden, invalidIf, pageMessages } from '../forms.js';
 import { type Html, html, raw } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
-import { csrfToken } from '../session.js';
+import { csrfToken, formField } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import {
   type ConditionChoice,
@@ -214,7 +214,7 @@ export async function renderEditor(
   const csrf = writable ? await csrfToken(deps, reply) : '';
   const { pages, questions } = await loadDesign(deps, survey.id);
   const answers = writable ? await answerCounts(deps, survey.id) : new Map<string, number>();
-  const open = state.draft?.questionId ?? (request.query as { open?: string }).open;
+  const open = state.draft?.questionId ?? formField(request.query, 'open');
   const quiz = isQuiz(survey);
   const settings = settingsOf(survey);
   // An error whose form is gone (a page or question deleted meanwhile) is shown at the top.

@@ -5,7 +5,7 @@
 // respondent's upload (domain/uploads: admitted before the body is read, into UPLOAD_DIR/tmp,
 // then checked by content).
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
@@ -36,8 +36,9 @@ import {
 } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { surveyHeader } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { previewStylesheet } from '../respond/theme.js';
-import { csrfToken } from '../session.js';
+import { csrfToken, formField } from '../session.js';
 import { editUrl } from './editor-page.js';
 
 export const themeUrl = (token: string) => `/create/theme?sm=${encodeURIComponent(token)}`;
@@ -125,7 +126,7 @@ ${sample(survey, logo ?? survey.logo_url)}</section>
   });
 }
 
-export async function themePages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function themePages(app: PageApp, deps: Deps): Promise<void> {
   const page: ManagedPage<ThemeState> = {
     area: 'design',
     url: themeUrl,
@@ -143,7 +144,6 @@ export async function themePages(app: FastifyInstance, deps: Deps): Promise<void
       throwFileSizeLimit: false,
       limits: { fileSize: LOGO_MAX_BYTES + 1, files: 1, fields: 20, fieldSize: 1000 },
     });
-    const bodyOf = (request: FastifyRequest) => request.body as Body;
     managedFormPost(scope, deps, page, {
       path: '/create/theme',
       body: {
@@ -164,8 +164,7 @@ export async function themePages(app: FastifyInstance, deps: Deps): Promise<void
           return '';
         },
         // a kept logo was renamed away from tmp; anything else received goes
-        discard: (received) =>
-          discardFiles(received.filter((r): r is IncomingFile => typeof r === 'object' && r !== null)),
+        discard: (received) => discardFiles(received.filter(isFile)),
       },
       action: async (request, survey, actor, reply) => {
         const body = bodyOf(request);
@@ -194,4 +193,14 @@ export async function themePages(app: FastifyInstance, deps: Deps): Promise<void
   });
 }
 
-const tokenOf = (request: FastifyRequest) => (request.query as { sm?: string }).sm ?? '';
+const tokenOf = (request: FastifyRequest) => formField(request.query, 'sm') ?? '';
+
+const isFile = (v: unknown): v is IncomingFile => typeof v === 'object' && v !== null;
+
+/** The theme form's fields: text, and under `logo` the file received (validated by the post). */
+function bodyOf(request: FastifyRequest): Body {
+  const body: Body = {};
+  if (typeof request.body === 'object' && request.body !== null)
+    for (const [k, v] of Object.entries(request.body)) if (typeof v === 'string' || isFile(v)) body[k] = v;
+  return body;
+}

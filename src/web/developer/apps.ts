@@ -1,6 +1,6 @@
 // Developer pages: register an app (as `app create` does), see its credentials, edit its settings,
 // regenerate its client secret and deploy it (private at once; public after the operator's review).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import {
@@ -26,7 +26,9 @@ import { ApiError } from '../../platform/errors.js';
 import { OPERATOR_APPROVED_SCOPES, SCOPES, type Scope } from '../../platform/scopes.js';
 import { errorPage, sendPage, userPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
+import { Field, type PageApp } from '../page-area.js';
 import { csrfToken, requireSignedIn } from '../session.js';
+import { textList } from '../typed.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
 const SettingsBody = Type.Object(
@@ -92,7 +94,7 @@ function credentials(items: [string, string, string][]): Html {
   return html`<dl>${items.map(([id, label, value]) => html`<dt id="${id}-label">${label}</dt><dd><code class="secret" id="${id}" aria-labelledby="${id}-label">${value}</code></dd>`)}</dl>`;
 }
 
-export async function developerPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function developerPages(app: PageApp, deps: Deps): Promise<void> {
   async function frame(reply: FastifyReply, user: User, title: string, body: Html, status = 200) {
     return sendPage(reply, await userPage(deps, reply, user, title, body, { section: 'developer' }), status);
   }
@@ -153,7 +155,7 @@ ${apps.map((a) => html`<tr><td><a href="/developer/apps/${a.id}">${a.name}</a></
       let values: SettingsInput | undefined;
       let created: Awaited<ReturnType<typeof createApp>>;
       try {
-        values = parseSettings(request.body as Record<string, string>);
+        values = parseSettings(request.body);
         validateSettings(values);
         created = await createApp(deps, user, values);
       } catch (err) {
@@ -179,35 +181,40 @@ ${credentials([
     },
   );
 
-  app.get('/developer/apps/:appId', { schema: { hide: true, params: AppParams } }, async (request, reply) => {
-    const user = await requireSignedIn(deps, request, reply);
-    if (!user) return reply;
-    const target = await ownApp(user, (request.params as { appId: string }).appId);
-    const query = request.query as Record<string, string | undefined>;
-    const now = deps.clock.now();
-    const status = effectiveStatus(target, now);
-    const review = await findReview(deps, target.id);
-    const revision = await findRevision(deps, target.id);
-    const csrf = await csrfToken(deps, reply);
-    // The form edits the pending revision when there is one; the approved version is shown beside it.
-    const shown = revision ?? target;
-    const values: SettingsInput = {
-      name: shown.name,
-      redirectUris: JSON.parse(shown.redirect_uris),
-      scopes: scopeMap(shown),
-    };
-    const notice = query.saved
-      ? query.saved === 'pending_review'
-        ? 'Your changes are submitted for review. Users keep seeing the approved version until the operator approves them.'
-        : 'Settings saved.'
-      : query.deployed === 'private'
-        ? 'The app is deployed as private.'
-        : query.deployed === 'pending_review'
-          ? 'The app is submitted for review. It becomes public once the operator approves it.'
-          : null;
-    const deploy =
-      status === 'draft'
-        ? html`<h2>Deploy</h2>
+  app.get(
+    '/developer/apps/:appId',
+    {
+      schema: { hide: true, params: AppParams, querystring: Type.Object({ saved: Field, deployed: Field }) },
+    },
+    async (request, reply) => {
+      const user = await requireSignedIn(deps, request, reply);
+      if (!user) return reply;
+      const target = await ownApp(user, request.params.appId);
+      const query = request.query;
+      const now = deps.clock.now();
+      const status = effectiveStatus(target, now);
+      const review = await findReview(deps, target.id);
+      const revision = await findRevision(deps, target.id);
+      const csrf = await csrfToken(deps, reply);
+      // The form edits the pending revision when there is one; the approved version is shown beside it.
+      const shown = revision ?? target;
+      const values: SettingsInput = {
+        name: shown.name,
+        redirectUris: JSON.parse(shown.redirect_uris),
+        scopes: scopeMap(shown),
+      };
+      const notice = query.saved
+        ? query.saved === 'pending_review'
+          ? 'Your changes are submitted for review. Users keep seeing the approved version until the operator approves them.'
+          : 'Settings saved.'
+        : query.deployed === 'private'
+          ? 'The app is deployed as private.'
+          : query.deployed === 'pending_review'
+            ? 'The app is submitted for review. It becomes public once the operator approves it.'
+            : null;
+      const deploy =
+        status === 'draft'
+          ? html`<h2>Deploy</h2>
 <p>Deploy within the development window (until ${target.draft_expires_at.slice(0, 10)}).
 A private app may be used by members of your team who have a paid plan. A public app is listed in the app directory after the operator reviews and approves it.</p>
 ${review?.review_status === 'pending' ? html`<p class="notice">Review requested on ${review.requested_at.slice(0, 10)}; waiting for the operator.</p>` : ''}
@@ -217,10 +224,10 @@ ${review?.review_status === 'rejected' ? html`<p class="notice">The operator did
 <button type="submit" name="target" value="private">Deploy as private</button>
 <button type="submit" name="target" value="public" class="secondary">Submit for public review</button>
 </form>`
-        : status === 'disabled'
-          ? html`<h2>Disabled</h2><p class="notice">The 90-day development window ended on ${target.draft_expires_at.slice(0, 10)} before the app was deployed, so it stopped working. Ask the operator to extend the window or deploy the app.</p>`
-          : html`<h2>Deployed</h2><p>The app is ${status}.${status === 'public' && review?.write_scopes_approved !== 1 ? " Create/Modify Surveys and Create/Modify Responses need the operator's approval before this public app may use them." : ''}</p>`;
-    const body = html`<h1>${target.name}</h1>
+          : status === 'disabled'
+            ? html`<h2>Disabled</h2><p class="notice">The 90-day development window ended on ${target.draft_expires_at.slice(0, 10)} before the app was deployed, so it stopped working. Ask the operator to extend the window or deploy the app.</p>`
+            : html`<h2>Deployed</h2><p>The app is ${status}.${status === 'public' && review?.write_scopes_approved !== 1 ? " Create/Modify Surveys and Create/Modify Responses need the operator's approval before this public app may use them." : ''}</p>`;
+      const body = html`<h1>${target.name}</h1>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 <dl>
 <dt>Status</dt><dd id="app-status">${status}</dd>
@@ -233,7 +240,7 @@ ${deploy}
 <h2>Settings</h2>
 ${
   revision
-    ? html`<p class="notice" id="pending-revision">Changes submitted on ${revision.requested_at.slice(0, 10)} wait for the operator's review. Until they are approved, users see the approved version: <strong>${target.name}</strong>, redirect URIs ${(JSON.parse(target.redirect_uris) as string[]).join(', ') || 'none'}.</p>`
+    ? html`<p class="notice" id="pending-revision">Changes submitted on ${revision.requested_at.slice(0, 10)} wait for the operator's review. Until they are approved, users see the approved version: <strong>${target.name}</strong>, redirect URIs ${textList(target.redirect_uris).join(', ') || 'none'}.</p>`
     : status === 'public'
       ? html`<p class="muted">This app is public: changes to its name, redirect URIs or scopes go to the operator for review first.</p>`
       : ''
@@ -243,8 +250,9 @@ ${
 ${settingsFields(values)}
 <p><button type="submit">Save settings</button></p>
 </form>`;
-    return frame(reply, user, target.name, body);
-  });
+      return frame(reply, user, target.name, body);
+    },
+  );
 
   app.post(
     '/developer/apps/:appId',
@@ -252,10 +260,10 @@ ${settingsFields(values)}
     async (request, reply) => {
       const user = await requireSignedIn(deps, request, reply);
       if (!user) return reply;
-      const target = await ownApp(user, (request.params as { appId: string }).appId);
+      const target = await ownApp(user, request.params.appId);
       let outcome: string;
       try {
-        outcome = await updateSettings(deps, target, parseSettings(request.body as Record<string, string>));
+        outcome = await updateSettings(deps, target, parseSettings(request.body));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return errorPage(
@@ -278,10 +286,7 @@ ${settingsFields(values)}
     async (request, reply) => {
       const user = await requireSignedIn(deps, request, reply);
       if (!user) return reply;
-      const target = await regenerateSecret(
-        deps,
-        await ownApp(user, (request.params as { appId: string }).appId),
-      );
+      const target = await regenerateSecret(deps, await ownApp(user, request.params.appId));
       const body = html`<h1>New client secret for ${target.name}</h1>
 <p class="notice" role="status">The previous secret no longer works. Copy this one now: it is shown only once.</p>
 ${credentials([
@@ -309,12 +314,8 @@ ${credentials([
     async (request, reply) => {
       const user = await requireSignedIn(deps, request, reply);
       if (!user) return reply;
-      const target = await ownApp(user, (request.params as { appId: string }).appId);
-      const outcome = await ownerDeploy(
-        deps,
-        target,
-        (request.body as { target: 'private' | 'public' }).target,
-      );
+      const target = await ownApp(user, request.params.appId);
+      const outcome = await ownerDeploy(deps, target, request.body.target);
       return reply.redirect(`/developer/apps/${target.id}?deployed=${outcome}`, 303);
     },
   );

@@ -1,13 +1,12 @@
-// GET /apps: the app directory, where public apps (reviewed and approved by the operator) are listed.
-import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../context.js';
 import { publicApps, scopeMap } from '../../domain/accounts/lifecycle.js';
 import { SCOPES } from '../../platform/scopes.js';
 import { sendPage, userPage } from '../account/frame.js';
 import { html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 import { currentUser } from '../session.js';
 
-export async function directoryPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function directoryPages(app: PageApp, deps: Deps): Promise<void> {
   app.get('/apps', { schema: { hide: true } }, async (request, reply) => {
     const user = await currentUser(deps, request);
     const apps = await publicApps(deps);

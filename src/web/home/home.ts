@@ -5,8 +5,8 @@
 // updateSurvey, delete through deleteSurvey after a confirmation), the owner's folders (the
 // domain of /v3/survey_folders) and the "New survey" form (createSurvey, then the edit page).
 // Every form works without script; a form answers with a 303 back to the list it came from.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type TProperties, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import {
@@ -31,13 +31,14 @@ import {
 } from '../../domain/surveys/surveys.js';
 import { CATEGORIES, TEMPLATES } from '../../domain/surveys/templates/index.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Plan } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { editUrl } from '../design/edit.js';
 import { type Html, html, raw } from '../html.js';
 import { page, surveyPaths } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, currentUser, loginUrl, safeNext } from '../session.js';
+import { planOf } from '../typed.js';
 
 const PER_PAGE = 50;
 /** Folders shown on the page (the API pages them; an owner with more finds them by the API). */
@@ -74,7 +75,7 @@ const NewSurveyBody = Type.Object(
   { _csrf: Type.String({ maxLength: 200 }), title: text(100_000), template: text(100) },
   { additionalProperties: false },
 );
-const SurveyAction = (fields: Record<string, ReturnType<typeof text>>) =>
+const SurveyAction = <F extends TProperties>(fields: F) =>
   Type.Object(
     {
       _csrf: Type.String({ maxLength: 200 }),
@@ -85,7 +86,7 @@ const SurveyAction = (fields: Record<string, ReturnType<typeof text>>) =>
     { additionalProperties: false },
   );
 const FolderTitle = Type.String({ maxLength: 250, pattern: '^[^\\u0000]*$' });
-const FolderBody = (fields: Record<string, unknown>) =>
+const FolderBody = <F extends TProperties>(fields: F) =>
   Type.Object(
     { _csrf: Type.String({ maxLength: 200 }), back: text(1000), ...fields },
     { additionalProperties: false },
@@ -380,16 +381,16 @@ async function postingUser(deps: Deps, request: FastifyRequest, reply: FastifyRe
     reply.redirect(loginUrl('/'), 303);
     return null;
   }
-  return { user, plan: user.account_type as Plan, ip: request.ip ?? null };
+  return { user, plan: planOf(user), ip: request.ip ?? null };
 }
 
-export async function homePages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function homePages(app: PageApp, deps: Deps): Promise<void> {
   const post = { schema: { hide: true }, preHandler: app.csrfProtection };
 
   app.get('/', { schema: { hide: true, querystring: HomeQuery } }, async (request, reply) => {
     const user = await currentUser(deps, request);
     if (!user) return sendPage(reply, landing());
-    const query = request.query as Record<string, string | undefined>;
+    const query = request.query;
     const notice = query.done ? NOTICES[query.done] : undefined;
     return sendPage(reply, await home(deps, reply, user, listState(query), notice));
   });
@@ -400,7 +401,7 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
     async (request, reply) => {
       const actor = await postingUser(deps, request, reply);
       if (!actor) return reply;
-      const form = request.body as { title?: string; template?: string };
+      const form = request.body;
       const title = (form.title ?? '').trim();
       const template = form.template || undefined;
       try {
@@ -435,7 +436,7 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
     async (request, reply) => {
       const actor = await postingUser(deps, request, reply);
       if (!actor) return reply;
-      const body = request.body as { survey: string; back?: string };
+      const body = request.body;
       await copySurvey(deps, actor, body.survey);
       // The copy is the most recently modified survey: the first row of the default list.
       return reply.redirect(backTo('/', 'copied'), 303);
@@ -448,7 +449,7 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
     async (request, reply) => {
       const actor = await postingUser(deps, request, reply);
       if (!actor) return reply;
-      const body = request.body as { survey: string; folder?: string; back?: string };
+      const body = request.body;
       await updateSurvey(deps, actor, body.survey, { folder_id: body.folder || '0' }, 'patch');
       return reply.redirect(backTo(body.back, 'moved'), 303);
     },
@@ -460,7 +461,7 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
     async (request, reply) => {
       const actor = await postingUser(deps, request, reply);
       if (!actor) return reply;
-      const body = request.body as { survey: string; back?: string };
+      const body = request.body;
       if (!confirmed(body)) {
         const { survey, collectors } = await surveyDeletion(deps, actor, body.survey);
         const back = safeNext(body.back, '/');
@@ -482,7 +483,7 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
     async (request, reply) => {
       const actor = await postingUser(deps, request, reply);
       if (!actor) return reply;
-      const body = request.body as { title: string; back?: string };
+      const body = request.body;
       await createFolder(deps, actor.user.id, body.title.trim() || undefined);
       return reply.redirect(backTo(body.back, 'folder-created'), 303);
     },
@@ -494,7 +495,7 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
     async (request, reply) => {
       const actor = await postingUser(deps, request, reply);
       if (!actor) return reply;
-      const body = request.body as { folder: string; title: string; back?: string };
+      const body = request.body;
       await renameFolder(deps, actor.user.id, body.folder, body.title.trim() || undefined);
       return reply.redirect(backTo(body.back, 'folder-renamed'), 303);
     },
@@ -506,7 +507,7 @@ export async function homePages(app: FastifyInstance, deps: Deps): Promise<void>
     async (request, reply) => {
       const actor = await postingUser(deps, request, reply);
       if (!actor) return reply;
-      const body = request.body as { folder: string; back?: string };
+      const body = request.body;
       if (!confirmed(body)) {
         const folder = await getFolder(deps, actor.user.id, body.folder);
         const back = safeNext(body.back, '/');

@@ -4,7 +4,7 @@
 // needed; "Stop updating" turns it off), and its final report. The rules live in
 // src/domain/import/ (the same functions the CLI runs); the token stays in the memory of the
 // process that runs the import (src/domain/import/background.ts), never in the database or logs.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
@@ -29,8 +29,9 @@ import { sendPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { workspacePage } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pageArea } from '../page-area.js';
-import { csrfToken, signedInOnly } from '../session.js';
+import { csrfToken, formField, signedInOnly } from '../session.js';
 
 /** Seconds between refreshes of a running import's page. */
 const REFRESH_SECONDS = 3;
@@ -45,7 +46,6 @@ const Form = Type.Object(
   },
   { additionalProperties: false },
 );
-type FormBody = { _csrf: string; from?: string; token: string; daily_budget: string; action?: string };
 
 const STATES: Record<string, [string, string]> = {
   running: ['Copying', 'accent'],
@@ -81,7 +81,7 @@ const budgetOf = (raw: string) => (/^\d{1,9}$/.test(raw.trim()) ? Number(raw.tri
 
 export function importPages(deps: Deps) {
   return pageArea('import-pages', deps, [
-    async (app: FastifyInstance) => {
+    async (app: PageApp) => {
       const runner = importRunner(deps);
       app.addHook('onClose', () => runner.stop());
       await importRoutes(app, deps, runner);
@@ -89,7 +89,7 @@ export function importPages(deps: Deps) {
   ]);
 }
 
-async function importRoutes(app: FastifyInstance, deps: Deps, runner: ImportRunner): Promise<void> {
+async function importRoutes(app: PageApp, deps: Deps, runner: ImportRunner): Promise<void> {
   const signedIn = signedInOnly(deps);
 
   async function frame(reply: FastifyReply, user: User, title: string, body: Html, status = 200) {
@@ -206,7 +206,7 @@ ${importList(await listImports(deps, user.id))}`;
     '/import',
     { schema: { hide: true, body: Form }, preHandler: [signedIn, app.csrfProtection] },
     async (request, reply) => {
-      const form = request.body as FormBody;
+      const form = request.body;
       const values = { from: form.from ?? DEFAULT_SOURCE, budget: form.daily_budget };
       const options = {
         from: values.from,
@@ -279,7 +279,7 @@ ${
   async function renderJob(request: FastifyRequest, reply: FastifyReply, s: ImportStatus, error?: ApiError) {
     const user = request.sessionUser;
     const live = s.live && (s.state === 'running' || s.state === 'paused');
-    const updating = live && (request.query as { live?: string }).live !== 'off';
+    const updating = live && formField(request.query, 'live') !== 'off';
     // The Refresh header reloads the page without any script; a header, not a <meta>, so it can be
     // turned off (WCAG 2.2.1) with the link below.
     if (updating) reply.header('refresh', String(s.state === 'paused' ? 60 : REFRESH_SECONDS));
@@ -342,7 +342,7 @@ ${startForm(
       preHandler: signedIn,
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       return renderJob(request, reply, await importStatus(deps, request.sessionUser.id, id));
     },
   );
@@ -352,8 +352,8 @@ ${startForm(
     { schema: { hide: true, params: Params, body: Form }, preHandler: [signedIn, app.csrfProtection] },
     async (request, reply) => {
       const user = request.sessionUser;
-      const { id } = request.params as { id: string };
-      const form = request.body as FormBody;
+      const { id } = request.params;
+      const form = request.body;
       const s = await importStatus(deps, user.id, id);
       try {
         if (!form.token.trim()) throw new ApiError(1002, 'Enter the access token of the account to copy.');

@@ -3,7 +3,7 @@
 // one's delivery log with "send again". A webhook made here has no app: it is signed with its own
 // Standard Webhooks secret, which its page shows to the owner (as GET /v3/webhooks/{id}/signing_secret
 // does for an app's webhooks).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
@@ -25,7 +25,9 @@ import { sendPage, userPage } from '../account/frame.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
+import { textList } from '../typed.js';
 
 /** Events a page-made webhook may take (app events belong to apps). */
 const EVENTS = WEBHOOK_EVENT_TYPES.filter((e) => !e.startsWith('app_'));
@@ -56,7 +58,7 @@ interface Form {
   format?: string;
 }
 
-export function integrationPages(app: FastifyInstance, deps: Deps): void {
+export function integrationPages(app: PageApp, deps: Deps): void {
   async function listPage(
     reply: FastifyReply,
     user: User,
@@ -74,7 +76,7 @@ ${
     ? html`<table class="cards"><thead><tr><th scope="col">Name</th><th scope="col">Event</th><th scope="col">Sends to</th><th scope="col">Made by</th><th scope="col">Status</th></tr></thead><tbody>
 ${hooks.map(
   (h) =>
-    html`<tr><td><a href="${hookUrl(h.id)}">${h.name}</a></td><td data-label="Event">${h.event_type} <span class="hint">(${h.object_type}${JSON.parse(h.object_ids).length ? html` ${(JSON.parse(h.object_ids) as string[]).join(', ')}` : ', all'})</span></td><td data-label="Sends to"><code>${h.subscription_url}</code>${h.format === 'slack' ? html` <span class="badge accent">Slack</span>` : ''}</td><td data-label="Made by">${h.app_id === '' ? 'This page' : (h.app_name ?? 'An app')}</td><td data-label="Status">${statusBadge(h.paused_at ? 'paused' : 'active')}</td></tr>`,
+    html`<tr><td><a href="${hookUrl(h.id)}">${h.name}</a></td><td data-label="Event">${h.event_type} <span class="hint">(${h.object_type}${JSON.parse(h.object_ids).length ? html` ${(textList(h.object_ids)).join(', ')}` : ', all'})</span></td><td data-label="Sends to"><code>${h.subscription_url}</code>${h.format === 'slack' ? html` <span class="badge accent">Slack</span>` : ''}</td><td data-label="Made by">${h.app_id === '' ? 'This page' : (h.app_name ?? 'An app')}</td><td data-label="Status">${statusBadge(h.paused_at ? 'paused' : 'active')}</td></tr>`,
 )}
 </tbody></table>`
     : html`<p>You have no webhooks yet.</p>`
@@ -123,7 +125,7 @@ ${errorFor(state, 'create')}
 <h1>${hook.name}</h1>
 ${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}
 <dl class="facts">
-<dt>Event</dt><dd>${hook.event_type} (${hook.object_type}${JSON.parse(hook.object_ids).length ? html` ${(JSON.parse(hook.object_ids) as string[]).join(', ')}` : ', all'})</dd>
+<dt>Event</dt><dd>${hook.event_type} (${hook.object_type}${JSON.parse(hook.object_ids).length ? html` ${(textList(hook.object_ids)).join(', ')}` : ', all'})</dd>
 <dt>Sends to</dt><dd><code>${hook.subscription_url}</code></dd>
 <dt>Format</dt><dd>${hook.format === 'slack' ? 'Slack-compatible message' : 'Standard (SurveyMonkey-compatible JSON)'}</dd>
 <dt>Status</dt><dd>${statusBadge(paused ? 'paused' : 'active')}</dd>
@@ -163,7 +165,7 @@ ${rows.map(
   app.get('/integrations', { schema: { hide: true, querystring: Done } }, async (request, reply) => {
     const user = await currentUser(deps, request);
     if (!user) return reply.redirect(loginUrl('/integrations'), 303);
-    const { done } = request.query as { done?: string };
+    const { done } = request.query;
     return listPage(reply, user, { notice: done ? NOTICES[done] : undefined });
   });
 
@@ -187,7 +189,7 @@ ${rows.map(
     async (request, reply) => {
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl('/integrations'), 303);
-      const form = request.body as Form & { name: string; event_type: string; subscription_url: string };
+      const form = request.body;
       try {
         const hook = await createWebhook(deps, owner(user), {
           name: form.name,
@@ -212,10 +214,10 @@ ${rows.map(
     '/integrations/:id',
     { schema: { hide: true, params: Id, querystring: Done } },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(hookUrl(id)), 303);
-      const { done } = request.query as { done?: string };
+      const { done } = request.query;
       return hookPage(reply, user, id, done ? NOTICES[done] : undefined);
     },
   );
@@ -231,10 +233,10 @@ ${rows.map(
       preHandler: app.csrfProtection,
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(hookUrl(id)), 303);
-      const paused = (request.body as { paused: string }).paused === 'yes';
+      const paused = request.body.paused === 'yes';
       await setPaused(deps, owner(user), id, paused);
       return reply.redirect(`${hookUrl(id)}?done=${paused ? 'paused' : 'resumed'}`, 303);
     },
@@ -251,7 +253,7 @@ ${rows.map(
       preHandler: app.csrfProtection,
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(hookUrl(id)), 303);
       const hook = await getWebhook(deps, owner(user), id);
@@ -279,7 +281,7 @@ ${rows.map(
       preHandler: app.csrfProtection,
     },
     async (request, reply) => {
-      const { id, delivery } = request.params as { id: string; delivery: string };
+      const { id, delivery } = request.params;
       const user = await currentUser(deps, request);
       if (!user) return reply.redirect(loginUrl(hookUrl(id)), 303);
       await redeliver(deps, owner(user), id, delivery);

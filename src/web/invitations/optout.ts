@@ -6,7 +6,7 @@
 // provider POSTs `List-Unsubscribe=One-Click` to it without cookies, so the POST needs no CSRF
 // token: the MAC in the URL (the server key's) is what proves the link came in the email. A GET (a
 // person, or a scanner following the link) only shows a confirming form.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { isOptOutToken, optOut, unsubscribeToken } from '../../domain/invitations/send.js';
@@ -14,6 +14,7 @@ import { sendPage } from '../account/frame.js';
 import { hidden } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { page } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pageArea } from '../page-area.js';
 import { csrfToken } from '../session.js';
 
@@ -32,7 +33,7 @@ export function optOutPages(deps: Deps) {
 
 const OneClickParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
 
-function optOutRoutes(app: FastifyInstance, deps: Deps): void {
+function optOutRoutes(app: PageApp, deps: Deps): void {
   const notFound = (reply: FastifyReply) =>
     send(reply, 404, 'Link not found', html`<h1>This link is not valid</h1>`);
   app.get<{ Params: { token: string } }>(
@@ -90,7 +91,7 @@ ${hidden(await csrfToken(deps, reply))}
     '/optout',
     { schema: { hide: true, body: OptOutBody }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const r = await optOut(deps, (request.body as { sm: string }).sm);
+      const r = await optOut(deps, request.body.sm);
       if (!r) return send(reply, 404, 'Link not found', html`<h1>This link is not valid</h1>`);
       return send(
         reply,

@@ -2,9 +2,11 @@
 // /outbox/mail/{id} shows one (text, HTML in a sandboxed frame, and the raw .eml file written by
 // the local transport). Local only (`localOnly`: a loopback peer naming a loopback host, through
 // no proxy); any other caller gets a 404. It needs no account, so it is meant for a developer's laptop.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { outboxEmail, outboxPage } from '../../outbox/emails.js';
 import { emlFileName } from '../../platform/mail-files.js';
@@ -12,7 +14,7 @@ import { sendPage } from '../account/frame.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
 import { localOnly } from '../local-only.js';
-import { pageArea } from '../page-area.js';
+import { Field, type PageApp, pageArea } from '../page-area.js';
 
 function notFound(reply: FastifyReply) {
   return sendPage(reply, page('Not found', html`<h1>Not found</h1>`), 404);
@@ -24,36 +26,46 @@ export function mailOutboxPages(deps: Deps) {
   return pageArea('mail-outbox-pages', deps, [outboxRoutes]);
 }
 
-function outboxRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/outbox/mail', { schema: { hide: true }, preHandler: localOnly }, async (request, reply) => {
-    const q = request.query as { page?: string };
-    const pageNo = Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1);
-    const { total, rows } = await outboxPage(deps, pageNo, PER_PAGE);
-    const transport = deps.config.mail.smtpUrl
-      ? html`<p>Mail is sent over SMTP (<code>SMTP_URL</code>); this page shows the outbox queue.</p>`
-      : html`<p>No <code>SMTP_URL</code> is set: mail is written as .eml files to <code>${deps.config.mail.dir}</code>.</p>`;
-    const body = html`<h1>Mail outbox</h1>
+/** The id is checked by the handler (anything else is the page's own 404). */
+const IdParams = Type.Object({ id: Type.String() });
+
+function outboxRoutes(app: PageApp, deps: Deps): void {
+  app.get(
+    '/outbox/mail',
+    { schema: { hide: true, querystring: Type.Object({ page: Field }) }, preHandler: localOnly },
+    async (request, reply) => {
+      const q = request.query;
+      const pageNo = Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1);
+      const { total, rows } = await outboxPage(deps, pageNo, PER_PAGE);
+      const transport = deps.config.mail.smtpUrl
+        ? html`<p>Mail is sent over SMTP (<code>SMTP_URL</code>); this page shows the outbox queue.</p>`
+        : html`<p>No <code>SMTP_URL</code> is set: mail is written as .eml files to <code>${deps.config.mail.dir}</code>.</p>`;
+      const body = html`<h1>Mail outbox</h1>
 ${transport}
 <p class="muted">${total} email(s). This page answers local connections only.</p>
 <table><caption class="muted">Newest first</caption>
 <thead><tr><th scope="col">Queued</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Status</th><th scope="col">Attempts</th></tr></thead>
 <tbody>${rows.map(
-      (r) =>
-        html`<tr><td>${r.created_at.slice(0, 19).replace('T', ' ')}</td><td>${r.to_address}</td><td><a href="/outbox/mail/${r.id}">${r.subject || '(no subject)'}</a></td><td>${r.status}${r.last_error ? html`<br><span class="muted">${r.last_error}</span>` : ''}</td><td>${r.attempts}</td></tr>`,
-    )}</tbody></table>
+        (r) =>
+          html`<tr><td>${r.created_at.slice(0, 19).replace('T', ' ')}</td><td>${r.to_address}</td><td><a href="/outbox/mail/${r.id}">${r.subject || '(no subject)'}</a></td><td>${r.status}${r.last_error ? html`<br><span class="muted">${r.last_error}</span>` : ''}</td><td>${r.attempts}</td></tr>`,
+      )}</tbody></table>
 <nav aria-label="Pages">${pageNo > 1 ? html`<a href="/outbox/mail?page=${pageNo - 1}">Newer</a> ` : ''}${
-      pageNo * PER_PAGE < total ? html`<a href="/outbox/mail?page=${pageNo + 1}">Older</a>` : ''
-    }</nav>`;
-    return sendPage(reply, page('Mail outbox', body));
-  });
+        pageNo * PER_PAGE < total ? html`<a href="/outbox/mail?page=${pageNo + 1}">Older</a>` : ''
+      }</nav>`;
+      return sendPage(reply, page('Mail outbox', body));
+    },
+  );
 
-  app.get('/outbox/mail/:id', { schema: { hide: true }, preHandler: localOnly }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    if (!/^\d{1,20}$/.test(id)) return notFound(reply);
-    const e = await outboxEmail(deps, id);
-    if (!e) return notFound(reply);
-    const hasFile = e.transport_id === emlFileName(e.id);
-    const body = html`<p><a href="/outbox/mail">All mail</a></p>
+  app.get(
+    '/outbox/mail/:id',
+    { schema: { hide: true, params: IdParams }, preHandler: localOnly },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!/^\d{1,20}$/.test(id)) return notFound(reply);
+      const e = await outboxEmail(deps, id);
+      if (!e) return notFound(reply);
+      const hasFile = e.transport_id === emlFileName(e.id);
+      const body = html`<p><a href="/outbox/mail">All mail</a></p>
 <h1>${e.subject || '(no subject)'}</h1>
 <dl>
 <dt>From</dt><dd>${e.from_address}</dd>
@@ -71,14 +83,15 @@ ${
 <iframe title="HTML body of the email" sandbox="" srcdoc="${e.html_body}" class="mail-frame"></iframe>`
     : ''
 }`;
-    return sendPage(reply, page(e.subject || 'Email', body));
-  });
+      return sendPage(reply, page(e.subject || 'Email', body));
+    },
+  );
 
   app.get(
     '/outbox/mail/:id/raw',
-    { schema: { hide: true }, preHandler: localOnly },
+    { schema: { hide: true, params: IdParams }, preHandler: localOnly },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       if (!/^\d{1,20}$/.test(id)) return notFound(reply);
       let raw: Buffer;
       try {

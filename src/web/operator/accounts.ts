@@ -1,7 +1,7 @@
 // GET /operator/accounts: every account, searchable by username or email, 25 a page; each with a
 // form changing its plan, state, operator flag and daily send cap (domain/accounts/operator-accounts.ts holds the
 // rules and records each change as activity). Only operators reach it (the guard of apps.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import {
@@ -15,6 +15,7 @@ import { ApiError } from '../../platform/errors.js';
 import { PLANS } from '../../platform/plans.js';
 import { sendPage, userPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken } from '../session.js';
 
 const STATE_WORDS: Record<string, string> = {
@@ -66,7 +67,7 @@ function sendLimitOf(value: string | undefined): number | null | undefined {
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<User | null>;
 
-export function operatorAccountPages(app: FastifyInstance, deps: Deps, operator: Guard, nav: Html): void {
+export function operatorAccountPages(app: PageApp, deps: Deps, operator: Guard, nav: Html): void {
   async function render(
     reply: FastifyReply,
     user: User,
@@ -129,7 +130,7 @@ ${
     async (request, reply) => {
       const user = await operator(request, reply);
       if (!user) return reply;
-      const query = request.query as { q?: string; page?: string; done?: string };
+      const query = request.query;
       return render(reply, user, query.q?.trim() ?? '', Number(query.page ?? 1), { done: query.done });
     },
   );
@@ -147,21 +148,14 @@ ${
     async (request, reply) => {
       const user = await operator(request, reply);
       if (!user) return reply;
-      const form = request.body as {
-        plan: string;
-        state: string;
-        operator: string;
-        send_limit?: string;
-        q?: string;
-        page?: string;
-      };
+      const form = request.body;
       const q = form.q?.trim() ?? '';
       const page = Number(form.page ?? 1);
       try {
         const changed = await changeAccount(
           deps,
           user,
-          (request.params as { userId: string }).userId,
+          request.params.userId,
           {
             plan: form.plan,
             state: form.state,

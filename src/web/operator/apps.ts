@@ -1,7 +1,7 @@
 // GET /operator/apps: the operator's page, with the same actions as the `app review`,
 // `app extend` and `app deploy` command verbs; /operator/erase does what `erase` does. Only users
 // flagged as operators may use them.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import {
@@ -16,7 +16,9 @@ import { findUserByUsername, isOperator, type User } from '../../domain/accounts
 import { type ErasureReport, erasePerson, erasureAddress } from '../../domain/privacy/erase.js';
 import { errorPage, sendPage, userPage } from '../account/frame.js';
 import { type Html, html } from '../html.js';
+import { Field, type PageApp } from '../page-area.js';
 import { csrfToken, requireSignedIn } from '../session.js';
+import { textList } from '../typed.js';
 import { operatorAccountPages } from './accounts.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
@@ -26,7 +28,7 @@ const scopeList = (json: string) =>
     .filter(([, req]) => req !== 'not_required')
     .map(([scope, req]) => `${scope} (${req})`)
     .join(', ') || 'none';
-const uriList = (json: string) => (JSON.parse(json) as string[]).join(', ') || 'none';
+const uriList = (json: string) => textList(json).join(', ') || 'none';
 
 /** The approved and the pending value of each setting a public app's revision changes. */
 function changeRows(
@@ -86,7 +88,7 @@ ${OPERATOR_NAV}
 <p><a href="/operator/erase">Erase another</a></p>`;
 }
 
-export async function operatorPages(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function operatorPages(app: PageApp, deps: Deps): Promise<void> {
   async function operator(request: FastifyRequest, reply: FastifyReply): Promise<User | null> {
     const user = await requireSignedIn(deps, request, reply);
     if (!user) return null;
@@ -98,25 +100,28 @@ export async function operatorPages(app: FastifyInstance, deps: Deps): Promise<v
   }
   operatorAccountPages(app, deps, operator, OPERATOR_NAV);
 
-  app.get('/operator/apps', { schema: { hide: true } }, async (request, reply) => {
-    const user = await operator(request, reply);
-    if (!user) return reply;
-    const now = deps.clock.now();
-    const csrf = await csrfToken(deps, reply);
-    const done = (request.query as { done?: string }).done;
-    const apps = await allAppsWithReviews(deps);
-    const rows = apps.map((a) => {
-      const status = effectiveStatus(a, now);
-      const base = `/operator/apps/${a.id}`;
-      return html`<tr id="app-${a.id}">
+  app.get(
+    '/operator/apps',
+    { schema: { hide: true, querystring: Type.Object({ done: Field }) } },
+    async (request, reply) => {
+      const user = await operator(request, reply);
+      if (!user) return reply;
+      const now = deps.clock.now();
+      const csrf = await csrfToken(deps, reply);
+      const done = request.query.done;
+      const apps = await allAppsWithReviews(deps);
+      const rows = apps.map((a) => {
+        const status = effectiveStatus(a, now);
+        const base = `/operator/apps/${a.id}`;
+        return html`<tr id="app-${a.id}">
 <th scope="row">${a.name}<br><span class="muted">id ${a.id}, owner ${a.owner_username}</span></th>
 <td>${status}${status === 'draft' || status === 'disabled' ? html`<br><span class="muted">window ends ${a.draft_expires_at.slice(0, 10)}</span>` : ''}</td>
 <td>${a.review_status ?? 'none'}${a.write_scopes_approved ? html`<br><span class="muted">write scopes approved</span>` : ''}${
-        a.pending_name !== null
-          ? html`<div class="pending-change" id="pending-${a.id}"><strong>Change to review</strong> (users see the approved version until you approve):
+          a.pending_name !== null
+            ? html`<div class="pending-change" id="pending-${a.id}"><strong>Change to review</strong> (users see the approved version until you approve):
 <dl>${changeRows(a.name, a.pending_name, a.redirect_uris, a.pending_redirect_uris, a.scopes, a.pending_scopes)}</dl></div>`
-          : ''
-      }</td>
+            : ''
+        }</td>
 <td>
 <form method="post" action="${base}/review">
 <input type="hidden" name="_csrf" value="${csrf}">
@@ -139,14 +144,15 @@ ${
     : ''
 }
 </td></tr>`;
-    });
-    const body = html`<h1>Operator: apps</h1>
+      });
+      const body = html`<h1>Operator: apps</h1>
 ${OPERATOR_NAV}
 ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
 <table><thead><tr><th scope="col">App</th><th scope="col">Status</th><th scope="col">Review</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
-    return sendPage(reply, await userPage(deps, reply, user, 'Operator', body, { section: 'operator' }));
-  });
+      return sendPage(reply, await userPage(deps, reply, user, 'Operator', body, { section: 'operator' }));
+    },
+  );
 
   app.post(
     '/operator/apps/:appId/review',
@@ -165,8 +171,8 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
     async (request, reply) => {
       const user = await operator(request, reply);
       if (!user) return reply;
-      const body = request.body as { decision: string; approve_write_scopes?: string };
-      const { app: reviewed } = await reviewApp(deps, (request.params as { appId: string }).appId, {
+      const body = request.body;
+      const { app: reviewed } = await reviewApp(deps, request.params.appId, {
         approve: body.decision === 'approve',
         approveWriteScopes: body.approve_write_scopes === '1',
         operatorId: user.id,
@@ -191,8 +197,8 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
     async (request, reply) => {
       const user = await operator(request, reply);
       if (!user) return reply;
-      const days = Number((request.body as { days: string }).days);
-      const extended = await extendDraft(deps, (request.params as { appId: string }).appId, days);
+      const days = Number(request.body.days);
+      const extended = await extendDraft(deps, request.params.appId, days);
       return reply.redirect(`/operator/apps?done=${encodeURIComponent(`extend ${extended.id}`)}`, 303);
     },
   );
@@ -213,13 +219,8 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
     async (request, reply) => {
       const user = await operator(request, reply);
       if (!user) return reply;
-      const target = (request.body as { target: 'private' | 'public' }).target;
-      const deployed = await operatorDeploy(
-        deps,
-        (request.params as { appId: string }).appId,
-        target,
-        user.id,
-      );
+      const target = request.body.target;
+      const deployed = await operatorDeploy(deps, request.params.appId, target, user.id);
       return reply.redirect(
         `/operator/apps?done=${encodeURIComponent(`deploy ${deployed.id} ${target}`)}`,
         303,
@@ -243,7 +244,7 @@ ${done ? html`<p class="notice" role="status">Done: ${done}.</p>` : ''}
     async (request, reply) => {
       const user = await operator(request, reply);
       if (!user) return reply;
-      const form = request.body as { email: string; owner?: string; confirm?: string };
+      const form = request.body;
       const values = { email: form.email.trim(), owner: form.owner?.trim() ?? '' };
       const again = async (error: string) =>
         sendPage(

@@ -6,7 +6,7 @@
 import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import {
   type Collector,
@@ -55,9 +55,10 @@ import {
 import { baseUrl } from '../../http/paging.js';
 import { allowFraming } from '../../http/security-headers.js';
 import { sha256 } from '../../platform/secrets.js';
-import { pageErrorHandler } from '../account/frame.js';
+import { pageErrorHandler, sendPage } from '../account/frame.js';
 import { type Html, html, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pagePlugin } from '../page-area.js';
 import { renderQuestion, richText } from '../surveys/render-question.js';
 import { admitUploadRequest, readMultipart } from '../uploads.js';
@@ -98,21 +99,19 @@ function linkOf(ctx: Ctx, sub = ''): string {
 function send(reply: FastifyReply, status: number, title: string, body: Html, survey?: Themed): FastifyReply {
   const look = lookOf(survey);
   const base = baseUrl(reply.request);
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex, nofollow')
-    .type('text/html; charset=utf-8')
-    .send(
-      layout(title, html`<div class="respond">${body}</div>`, {
-        lang: survey?.language ?? 'en',
-        header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: look.logoUrl }),
-        styles: look.styles,
-        // tells an embedding page (embed.js) the page's height
-        scripts: ['/assets/respond-frame.js'],
-        head: survey ? shareTags(survey, `${base}${reply.request.url.split('?')[0]}`, base) : undefined,
-      }),
-    );
+  return sendPage(
+    reply,
+    layout(title, html`<div class="respond">${body}</div>`, {
+      lang: survey?.language ?? 'en',
+      header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: look.logoUrl }),
+      styles: look.styles,
+      // tells an embedding page (embed.js) the page's height
+      scripts: ['/assets/respond-frame.js'],
+      head: survey ? shareTags(survey, `${base}${reply.request.url.split('?')[0]}`, base) : undefined,
+    }),
+    status,
+    { noindex: true },
+  );
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -261,7 +260,7 @@ function disqualified(reply: FastifyReply, ctx: Ctx): FastifyReply {
 }
 
 export function respondPages(deps: Deps) {
-  return pagePlugin('respond-pages', async function register(app: FastifyInstance): Promise<void> {
+  return pagePlugin('respond-pages', async function register(app: PageApp): Promise<void> {
     // Its own CSRF (tied to the respondent's session, not a cookie pair), so not a pageArea; the
     // same HTML error page as every other page scope.
     app.setErrorHandler(pageErrorHandler);

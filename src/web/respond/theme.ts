@@ -1,10 +1,3 @@
-// A survey's look on its respondent pages, as stylesheets (the policy allows no style attributes
-// and no per-page <style>) cached for good since their URLs name what they hold:
-// - a survey with a theme (domain/themes): /r/themes/<id>/<version>.css and its logo beside it;
-// - the older theme_color extension: a tiny stylesheet per colour, darkened until white text on
-//   it, and it as text on white, reach WCAG AA (4.5:1).
-// Also the sharing tags (Open Graph, Twitter card) of the respondent page's <head>.
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
@@ -19,6 +12,7 @@ import {
   themePaths,
 } from '../../domain/themes/themes.js';
 import { type Html, html } from '../html.js';
+import type { PageApp } from '../page-area.js';
 
 const HEX = /^[0-9a-f]{6}$/;
 
@@ -41,7 +35,7 @@ export function themeStylesheet(color: string): string {
   return `/r/theme/${color.replace('#', '').toLowerCase()}.css`;
 }
 
-export async function themeRoutes(app: FastifyInstance): Promise<void> {
+export async function themeRoutes(app: PageApp): Promise<void> {
   app.get<{ Params: { file: string } }>(
     '/r/theme/:file',
     { schema: { hide: true } },
@@ -109,7 +103,7 @@ export function previewStylesheet(f: ThemeFields): string {
 }
 
 /** The theme's stylesheet and logo, public like the respondent pages, cached for good by version. */
-export async function themedRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function themedRoutes(app: PageApp, deps: Deps): Promise<void> {
   const Params = Type.Object({
     id: Type.String({ pattern: '^[0-9]{1,20}$' }),
     v: Type.String({ pattern: '^[0-9a-z]{1,12}$' }),

@@ -5,13 +5,12 @@
 // domain path of DELETE /v3/surveys/{id}/responses/{id}). Reading needs analyze access (owner, or a
 // share with analyze rights), deleting analyze write access; the basic plan reads only the first
 // responses of a survey, as on the analyze page (src/domain/responses/plan-limit.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { countFromDays } from '../../domain/analysis/days.js';
 import {
-  type FilterQuery,
   filterSearch,
   isFiltered,
   parseFilter,
@@ -37,9 +36,11 @@ import { filterForm, STATUS_LABELS } from '../analyze/filter-form.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { type Html, html } from '../html.js';
 import { surveyHeader, surveyPaths } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pageArea } from '../page-area.js';
-import { csrfToken, requireSignedIn } from '../session.js';
+import { csrfToken, formField, requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
+import { planOf } from '../typed.js';
 import { fileLink } from './file-link.js';
 
 const PER_PAGE = 50;
@@ -111,9 +112,9 @@ async function surveyOf(
 ): Promise<{ user: User; survey: SurveyRow; plan: Plan } | null> {
   const user = await requireSignedIn(deps, request, reply);
   if (!user) return null;
-  const { token } = request.params as { token: string };
+  const token = formField(request.params, 'token') ?? '';
   const survey = await managedSurvey(deps, { user }, token, 'analyze', level);
-  return { user, survey, plan: user.account_type as Plan };
+  return { user, survey, plan: planOf(user) };
 }
 
 async function collectorsOf(deps: Deps, survey: SurveyRow): Promise<Collector[]> {
@@ -125,7 +126,7 @@ async function collectorsOf(deps: Deps, survey: SurveyRow): Promise<Collector[]>
   return collectors;
 }
 
-export async function responsesRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function responsesRoutes(app: PageApp, deps: Deps): Promise<void> {
   app.get(
     '/analyze/:token/responses',
     { schema: { hide: true, params: Params, querystring: ListQuery } },
@@ -133,8 +134,8 @@ export async function responsesRoutes(app: FastifyInstance, deps: Deps): Promise
       const found = await surveyOf(deps, request, reply, 'read');
       if (!found) return reply;
       const { user, survey, plan } = found;
-      const { token } = request.params as { token: string };
-      const q = request.query as FilterQuery;
+      const { token } = request.params;
+      const q = request.query;
       const [collectors, index] = await Promise.all([collectorsOf(deps, survey), designIndex(deps, survey)]);
       const names = new Map(collectors.map((c) => [c.id, c.name]));
       const parsed = parseFilter(q, index);
@@ -207,7 +208,7 @@ ${list}`;
       const found = await surveyOf(deps, request, reply, 'read');
       if (!found) return reply;
       const { user, survey, plan } = found;
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const row = await getResponse(deps, { surveyId: survey.id }, id);
       assertResponsesReadable(isPaid(plan), [row]);
       const [index, collectors, writable] = await Promise.all([
@@ -269,7 +270,7 @@ ${
       const found = await surveyOf(deps, request, reply, 'write');
       if (!found) return reply;
       const { user, survey } = found;
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const row = await getResponse(deps, { surveyId: survey.id }, id);
       const paths = surveyPaths(survey);
       if (!confirmed(request.body)) {

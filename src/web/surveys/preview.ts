@@ -1,7 +1,7 @@
 // The survey preview (the `preview` URL of a survey, and templates' preview_link): the survey as a
 // respondent sees it, page by page, reached by the unguessable token in the URL, no sign-in, and
 // nothing entered is saved. Navigation posts the page back only to move between pages.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import { mayAccess, type SurveyRow, surveyByPreviewToken } from '../../domain/surveys/access.js';
 import type { ButtonsText } from '../../domain/surveys/blueprint.js';
@@ -11,6 +11,7 @@ import { findTemplate } from '../../domain/surveys/templates/index.js';
 import { sendPage } from '../account/frame.js';
 import { type Html, html, inlineStyle } from '../html.js';
 import { page as layout, surveyPaths, workspaceHeader } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pageArea } from '../page-area.js';
 import { lookOf, withTheme } from '../respond/theme.js';
 import { currentUser } from '../session.js';
@@ -208,7 +209,7 @@ export function surveyWebPages(deps: Deps) {
   return pageArea('survey-preview-pages', deps, [previewRoutes]);
 }
 
-function previewRoutes(app: FastifyInstance, deps: Deps): void {
+function previewRoutes(app: PageApp, deps: Deps): void {
   const show = (
     reply: FastifyReply,
     s: PreviewSurvey,

@@ -3,7 +3,7 @@
 // fixed by the invitation). No cookie or session is involved, so a forged cross-site POST has
 // nothing to ride on: without the token it does nothing.
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../context.js';
 import { signIn } from '../../domain/accounts/sign-in.js';
 import { findUserById } from '../../domain/accounts/users.js';
@@ -12,20 +12,16 @@ import { ACCEPT_PATH, invitationByToken } from '../../domain/teams/invitations.j
 import type { TeamMember } from '../../domain/teams/membership.js';
 import { findTeam, joinTeam } from '../../domain/teams/teams.js';
 import { ApiError } from '../../platform/errors.js';
+import { sendPage } from '../account/frame.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
+import type { PageApp } from '../page-area.js';
 import { pagePlugin } from '../page-area.js';
 import { deviceCookie } from '../session.js';
 
 function send(reply: FastifyReply, status: number, title: string, body: ReturnType<typeof html>) {
-  return (
-    reply
-      .code(status)
-      // The token is in the URL: never cached (and, as every page, never framed nor sent as Referer).
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(page(title, body))
-  );
+  // The token is in the URL: never cached (and, as every page, never framed nor sent as Referer).
+  return sendPage(reply, page(title, body), status);
 }
 
 const INVALID = html`<h1>Invitation not found</h1>
@@ -57,7 +53,7 @@ ${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ''}
 </form>`;
 }
 
-async function teamRoutes(app: FastifyInstance, options: { deps: Deps }): Promise<void> {
+async function teamRoutes(app: PageApp, options: { deps: Deps }): Promise<void> {
   const { deps } = options;
   await app.register(formbody);
 
@@ -77,7 +73,7 @@ async function teamRoutes(app: FastifyInstance, options: { deps: Deps }): Promis
     ACCEPT_PATH,
     { schema: { hide: true } },
     async (request, reply) => {
-      const body = (request.body ?? {}) as { token?: unknown; password?: unknown };
+      const body = request.body ?? {};
       const token = typeof body.token === 'string' ? body.token : '';
       const password = typeof body.password === 'string' ? body.password : '';
       const member = await invitationByToken(deps, token);

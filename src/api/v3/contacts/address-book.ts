@@ -36,8 +36,11 @@ export function addressBookRoutes(app: Api, deps: Deps, scope: AddressBookScope)
   /** The list the request names (checked to be the caller's), or undefined over the address book. */
   const listOf = async (request: FastifyRequest) => {
     if (!scope.inList) return undefined;
-    const { contact_list_id } = request.params as { contact_list_id: string };
-    return (await getList(deps, request.auth.user.id, contact_list_id)).id;
+    // One handler serves both paths, so its params are typed by neither schema: read the one field.
+    const params: unknown = request.params;
+    const id =
+      params && typeof params === 'object' && 'contact_list_id' in params ? params.contact_list_id : '';
+    return (await getList(deps, request.auth.user.id, String(id))).id;
   };
 
   for (const bulk of [false, true]) {
