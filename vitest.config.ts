@@ -5,7 +5,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000, // CLI tests start processes from TypeScript source: slow on a loaded 2-core machine
-    hookTimeout: 60_000,
+    // A file's beforeAll starts up to four test servers, each some CPU seconds (compiling every
+    // route's schemas): on a loaded machine two at once took over a minute, and a timed-out
+    // beforeAll skips every test of the file.
+    hookTimeout: 120_000,
     pool: 'forks',
     // Two test files at a time: most of a test's time is spent waiting on servers, browsers and
     // child processes, so two forks on two cores halve CI's wall time.
