@@ -5,11 +5,19 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000, // CLI tests start processes from TypeScript source: slow on a loaded 2-core machine
-    hookTimeout: 60_000,
+    // A file's beforeAll starts up to four test servers, each some CPU seconds (compiling every
+    // route's schemas): on a loaded machine two at once took over a minute, and a timed-out
+    // beforeAll skips every test of the file.
+    hookTimeout: 120_000,
     pool: 'forks',
     // Two test files at a time: most of a test's time is spent waiting on servers, browsers and
     // child processes, so two forks on two cores halve CI's wall time.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Each fork runs its test files one after another in the same process, loading src/ once rather
+    // than once per file (a file's own state is its servers and databases, closed in its afterAll).
+    // `npx vitest run --isolate` gives every file a fresh process, to tell whether a failure comes
+    // from a file before it.
+    isolate: false,
     // The longest files start first (test/durations.json), so the run does not end on one slow file.
     sequence: { sequencer: LongestFirst },
     reporters: ['default'],

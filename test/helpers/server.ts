@@ -12,7 +12,7 @@ import { gracefulClose } from '../../src/ops/shutdown.js';
 import type { Clock } from '../../src/platform/clock.js';
 import { type AccountOptions, createAccount, type TestAccount } from './accounts.js';
 import { ApiClient } from './client.js';
-import { createTestDatabase } from './database.js';
+import { createMigratedTestDatabase } from './database.js';
 import { startProxy } from './proxy.js';
 
 /** Set by `npm run test:scale`: every startServer is two instances behind a proxy. */
@@ -43,7 +43,7 @@ export interface ServerOptions {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
-  const database = options.databaseUrl ? null : await createTestDatabase();
+  const database = options.databaseUrl ? null : await createMigratedTestDatabase();
   const config = loadConfig({
     DATABASE_URL: options.databaseUrl ?? database!.url,
     PUBLIC_URL: 'http://localhost',
