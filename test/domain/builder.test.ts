@@ -11,7 +11,7 @@ import {
   moveQuestionToPage,
   updatePage,
 } from '../../src/domain/surveys/design.js';
-import { createSurvey, loadDesign } from '../../src/domain/surveys/surveys.js';
+import { createSurvey, loadDesign, type QuestionInput } from '../../src/domain/surveys/surveys.js';
 import { type DomainAccount, type DomainTest, openDomain, refused } from './setup.js';
 
 let t: DomainTest;
@@ -23,8 +23,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const text = (heading: string) => ({ family: 'open_ended', subtype: 'single', headings: [{ heading }] });
-const choice = (heading: string, choices: string[]) => ({
+const text = (heading: string): QuestionInput => ({
+  family: 'open_ended',
+  subtype: 'single',
+  headings: [{ heading }],
+});
+const choice = (heading: string, choices: string[]): QuestionInput => ({
   family: 'single_choice',
   subtype: 'vertical',
   headings: [{ heading }],

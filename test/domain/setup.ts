@@ -60,7 +60,7 @@ export async function openDomain(env: Record<string, string> = {}): Promise<Doma
     clock,
     account: async (options) => {
       const account = await createAccount(deps, options);
-      return { ...account, actor: { user: account.user, plan: account.user.plan as Plan, ip: null } };
+      return { ...account, actor: { user: account.user, plan: account.user.account_type as Plan, ip: null } };
     },
     close: async () => {
       await deps.db.close();
