@@ -4,6 +4,7 @@
 // variables and folder. The page tests (surveys-list.e2e, survey-settings.e2e) show the same forms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../../src/domain/collectors/collectors.js';
+import { surveyDeletion } from '../../src/domain/collectors/states.js';
 import type { QuizOptions } from '../../src/domain/surveys/blueprint.js';
 import { createFolder, deleteFolder, getFolder } from '../../src/domain/surveys/folders.js';
 import {
@@ -12,7 +13,6 @@ import {
   deleteSurvey,
   listSurveys,
   loadDesign,
-  surveyDeletion,
   updateSurvey,
 } from '../../src/domain/surveys/surveys.js';
 import { type DomainAccount, type DomainTest, openDomain, refused } from './setup.js';
