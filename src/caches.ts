@@ -9,6 +9,7 @@
 // Pure constant tables (scopes by name, languages, templates) are neither.
 //
 // It imports only types, so Deps (context.ts) can name it.
+import type { ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Region } from './config.js';
 import type { CollectorsTable } from './db/tables/collect.js';
@@ -141,10 +142,29 @@ export interface Caches {
    * analyze page's figures (being computed, or done) and the results stamp they were read at.
    * (Typed there: naming its type here would make an import circle through Deps.) */
   analyzeResults: CacheMap<string, { stamp: string; results: Promise<object> }>;
+  /** http/pipeline.ts: request validators compiled from route schemas (`CompiledSchemas`). */
+  validators: CompiledSchemas['validators'];
+  /** http/pipeline.ts: reply serializers compiled from route schemas (`CompiledSchemas`). */
+  serializers: CompiledSchemas['serializers'];
   clearAll(): void;
 }
 
-export function createCaches(): Caches {
+/** Route schemas compiled to request validators (by HTTP part: bodies are strict, the rest is
+ * coerced) and reply serializers, keyed by the schema's JSON text: every app this code builds
+ * declares the same schemas, so a process that builds several (the test suite, two instances per
+ * scaled-out test server) compiles each once. Most of an app's start-up is this compiling. It may
+ * be shared by several Deps (`createDeps`'s `compiledSchemas`): it holds no data of a database. */
+export interface CompiledSchemas {
+  validators: CacheMap<string, ValidateFunction>;
+  serializers: CacheMap<string, (value: unknown) => string>;
+}
+
+export function createCompiledSchemas(): CompiledSchemas {
+  // An app has ~700 route schemas (validators by part, serializers by status).
+  return { validators: new CacheMap(5000), serializers: new CacheMap(5000) };
+}
+
+export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSchemas()): Caches {
   const caches: Omit<Caches, 'clearAll'> = {
     callers: new StampedCache(10_000),
     scopeLists: new CacheMap(1000),
@@ -165,6 +185,7 @@ export function createCaches(): Caches {
     sharedResults: new CacheMap(500),
     diskFree: new CacheMap(10),
     analyzeResults: new CacheMap(200),
+    ...compiledSchemas,
   };
   return {
     ...caches,

@@ -1,5 +1,5 @@
 // The composition root: the one place that builds the process's services into Deps.
-import { createCaches, createRunners } from './caches.js';
+import { type CompiledSchemas, createCaches, createRunners } from './caches.js';
 import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { describeClash, fillAccountKeys } from './db/account-keys.js';
@@ -23,6 +23,8 @@ export interface DepsOptions {
   clock?: Clock;
   /** Apply pending migrations first (serve does; the CLI's provisioning verbs do too). */
   migrate?: boolean;
+  /** Route schemas already compiled by another Deps of this process (tests build many apps). */
+  compiledSchemas?: CompiledSchemas;
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
@@ -49,7 +51,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       passwords: new Passwords(config.passwordCost, config.passwordHashConcurrency),
       metrics: undefined!,
       log: createLogger(config),
-      caches: createCaches(),
+      caches: createCaches(options.compiledSchemas),
       runners: createRunners(),
       heavyRequests: new HeavyRequests(config.heavyRequestsPerAccount),
       stores: {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Ajv, type ValidateFunction } from 'ajv';
+import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
@@ -212,11 +213,31 @@ export function installHttpConventions(
   } = {},
 ): void {
   const docs = deps.config.regionUrls.us; // where error bodies point (PUBLIC_URL)
-  const queryAjv = ajvFor('other');
-  const bodyAjv = ajvFor('body');
+  // Compiled once per schema text in the process (deps.caches.validators, .serializers): apps
+  // built from this code declare the same schemas, and compiling is most of an app's start-up.
+  const { validators, serializers } = deps.caches;
+  let queryAjv: Ajv | undefined;
+  let bodyAjv: Ajv | undefined;
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
+    const part = httpPart === 'body' ? 'body' : 'other';
+    const key = `${part} ${JSON.stringify(schema)}`;
+    let validate = validators.get(key);
+    if (!validate) {
+      const ajv = part === 'body' ? (bodyAjv ??= ajvFor('body')) : (queryAjv ??= ajvFor('other'));
+      validate = ajv.compile(schema);
+      validators.set(key, validate);
+    }
     return httpPart === 'querystring' ? refusingNul(validate) : validate;
+  });
+  // Fastify's own serializer compiler (fast-json-stringify, no shared schemas), remembered.
+  app.setSerializerCompiler(({ schema }) => {
+    const key = JSON.stringify(schema);
+    let serialize = serializers.get(key);
+    if (!serialize) {
+      serialize = fastJsonStringify(schema, {});
+      serializers.set(key, serialize);
+    }
+    return serialize;
   });
 
   // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless DELETEs);

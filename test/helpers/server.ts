@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
+import { createCompiledSchemas } from '../../src/caches.js';
 import { createDeps } from '../../src/compose.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Deps } from '../../src/context.js';
@@ -14,6 +15,10 @@ import { type AccountOptions, createAccount, type TestAccount } from './accounts
 import { ApiClient } from './client.js';
 import { createMigratedTestDatabase } from './database.js';
 import { startProxy } from './proxy.js';
+
+/** The route schemas compiled by this worker's first app, for every app it starts after (most of
+ * an app's start-up is compiling them; vitest runs a worker's files in one process). */
+const compiledSchemas = createCompiledSchemas();
 
 /** Set by `npm run test:scale`: every startServer is two instances behind a proxy. */
 export const scaleOut = process.env.TEST_SCALE_OUT === '1';
@@ -64,7 +69,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const instances = scaleOut ? 2 : 1;
   const started: Array<{ deps: Deps; app: Api; url: string; close: () => Promise<void> }> = [];
   for (let i = 0; i < instances; i++) {
-    const deps = await createDeps(config, { clock: options.clock });
+    const deps = await createDeps(config, { clock: options.clock, compiledSchemas });
     const app = await buildApp(deps);
     // closed as `serve` closes it (src/ops/shutdown.ts): app.close() alone (Node's server.close())
     // ends only the connections idle at that instant, so one whose answer was still being written
