@@ -21,6 +21,7 @@ export default defineConfig({
     // The longest files start first (test/durations.json), so the run does not end on one slow file.
     sequence: { sequencer: LongestFirst },
     reporters: ['default'],
+    globalSetup: ['test/helpers/browser-setup.ts'], // one Chromium for the run's page tests
     // Password hashes at scrypt N=2^10 rather than production's 2^17 (128 MiB, ~0.3 s each): tests
     // create hundreds of users. Hashes record their cost, so nothing else changes.
     env: { SCRYPT_LOG_N: '10' },

@@ -1,23 +1,22 @@
 // The owner's analyze, response and summary pages in a real browser.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, signIn } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { createEveryFamilySurvey } from './fixtures.js';
 
 let server: TestServer;
 let browser: Browser;
 const clock = new TestClock('2026-06-10T12:00:00Z');
 
-beforeAll(async () => {
-  server = await startServer({ clock });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+serverAndBrowser(
+  (s, b) => {
+    server = s;
+    browser = b;
+  },
+  { clock },
+);
 
 describe('analyze and summary pages', () => {
   it('charts each question, filters by date and collector, lists text answers, and sums up', async () => {

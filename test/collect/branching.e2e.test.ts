@@ -4,7 +4,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { type Branching, branchingSurvey } from './branching-fixture.js';
@@ -20,7 +20,7 @@ const LOGO =
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await server.account();
   b = await branchingSurvey(server.client, owner.token);
   const styled = await server.client.patch(
@@ -37,7 +37,7 @@ beforeAll(async () => {
   url = c.body.url;
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
 });
 

@@ -2,24 +2,23 @@
 // at a weblink collector's URL, read back through the API; closed, expired, full and password-
 // protected collectors; server-side checks without JavaScript; CSRF; a phone-sized screen.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { everyFamilyPages } from './fixtures.js';
 
 let server: TestServer;
 let browser: Browser;
 const clock = new TestClock('2026-06-01T12:00:00Z');
 
-beforeAll(async () => {
-  server = await startServer({ clock });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+serverAndBrowser(
+  (s, b) => {
+    server = s;
+    browser = b;
+  },
+  { clock },
+);
 
 async function surveyWithCollector(collector: Record<string, unknown> = {}) {
   const a = await server.account();

@@ -1,10 +1,9 @@
 // A file-upload question answered in a real browser at a phone's width: a refused file comes back
 // with the question's message, an accepted one finishes the survey, and the owner downloads it by
 // its name from the response's page.
-import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signIn } from '../helpers/browser.js';
+import { downloaded, serverAndBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -76,7 +75,7 @@ describe('a file upload on the respondent page', () => {
       await checkPage(page, 'upload-response');
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       expect(download.suggestedFilename()).toBe('receipt.pdf');
-      expect(readFileSync((await download.path())!).equals(PDF)).toBe(true);
+      expect((await downloaded(download)).equals(PDF)).toBe(true);
     } finally {
       await page.close();
     }

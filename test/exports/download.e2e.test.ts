@@ -1,11 +1,10 @@
 // The analyze page's Download form in a real browser: the file carries the page's filters and is
 // read back with an independent reader (exceljs's workbook reader; csv-parse, strict).
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signIn } from '../helpers/browser.js';
+import { downloaded, serverAndBrowser, signIn } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -87,7 +86,7 @@ describe('analyze page download', () => {
       ]);
       expect(xlsx.suggestedFilename()).toBe('Download_me.xlsx');
       const wb = new ExcelJS.Workbook();
-      await wb.xlsx.load(readFileSync(await xlsx.path()) as never);
+      await wb.xlsx.load((await downloaded(xlsx)) as never);
       const rows = wb.worksheets[0].getSheetValues().filter(Boolean) as unknown[][];
       // exceljs rows are 1-based arrays
       expect(rows[0].slice(1)).toEqual([
@@ -117,7 +116,7 @@ describe('analyze page download', () => {
         form.getByRole('button', { name: 'Download' }).click(),
       ]);
       expect(csv.suggestedFilename()).toBe('Download_me.csv');
-      const lines: string[][] = parse(readFileSync(await csv.path()), {
+      const lines: string[][] = parse(await downloaded(csv), {
         bom: true,
         record_delimiter: '\r\n',
         relax_quotes: false,

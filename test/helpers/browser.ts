@@ -1,52 +1,82 @@
-// A real browser for page tests: Playwright driving Debian's Chromium (/usr/bin/chromium).
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+// A real browser for page tests: Playwright driving Debian's Chromium (/usr/bin/chromium). One
+// Chromium serves the whole run (started by browser-setup.ts, vitest's globalSetup); each worker
+// connects to it once, and each test file works in browser contexts of its own, which it closes
+// when it ends (`releaseBrowser`), so files share no cookies, storage or pages.
+import { type Browser, chromium, type Download, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type ServerOptions, startServer, type TestServer } from './server.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let connected: Promise<Browser> | undefined;
 
-export function browserAvailable(): boolean {
-  return existsSync(CHROMIUM);
+/**
+ * The run's one Chromium, connected once per worker (the connection outlives a file when vitest
+ * runs files without isolation). Open pages in contexts of the file's own (`browser.newContext()`,
+ * `browser.newPage()`) and close them with `releaseBrowser`, never `browser.close()`.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  if (!connected) {
+    const connecting = connect();
+    connected = connecting;
+    const forget = () => {
+      if (connected === connecting) connected = undefined;
+    };
+    connecting.then((b) => b.on('disconnected', forget), forget);
+  }
+  return connected;
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  if (!browserAvailable())
+async function connect(): Promise<Browser> {
+  const launcher = inject('browserLauncher');
+  if (!launcher)
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`,
+      'no shared browser: vitest.config.ts must list test/helpers/browser-setup.ts in globalSetup',
     );
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const res = await fetch(launcher);
+  const answer = await res.text();
+  if (!res.ok) throw new Error(`the shared browser did not start: ${answer}`);
+  return chromium.connect(answer);
+}
+
+/** Closes every context (and so every page) this file opened in the shared browser. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((c) => c.close()));
+}
+
+/** A download's bytes (its `path()` is on the shared browser's side, out of a test's reach). */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Who signs in: a test account (`server.account()`), or any username and password. */
+export interface SignInAccount {
+  user: { username: string };
+  password: string;
 }
 
 /** Signs `page` in through the real sign-in form, then lands on `next` (or the account page). */
 export async function signIn(
   page: Page,
   baseUrl: string,
-  account: { user: { username: string }; password: string },
+  account: SignInAccount,
   next?: string,
 ): Promise<void> {
   await page.goto(`${baseUrl}/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+  await submitSignIn(page, account);
+}
+
+/** Fills in the sign-in form already open in `page` and waits for the page it leads to. */
+export async function submitSignIn(page: Page, account: SignInAccount): Promise<void> {
   await page.getByLabel('Username').fill(account.user.username);
   await page.getByLabel('Password').fill(account.password);
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
 }
 
 /**
- * A page-test file's test server and its one shared browser: started before the file's tests,
- * closed after them, handed to `use` once both are up.
+ * A page-test file's test server and the shared browser: the server started before the file's
+ * tests and closed after them (with the contexts the file opened), both handed to `use` once up.
  */
 export function serverAndBrowser(
   use: (server: TestServer, browser: Browser) => void,
@@ -56,11 +86,11 @@ export function serverAndBrowser(
   let browser: Browser | undefined;
   beforeAll(async () => {
     server = await startServer(options);
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     use(server, browser);
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.close();
   });
 }
@@ -70,7 +100,7 @@ export function serverAndBrowser(
 export async function signedInPages(
   browser: Browser,
   baseUrl: string,
-  account: { user: { username: string }; password: string },
+  account: SignInAccount,
 ): Promise<{ page: Page; jsPage: Page }> {
   const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
   const jsPage = await (await browser.newContext()).newPage();

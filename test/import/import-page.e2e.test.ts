@@ -6,7 +6,7 @@
 // another account kept out of the import.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -77,13 +77,13 @@ beforeAll(async () => {
     await ok(c.post('/v3/contacts', { email: `guest${n}@example.com`, first_name: `G${n}` }, o));
 
   dest = await startServer({ env: { IMPORT_PAGE_SOURCES: `https://api.surveymonkey.com,${source.url}` } });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   page = await browser.newPage();
   page.setDefaultTimeout(15_000);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await dest?.close();
   await source?.close();
 });

@@ -2,14 +2,14 @@
 // an app, authorize it, exchange the code, call the API; deny; refusals for draft and private apps;
 // revoke under linked apps; reused and expired codes; the operator's review; escaping and access.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import { addMember, createTeam } from '../../src/domain/teams/teams.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { serverAndBrowser, signIn } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { authorizePath, exchange } from './flow.js';
 
 let server: TestServer;
@@ -18,14 +18,13 @@ const clock = new TestClock('2026-06-01T12:00:00Z');
 const CALLBACK = 'http://client.test/callback';
 const REVOKED = { status: 1, errmsg: 'Client revoked access grant' };
 
-beforeAll(async () => {
-  server = await startServer({ clock });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+serverAndBrowser(
+  (s, b) => {
+    server = s;
+    browser = b;
+  },
+  { clock },
+);
 
 /** A browser context without JavaScript, where the client app's callback answers a stub page. */
 async function visitor(javaScriptEnabled = false): Promise<{ context: BrowserContext; page: Page }> {
@@ -38,13 +37,6 @@ async function visitor(javaScriptEnabled = false): Promise<{ context: BrowserCon
     }),
   );
   return { context, page: await context.newPage() };
-}
-
-async function signIn(page: Page, account: TestAccount, next?: string) {
-  await page.goto(next ? `/login?next=${encodeURIComponent(next)}` : '/login');
-  await page.getByLabel('Username').fill(account.user.username);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 interface Registered {
@@ -104,7 +96,7 @@ describe('the authorization code flow in a browser', () => {
   beforeAll(async () => {
     owner = await server.account({ plan: 'premier' });
     ({ page: ownerPage } = await visitor());
-    await signIn(ownerPage, owner);
+    await signIn(ownerPage, server.url, owner);
     app = await registerApp(ownerPage, 'Survey Sync');
   });
 
@@ -178,7 +170,7 @@ describe('the authorization code flow in a browser', () => {
   it('refuses another account on a draft app, without redirecting', async () => {
     const other = await server.account({ plan: 'premier' });
     const { context, page } = await visitor();
-    await signIn(page, other, authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }));
+    await signIn(page, server.url, other, authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }));
     expect(page.url()).toContain(`${server.url}/oauth/authorize`);
     expect(await page.locator('h1').textContent()).toBe('App not available');
     expect(await page.getByRole('alert').textContent()).toContain('only its developer can authorize it');
@@ -206,7 +198,7 @@ describe('private apps', () => {
   it('refuses a user outside the team and an owner on the basic plan', async () => {
     const owner = await server.account({ plan: 'premier' });
     const { context, page } = await visitor();
-    await signIn(page, owner);
+    await signIn(page, server.url, owner);
     const app = await registerApp(page, 'Team Tool');
     await page.goto(`/developer/apps/${app.appId}`);
     await page.getByRole('button', { name: 'Deploy as private' }).click();
@@ -225,21 +217,26 @@ describe('private apps', () => {
       { userId: owner.user.id, ip: null },
     );
     const inTeam = await visitor();
-    await signIn(inTeam.page, member);
+    await signIn(inTeam.page, server.url, member);
     const memberUrl = await approveOnConsent(inTeam.page, app.clientId, 'm');
     expect(memberUrl.searchParams.get('code')).toBeTruthy();
     await inTeam.context.close();
 
     const outsider = await server.account({ plan: 'enterprise' });
     const other = await visitor();
-    await signIn(other.page, outsider, authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }));
+    await signIn(
+      other.page,
+      server.url,
+      outsider,
+      authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }),
+    );
     expect(await other.page.locator('h1').textContent()).toBe('App not available');
     expect(await other.page.getByRole('alert').textContent()).toContain('private app');
     await other.context.close();
 
     const basicOwner = await server.account({ plan: 'basic' });
     const basic = await visitor();
-    await signIn(basic.page, basicOwner);
+    await signIn(basic.page, server.url, basicOwner);
     const cheap = await registerApp(basic.page, 'Basic Tool');
     await basic.page.goto(`/developer/apps/${cheap.appId}`);
     await basic.page.getByRole('button', { name: 'Deploy as private' }).click();
@@ -257,7 +254,7 @@ describe('public apps and the operator', () => {
     const operator = await server.account({ plan: 'basic' });
     await setOperator(server.deps, operator.user.id, true);
     const dev = await visitor();
-    await signIn(dev.page, owner);
+    await signIn(dev.page, server.url, owner);
     const app = await registerApp(dev.page, 'Directory App');
     await dev.page.goto(`/developer/apps/${app.appId}`);
     await dev.page.getByRole('button', { name: 'Submit for public review' }).click();
@@ -269,7 +266,7 @@ describe('public apps and the operator', () => {
     expect(await dev.page.locator('h1').textContent()).toBe('Operators only');
 
     const op = await visitor();
-    await signIn(op.page, operator, '/operator/apps');
+    await signIn(op.page, server.url, operator, '/operator/apps');
     const row = op.page.locator(`#app-${app.appId}`);
     expect(await row.textContent()).toContain('pending');
     await row.getByRole('button', { name: 'Approve Directory App' }).click();
@@ -281,7 +278,7 @@ describe('public apps and the operator', () => {
     // anyone may now authorize it
     const user = await server.account({ plan: 'basic' });
     const u = await visitor();
-    await signIn(u.page, user);
+    await signIn(u.page, server.url, user);
     const url = await approveOnConsent(u.page, app.clientId, 'pub');
     const res = await exchange(server.url, tokenFields(app, url.searchParams.get('code')!));
     expect((await server.client.get('/v3/users/me', { token: res.body.access_token })).body.id).toBe(
@@ -303,7 +300,7 @@ describe('escaping and accessibility', () => {
       dialogs += 1;
       await d.dismiss();
     });
-    await signIn(page, owner);
+    await signIn(page, server.url, owner);
     const app = await registerApp(page, NAME);
     expect(await page.locator('h1').textContent()).toBe(`App registered: ${NAME}`);
     const pages = [
@@ -381,7 +378,7 @@ describe('escaping and accessibility', () => {
     });
     const { context, page } = await visitor(true);
     await auditPage(page, '/login');
-    await signIn(page, owner);
+    await signIn(page, server.url, owner);
     for (const path of [
       '/account',
       '/account/apps',

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queueEmail } from '../../src/db/outbox-queue.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -16,10 +16,10 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ss-mail-page-'));
   server = await startServer({ env: { MAIL_DIR: dir } });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { linksIn } from '../invite/helpers.js';
 import { authorizePath } from '../oauth/flow.js';
@@ -35,7 +35,7 @@ let appClientId: string;
 beforeAll(async () => {
   mailDir = mkdtempSync(join(tmpdir(), 'ss-escape-mail-'));
   server = await startServer({ env: { MAIL_DIR: mailDir } });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await server.account();
   const t = { token: owner.token };
   const c = server.client;
@@ -129,7 +129,7 @@ beforeAll(async () => {
   appClientId = app.app.client_id;
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   rmSync(mailDir, { recursive: true, force: true });
 });

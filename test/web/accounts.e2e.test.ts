@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, submitSignIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { decoded } from '../invite/helpers.js';
@@ -23,12 +23,12 @@ beforeAll(async () => {
   smtp = await new SmtpSink().start();
   server = await startServer({ env: { SMTP_URL: smtp.url } });
   worker = new OutboxWorker(server.deps);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   page = await browser.newPage();
   page.setDefaultTimeout(10_000);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await worker?.stop();
   await server?.close();
   await smtp?.stop();
@@ -71,9 +71,7 @@ describe('my account', () => {
     await expect(page.getByRole('status').textContent()).resolves.toContain('We sent a link');
     await checkPage(page, 'accounts-sign-up-sent');
     await page.getByRole('status').getByRole('link', { name: 'sign in' }).click();
-    await page.getByLabel('Username').fill(person.username);
-    await page.getByLabel('Password').fill('first password');
-    await submit('Sign in');
+    await submitSignIn(page, { user: person, password: 'first password' });
     await page.goto(`${server.url}/account`);
     await expect(page.getByText('not confirmed yet').count()).resolves.toBe(1);
     await checkPage(page, 'accounts-account-unconfirmed');
@@ -115,9 +113,7 @@ describe('my account', () => {
     await expect(page.getByRole('status').textContent()).resolves.toContain('Your new password is saved');
 
     await page.getByRole('link', { name: 'Sign in with your new password' }).click();
-    await page.getByLabel('Username').fill(person.username);
-    await page.getByLabel('Password').fill('third password');
-    await submit('Sign in');
+    await submitSignIn(page, { user: person, password: 'third password' });
     expect(new URL(page.url()).pathname, 'signed in, on the survey list').toBe('/');
   });
 });

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signedInPages } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -20,12 +20,12 @@ const text = (heading: string) => ({ family: 'open_ended', subtype: 'single', he
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await server.account();
   ({ page, jsPage } = await signedInPages(browser, server.url, owner));
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
 });
 

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_KINDS } from '../../src/web/design/question-form.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signedInPages } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -20,7 +20,7 @@ let owner: TestAccount;
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await server.account();
   ({ page, jsPage } = await signedInPages(browser, server.url, owner));
 });
@@ -31,7 +31,7 @@ async function check(name: string) {
   await checkPage(jsPage, name);
 }
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
 });
 

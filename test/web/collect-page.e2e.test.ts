@@ -4,7 +4,7 @@
 // read-only; a stranger gets a 404 page; a signed-out visitor is sent to sign in.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { api, ROLES } from '../sharing/fixtures.js';
@@ -27,7 +27,7 @@ async function newPage(): Promise<Page> {
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   t = await makeTeam(server);
   survey = (
     await server.client.post('/v3/surveys', { title: 'Browser <i>poll</i>' }, { token: t.owner.token })
@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const c of contexts) await c.close();
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
 });
 

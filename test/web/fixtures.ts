@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AccountOptions, TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signedInPages, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signedInPages, signIn } from '../helpers/browser.js';
 import { type ServerOptions, startServer, type TestServer } from '../helpers/server.js';
 
 /** The questions the "Office move" survey may carry, in this order when chosen. */
@@ -160,7 +160,7 @@ export function ownerInBrowser(
   let browser: Browser | undefined;
   beforeAll(async () => {
     server = await startServer(typeof options.server === 'function' ? options.server() : options.server);
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     const owner = await server.account(options.account);
     if (options.scriptOnly) {
       const jsPage = await (await browser.newContext()).newPage();
@@ -170,7 +170,7 @@ export function ownerInBrowser(
     } else use({ server, browser, owner, ...(await signedInPages(browser, server.url, owner)) });
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.close();
   });
 }

@@ -4,7 +4,7 @@
 // budget and at a draft app's 500 requests a day. Checked at 1280 and 390 px with axe.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -27,13 +27,13 @@ beforeAll(async () => {
   );
   expect(s.status).toBe(201);
   dest = await startServer({ env: { IMPORT_PAGE_SOURCES: source.url } });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   page = await browser.newPage();
   page.setDefaultTimeout(15_000);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await dest?.close();
   await source?.close();
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage, SCREENSHOTS } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -36,7 +36,7 @@ async function newPage(): Promise<Page> {
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await server.account();
   const tk = { token: owner.token };
   survey = (
@@ -88,7 +88,7 @@ beforeAll(async () => {
   );
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await new Promise((resolve) => host?.close(resolve));
   await server?.close();
 });

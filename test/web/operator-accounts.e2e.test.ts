@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -17,7 +17,7 @@ let target: TestAccount;
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   page = await browser.newPage();
   page.setDefaultTimeout(10_000);
   op = await server.account({ plan: 'enterprise', username: `operator_${process.pid}` });
@@ -26,7 +26,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await server.account();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
 });
 

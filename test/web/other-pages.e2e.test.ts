@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -16,14 +16,14 @@ let owner: TestAccount;
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   page = await browser.newPage();
   page.setDefaultTimeout(10_000);
   owner = await server.account({ plan: 'premier' });
   await setOperator(server.deps, owner.user.id, true);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
 });
 

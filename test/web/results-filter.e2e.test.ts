@@ -4,10 +4,10 @@
 // no sideways scroll, touch targets) with screenshots. The checks run in the page WITH script (axe
 // is script and waits on timers, which never fire where script is off), on the same URL.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInPages } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { seedOfficeMove } from './fixtures.js';
 
 let server: TestServer;
@@ -20,13 +20,9 @@ async function said(page: Page, selector: string): Promise<string> {
 }
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 describe('results filter', () => {

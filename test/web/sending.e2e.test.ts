@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { decoded, linksIn } from '../invite/helpers.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   smtp = await new SmtpSink().start();
   server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Surveys <surveys@example.com>' } });
   worker = new OutboxWorker(server.deps);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await server.account();
   const s = await server.client.post(
     '/v3/surveys',
@@ -53,7 +53,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const c of contexts) await c.close();
-  await browser?.close();
+  await releaseBrowser(browser);
   await worker?.stop();
   await server?.close();
   await smtp?.stop();

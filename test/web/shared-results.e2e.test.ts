@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setTimeZone } from '../../src/domain/accounts/preferences.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -25,7 +25,7 @@ let details: {
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await server.account({ plan: 'premier' });
   await setTimeZone(server.deps, owner.user.id, 'Pacific/Kiritimati');
   const tk = { token: owner.token };
@@ -100,7 +100,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await visitor?.close();
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
 });
 

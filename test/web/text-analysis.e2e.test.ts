@@ -3,21 +3,17 @@
 // the panel's search box; the analyze page is checked at 1280 and 390 px (axe, no sideways scroll,
 // touch targets) with screenshots, in the page with script on the same URL.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInPages } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, signedInPages } from '../helpers/browser.js';
 import { checkPage } from '../helpers/pages.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const COMMENTS = [

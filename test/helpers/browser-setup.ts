@@ -1,0 +1,82 @@
+// Vitest's globalSetup: one Chromium for the whole run, shared by the page tests of every worker.
+// It starts only when the first page test asks for it (a run without page tests, such as the unit
+// tier, never starts it): the setup listens on a loopback port whose address it `provide`s as
+// `browserLauncher`; a GET there launches Chromium as a Playwright browser server once and answers
+// its WebSocket endpoint, which `sharedBrowser()` (browser.ts) connects to. The teardown closes it.
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type BrowserServer, chromium, type LaunchOptions } from 'playwright-core';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** GET it for the shared Chromium's WebSocket endpoint (test/helpers/browser-setup.ts). */
+    browserLauncher: string;
+  }
+}
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function browserAvailable(): boolean {
+  return existsSync(CHROMIUM);
+}
+
+/** How every page test's Chromium starts: headless, no sandbox, nothing talking to the network. */
+export function launchOptions(): LaunchOptions {
+  if (!browserAvailable())
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`,
+    );
+  return {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let running: Promise<BrowserServer> | undefined;
+  const launch = (): Promise<BrowserServer> => {
+    if (!running) {
+      const started = chromium.launchServer({ ...launchOptions(), host: '127.0.0.1' });
+      running = started;
+      // A browser that dies (or fails to start) is started again on the next request.
+      started.then(
+        (s) =>
+          s.on('close', () => {
+            if (running === started) running = undefined;
+          }),
+        () => {
+          if (running === started) running = undefined;
+        },
+      );
+    }
+    return running;
+  };
+  const launcher = createServer((_req, res) => {
+    launch().then(
+      (s) => res.end(s.wsEndpoint()),
+      (err: unknown) => {
+        res.statusCode = 500;
+        res.end(err instanceof Error ? err.message : String(err));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => launcher.listen(0, '127.0.0.1', resolve));
+  project.provide('browserLauncher', `http://127.0.0.1:${(launcher.address() as AddressInfo).port}/`);
+  return async () => {
+    launcher.close();
+    const s = await running?.catch(() => undefined);
+    await s?.close();
+  };
+}
