@@ -13,7 +13,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { errorCode } from '../helpers/client.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 let owner: TestAccount;

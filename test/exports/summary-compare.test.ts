@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { seedOfficeMove } from '../web/fixtures.js';
 
 let server: TestServer;

@@ -6,7 +6,7 @@ import { isOperator, setOperator } from '../../src/domain/accounts/users.js';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, authorizePath, exchange, hiddenFields } from './flow.js';
-import { WebSession } from './web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 let env: Record<string, string>;

@@ -7,7 +7,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, authorizePath, exchange } from './flow.js';
-import { WebSession } from './web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 const clock = new TestClock('2026-06-01T12:00:00Z');

@@ -23,7 +23,7 @@ import {
   startReleaseServe,
 } from '../helpers/release.js';
 import { startServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 /** The commit before 0045_response_keys (333841c). */
 const PREVIOUS = 'f091f1f25eba8d3249a5cd6b3f9ca4282d3c539c';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCliAsync, runCliJsonAsync } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 
 let server: TestServer;

@@ -8,7 +8,7 @@ import { OutboxWorker } from '../../src/outbox/worker.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emailCollector } from '../invite/helpers.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { SmtpSink } from './helpers/smtp.js';
 
 let server: TestServer;

@@ -10,7 +10,7 @@ import { runCliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { responseCompleted } from './helpers/events.js';
 import { surveyWithCollector } from './helpers/objects.js';
 import { Receiver } from './helpers/receiver.js';

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers
 import { freePort } from '../helpers/ports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { authorize, exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const MINUTE = 60_000;

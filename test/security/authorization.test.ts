@@ -8,7 +8,7 @@ import { errorCatalogue } from '../../src/platform/errors.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import type { ApiResponse } from '../helpers/client.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { createEveryResource, type OwnedResources, ownedIdFor } from './fixtures.js';
 
 let server: TestServer;

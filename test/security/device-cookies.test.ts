@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 const DEVICE = 'ss_device';
 const clock = new TestClock('2026-06-01T12:00:00Z');

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emailCollector } from '../invite/helpers.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 let plain: TestServer; // http, no proxy trusted
 let proxied: TestServer; // PUBLIC_URL https behind a trusted proxy

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
 import { answerThrough } from '../invite/helpers.js';
 import { authorize, exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 const REDIRECT = 'http://localhost:9/callback';
 const PASSWORD = 'log-check password Vb8';

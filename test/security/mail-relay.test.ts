@@ -14,7 +14,7 @@ import { runCliJsonAsync } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { decoded, emailCollector } from '../invite/helpers.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 
 // The 3,000-recipient steps write thousands of rows; on a busy machine's PostgreSQL that is minutes.

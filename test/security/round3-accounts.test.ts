@@ -15,7 +15,7 @@ import { TestClock } from '../helpers/clock.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, authorizePath, exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const REDIRECT = 'http://localhost:9/callback';

@@ -12,7 +12,7 @@ import { createUser, setOperator } from '../../src/domain/accounts/users.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 let ipCounter = 0;

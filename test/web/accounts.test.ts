@@ -8,7 +8,7 @@ import { issueToken } from '../../src/domain/accounts/tokens.js';
 import { pruneOnce } from '../../src/outbox/retention.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { makeTeam } from '../teams/fixtures.js';
 
 let server: TestServer;

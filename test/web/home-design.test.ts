@@ -6,7 +6,7 @@ import { TEMPLATES, templateQuestionCount } from '../../src/domain/surveys/templ
 import { QUESTION_KINDS } from '../../src/web/design/question-form.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { api, ROLES } from '../sharing/fixtures.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
 

@@ -18,7 +18,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { runCli, runCliJsonAsync } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 const H = (heading: string) => [{ heading }];
 const PAGES = [

@@ -9,7 +9,7 @@ import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
+import { WebSession } from '../helpers/fixtures.js';
 
 const VIEWS_PER_MINUTE = 12;
 const clock = new TestClock('2026-03-10T09:00:00Z');
