@@ -2,7 +2,6 @@
 // a cookie-keeping page session signed in through the real sign-in form, the one CSRF-token
 // scraper, and seeded surveys created through the real /v3 API with every id a test needs.
 import { expect } from 'vitest';
-import type { TestAccount } from './accounts.js';
 import type { ApiClient } from './client.js';
 
 export { type AccountOptions, createAccount, type TestAccount } from './accounts.js';
@@ -461,7 +460,7 @@ export async function seedSurvey(
     const names = Object.keys(pages[i].questions ?? {});
     page.questions.forEach((q: any, j: number) => {
       byName[names[j]] = q;
-      (byFamily[q.family] ??= []).push(q.id);
+      byFamily[q.family] = [...(byFamily[q.family] ?? []), q.id];
     });
   });
   const ids = (xs: any[] | undefined) => (xs ?? []).map((x) => x.id as string);
