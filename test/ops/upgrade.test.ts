@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { runCliAsync, startServeProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import {
   buildRelease,
@@ -23,7 +24,6 @@ import {
   startReleaseServe,
 } from '../helpers/release.js';
 import { startServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 /** The commit before 0045_response_keys (333841c). */
 const PREVIOUS = 'f091f1f25eba8d3249a5cd6b3f9ca4282d3c539c';

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliJson, runCliJsonAsync, startServeProcess, startWorkerProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
+import { csrfToken, WebSession } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { authorize, exchange } from '../oauth/flow.js';
-import { WebSession } from '../helpers/fixtures.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const MINUTE = 60_000;
@@ -318,9 +318,7 @@ describe.skipIf(!usingPostgres)(
           expect((await upstream.get('/v3/users/me', { token })).status).toBe(200);
 
       const page = await web.get('/account/apps');
-      const csrf = /name="_csrf" value="([^"]+)"/.exec(
-        page.text.slice(page.text.indexOf(`/account/apps/${app.app_id}/revoke`)),
-      )![1];
+      const csrf = csrfToken(page.text.slice(page.text.indexOf(`/account/apps/${app.app_id}/revoke`)));
       expect((await web.post(`/account/apps/${app.app_id}/revoke`, { _csrf: csrf })).status).toBe(303);
       for (const upstream of [upstreams[1], upstreams[0]]) {
         const me = await upstream.get('/v3/users/me', { token });

@@ -5,8 +5,8 @@
 // at once (a clear 429 page beyond), and /healthz answers while they run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 const RESPONSES = 400;
 let server: TestServer;
@@ -103,8 +103,7 @@ beforeAll(async () => {
   await Promise.all(Array.from({ length: 8 }, post));
   // The cap and the cache are kept per process: the pages go to one instance (under scale-out the
   // API's writes still reach both, so the cache must see another process's changes).
-  web = new WebSession(server.instances[0].url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server.instances[0], owner);
 }, 120_000);
 afterAll(async () => {
   await server?.close();

@@ -4,9 +4,9 @@
 // PUBLIC_URL is https; the respondent cookie is parsed by @fastify/cookie (a malformed value is
 // no 500); the opt-out form is CSRF-protected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emailCollector } from '../invite/helpers.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 let plain: TestServer; // http, no proxy trusted
 let proxied: TestServer; // PUBLIC_URL https behind a trusted proxy

@@ -4,8 +4,8 @@
 // (results page or collector) is refused by the server a day after it was given.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/clock.js';
+import { csrfToken, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 const VIEWS_PER_MINUTE = 20;
 /** The 100-address floods make several hundred requests: room for a loaded machine. */
@@ -82,7 +82,7 @@ async function collectorVisitor(link: string, ip: string) {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const csrf = csrfToken(await page.text(), 'csrf');
   return {
     async post(password: string) {
       const res = await fetch(`${link}/password`, {
@@ -129,7 +129,7 @@ async function resultsVisitor(path: string, ip: string) {
   const web = new WebSession(server.url, { 'x-forwarded-for': ip });
   const page = await web.get(path);
   expect(page.status, page.text).toBe(200);
-  const _csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+  const _csrf = csrfToken(page.text);
   return {
     web,
     post: async (password: string) => (await web.post(`${path}/unlock`, { _csrf, password })).status,

@@ -4,8 +4,8 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { csrfToken, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 
@@ -116,7 +116,7 @@ describe('password hashes', () => {
     const web = new WebSession(server.url);
     const path = new URL(c.body.url).pathname;
     const page = await web.get(path);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+    const csrf = csrfToken(page.text, 'csrf');
     const wrong = await web.post(`${path}/password`, { csrf, password: 'nope' });
     expect(wrong.status).toBe(403);
     const right = await web.post(`${path}/password`, { csrf, password: 'open sesame' });

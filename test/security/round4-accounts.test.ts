@@ -11,8 +11,8 @@ import { down as undo0058 } from '../../src/db/migrations/0058_name_keys.js';
 import { createUser, setOperator } from '../../src/domain/accounts/users.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/database.js';
+import { csrfToken, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 let ipCounter = 0;
@@ -379,7 +379,7 @@ describe('item 3: small ones', () => {
     await web.signIn(owner.user.username, owner.password);
     const collect = new URL(s.body.collect_url);
     const page = await web.get(collect.pathname + collect.search);
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const csrf = csrfToken(page.text);
     const bad = await web.post(
       `/collect/collectors/${c.body.id}/embed?sm=${collect.searchParams.get('sm')}`,
       {

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { runCliJson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, exchange } from '../oauth/flow.js';
-import { WebSession } from '../helpers/fixtures.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const REDIRECT = 'http://localhost:9/callback';

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptUrl } from '../../src/domain/teams/invitations.js';
 import { addMember } from '../../src/domain/teams/teams.js';
 import { TestClock } from '../helpers/clock.js';
+import { csrfToken } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { makeTeam } from '../teams/fixtures.js';
 
@@ -32,7 +33,7 @@ async function loginForm(ip: string) {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const csrf = csrfToken(await page.text());
   return async (username: string, password: string) => {
     const res = await fetch(`${server.url}/login`, {
       method: 'POST',
@@ -117,7 +118,7 @@ async function protectedCollector(password?: string) {
 async function passwordForm(link: string, ip: string) {
   const page = await fetch(link, { headers: { 'x-forwarded-for': ip } });
   const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const csrf = csrfToken(await page.text(), 'csrf');
   return async (password: string) => {
     const res = await fetch(`${link}/password`, {
       method: 'POST',

@@ -4,12 +4,11 @@
 // basic plan's refusal shown beside the form in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { csrfToken, signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 
-const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1];
 const alertOf = (text: string) =>
   (/role="alert"[^>]*>([^<]*)/.exec(text)?.[1] ?? '').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
 
@@ -20,8 +19,7 @@ afterAll(() => server.close());
 
 /** A signed-in owner with a one-question survey and its open web link collector. */
 async function setUp(account: TestAccount) {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
+  const web = await signIn(server, account);
   const questions = [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Name?' }] }];
   const survey = (
     await server.client.post(
@@ -41,7 +39,7 @@ async function setUp(account: TestAccount) {
   const finish = async (form: Record<string, string>) => {
     const page = await web.get(path);
     return web.post(`/collect/collectors/${c.body.id}/finish?sm=${sm}`, {
-      _csrf: csrfOf(page.text),
+      _csrf: csrfToken(page.text),
       ...form,
     });
   };

@@ -5,8 +5,8 @@
 // cascade), and the survey is deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -174,8 +174,7 @@ beforeAll(async () => {
     expect(r.status, r.text).toBe(201);
     responseIds.push(r.body.id);
   }
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server, owner);
 });
 afterAll(() => server.close());
 

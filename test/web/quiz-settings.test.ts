@@ -3,8 +3,8 @@
 // worded for the owner beside the form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { csrfToken, signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../helpers/fixtures.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -12,7 +12,6 @@ let web: WebSession;
 let survey: any;
 let path: string;
 
-const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1];
 const alertOf = (text: string) =>
   (/role="alert"[^>]*>([^<]*)/.exec(text)?.[1] ?? '').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
 const token = () => new URL(survey.edit_url).searchParams.get('sm')!;
@@ -20,8 +19,7 @@ const token = () => new URL(survey.edit_url).searchParams.get('sm')!;
 beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server, owner);
   const question = {
     family: 'single_choice',
     subtype: 'vertical',
@@ -44,7 +42,7 @@ async function details() {
 
 async function quiz(form: Record<string, string>) {
   const page = await web.get(path);
-  return web.post(`/create/quiz?sm=${token()}`, { _csrf: csrfOf(page.text), ...form });
+  return web.post(`/create/quiz?sm=${token()}`, { _csrf: csrfToken(page.text), ...form });
 }
 
 describe('the quiz switch in the builder', () => {
