@@ -4,7 +4,7 @@
 // the collect page's QR code, snippets and allowed-sites form; /embed.js.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { csrfToken, signIn } from '../helpers/fixtures.js';
+import { csrfToken, openEnded, seedSurvey, signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -23,16 +23,12 @@ async function weblink() {
 beforeAll(async () => {
   server = await startServer({ env: { TRUST_PROXY: 'true' } });
   owner = await server.account();
-  const s = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Shop feedback',
-      pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] }],
-    },
-    tk(),
-  );
-  surveyId = s.body.id;
-  collectUrl = s.body.collect_url;
+  const s = await seedSurvey(server, owner, {
+    title: 'Shop feedback',
+    questions: { why: openEnded('Why?') },
+  });
+  surveyId = s.id;
+  collectUrl = s.survey.collect_url;
 });
 afterAll(() => server.close());
 

@@ -375,6 +375,21 @@ export const SIMPLE: Record<string, Record<string, any>> = {
   text: { family: 'open_ended', subtype: 'single', headings: H('Why?') },
 };
 
+/** An open-ended single text box question body. */
+export function openEnded(heading: string): Record<string, any> {
+  return { family: 'open_ended', subtype: 'single', headings: H(heading) };
+}
+
+/** A single-choice (vertical) question body with these choices. */
+export function singleChoice(heading: string, choices: string[]): Record<string, any> {
+  return {
+    family: 'single_choice',
+    subtype: 'vertical',
+    headings: H(heading),
+    answers: { choices: choices.map((text) => ({ text })) },
+  };
+}
+
 export interface SeedPage {
   title?: string;
   description?: string;
@@ -388,10 +403,12 @@ export interface SeedOptions {
   kind?: 'every' | 'simple';
   /** A survey of this shape instead of a kind (for tests whose assertions depend on it). */
   pages?: SeedPage[];
+  /** A one-page survey of these questions (short for `pages: [{ questions }]`). */
+  questions?: Record<string, Record<string, any>>;
   /** Other fields of the survey create body (quiz_options, language, buttons_text, …). */
   body?: Record<string, unknown>;
-  /** Also create a collector of this type (weblink, email, …) and return its id and url. */
-  collector?: string;
+  /** Also create a collector: its type (weblink, email, …) or its whole create body. */
+  collector?: string | { type: string; [field: string]: unknown };
 }
 
 export interface SeededSurvey {
@@ -412,8 +429,8 @@ export interface SeededSurvey {
   rows: Record<string, string[]>;
   /** The question object of /details by name. */
   question(name: string): any;
-  /** The collector asked for in the options. */
-  collector?: { id: string; url: string };
+  /** The collector asked for in the options (its create answer: id, url, …). */
+  collector?: any;
 }
 
 /** The edit/collect token of a survey's links (the `sm` query parameter). */
@@ -434,6 +451,7 @@ export async function seedSurvey(
   const token = account.token;
   const pages: SeedPage[] =
     options.pages ??
+    (options.questions && [{ questions: options.questions }]) ??
     (options.kind === 'simple'
       ? [{ title: 'Only page', questions: SIMPLE }]
       : EVERY_KIND_PAGES.map((p) => ({
@@ -483,11 +501,11 @@ export async function seedSurvey(
   if (options.collector) {
     const c = await client.post(
       `/v3/surveys/${seeded.id}/collectors`,
-      { type: options.collector },
+      typeof options.collector === 'string' ? { type: options.collector } : options.collector,
       { token },
     );
     expect(c.status, c.text).toBe(201);
-    seeded.collector = { id: c.body.id, url: c.body.url };
+    seeded.collector = c.body;
   }
   return seeded;
 }

@@ -4,7 +4,7 @@
 // (results page or collector) is refused by the server a day after it was given.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/clock.js';
-import { csrfToken, WebSession } from '../helpers/fixtures.js';
+import { csrfToken, seedSurvey, singleChoice, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const VIEWS_PER_MINUTE = 20;
@@ -39,27 +39,8 @@ const tally = (statuses: number[]) => {
 };
 
 async function makeSurvey(token: string) {
-  const s = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Guarded',
-      pages: [
-        {
-          questions: [
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which floor?' }],
-              answers: { choices: [{ text: 'Ground' }, { text: 'Top' }] },
-            },
-          ],
-        },
-      ],
-    },
-    { token },
-  );
-  expect(s.status, s.text).toBe(201);
-  return (await server.client.get(`/v3/surveys/${s.body.id}/details`, { token })).body;
+  const questions = { floor: singleChoice('Which floor?', ['Ground', 'Top']) };
+  return (await seedSurvey(server, { token }, { title: 'Guarded', questions })).details;
 }
 
 /** A weblink collector with a password, as a link on the test server. */

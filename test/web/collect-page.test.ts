@@ -30,8 +30,7 @@ async function collector(id: string): Promise<any> {
 }
 
 const post = async (session: WebSession, action: string, form: Record<string, string>) => {
-  const page = await session.get(path);
-  return session.post(`/collect/${action}?sm=${sm}`, { _csrf: csrfToken(page.text), ...form });
+  return session.postForm(`/collect/${action}?sm=${sm}`, form, path);
 };
 
 beforeAll(async () => {

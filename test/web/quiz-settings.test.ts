@@ -3,7 +3,7 @@
 // worded for the owner beside the form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { csrfToken, signIn, type WebSession } from '../helpers/fixtures.js';
+import { seedSurvey, signIn, singleChoice, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -20,16 +20,8 @@ beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
   web = await signIn(server, owner);
-  const question = {
-    family: 'single_choice',
-    subtype: 'vertical',
-    headings: [{ heading: 'Two and two?' }],
-    answers: { choices: [{ text: 'Four' }, { text: 'Five' }] },
-  };
-  const pages = [{ title: 'Only', questions: [question] }];
-  const res = await server.client.post('/v3/surveys', { title: 'Quiz', pages }, { token: owner.token });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  survey = res.body;
+  const pages = [{ title: 'Only', questions: { sum: singleChoice('Two and two?', ['Four', 'Five']) } }];
+  survey = (await seedSurvey(server, owner, { title: 'Quiz', pages })).survey;
   path = `/create/?sm=${token()}`;
 });
 afterAll(() => server.close());
@@ -41,8 +33,7 @@ async function details() {
 }
 
 async function quiz(form: Record<string, string>) {
-  const page = await web.get(path);
-  return web.post(`/create/quiz?sm=${token()}`, { _csrf: csrfToken(page.text), ...form });
+  return web.postForm(`/create/quiz?sm=${token()}`, form, path);
 }
 
 describe('the quiz switch in the builder', () => {

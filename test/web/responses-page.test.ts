@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateUser } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { signIn, WebSession } from '../helpers/fixtures.js';
+import { seedSurvey, signIn, singleChoice, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { api, ROLES } from '../sharing/fixtures.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
@@ -22,33 +22,17 @@ const rowsOf = (text: string) => [...text.matchAll(/>Response #(\d+)<\/a><\/th>/
  * alternate collectors, the first ten made on 2026-01-10 and the rest on 2026-02-20. */
 async function surveyWithResponses(owner: TestAccount, n: number) {
   const tk = { token: owner.token };
-  const created = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Office move',
-      pages: [
-        {
-          questions: [
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which floor?' }],
-              answers: { choices: [{ text: 'Ground floor' }, { text: 'Top floor' }] },
-            },
-          ],
-        },
-      ],
-    },
-    tk,
-  );
-  expect(created.status, created.text).toBe(201);
-  const details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk)).body;
-  const q = details.pages[0].questions[0];
+  const created = await seedSurvey(server, owner, {
+    title: 'Office move',
+    questions: { floor: singleChoice('Which floor?', ['Ground floor', 'Top floor']) },
+  });
+  const details = created.details;
+  const q = created.question('floor');
   const cs: string[] = [];
   for (const name of ['Email', 'Website'])
     cs.push(
-      (await server.client.post(`/v3/surveys/${created.body.id}/collectors`, { type: 'weblink', name }, tk))
-        .body.id,
+      (await server.client.post(`/v3/surveys/${created.id}/collectors`, { type: 'weblink', name }, tk)).body
+        .id,
     );
   const made: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -70,7 +54,7 @@ async function surveyWithResponses(owner: TestAccount, n: number) {
     made.push(r.body.id);
   }
   return {
-    id: created.body.id as string,
+    id: created.id as string,
     base: `${new URL(details.analyze_url).pathname}/responses`,
     ids: made,
     cs,

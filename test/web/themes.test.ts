@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { csrfToken, signIn, type WebSession } from '../helpers/fixtures.js';
+import { csrfToken, openEnded, seedSurvey, signIn, smOf, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // The smallest valid PNG (1×1, transparent).
@@ -53,25 +53,14 @@ beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
   web = await signIn(server, owner);
-  survey = (
-    await server.client.post(
-      '/v3/surveys',
-      {
-        title: 'Brand check',
-        pages: [
-          { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] },
-        ],
-      },
-      tk(),
-    )
-  ).body;
-  sm = new URL(survey.edit_url).searchParams.get('sm')!;
-  const collector = await server.client.post(
-    `/v3/surveys/${survey.id}/collectors`,
-    { type: 'weblink' },
-    tk(),
-  );
-  respondentPath = new URL(collector.body.url).pathname;
+  const seeded = await seedSurvey(server, owner, {
+    title: 'Brand check',
+    questions: { why: openEnded('Why?') },
+    collector: 'weblink',
+  });
+  survey = seeded.survey;
+  sm = smOf(survey.edit_url);
+  respondentPath = new URL(seeded.collector.url).pathname;
 });
 afterAll(() => server.close());
 
