@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { runCliAsync, startServeProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
-import { WebSession } from '../helpers/fixtures.js';
+import { signIn } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import {
   buildRelease,
@@ -222,8 +222,10 @@ describe.skipIf(!!unavailable)(
           expect(keys).toBe(done.length);
 
           // The analyze page, filtered so every response matches, counts them all.
-          const web = new WebSession(`http://127.0.0.1:${newPort}`);
-          expect((await web.signIn('owner', 'correct horse battery')).status).toBe(303);
+          const web = await signIn(`http://127.0.0.1:${newPort}`, {
+            username: 'owner',
+            password: 'correct horse battery',
+          });
           const analyzeToken = new URL(details.analyze_url).pathname.split('/').at(-1);
           const total = async (query: string) =>
             /id="total"><strong>(\d+)<\/strong>/.exec(

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliJson, runCliJsonAsync, startServeProcess, startWorkerProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
-import { csrfToken, WebSession } from '../helpers/fixtures.js';
+import { csrfToken, signIn } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { authorize, exchange } from '../oauth/flow.js';
@@ -231,8 +231,7 @@ describe.skipIf(!usingPostgres)(
       }
 
       // OAuth: sign in, consent and exchange through the proxy; the new token works on both processes.
-      const web = new WebSession(proxy.url);
-      expect((await web.signIn('ada', PASSWORD)).status).toBe(303);
+      const web = await signIn(proxy, { username: 'ada', password: PASSWORD });
       const redirect = await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT, state: 'x' });
       const issued = await exchange(proxy.url, {
         grant_type: 'authorization_code',
@@ -301,8 +300,7 @@ describe.skipIf(!usingPostgres)(
         env,
       );
       const base = bases[0];
-      const web = new WebSession(base);
-      expect((await web.signIn('rev', PASSWORD)).status).toBe(303);
+      const web = await signIn(base, { username: 'rev', password: PASSWORD });
       const redirect = await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT, state: 'r' });
       const issued = await exchange(base, {
         grant_type: 'authorization_code',

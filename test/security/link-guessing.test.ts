@@ -4,7 +4,7 @@
 // (results page or collector) is refused by the server a day after it was given.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/clock.js';
-import { csrfToken, seedSurvey, singleChoice, WebSession } from '../helpers/fixtures.js';
+import { csrfToken, seedSurvey, signIn, singleChoice, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const VIEWS_PER_MINUTE = 20;
@@ -89,8 +89,7 @@ async function protectedResults(password: string) {
   const owner = await server.account({ plan: 'advantage' });
   const s = await makeSurvey(owner.token);
   const sm = new URL(s.analyze_url).pathname.split('/').pop()!;
-  const web = new WebSession(server.url, { 'x-forwarded-for': nextIp() });
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  const web = await signIn(server, owner, { 'x-forwarded-for': nextIp() });
   const path = `/analyze/share?sm=${sm}`;
   const _csrf = await web.csrf(path);
   const saved = await web.post(path, {
