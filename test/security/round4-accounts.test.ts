@@ -372,7 +372,7 @@ describe('item 3: small ones', () => {
     expect(res.body.error.message).toContain('https://shop.example:0');
     const web = visitor();
     await web.signIn(owner.user.username, owner.password);
-    const collect = new URL(s.body.collect_url);
+    const collect = new URL(s.survey.collect_url);
     const page = await web.get(collect.pathname + collect.search);
     const csrf = csrfToken(page.text);
     const bad = await web.post(
