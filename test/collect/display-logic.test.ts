@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { errorCode } from '../helpers/client.js';
+import { csrfToken, signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -336,13 +336,12 @@ describe('moves and deletes keep every look-back looking back', () => {
     );
     // nor may (on the edit page, the one place a question changes page) the asked-about question
     // join it on page 2, nor the pet question go up to page 1; the page says why
-    const web = new WebSession(server.url);
-    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const web = await signIn(server, owner);
     const survey = (await server.client.get(`/v3/surveys/${s.surveyId}`, { token: owner.token })).body;
     const sm = new URL(survey.edit_url).searchParams.get('sm');
     const move = async (qid: string, from: number, to: number) => {
       const page = await web.get(`/create/?sm=${sm}`);
-      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+      const csrf = csrfToken(page.text);
       return web.post(`/create/pages/${s.pages[from]}/questions/${qid}/move?sm=${sm}`, {
         _csrf: csrf,
         to_page: s.pages[to],

@@ -4,8 +4,8 @@
 // the collect page's QR code, snippets and allowed-sites form; /embed.js.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { csrfToken, openEnded, seedSurvey, signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -23,16 +23,12 @@ async function weblink() {
 beforeAll(async () => {
   server = await startServer({ env: { TRUST_PROXY: 'true' } });
   owner = await server.account();
-  const s = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Shop feedback',
-      pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] }],
-    },
-    tk(),
-  );
-  surveyId = s.body.id;
-  collectUrl = s.body.collect_url;
+  const s = await seedSurvey(server, owner, {
+    title: 'Shop feedback',
+    questions: { why: openEnded('Why?') },
+  });
+  surveyId = s.id;
+  collectUrl = s.survey.collect_url;
 });
 afterAll(() => server.close());
 
@@ -120,15 +116,14 @@ describe('QR code and the collect page', () => {
 
   it('shows the QR code, download buttons and snippets; saves allowed sites, refusing a bad one by name', async () => {
     const c = await weblink();
-    const web = new WebSession(server.url);
-    await web.signIn(owner.user.username, owner.password);
+    const web = await signIn(server, owner);
     const path = new URL(collectUrl).pathname + new URL(collectUrl).search;
     const page = await web.get(path);
     expect(page.text).toContain(`src="${c.url}/qr.svg"`);
     expect(page.text).toContain(`href="${c.url}/qr.png" download`);
     expect(page.text).toMatch(/\/embed\.js(&quot;|&#34;|") data-survey=/);
     expect(page.text).toContain('&lt;iframe src=');
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const csrf = csrfToken(page.text);
     const sm = new URL(collectUrl).searchParams.get('sm');
     const bad = await web.post(`/collect/collectors/${c.id}/embed?sm=${sm}`, {
       _csrf: csrf,

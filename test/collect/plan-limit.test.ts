@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateUser } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -67,8 +67,7 @@ beforeAll(async () => {
   }
   survey = (await server.client.get(`/v3/surveys/${created.body.id}`, t)).body;
   await updateUser(server.deps, owner.user.username, { plan: 'basic' });
-  web = new WebSession(server.url);
-  await web.signIn(owner.user.username, owner.password);
+  web = await signIn(server, owner);
 });
 afterAll(() => server.close());
 

@@ -12,8 +12,8 @@ import { pruneOnce } from '../../src/outbox/retention.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { errorCode } from '../helpers/client.js';
 import { TestClock } from '../helpers/clock.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -125,11 +125,6 @@ async function post(
   return { status: res.status, text: await res.text(), location: res.headers.get('location') };
 }
 
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
-  return web;
-}
 async function download(web: WebSession | null, path: string) {
   const cookie = web ? [...web.cookies].map(([k, v]) => `${k}=${v}`).join('; ') : '';
   const res = await fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
@@ -216,7 +211,7 @@ describe('file-upload answers on the respondent page', () => {
     expect(storedFiles().filter((f) => f.startsWith('tmp/'))).toEqual([]);
 
     const path = new URL(answer.download_url).pathname;
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const got = await download(web, path);
     expect(got.status).toBe(200);
     expect(got.body.equals(PDF)).toBe(true);
@@ -235,7 +230,7 @@ describe('file-upload answers on the respondent page', () => {
     expect(csv.text).toContain('My CV (final).pdf');
 
     // someone else, signed in: not found; nobody signed in: not the file
-    expect((await download(await signedIn(stranger), path)).status).toBe(404);
+    expect((await download(await signIn(server, stranger), path)).status).toBe(404);
     expect((await download(null, path)).status).not.toBe(200);
     // another survey's token does not reach it
     const other = await uploadSurvey();

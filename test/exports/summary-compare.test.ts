@@ -11,8 +11,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { runCliAsync } from '../helpers/cli.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { seedOfficeMove } from '../web/fixtures.js';
 
 let server: TestServer;
@@ -144,8 +144,7 @@ describe('summary export compared by a question', () => {
   });
 
   it('the analyze page download carries the compare and the filter', async () => {
-    const web = new WebSession(server.url);
-    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const web = await signIn(server, owner);
     const page = await web.get(`${analyze}?compare=${q.floor}&min_${q.age}=30`);
     const form = /<form class="filters" method="get" action="[^"]*\/export"[\s\S]*?<\/form>/.exec(
       page.text,

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { TestClock } from '../helpers/clock.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 import { decoded, emailCollector } from './helpers.js';
 
@@ -168,8 +168,7 @@ describe('invitation emails as received', () => {
       t,
     );
     const page = `/collect/email/${collectorId}/messages/${msg.body.id}`;
-    const web = new WebSession(server.url);
-    expect((await web.signIn(a.user.username, a.password)).status).toBe(303);
+    const web = await signIn(server, a);
 
     const before = smtp.messages.length;
     let _csrf = await web.csrf(`${page}?sm=${sm}`);
@@ -218,8 +217,7 @@ describe('invitation emails as received', () => {
     const { surveyId, collectorId } = await emailCollector(server.client, a.token);
     const survey = await server.client.get(`/v3/surveys/${surveyId}`, t);
     const themePage = `/create/theme?sm=${new URL(survey.body.edit_url).searchParams.get('sm')}`;
-    const web = new WebSession(server.url);
-    expect((await web.signIn(a.user.username, a.password)).status).toBe(303);
+    const web = await signIn(server, a);
     const form = new FormData();
     const fields = {
       _csrf: await web.csrf(themePage),

@@ -1,6 +1,6 @@
 // Shared steps of the OAuth tests: reading a form's fields, running the authorize step over HTTP
 // with a signed-in WebSession, and exchanging a code at /oauth/token.
-import type { WebSession } from './web.js';
+import type { WebSession } from '../helpers/fixtures.js';
 
 const ENTITIES: Record<string, string> = {
   '&amp;': '&',

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import { isOperator, setOperator } from '../../src/domain/accounts/users.js';
 import { runCli, runCliJson } from '../helpers/cli.js';
+import { signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, authorizePath, exchange, hiddenFields } from './flow.js';
-import { WebSession } from './web.js';
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -20,12 +20,6 @@ beforeAll(async () => {
   };
 });
 afterAll(() => server.close());
-
-async function signedIn(account: { user: { username: string }; password: string }) {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
-  return web;
-}
 
 async function expireDraft(appId: string) {
   await server.deps.db.kysely
@@ -92,7 +86,7 @@ describe('operator command verbs', () => {
     expect(granted).toContain('surveys_read');
 
     const user = await server.account({ plan: 'premier' });
-    const web = await signedIn(user);
+    const web = await signIn(server, user);
     const consent = await web.get(authorizePath({ clientId: owner.app.client_id, redirectUri: REDIRECT }));
     expect(consent.status).toBe(200);
     expect(consent.text).toContain('View Surveys');
@@ -111,7 +105,7 @@ describe('operator command verbs', () => {
 
   it('app review --reject keeps the app a draft and tells the developer', async () => {
     const owner = await server.account();
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const page = await web.get(`/developer/apps/${owner.app.id}`);
     const fields = hiddenFields(page.text, `/developer/apps/${owner.app.id}/deploy`);
     expect(
@@ -187,7 +181,7 @@ describe('developer pages', () => {
   it('shows someone else’s app as not found', async () => {
     const owner = await server.account();
     const other = await server.account();
-    const web = await signedIn(other);
+    const web = await signIn(server, other);
     const res = await web.get(`/developer/apps/${owner.app.id}`);
     expect(res.status).toBe(404);
     expect(res.text).not.toContain(owner.app.client_id);
@@ -199,7 +193,7 @@ describe('developer pages', () => {
 
   it('registers an app like app create, and keeps the form values when refusing bad input', async () => {
     const owner = await server.account({ plan: 'basic' });
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const _csrf = await web.csrf('/developer/apps/new');
     const bad = await web.post('/developer/apps', {
       _csrf,
@@ -243,7 +237,7 @@ describe('developer pages', () => {
 
   it('saves settings and refuses a bad redirect URI with a message', async () => {
     const owner = await server.account();
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const page = await web.get(`/developer/apps/${owner.app.id}`);
     const { _csrf } = hiddenFields(page.text, `/developer/apps/${owner.app.id}`);
     const bad = await web.post(`/developer/apps/${owner.app.id}`, {
@@ -281,7 +275,7 @@ describe('developer pages', () => {
 
   it('regenerates the client secret: the old one stops working at the token endpoint', async () => {
     const owner = await server.account();
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const code1 = (
       await authorize(web, { clientId: owner.app.client_id, redirectUri: REDIRECT })
     ).searchParams.get('code')!;
@@ -307,7 +301,7 @@ describe('developer pages', () => {
 
   it('deploys as private within the window, and refuses to deploy a disabled draft', async () => {
     const owner = await server.account();
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const page = await web.get(`/developer/apps/${owner.app.id}`);
     const fields = hiddenFields(page.text, `/developer/apps/${owner.app.id}/deploy`);
     const res = await web.post(`/developer/apps/${owner.app.id}/deploy`, { ...fields, target: 'private' });
@@ -332,7 +326,7 @@ describe('operator page', () => {
   it('is for operators only and extends a disabled draft', async () => {
     const owner = await server.account();
     await expireDraft(owner.app.id);
-    const plain = await signedIn(owner);
+    const plain = await signIn(server, owner);
     expect((await plain.get('/operator/apps')).status).toBe(403);
     const csrf = await plain.csrf('/account');
     expect(
@@ -344,7 +338,7 @@ describe('operator page', () => {
 
     const op = await server.account();
     await setOperator(server.deps, op.user.id, true);
-    const web = await signedIn(op);
+    const web = await signIn(server, op);
     const page = await web.get('/operator/apps');
     expect(page.status).toBe(200);
     const fields = hiddenFields(page.text, `/operator/apps/${owner.app.id}/extend`);
@@ -361,7 +355,7 @@ describe('changes to a public app', () => {
     const owner = await server.account();
     const op = await server.account();
     await setOperator(server.deps, op.user.id, true);
-    const opWeb = await signedIn(op);
+    const opWeb = await signIn(server, op);
     const review = async (decision: 'approve' | 'reject') => {
       const page = await opWeb.get('/operator/apps');
       const fields = hiddenFields(page.text, `/operator/apps/${owner.app.id}/review`);
@@ -370,7 +364,7 @@ describe('changes to a public app', () => {
       return page;
     };
     await review('approve');
-    const dev = await signedIn(owner);
+    const dev = await signIn(server, owner);
     const change = async (name: string, redirect: string) => {
       const page = await dev.get(`/developer/apps/${owner.app.id}`);
       const { _csrf } = hiddenFields(page.text, `/developer/apps/${owner.app.id}`);
@@ -383,7 +377,7 @@ describe('changes to a public app', () => {
       expect(res.status).toBe(303);
     };
     const user = await server.account({ plan: 'premier' });
-    const web = await signedIn(user);
+    const web = await signIn(server, user);
     const consent = (redirect: string) =>
       web.get(authorizePath({ clientId: owner.app.client_id, redirectUri: redirect }));
     const approvedVersionShown = async () => {

@@ -5,8 +5,8 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSignedIn, signedInOnly } from '../../src/web/session.js';
 import { TestClock } from '../helpers/clock.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from './web.js';
 
 let server: TestServer;
 const clock = new TestClock('2026-06-01T12:00:00Z');

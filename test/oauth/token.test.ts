@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
+import { csrfToken, signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, authorizePath, exchange } from './flow.js';
-import { WebSession } from './web.js';
 
 let server: TestServer;
 const clock = new TestClock('2026-06-01T12:00:00Z');
@@ -26,8 +26,7 @@ async function developer(plan: 'basic' | 'premier' = 'premier') {
     redirectUris: [REDIRECT, 'com.example.app:/oauth'],
     scopes: { users_read: 'required', surveys_read: 'optional', groups_read: 'optional' },
   });
-  const web = new WebSession(server.url);
-  expect((await web.signIn(dev.user.username, dev.password)).status).toBe(303);
+  const web = await signIn(server, dev);
   return { dev, app: created.app, secret: created.clientSecret, web };
 }
 
@@ -139,8 +138,7 @@ describe('GET /oauth/authorize', () => {
       redirectUris: [REDIRECT],
       scopes: { groups_read: 'required', users_read: 'optional' },
     });
-    const web = new WebSession(server.url);
-    await web.signIn(dev.user.username, dev.password);
+    const web = await signIn(server, dev);
     const res = await web.get(authorizePath({ clientId: created.app.client_id, redirectUri: REDIRECT }));
     expect(res.status).toBe(403);
     expect(res.location).toBeNull();
@@ -217,8 +215,7 @@ describe('POST /oauth/token', () => {
   it('gives an EU account its regional access_url', async () => {
     const dev = await server.account({ region: 'eu' });
     const created = await createApp(server.deps, dev.user, { name: 'EU', redirectUris: [REDIRECT] });
-    const web = new WebSession(server.url);
-    await web.signIn(dev.user.username, dev.password);
+    const web = await signIn(server, dev);
     const url = await authorize(web, { clientId: created.app.client_id, redirectUri: REDIRECT });
     const res = await exchange(server.url, {
       grant_type: 'authorization_code',
@@ -412,9 +409,7 @@ describe('grants', () => {
     const res = await exchange(server.url, tokenFields(d, await codeFor(d)));
     const page = await d.web.get('/account/apps');
     expect(page.text).toContain('Flow app');
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(
-      page.text.slice(page.text.indexOf(`/account/apps/${d.app.id}/revoke`)),
-    )![1];
+    const csrf = csrfToken(page.text.slice(page.text.indexOf(`/account/apps/${d.app.id}/revoke`)));
     const removed = await d.web.post(`/account/apps/${d.app.id}/revoke`, { _csrf: csrf });
     expect(removed.status).toBe(303);
     const me = await server.client.get('/v3/users/me', { token: res.body.access_token });

@@ -2,8 +2,8 @@
 // under an address are deleted (counts kept), only by operators, only once confirmed.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 
@@ -25,14 +25,12 @@ it('erases an address in one account after confirmation; refuses non-operators a
   expect([mine.status, kept.status]).toEqual([201, 201]);
 
   // Not an operator: 403, nothing erased.
-  const plain = new WebSession(server.url);
-  await plain.signIn(owner.user.username, owner.password);
+  const plain = await signIn(server, owner);
   expect((await plain.get('/operator/erase')).status).toBe(403);
 
   const op = await server.account();
   await setOperator(server.deps, op.user.id, true);
-  const web = new WebSession(server.url);
-  await web.signIn(op.user.username, op.password);
+  const web = await signIn(server, op);
   const form = await web.get('/operator/erase');
   expect(form.status).toBe(200);
   expect(form.text).toContain('cannot be restored');

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { runCliAsync, startServeProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
+import { signIn } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import {
   buildRelease,
@@ -23,7 +24,6 @@ import {
   startReleaseServe,
 } from '../helpers/release.js';
 import { startServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 /** The commit before 0045_response_keys (333841c). */
 const PREVIOUS = 'f091f1f25eba8d3249a5cd6b3f9ca4282d3c539c';
@@ -222,8 +222,10 @@ describe.skipIf(!!unavailable)(
           expect(keys).toBe(done.length);
 
           // The analyze page, filtered so every response matches, counts them all.
-          const web = new WebSession(`http://127.0.0.1:${newPort}`);
-          expect((await web.signIn('owner', 'correct horse battery')).status).toBe(303);
+          const web = await signIn(`http://127.0.0.1:${newPort}`, {
+            username: 'owner',
+            password: 'correct horse battery',
+          });
           const analyzeToken = new URL(details.analyze_url).pathname.split('/').at(-1);
           const total = async (query: string) =>
             /id="total"><strong>(\d+)<\/strong>/.exec(

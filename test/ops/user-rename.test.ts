@@ -3,8 +3,8 @@
 // the outbox (delivered here to a real SMTP server by `worker --once`).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCliAsync, runCliJsonAsync } from '../helpers/cli.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 
 let server: TestServer;

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker, scheduledJobs } from '../../src/outbox/worker.js';
 import { TestClock } from '../helpers/clock.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { decoded } from '../invite/helpers.js';
-import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from './helpers/smtp.js';
 
 let server: TestServer;
@@ -44,8 +44,7 @@ describe('response alerts', () => {
       expect(r.status, r.text).toBe(201);
       expect(r.body.response_status).toBe('completed');
     };
-    const web = new WebSession(server.url);
-    expect((await web.signIn(a.user.username, a.password)).status).toBe(303);
+    const web = await signIn(server, a);
     const page = `/collect/alerts?sm=${sm}`;
 
     let _csrf = await web.csrf(page);

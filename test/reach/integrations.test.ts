@@ -4,9 +4,8 @@
 // the Slack-compatible format, another account kept out, and deletion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import type { TestAccount } from '../helpers/accounts.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { responseCompleted } from './helpers/events.js';
 import { surveyWithCollector } from './helpers/objects.js';
 import { Receiver } from './helpers/receiver.js';
@@ -26,12 +25,6 @@ afterAll(async () => {
   await server?.close();
   await receiver?.stop();
 });
-
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
-  return web;
-}
 
 async function create(web: WebSession, form: Record<string, string>) {
   const _csrf = await web.csrf('/integrations');
@@ -65,7 +58,7 @@ describe('/integrations', () => {
       { token: a.token },
     );
     expect(byApi.status).toBe(201);
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
 
     // Refused the way the API refuses: the same domain checks, the error shown beside the form.
     const bad = await create(web, { subscription_url: 'ftp://example.com/x' });
@@ -140,7 +133,7 @@ describe('/integrations', () => {
 
     // Another account sees none of it.
     const b = await server.account();
-    const other = await signedIn(b);
+    const other = await signIn(server, b);
     expect((await other.get(hookPath)).status).toBe(404);
     expect((await other.get('/integrations')).text).not.toContain('From the page');
     const _csrf = await other.csrf('/integrations');

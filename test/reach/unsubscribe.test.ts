@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { TestClock } from '../helpers/clock.js';
+import { signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emailCollector } from '../invite/helpers.js';
-import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from './helpers/smtp.js';
 
 let server: TestServer;
@@ -125,8 +125,7 @@ describe('automatic emails', () => {
     const s = await server.client.post('/v3/surveys', { title: 'Lunch poll' }, t);
     const sm = new URL(s.body.collect_url).searchParams.get('sm')!;
     const c = await server.client.post(`/v3/surveys/${s.body.id}/collectors`, { type: 'weblink' }, t);
-    const web = new WebSession(server.url);
-    expect((await web.signIn(a.user.username, a.password)).status).toBe(303);
+    const web = await signIn(server, a);
     const page = `/collect/alerts?sm=${sm}`;
     const _csrf = await web.csrf(page);
     expect((await web.post(page, { _csrf, mode: 'each' })).status).toBe(303);

@@ -8,9 +8,9 @@ import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { runCliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
 import { responseCompleted } from './helpers/events.js';
 import { surveyWithCollector } from './helpers/objects.js';
 import { Receiver } from './helpers/receiver.js';
@@ -107,8 +107,7 @@ describe('webhooks of one app', () => {
         };
         runCliJson(['app', 'revoke', '--app-id', a.app.id, '--username', a.user.username], env);
       } else {
-        const web = new WebSession(server.url);
-        expect((await web.signIn(a.user.username, a.password)).status).toBe(303);
+        const web = await signIn(server, a);
         const removed = await web.post(`/account/apps/${a.app.id}/revoke`, {
           _csrf: await web.csrf('/account/apps'),
         });

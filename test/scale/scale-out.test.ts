@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliJson, runCliJsonAsync, startServeProcess, startWorkerProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
+import { csrfToken, signIn } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { authorize, exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const MINUTE = 60_000;
@@ -231,8 +231,7 @@ describe.skipIf(!usingPostgres)(
       }
 
       // OAuth: sign in, consent and exchange through the proxy; the new token works on both processes.
-      const web = new WebSession(proxy.url);
-      expect((await web.signIn('ada', PASSWORD)).status).toBe(303);
+      const web = await signIn(proxy, { username: 'ada', password: PASSWORD });
       const redirect = await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT, state: 'x' });
       const issued = await exchange(proxy.url, {
         grant_type: 'authorization_code',
@@ -301,8 +300,7 @@ describe.skipIf(!usingPostgres)(
         env,
       );
       const base = bases[0];
-      const web = new WebSession(base);
-      expect((await web.signIn('rev', PASSWORD)).status).toBe(303);
+      const web = await signIn(base, { username: 'rev', password: PASSWORD });
       const redirect = await authorize(web, { clientId: app.client_id, redirectUri: REDIRECT, state: 'r' });
       const issued = await exchange(base, {
         grant_type: 'authorization_code',
@@ -318,9 +316,7 @@ describe.skipIf(!usingPostgres)(
           expect((await upstream.get('/v3/users/me', { token })).status).toBe(200);
 
       const page = await web.get('/account/apps');
-      const csrf = /name="_csrf" value="([^"]+)"/.exec(
-        page.text.slice(page.text.indexOf(`/account/apps/${app.app_id}/revoke`)),
-      )![1];
+      const csrf = csrfToken(page.text.slice(page.text.indexOf(`/account/apps/${app.app_id}/revoke`)));
       expect((await web.post(`/account/apps/${app.app_id}/revoke`, { _csrf: csrf })).status).toBe(303);
       for (const upstream of [upstreams[1], upstreams[0]]) {
         const me = await upstream.get('/v3/users/me', { token });

@@ -5,8 +5,8 @@
 // at once (a clear 429 page beyond), and /healthz answers while they run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { seedSurvey, signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 const RESPONSES = 400;
 let server: TestServer;
@@ -70,16 +70,14 @@ beforeAll(async () => {
   server = await startServer({ env: { HEAVY_REQUESTS_PER_ACCOUNT: '2' } });
   owner = await server.account({ plan: 'advantage' });
   const essay = (heading: string) => ({ family: 'open_ended', subtype: 'essay', headings: [{ heading }] });
-  const created = await server.client.post(
-    '/v3/surveys',
-    { title: 'Long answers', pages: [{ questions: [essay('What went well?'), essay('What went badly?')] }] },
-    tk(),
-  );
-  expect(created.status, created.text).toBe(201);
-  surveyId = created.body.id;
-  const details = (await server.client.get(`/v3/surveys/${surveyId}/details`, tk())).body;
-  pageId = details.pages[0].id;
-  qid = { well: details.pages[0].questions[0].id, badly: details.pages[0].questions[1].id };
+  const created = await seedSurvey(server, owner, {
+    title: 'Long answers',
+    questions: { well: essay('What went well?'), badly: essay('What went badly?') },
+  });
+  surveyId = created.id;
+  const details = created.details;
+  pageId = created.pages[0];
+  qid = { well: created.questions.well, badly: created.questions.badly };
   analyze = new URL(details.analyze_url).pathname;
   const collector = (
     await server.client.post(`/v3/surveys/${surveyId}/collectors`, { type: 'weblink' }, tk())
@@ -103,8 +101,7 @@ beforeAll(async () => {
   await Promise.all(Array.from({ length: 8 }, post));
   // The cap and the cache are kept per process: the pages go to one instance (under scale-out the
   // API's writes still reach both, so the cache must see another process's changes).
-  web = new WebSession(server.instances[0].url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server.instances[0], owner);
 }, 120_000);
 afterAll(async () => {
   await server?.close();

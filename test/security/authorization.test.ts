@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalogue } from '../../src/platform/errors.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import type { ApiResponse } from '../helpers/client.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { createEveryResource, type OwnedResources, ownedIdFor } from './fixtures.js';
 
 let server: TestServer;
@@ -349,8 +349,7 @@ describe('A’s ids inside B’s bodies and queries', () => {
 describe('pages with ids, as B signed in', () => {
   it('does not show A’s survey on the edit, collect, analyze, summary or browse pages', async () => {
     const survey = await server.client.get(`/v3/surveys/${ids.surveyId}`, { token: a.token });
-    const web = new WebSession(server.url);
-    expect((await web.signIn(b.user.username, b.password)).status).toBe(303);
+    const web = await signIn(server, b);
     const manage = new URL(survey.body.edit_url).searchParams.get('sm')!;
     const analyze = new URL(survey.body.analyze_url).pathname;
     const paths = [
@@ -371,8 +370,7 @@ describe('pages with ids, as B signed in', () => {
     expect(home.status).toBe(200);
     expect(home.text).not.toContain('Owner survey');
     // Signed in as A, the same pages do show the survey (so the paths are right).
-    const own = new WebSession(server.url);
-    await own.signIn(a.user.username, a.password);
+    const own = await signIn(server, a);
     for (const path of paths) {
       const page = await own.get(path);
       // browse answers with the responses page's address for that response

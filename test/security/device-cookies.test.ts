@@ -4,8 +4,8 @@
 // allows is refused from then on. A device cookie of another account, or a forged one, does not help.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/clock.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 const DEVICE = 'ss_device';
 const clock = new TestClock('2026-06-01T12:00:00Z');

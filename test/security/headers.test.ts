@@ -4,9 +4,9 @@
 // PUBLIC_URL is https; the respondent cookie is parsed by @fastify/cookie (a malformed value is
 // no 500); the opt-out form is CSRF-protected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEnded, seedSurvey, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { emailCollector } from '../invite/helpers.js';
-import { WebSession } from '../oauth/web.js';
 
 let plain: TestServer; // http, no proxy trusted
 let proxied: TestServer; // PUBLIC_URL https behind a trusted proxy
@@ -24,25 +24,16 @@ afterAll(async () => {
 
 async function weblink(server: TestServer) {
   const a = await server.account();
-  const s = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Headers',
-      pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] }],
-    },
-    { token: a.token },
-  );
-  const c = await server.client.post(
-    `/v3/surveys/${s.body.id}/collectors`,
-    { type: 'weblink' },
-    { token: a.token },
-  );
-  expect(c.status, c.text).toBe(201);
+  const s = await seedSurvey(server, a, {
+    title: 'Headers',
+    questions: { why: openEnded('Why?') },
+    collector: 'weblink',
+  });
   return {
     account: a,
-    surveyId: s.body.id as string,
-    collectorId: c.body.id as string,
-    path: new URL(c.body.url).pathname,
+    surveyId: s.id,
+    collectorId: s.collector.id as string,
+    path: new URL(s.collector.url).pathname,
   };
 }
 

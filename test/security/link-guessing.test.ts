@@ -4,8 +4,8 @@
 // (results page or collector) is refused by the server a day after it was given.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/clock.js';
+import { csrfToken, seedSurvey, signIn, singleChoice, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 const VIEWS_PER_MINUTE = 20;
 /** The 100-address floods make several hundred requests: room for a loaded machine. */
@@ -39,27 +39,8 @@ const tally = (statuses: number[]) => {
 };
 
 async function makeSurvey(token: string) {
-  const s = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Guarded',
-      pages: [
-        {
-          questions: [
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which floor?' }],
-              answers: { choices: [{ text: 'Ground' }, { text: 'Top' }] },
-            },
-          ],
-        },
-      ],
-    },
-    { token },
-  );
-  expect(s.status, s.text).toBe(201);
-  return (await server.client.get(`/v3/surveys/${s.body.id}/details`, { token })).body;
+  const questions = { floor: singleChoice('Which floor?', ['Ground', 'Top']) };
+  return (await seedSurvey(server, { token }, { title: 'Guarded', questions })).details;
 }
 
 /** A weblink collector with a password, as a link on the test server. */
@@ -82,7 +63,7 @@ async function collectorVisitor(link: string, ip: string) {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const csrf = csrfToken(await page.text(), 'csrf');
   return {
     async post(password: string) {
       const res = await fetch(`${link}/password`, {
@@ -108,8 +89,7 @@ async function protectedResults(password: string) {
   const owner = await server.account({ plan: 'advantage' });
   const s = await makeSurvey(owner.token);
   const sm = new URL(s.analyze_url).pathname.split('/').pop()!;
-  const web = new WebSession(server.url, { 'x-forwarded-for': nextIp() });
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  const web = await signIn(server, owner, { 'x-forwarded-for': nextIp() });
   const path = `/analyze/share?sm=${sm}`;
   const _csrf = await web.csrf(path);
   const saved = await web.post(path, {
@@ -129,7 +109,7 @@ async function resultsVisitor(path: string, ip: string) {
   const web = new WebSession(server.url, { 'x-forwarded-for': ip });
   const page = await web.get(path);
   expect(page.status, page.text).toBe(200);
-  const _csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+  const _csrf = csrfToken(page.text);
   return {
     web,
     post: async (password: string) => (await web.post(`${path}/unlock`, { _csrf, password })).status,

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCliJson, startServeProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import { answerThrough } from '../invite/helpers.js';
 import { authorize, exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
 
 const REDIRECT = 'http://localhost:9/callback';
 const PASSWORD = 'log-check password Vb8';

@@ -12,9 +12,9 @@ import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { runCliJsonAsync } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { decoded, emailCollector } from '../invite/helpers.js';
-import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 
 // The 3,000-recipient steps write thousands of rows; on a busy machine's PostgreSQL that is minutes.
@@ -195,8 +195,7 @@ describe('a new account from open sign-up', () => {
   it(
     'is raised by the operator on /operator/accounts, and the 3,000-recipient run then goes out',
     async () => {
-      const web = new WebSession(server.url);
-      expect((await web.signIn(operator.user.username, operator.password)).status).toBe(303);
+      const web = await signIn(server, operator);
       const list = `/operator/accounts?q=${encodeURIComponent(spammer.user.username)}`;
       const _csrf = await web.csrf(list);
       const form = { _csrf, plan: 'enterprise', state: 'active', operator: 'no', q: spammer.user.username };

@@ -4,8 +4,8 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { csrfToken, openEnded, seedSurvey, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 
@@ -85,21 +85,12 @@ describe('password hashes', () => {
 
   it('a collector password is stored in the same format, and a legacy one still opens the survey', async () => {
     const a = await server.account();
-    const t = { token: a.token };
-    const s = await server.client.post(
-      '/v3/surveys',
-      {
-        title: 'Locked',
-        pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Q' }] }] }],
-      },
-      t,
-    );
-    const c = await server.client.post(
-      `/v3/surveys/${s.body.id}/collectors`,
-      { type: 'weblink', password: 'open sesame' },
-      t,
-    );
-    expect(c.status, c.text).toBe(201);
+    const s = await seedSurvey(server, a, {
+      title: 'Locked',
+      questions: { q: openEnded('Q') },
+      collector: { type: 'weblink', password: 'open sesame' },
+    });
+    const c = { body: s.collector };
     const row = () =>
       server.deps.db.kysely
         .selectFrom('collectors')
@@ -116,7 +107,7 @@ describe('password hashes', () => {
     const web = new WebSession(server.url);
     const path = new URL(c.body.url).pathname;
     const page = await web.get(path);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+    const csrf = csrfToken(page.text, 'csrf');
     const wrong = await web.post(`${path}/password`, { csrf, password: 'nope' });
     expect(wrong.status).toBe(403);
     const right = await web.post(`${path}/password`, { csrf, password: 'open sesame' });

@@ -2,8 +2,8 @@
 // POST, signed in or not) only ever leads to a path on this host, whatever dot segments,
 // encodings or slashes it is dressed in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csrfToken, signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 
@@ -43,8 +43,7 @@ function expectLocal(location: string | null, next: string) {
 describe('sign-in next', () => {
   it('a signed-in GET /login?next= redirects only to a path on this host', async () => {
     const a = await server.account();
-    const web = new WebSession(server.url);
-    await web.signIn(a.user.username, a.password);
+    const web = await signIn(server, a);
     for (const next of HOSTILE) {
       const res = await web.get(`/login?next=${encodeURIComponent(next)}`);
       expect(res.status, next).toBe(303);
@@ -62,7 +61,7 @@ describe('sign-in next', () => {
       const form = await web.get(`/login?next=${encodeURIComponent(next)}`);
       const carried = /name="next" value="([^"]*)"/.exec(form.text)![1].replaceAll('&amp;', '&');
       expectLocal(carried, next);
-      const _csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+      const _csrf = csrfToken(form.text);
       const res = await web.post('/login', { _csrf, username: a.user.username, password: a.password, next });
       expect(res.status, next).toBe(303);
       expectLocal(res.location, next);

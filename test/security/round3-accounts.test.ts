@@ -13,9 +13,9 @@ import { issueToken } from '../../src/domain/accounts/tokens.js';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { createTestDatabase } from '../helpers/database.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, authorizePath, exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const REDIRECT = 'http://localhost:9/callback';

@@ -11,8 +11,8 @@ import { down as undo0058 } from '../../src/db/migrations/0058_name_keys.js';
 import { createUser, setOperator } from '../../src/domain/accounts/users.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/database.js';
+import { csrfToken, openEnded, seedSurvey, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let ipCounter = 0;
@@ -355,17 +355,12 @@ describe('item 3: small ones', () => {
   it('embed_origins refuses port 0, naming the field, in the API and on the collect page', async () => {
     const owner = await server.account();
     const tk = { token: owner.token };
-    const s = await server.client.post(
-      '/v3/surveys',
-      {
-        title: 'Port zero',
-        pages: [
-          { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] },
-        ],
-      },
-      tk,
-    );
-    const c = await server.client.post(`/v3/surveys/${s.body.id}/collectors`, { type: 'weblink' }, tk);
+    const s = await seedSurvey(server, owner, {
+      title: 'Port zero',
+      questions: { why: openEnded('Why?') },
+      collector: 'weblink',
+    });
+    const c = { body: s.collector };
     const res = await server.client.patch(
       `/v3/collectors/${c.body.id}`,
       { embed_origins: ['https://shop.example:0'] },
@@ -377,9 +372,9 @@ describe('item 3: small ones', () => {
     expect(res.body.error.message).toContain('https://shop.example:0');
     const web = visitor();
     await web.signIn(owner.user.username, owner.password);
-    const collect = new URL(s.body.collect_url);
+    const collect = new URL(s.survey.collect_url);
     const page = await web.get(collect.pathname + collect.search);
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const csrf = csrfToken(page.text);
     const bad = await web.post(
       `/collect/collectors/${c.body.id}/embed?sm=${collect.searchParams.get('sm')}`,
       {

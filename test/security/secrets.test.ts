@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { runCliJson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorize, exchange } from '../oauth/flow.js';
-import { WebSession } from '../oauth/web.js';
 import { Receiver } from '../reach/helpers/receiver.js';
 
 const REDIRECT = 'http://localhost:9/callback';
@@ -102,8 +102,7 @@ it('makes accounts, apps, tokens, sessions and webhook secrets through every int
   hashedOnly.set('account token', api.token);
 
   // A sign-in and the OAuth flow (a draft app serves its owner): session, code, exchanged token.
-  const web = new WebSession(server.url);
-  expect((await web.signIn('cli_owner', cliPassword)).status).toBe(303);
+  const web = await signIn(server, { username: 'cli_owner', password: cliPassword });
   const session = web.cookies.get('ss_session')!;
   expect(session).toBeTruthy();
   secrets.set('session id', session);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptUrl } from '../../src/domain/teams/invitations.js';
 import { addMember } from '../../src/domain/teams/teams.js';
 import { TestClock } from '../helpers/clock.js';
+import { csrfToken, openEnded, seedSurvey } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { makeTeam } from '../teams/fixtures.js';
 
@@ -32,7 +33,7 @@ async function loginForm(ip: string) {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const csrf = csrfToken(await page.text());
   return async (username: string, password: string) => {
     const res = await fetch(`${server.url}/login`, {
       method: 'POST',
@@ -96,28 +97,19 @@ describe('sign-in throttling under concurrency', () => {
 /** A weblink collector (with a password if given), on a one-question survey. */
 async function protectedCollector(password?: string) {
   const a = await server.account();
-  const s = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Protected',
-      pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] }],
-    },
-    { token: a.token },
-  );
-  const c = await server.client.post(
-    `/v3/surveys/${s.body.id}/collectors`,
-    { type: 'weblink', ...(password && { password }), allow_multiple_responses: true },
-    { token: a.token },
-  );
-  expect(c.status, c.text).toBe(201);
-  return `${server.url}${new URL(c.body.url).pathname}`;
+  const s = await seedSurvey(server, a, {
+    title: 'Protected',
+    questions: { why: openEnded('Why?') },
+    collector: { type: 'weblink', ...(password && { password }), allow_multiple_responses: true },
+  });
+  return `${server.url}${new URL(s.collector.url).pathname}`;
 }
 
 /** The password form of a protected collector opened from `ip`; `post` submits it. */
 async function passwordForm(link: string, ip: string) {
   const page = await fetch(link, { headers: { 'x-forwarded-for': ip } });
   const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const csrf = csrfToken(await page.text(), 'csrf');
   return async (password: string) => {
     const res = await fetch(`${link}/password`, {
       method: 'POST',

@@ -8,8 +8,8 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -128,8 +128,7 @@ async function fixture(
   const server = await startServer({ env });
   const owner = await server.account();
   const tk = { token: owner.token };
-  const web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  const web = await signIn(server, owner);
   const created = await server.client.post(
     '/v3/surveys',
     {
@@ -203,8 +202,7 @@ describe('refused uploads leave nothing', () => {
   beforeAll(async () => {
     f = await fixture();
     const other = await f.server.account();
-    stranger = new WebSession(f.server.url);
-    expect((await stranger.signIn(other.user.username, other.password)).status).toBe(303);
+    stranger = await signIn(f.server, other);
   });
   afterAll(() => f.server.close());
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/domain/accounts/tokens.js';
 import { pruneOnce } from '../../src/outbox/retention.js';
 import { TestClock } from '../helpers/clock.js';
+import { csrfToken, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { makeTeam } from '../teams/fixtures.js';
 
 let server: TestServer;
@@ -235,7 +235,7 @@ describe('sign-up when invite-only or closed', () => {
     const form = await web.get(`/signup?token=${encodeURIComponent(invite)}`);
     expect(form.status).toBe(200);
     expect(form.text).toContain('value="invited@example.org" readonly');
-    const _csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+    const _csrf = csrfToken(form.text);
     const f = fresh();
     // The address typed is ignored: the invitation is for its own.
     const res = await web.post('/signup', { _csrf, ...f, email: 'other@example.org', invite });
@@ -265,7 +265,7 @@ describe('password reset', () => {
   async function reset(web: WebSession, link: URL, password: string) {
     const form = await web.get(pathOf(link));
     expect(form.status).toBe(200);
-    const _csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+    const _csrf = csrfToken(form.text);
     return web.post('/password/reset', {
       _csrf,
       token: link.searchParams.get('token')!,

@@ -3,8 +3,8 @@
 // collector); the pages say how many responses match; unknown questions or choices are ignored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { type OfficeMove, seedOfficeMove } from './fixtures.js';
 
 let server: TestServer;
@@ -13,12 +13,6 @@ let analyze: string;
 let summary: string;
 let ids: string[];
 let q: OfficeMove['q'];
-
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
-  return web;
-}
 
 const matchCount = (text: string) => /id="total"><strong>(\d+)<\/strong>/.exec(text)?.[1];
 const listCount = (text: string) => /id="response-count"><strong>(\d+)<\/strong>/.exec(text)?.[1];
@@ -39,7 +33,7 @@ afterAll(() => server.close());
 
 describe('filter by answer', () => {
   it('counts the responses matching choices, a number range, "contains" and completeness, on every page', async () => {
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const cases: Array<[string, number]> = [
       ['', 12],
       [`a=${q.floor}:${q.ground}`, 6],
@@ -68,7 +62,7 @@ describe('filter by answer', () => {
   });
 
   it('keeps the filter in the form and in links, so the page is a bookmark', async () => {
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const page = await web.get(`${analyze}?a=${q.floor}:${q.ground}&min_${q.age}=40&status=completed`);
     expect(page.text).toContain(`value="${q.floor}:${q.ground}" checked`);
     expect(page.text).toContain(`name="min_${q.age}" value="40"`);
@@ -84,7 +78,7 @@ describe('filter by answer', () => {
   });
 
   it('ignores questions and choices the survey does not have', async () => {
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     for (const query of [
       'a=1:2',
       `a=${q.floor}:999`,
@@ -99,7 +93,7 @@ describe('filter by answer', () => {
   });
 
   it('downloads only the matching responses', async () => {
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const csv = await web.get(`${analyze}/export?format=csv&a=${q.floor}:${q.ground}&min_${q.age}=40`);
     expect(csv.status).toBe(200);
     const inFile = ids.filter((id) => csv.text.includes(id));
@@ -109,7 +103,7 @@ describe('filter by answer', () => {
   });
 
   it('offers the download with the page filter and a completeness choice', async () => {
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const page = await web.get(`${analyze}?a=${q.floor}:${q.top}&status=partial`);
     const form = /<form[^>]*aria-label="Download responses">[\s\S]*?<\/form>/.exec(page.text)?.[0] ?? '';
     expect(form).toContain(`<input type="hidden" name="a" value="${q.floor}:${q.top}">`);

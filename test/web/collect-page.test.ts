@@ -2,9 +2,8 @@
 // every change the page makes read back through the collectors API, errors shown on the page, and
 // who may see and change what (owner, Viewer and Collector shares, stranger, signed out).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../helpers/accounts.js';
+import { csrfToken, signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { api, ROLES } from '../sharing/fixtures.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
 
@@ -14,19 +13,6 @@ let survey: { id: string; collect_url: string; edit_url: string; analyze_url: st
 let sm: string;
 let path: string;
 let web: WebSession;
-
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const session = new WebSession(server.url);
-  const res = await session.signIn(account.user.username, account.password);
-  expect(res.status).toBe(303);
-  return session;
-}
-
-const csrfOf = (text: string) => {
-  const m = /name="_csrf" value="([^"]+)"/.exec(text);
-  if (!m) throw new Error('no CSRF token');
-  return m[1];
-};
 
 async function collectors(): Promise<any[]> {
   const res = await server.client.get(
@@ -44,8 +30,7 @@ async function collector(id: string): Promise<any> {
 }
 
 const post = async (session: WebSession, action: string, form: Record<string, string>) => {
-  const page = await session.get(path);
-  return session.post(`/collect/${action}?sm=${sm}`, { _csrf: csrfOf(page.text), ...form });
+  return session.postForm(`/collect/${action}?sm=${sm}`, form, path);
 };
 
 beforeAll(async () => {
@@ -55,7 +40,7 @@ beforeAll(async () => {
   sm = new URL(survey.collect_url).searchParams.get('sm')!;
   path = `/collect/list?sm=${sm}`;
   expect(new URL(survey.collect_url).pathname).toBe('/collect/list');
-  web = await signedIn(t.owner);
+  web = await signIn(server, t.owner);
 });
 afterAll(() => server.close());
 
@@ -266,13 +251,13 @@ describe('collect page', () => {
       .set({ account_type: 'basic' })
       .where('id', '=', owner.user.id)
       .execute();
-    const session = await signedIn(owner);
+    const session = await signIn(server, owner);
     const own = `/collect/list?sm=${new URL(s.collect_url).searchParams.get('sm')}`;
     const page = await session.get(own);
     expect(page.text).toContain('<dd>Email invitation</dd>');
     expect(page.text).not.toContain('class="copy"');
     const res = await session.post(own.replace('/list', `/collectors/${email.body.id}/status`), {
-      _csrf: csrfOf(page.text),
+      _csrf: csrfToken(page.text),
       status: 'open',
     });
     expect(res.status).toBe(403);
@@ -289,14 +274,14 @@ describe('collect page', () => {
     const a = api(server);
     const wg = await a.workgroup(t.owner.token, 'Viewers of collect', [t.admin.user.id]);
     await a.share(t.owner.token, wg.id, survey.id, ROLES.viewer);
-    const viewer = await signedIn(t.admin);
+    const viewer = await signIn(server, t.admin);
     const page = await viewer.get(path);
     expect(page.status).toBe(200);
     expect(page.text).toContain('does not allow changes');
     expect(page.text).toContain('Newsletter link');
     expect(page.text).not.toContain('<form method="post" action="/collect/');
     const [c] = await collectors();
-    const csrf = csrfOf((await viewer.get('/')).text);
+    const csrf = csrfToken((await viewer.get('/')).text);
     for (const [action, form] of [
       ['collectors', { name: 'Viewer link' }],
       [`collectors/${c.id}/status`, { status: 'closed' }],
@@ -315,7 +300,7 @@ describe('collect page', () => {
     const a = api(server);
     const wg = await a.workgroup(t.owner.token, 'Collectors', [t.regular.user.id]);
     await a.share(t.owner.token, wg.id, survey.id, ROLES.collector);
-    const collectorUser = await signedIn(t.regular);
+    const collectorUser = await signIn(server, t.regular);
     const res = await post(collectorUser, 'collectors', { name: 'By the collector' });
     expect(res.status).toBe(303);
     expect((await collectors()).map((c) => c.name)).toContain('By the collector');
@@ -323,14 +308,14 @@ describe('collect page', () => {
 
   it('a stranger gets a 404 page for the page and its forms; a bad token too', async () => {
     const stranger = await server.account();
-    const web3 = await signedIn(stranger);
+    const web3 = await signIn(server, stranger);
     const res = await web3.get(path);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.text).toContain('Page not found');
     expect(res.text).not.toContain('Collect me');
     const [c] = await collectors();
-    const csrf = csrfOf((await web3.get('/')).text);
+    const csrf = csrfToken((await web3.get('/')).text);
     expect((await web3.post(`/collect/collectors?sm=${sm}`, { _csrf: csrf, name: 'Mine' })).status).toBe(404);
     expect(
       (await web3.post(`/collect/collectors/${c.id}/status?sm=${sm}`, { _csrf: csrf, status: 'closed' }))
@@ -339,7 +324,7 @@ describe('collect page', () => {
     expect((await collector(c.id)).status).toBe('open');
     expect((await web3.get('/collect/list?sm=not-a-real-token-at-all')).status).toBe(404);
     expect((await web3.get('/collect/list')).status).toBe(404);
-    const own = csrfOf((await web.get(path)).text);
+    const own = csrfToken((await web.get(path)).text);
     expect((await web.post(`/collect/collectors/abc/delete?sm=${sm}`, { _csrf: own })).status).toBe(404);
   });
 });

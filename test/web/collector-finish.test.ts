@@ -4,12 +4,11 @@
 // basic plan's refusal shown beside the form in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { openEnded, seedSurvey, signIn, smOf } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 
-const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1];
 const alertOf = (text: string) =>
   (/role="alert"[^>]*>([^<]*)/.exec(text)?.[1] ?? '').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
 
@@ -20,31 +19,17 @@ afterAll(() => server.close());
 
 /** A signed-in owner with a one-question survey and its open web link collector. */
 async function setUp(account: TestAccount) {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
-  const questions = [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Name?' }] }];
-  const survey = (
-    await server.client.post(
-      '/v3/surveys',
-      { title: 'Ends', pages: [{ questions }] },
-      { token: account.token },
-    )
-  ).body;
-  const c = await server.client.post(
-    `/v3/surveys/${survey.id}/collectors`,
-    { type: 'weblink' },
-    { token: account.token },
-  );
-  expect(c.status).toBe(201);
-  const sm = new URL(survey.collect_url).searchParams.get('sm')!;
+  const web = await signIn(server, account);
+  const seeded = await seedSurvey(server, account, {
+    title: 'Ends',
+    questions: { name: openEnded('Name?') },
+    collector: 'weblink',
+  });
+  const c = { body: seeded.collector };
+  const sm = smOf(seeded.survey.collect_url);
   const path = `/collect/list?sm=${sm}`;
-  const finish = async (form: Record<string, string>) => {
-    const page = await web.get(path);
-    return web.post(`/collect/collectors/${c.body.id}/finish?sm=${sm}`, {
-      _csrf: csrfOf(page.text),
-      ...form,
-    });
-  };
+  const finish = (form: Record<string, string>) =>
+    web.postForm(`/collect/collectors/${c.body.id}/finish?sm=${sm}`, form, path);
   const read = async () =>
     (await server.client.get(`/v3/collectors/${c.body.id}`, { token: account.token })).body;
   return { web, path, finish, read, collector: c.body };

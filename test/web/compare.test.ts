@@ -3,8 +3,8 @@
 // group, under the page's filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { type OfficeMove, seedOfficeMove } from './fixtures.js';
 
 let server: TestServer;
@@ -30,8 +30,7 @@ const cell = (text: string, id: string) => new RegExp(`id="${id}"[^>]*>([^<]*)<`
 
 describe('compare by a question', () => {
   it('splits every other question by the chosen one, with counts and percentages per group', async () => {
-    const web = new WebSession(server.url);
-    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const web = await signIn(server, owner);
     const page = await web.get(`${analyze}?compare=${q.floor}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('id="compared"');
@@ -48,8 +47,7 @@ describe('compare by a question', () => {
   });
 
   it('keeps the page filter: only the matching responses are split', async () => {
-    const web = new WebSession(server.url);
-    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const web = await signIn(server, owner);
     const page = await web.get(`${analyze}?compare=${q.floor}&min_${q.age}=30`);
     // age ≥ 30: i ≥ 2 → ground 2, 4, 6 (tea for 2: 1 of 3, 33.3%), top 3, 5, 7 (no tea)
     expect(cell(page.text, `x-${q.drink}-${q.tea}-${q.ground}`)).toBe('1 (33.3%)');
@@ -60,8 +58,7 @@ describe('compare by a question', () => {
   });
 
   it('ignores a question that cannot split the results', async () => {
-    const web = new WebSession(server.url);
-    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const web = await signIn(server, owner);
     for (const bad of [q.age, '999999', 'x']) {
       const page = await web.get(`${analyze}?compare=${bad}`);
       expect(page.status).toBe(200);

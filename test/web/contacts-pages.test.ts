@@ -5,8 +5,8 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 
@@ -14,12 +14,6 @@ beforeAll(async () => {
   server = await startServer({ env: { CONTACT_LIMIT_STANDARD: '3' } });
 });
 afterAll(() => server.close());
-
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const session = new WebSession(server.url);
-  expect((await session.signIn(account.user.username, account.password)).status).toBe(303);
-  return session;
-}
 
 /** Uploads `csv` as a file to the preview step, as the page's multipart form does. */
 async function preview(web: WebSession, csv: string) {
@@ -67,7 +61,7 @@ async function contacts(a: TestAccount) {
 describe('CSV import', () => {
   it('guesses the mapping, then reports each row: created, existing, invalid, duplicate, updated', async () => {
     const a = await server.account();
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
     const fields = await web.csrf('/contacts/fields');
     await web.post('/contacts/fields', { _csrf: fields, label_2: 'Department' });
     await server.client.post(
@@ -125,7 +119,7 @@ describe('CSV import', () => {
 
   it('refuses a mapping without an email column or with a field chosen twice, and a file that is not CSV', async () => {
     const a = await server.account();
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
     const csv = 'a,b\nx@example.org,y';
     let res = await importCsv(web, csv, ['first_name', 'last_name']);
     expect(res.status).toBe(400);
@@ -144,7 +138,7 @@ describe('CSV import', () => {
 
   it('keeps to the plan’s contact limit, also when two imports race', async () => {
     const a = await server.account({ plan: 'standard' });
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
     const four = 'email\n1@example.org\n2@example.org\n3@example.org\n4@example.org';
     const over = await importCsv(web, four, ['email']);
     expect(over.status).toBe(403);
@@ -161,7 +155,7 @@ describe('CSV import', () => {
 describe('CSV export', () => {
   it('holds every contact, with cells a spreadsheet would run neutralised', async () => {
     const a = await server.account();
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
     await server.client.post(
       '/v3/contacts',
       { email: 'eve@example.org', first_name: '=1+1', last_name: '-5', custom_fields: { '1': '@SUM(A1)' } },
@@ -192,7 +186,7 @@ describe('CSV export', () => {
 
   it('quotes cells holding a separator of any locale, and neutralises field labels', async () => {
     const a = await server.account();
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
     const label = await server.client.patch('/v3/contact_fields/2', { label: '=cmd' }, { token: a.token });
     expect(label.status).toBe(200);
     await server.client.post(
@@ -217,7 +211,7 @@ describe('email collector pages', () => {
   it('a basic account cannot write invitations (as the API: 403/1015)', async () => {
     const a = await server.account({ plan: 'basic' });
     const s = await server.client.post('/v3/surveys', { title: 'Basic' }, { token: a.token });
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
     const sm = new URL(s.body.collect_url).searchParams.get('sm')!;
     const _csrf = await web.csrf(`/collect/list?sm=${sm}`);
     const res = await web.post(`/collect/collectors?sm=${sm}`, { _csrf, type: 'email', name: 'Mail' });
@@ -229,7 +223,7 @@ describe('email collector pages', () => {
 describe('deleting a contact or a list', () => {
   it('asks first without script (the page names what is lost), then deletes when confirmed', async () => {
     const a = await server.account();
-    const web = await signedIn(a);
+    const web = await signIn(server, a);
     const contact = await server.client.post(
       '/v3/contacts',
       { email: 'gone@example.org' },

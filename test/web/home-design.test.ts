@@ -4,9 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES, templateQuestionCount } from '../../src/domain/surveys/templates/index.js';
 import { QUESTION_KINDS } from '../../src/web/design/question-form.js';
-import type { TestAccount } from '../helpers/accounts.js';
+import { csrfToken, signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { api, ROLES } from '../sharing/fixtures.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
 
@@ -18,19 +17,6 @@ beforeAll(async () => {
   t = await makeTeam(server);
 });
 afterAll(() => server.close());
-
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const web = new WebSession(server.url);
-  const res = await web.signIn(account.user.username, account.password);
-  expect(res.status).toBe(303);
-  return web;
-}
-
-const csrfOf = (text: string) => {
-  const m = /name="_csrf" value="([^"]+)"/.exec(text);
-  if (!m) throw new Error('no CSRF token');
-  return m[1];
-};
 
 async function details(token: string, id: string) {
   const res = await server.client.get(`/v3/surveys/${id}/details`, { token });
@@ -66,7 +52,7 @@ describe('home page', () => {
     );
     expect(q.status).toBe(201);
 
-    const web = await signedIn(t.regular);
+    const web = await signIn(server, t.regular);
     const res = await web.get('/');
     expect(res.status).toBe(200);
     const row = (title: string) => {
@@ -100,9 +86,12 @@ describe('home page', () => {
   });
 
   it('creates a blank survey and a survey from a template, then opens the edit page', async () => {
-    const web = await signedIn(t.admin);
+    const web = await signIn(server, t.admin);
     const home = await web.get('/');
-    const res = await web.post('/surveys/new', { _csrf: csrfOf(home.text), title: 'Made on the home page' });
+    const res = await web.post('/surveys/new', {
+      _csrf: csrfToken(home.text),
+      title: 'Made on the home page',
+    });
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/^\/create\/\?sm=[A-Za-z0-9_-]+$/);
     const list = await server.client.get('/v3/surveys?include=question_count', { token: t.admin.token });
@@ -117,7 +106,7 @@ describe('home page', () => {
 
     const template = TEMPLATES[0];
     const fromTemplate = await web.post('/surveys/new', {
-      _csrf: csrfOf(home.text),
+      _csrf: csrfToken(home.text),
       title: '',
       template: template.id,
     });
@@ -128,7 +117,7 @@ describe('home page', () => {
     expect(copy.question_count).toBe(templateQuestionCount(template));
     expect(copy.question_count).toBeGreaterThan(0);
 
-    const bad = await web.post('/surveys/new', { _csrf: csrfOf(home.text), title: 'x', template: 'nope' });
+    const bad = await web.post('/surveys/new', { _csrf: csrfToken(home.text), title: 'x', template: 'nope' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('role="alert"');
     const noCsrf = await web.post('/surveys/new', { _csrf: 'forged', title: 'x' });
@@ -138,7 +127,7 @@ describe('home page', () => {
   it('escapes a <script> title on the home page and the edit page', async () => {
     const evil = '<script>alert(1)</script>&"\'';
     const created = await server.client.post('/v3/surveys', { title: evil }, { token: t.admin.token });
-    const web = await signedIn(t.admin);
+    const web = await signIn(server, t.admin);
     const home = await web.get('/');
     expect(home.text).not.toContain('<script>alert(1)</script>');
     expect(home.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;');
@@ -159,13 +148,13 @@ describe('edit page', () => {
   beforeAll(async () => {
     survey = (await server.client.post('/v3/surveys', { title: 'Edit me' }, { token: t.owner.token })).body;
     path = `/create/?sm=${tokenOf(survey.edit_url)}`;
-    web = await signedIn(t.owner);
+    web = await signIn(server, t.owner);
   });
 
   const post = async (action: string, form: Record<string, string | string[]>) => {
     const page = await web.get(path);
     return web.post(`/create/${action}?sm=${tokenOf(survey.edit_url)}`, {
-      _csrf: csrfOf(page.text),
+      _csrf: csrfToken(page.text),
       ...form,
     });
   };
@@ -432,7 +421,7 @@ describe('edit page', () => {
     const token = tokenOf(full.body.edit_url);
     const page = await web.get(`/create/?sm=${token}`);
     const res = await web.post(`/create/pages/${pageId}/questions?sm=${token}`, {
-      _csrf: csrfOf(page.text),
+      _csrf: csrfToken(page.text),
       kind: 'comment_box',
       heading: 'One too many',
     });
@@ -445,14 +434,14 @@ describe('edit page', () => {
     const a = api(server);
     const wg = await a.workgroup(t.owner.token, 'Viewers of edit', [t.admin.user.id]);
     await a.share(t.owner.token, wg.id, survey.id, ROLES.viewer);
-    const viewer = await signedIn(t.admin);
+    const viewer = await signIn(server, t.admin);
     const page = await viewer.get(path);
     expect(page.status).toBe(200);
     expect(page.text).toContain('does not allow changes');
     expect(page.text).not.toContain('<form method="post" action="/create/');
     expect(page.text).toContain('Q dropdown');
     expect(page.text).not.toContain('/save?');
-    const csrf = csrfOf((await viewer.get('/')).text);
+    const csrf = csrfToken((await viewer.get('/')).text);
     const res = await viewer.post(`/create/settings?sm=${tokenOf(survey.edit_url)}`, {
       _csrf: csrf,
       title: 'Hijacked',
@@ -480,11 +469,11 @@ describe('edit page', () => {
     const a = api(server);
     const wg = await a.workgroup(t.owner.token, 'Editors', [editor.user.id]);
     await a.share(t.owner.token, wg.id, survey.id, ROLES.editor);
-    const web2 = await signedIn(editor);
+    const web2 = await signIn(server, editor);
     const page = await web2.get(path);
     expect(page.text).not.toContain('does not allow changes');
     const res = await web2.post(`/create/pages?sm=${tokenOf(survey.edit_url)}`, {
-      _csrf: csrfOf(page.text),
+      _csrf: csrfToken(page.text),
       title: 'By the editor',
     });
     expect(res.status).toBe(303);
@@ -494,13 +483,13 @@ describe('edit page', () => {
 
   it('a stranger gets a 404 page for the edit page and its forms; a bad token too', async () => {
     const stranger = await server.account();
-    const web3 = await signedIn(stranger);
+    const web3 = await signIn(server, stranger);
     const res = await web3.get(path);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.text).toContain('Page not found');
     expect(res.text).not.toContain('Renamed survey');
-    const csrf = csrfOf((await web3.get('/')).text);
+    const csrf = csrfToken((await web3.get('/')).text);
     const post3 = await web3.post(`/create/settings?sm=${tokenOf(survey.edit_url)}`, {
       _csrf: csrf,
       title: 'Mine now',

@@ -17,8 +17,8 @@ import { runImport } from '../../src/domain/import/importer.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { runCli, runCliJsonAsync } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 const H = (heading: string) => [{ heading }];
 const PAGES = [
@@ -220,8 +220,7 @@ async function expectFiguresAgree(s: Site): Promise<void> {
 
 async function site(server: TestServer, owner: TestAccount, surveyId: string): Promise<Site> {
   const details = (await server.client.get(`/v3/surveys/${surveyId}/details`, { token: owner.token })).body;
-  const web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  const web = await signIn(server, owner);
   return {
     server,
     owner,

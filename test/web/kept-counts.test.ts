@@ -5,8 +5,8 @@
 // cascade), and the survey is deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { seedSurvey, signIn, singleChoice, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -124,30 +124,14 @@ beforeAll(async () => {
   server = await startServer();
   owner = await server.account({ plan: 'premier' });
   const tk = { token: owner.token };
-  const created = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Kept counts',
-      pages: [
-        {
-          questions: [
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which floor?' }],
-              answers: { choices: [{ text: 'Ground' }, { text: 'Top' }] },
-            },
-          ],
-        },
-      ],
-    },
-    tk,
-  );
-  expect(created.status, created.text).toBe(201);
-  surveyId = created.body.id;
-  const details = (await server.client.get(`/v3/surveys/${surveyId}/details`, tk)).body;
+  const created = await seedSurvey(server, owner, {
+    title: 'Kept counts',
+    questions: { floor: singleChoice('Which floor?', ['Ground', 'Top']) },
+  });
+  surveyId = created.id;
+  const details = created.details;
   token = new URL(details.analyze_url).pathname.split('/').at(-1)!;
-  const q = details.pages[0].questions[0];
+  const q = created.question('floor');
   collectors = [];
   for (const name of ['A', 'B'])
     collectors.push(
@@ -174,8 +158,7 @@ beforeAll(async () => {
     expect(r.status, r.text).toBe(201);
     responseIds.push(r.body.id);
   }
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server, owner);
 });
 afterAll(() => server.close());
 

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { setOperator } from '../../src/domain/accounts/users.js';
+import { signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -40,8 +40,7 @@ async function signUp(s: TestServer) {
 async function operatorSession() {
   const op = await server.account();
   await setOperator(server.deps, op.user.id, true);
-  const web = new WebSession(server.url);
-  await web.signIn(op.user.username, op.password);
+  const web = await signIn(server, op);
   return { op, web };
 }
 
@@ -78,8 +77,7 @@ describe('DEFAULT_PLAN', () => {
 describe('/operator/accounts', () => {
   it('is for operators only', async () => {
     const plain = await server.account();
-    const web = new WebSession(server.url);
-    await web.signIn(plain.user.username, plain.password);
+    const web = await signIn(server, plain);
     expect((await web.get('/operator/accounts')).status).toBe(403);
   });
 
@@ -172,8 +170,7 @@ describe('/operator/accounts', () => {
     try {
       const op = await solo.account();
       await setOperator(solo.deps, op.user.id, true);
-      const web = new WebSession(solo.url);
-      await web.signIn(op.user.username, op.password);
+      const web = await signIn(solo, op);
       const _csrf = await web.csrf('/operator/accounts');
       const res = await web.post(`/operator/accounts/${op.user.id}`, {
         _csrf,
@@ -198,8 +195,7 @@ describe('/operator/accounts', () => {
       for (const _ of [0, 1]) {
         const op = await pair.account();
         await setOperator(pair.deps, op.user.id, true);
-        const web = new WebSession(pair.url);
-        await web.signIn(op.user.username, op.password);
+        const web = await signIn(pair, op);
         sessions.push({ op, web, csrf: await web.csrf('/operator/accounts') });
       }
       const [a, b] = sessions;

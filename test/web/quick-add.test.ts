@@ -3,8 +3,8 @@
 // validation set while adding, and a refusal shown beside the box in the owner's words, focused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { csrfToken, signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -12,7 +12,6 @@ let web: WebSession;
 let survey: any;
 let path: string;
 
-const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1];
 /** The page's error message, as the owner reads it. */
 const alertOf = (text: string) =>
   (/role="alert"[^>]*>([^<]*)/.exec(text)?.[1] ?? '')
@@ -26,8 +25,7 @@ const token = () => new URL(survey.edit_url).searchParams.get('sm')!;
 beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server, owner);
   const pages = ['Start', 'Middle', 'End'].map((title) => ({ title, questions: [] }));
   const res = await server.client.post('/v3/surveys', { title: 'Quick', pages }, { token: owner.token });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -44,7 +42,10 @@ async function details() {
 
 async function add(pageId: string, form: Record<string, string>) {
   const page = await web.get(path);
-  return web.post(`/create/pages/${pageId}/questions?sm=${token()}`, { _csrf: csrfOf(page.text), ...form });
+  return web.post(`/create/pages/${pageId}/questions?sm=${token()}`, {
+    _csrf: csrfToken(page.text),
+    ...form,
+  });
 }
 
 async function added(pageId: string, form: Record<string, string>) {
@@ -167,7 +168,7 @@ describe('custom variables in the survey settings', () => {
     const settings = async (form: Record<string, string>) => {
       const page = await web.get(path);
       return web.post(`/create/settings?sm=${token()}`, {
-        _csrf: csrfOf(page.text),
+        _csrf: csrfToken(page.text),
         title: 'Quick',
         ...form,
       });

@@ -3,8 +3,8 @@
 // worded for the owner beside the form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { seedSurvey, signIn, singleChoice, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -12,7 +12,6 @@ let web: WebSession;
 let survey: any;
 let path: string;
 
-const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1];
 const alertOf = (text: string) =>
   (/role="alert"[^>]*>([^<]*)/.exec(text)?.[1] ?? '').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
 const token = () => new URL(survey.edit_url).searchParams.get('sm')!;
@@ -20,18 +19,9 @@ const token = () => new URL(survey.edit_url).searchParams.get('sm')!;
 beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
-  const question = {
-    family: 'single_choice',
-    subtype: 'vertical',
-    headings: [{ heading: 'Two and two?' }],
-    answers: { choices: [{ text: 'Four' }, { text: 'Five' }] },
-  };
-  const pages = [{ title: 'Only', questions: [question] }];
-  const res = await server.client.post('/v3/surveys', { title: 'Quiz', pages }, { token: owner.token });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  survey = res.body;
+  web = await signIn(server, owner);
+  const pages = [{ title: 'Only', questions: { sum: singleChoice('Two and two?', ['Four', 'Five']) } }];
+  survey = (await seedSurvey(server, owner, { title: 'Quiz', pages })).survey;
   path = `/create/?sm=${token()}`;
 });
 afterAll(() => server.close());
@@ -43,8 +33,7 @@ async function details() {
 }
 
 async function quiz(form: Record<string, string>) {
-  const page = await web.get(path);
-  return web.post(`/create/quiz?sm=${token()}`, { _csrf: csrfOf(page.text), ...form });
+  return web.postForm(`/create/quiz?sm=${token()}`, form, path);
 }
 
 describe('the quiz switch in the builder', () => {

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateUser } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
+import { seedSurvey, signIn, singleChoice, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { api, ROLES } from '../sharing/fixtures.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
 
@@ -16,45 +16,23 @@ let base: string;
 let ids: string[];
 let collectors: string[];
 
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
-  return web;
-}
-
 const rowsOf = (text: string) => [...text.matchAll(/>Response #(\d+)<\/a><\/th>/g)].map((m) => Number(m[1]));
 
 /** A survey with a choice question, two collectors and `n` responses: every fourth partial,
  * alternate collectors, the first ten made on 2026-01-10 and the rest on 2026-02-20. */
 async function surveyWithResponses(owner: TestAccount, n: number) {
   const tk = { token: owner.token };
-  const created = await server.client.post(
-    '/v3/surveys',
-    {
-      title: 'Office move',
-      pages: [
-        {
-          questions: [
-            {
-              family: 'single_choice',
-              subtype: 'vertical',
-              headings: [{ heading: 'Which floor?' }],
-              answers: { choices: [{ text: 'Ground floor' }, { text: 'Top floor' }] },
-            },
-          ],
-        },
-      ],
-    },
-    tk,
-  );
-  expect(created.status, created.text).toBe(201);
-  const details = (await server.client.get(`/v3/surveys/${created.body.id}/details`, tk)).body;
-  const q = details.pages[0].questions[0];
+  const created = await seedSurvey(server, owner, {
+    title: 'Office move',
+    questions: { floor: singleChoice('Which floor?', ['Ground floor', 'Top floor']) },
+  });
+  const details = created.details;
+  const q = created.question('floor');
   const cs: string[] = [];
   for (const name of ['Email', 'Website'])
     cs.push(
-      (await server.client.post(`/v3/surveys/${created.body.id}/collectors`, { type: 'weblink', name }, tk))
-        .body.id,
+      (await server.client.post(`/v3/surveys/${created.id}/collectors`, { type: 'weblink', name }, tk)).body
+        .id,
     );
   const made: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -76,7 +54,7 @@ async function surveyWithResponses(owner: TestAccount, n: number) {
     made.push(r.body.id);
   }
   return {
-    id: created.body.id as string,
+    id: created.id as string,
     base: `${new URL(details.analyze_url).pathname}/responses`,
     ids: made,
     cs,
@@ -101,7 +79,7 @@ afterAll(() => server.close());
 
 describe('listing', () => {
   it('shows the newest first, 50 to a page', async () => {
-    const web = await signedIn(t.owner);
+    const web = await signIn(server, t.owner);
     const first = await web.get(base);
     expect(first.status).toBe(200);
     expect(first.headers.get('x-robots-tag')).toContain('noindex');
@@ -116,7 +94,7 @@ describe('listing', () => {
   });
 
   it('filters by status, collector and dates, and ignores a filter it cannot read', async () => {
-    const web = await signedIn(t.owner);
+    const web = await signIn(server, t.owner);
     const partial = rowsOf((await web.get(`${base}?status=partial`)).text);
     expect(partial).toEqual([52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4]);
     const website = rowsOf((await web.get(`${base}?collector=${collectors[1]}`)).text);
@@ -138,7 +116,7 @@ describe('listing', () => {
 
 describe('one response', () => {
   it('shows every answer with its question, and the response’s facts', async () => {
-    const web = await signedIn(t.owner);
+    const web = await signIn(server, t.owner);
     const res = await web.get(`${base}/${ids[1]}`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('Response #2');
@@ -149,7 +127,7 @@ describe('one response', () => {
   });
 
   it('is not found through another survey’s page, nor with a bad id', async () => {
-    const web = await signedIn(t.owner);
+    const web = await signIn(server, t.owner);
     const other = await server.client.post('/v3/surveys', { title: 'Other' }, { token: t.owner.token });
     const otherBase = `${new URL(other.body.analyze_url).pathname}/responses`;
     expect((await web.get(`${otherBase}/${ids[0]}`)).status).toBe(404);
@@ -163,14 +141,14 @@ describe('access', () => {
     const out = await new WebSession(server.url).get(base);
     expect(out.status).toBe(303);
     expect(out.location).toBe(`/login?next=${encodeURIComponent(base)}`);
-    const stranger = await signedIn(await server.account());
+    const stranger = await signIn(server, await server.account());
     expect((await stranger.get(base)).status).toBe(404);
     expect((await stranger.get(`${base}/${ids[0]}`)).status).toBe(404);
     expect((await stranger.get('/analyze/AAAAAAAAAAAAAAAAAAAA/responses')).status).toBe(404);
   });
 
   it('a viewer reads the responses but may not delete one; an analyzer may', async () => {
-    const viewer = await signedIn(t.regular);
+    const viewer = await signIn(server, t.regular);
     expect(rowsOf((await viewer.get(base)).text)).toHaveLength(50);
     const one = await viewer.get(`${base}/${ids[0]}`);
     expect(one.status).toBe(200);
@@ -179,7 +157,7 @@ describe('access', () => {
     const refused = await viewer.post(`${base}/${ids[0]}/delete`, { _csrf, confirm: 'yes' });
     expect(refused.status).toBe(403);
     // A share with analyze write access may delete.
-    const analyzer = await signedIn(t.admin);
+    const analyzer = await signIn(server, t.admin);
     expect((await analyzer.get(`${base}/${ids[0]}`)).text).toContain('Delete this response');
     const still = await server.client.get(`/v3/surveys/${surveyId}/responses/${ids[0]}`, {
       token: t.owner.token,
@@ -190,7 +168,7 @@ describe('access', () => {
 
 describe('deleting', () => {
   it('asks first (the no-script path), then deletes the response and its counts', async () => {
-    const web = await signedIn(t.owner);
+    const web = await signIn(server, t.owner);
     const _csrf = await web.csrf(`${base}/${ids[0]}`);
     const ask = await web.post(`${base}/${ids[0]}/delete`, { _csrf });
     expect(ask.status).toBe(200);
@@ -225,7 +203,7 @@ describe('the basic plan', () => {
     const owner = await server.account({ plan: 'premier' });
     const s = await surveyWithResponses(owner, 27);
     await updateUser(server.deps, owner.user.username, { plan: 'basic' });
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const list = await web.get(s.base);
     expect(rowsOf(list.text)[0]).toBe(25);
     expect(rowsOf(list.text)).toHaveLength(25);

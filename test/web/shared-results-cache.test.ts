@@ -5,8 +5,8 @@
 // instances, so no instance may serve what it rendered before the change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { type OfficeMove, seedOfficeMove } from './fixtures.js';
 
 let server: TestServer;
@@ -18,8 +18,7 @@ beforeAll(async () => {
   server = await startServer();
   owner = await server.account({ plan: 'advantage' });
   seeded = await seedOfficeMove(server, owner, { questions: ['floor'], responses: 4 });
-  const web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  const web = await signIn(server, owner);
   const share = `/analyze/share?sm=${seeded.analyze.split('/').pop()}`;
   const _csrf = await web.csrf(share);
   const saved = await web.post(share, { _csrf, state: 'on', q: [seeded.q.floor], filter: 'none' });

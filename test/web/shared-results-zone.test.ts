@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { seedOfficeMove } from './fixtures.js';
 
 const clock = new TestClock('2026-03-10T09:00:00Z');
@@ -22,8 +22,7 @@ beforeAll(async () => {
   const seeded = await seedOfficeMove(server, owner, { questions: ['floor'], responses: 2 });
   floor = seeded.q.floor;
   sm = seeded.analyze.split('/').pop()!;
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server, owner);
 });
 afterAll(async () => {
   await server?.close();

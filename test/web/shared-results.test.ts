@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
+import { csrfToken, signIn, WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 const VIEWS_PER_MINUTE = 12;
 const clock = new TestClock('2026-03-10T09:00:00Z');
@@ -88,8 +88,7 @@ beforeAll(async () => {
     );
     expect(r.status, r.text).toBe(201);
   }
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server, owner);
 });
 afterAll(async () => {
   await server?.close();
@@ -172,7 +171,7 @@ describe('shared results', () => {
     const page = await web.get(href!);
     expect(page.text).toContain('Fix the current filter: Which floor?: Ground floor');
     const fixQuery = /name="fix_query" value="([^"]+)"/.exec(page.text)![1].replaceAll('&amp;', '&');
-    const _csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const _csrf = csrfToken(page.text);
     const saved = await web.post(sharePage(), {
       _csrf,
       state: 'on',
@@ -201,7 +200,7 @@ describe('shared results', () => {
     expect(locked.status).toBe(200);
     expect(locked.text).toContain('protected by a password');
     expect(locked.text).not.toContain('Which floor?');
-    const _csrf = /name="_csrf" value="([^"]+)"/.exec(locked.text)![1];
+    const _csrf = csrfToken(locked.text);
     // Without the CSRF token (or with another's) the form is refused.
     expect((await visitor.post(`${path}/unlock`, { password: 'open sesame' })).status).toBe(400);
     const stranger = new WebSession(server.url);
@@ -233,7 +232,7 @@ describe('shared results', () => {
     expect((await save({ state: 'on', q: [q.floor], filter: 'none', password: 'right' })).status).toBe(303);
     const path = await linkPath();
     const visitor = new WebSession(server.url);
-    const _csrf = /name="_csrf" value="([^"]+)"/.exec((await visitor.get(path)).text)![1];
+    const _csrf = csrfToken((await visitor.get(path)).text);
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++)
       statuses.push((await visitor.post(`${path}/unlock`, { _csrf, password: `guess ${i}` })).status);
@@ -286,8 +285,7 @@ describe('shared results', () => {
     const basic = await server.account({ plan: 'basic' });
     const details = await makeSurvey(basic);
     const token = new URL(details.analyze_url).pathname.split('/').pop()!;
-    const session = new WebSession(server.url);
-    expect((await session.signIn(basic.user.username, basic.password)).status).toBe(303);
+    const session = await signIn(server, basic);
     expect((await session.get(`/analyze/share?sm=${token}`)).text).toContain('needs a paid plan');
     const refused = await save(
       { state: 'on', q: [details.pages[0].questions[0].id], filter: 'none' },
@@ -323,8 +321,7 @@ describe('shared results', () => {
     // An operator changes the owner's plan on the operator's accounts page.
     const op = await server.account();
     await setOperator(server.deps, op.user.id, true);
-    const operator = new WebSession(server.url);
-    expect((await operator.signIn(op.user.username, op.password)).status).toBe(303);
+    const operator = await signIn(server, op);
     const _csrf = await operator.csrf('/operator/accounts');
     const plan = (p: string) =>
       operator.post(`/operator/accounts/${owner.user.id}`, {

@@ -1,9 +1,8 @@
 // The survey list on the home page over HTTP: paging at 50, search, sort, folders, and the rules of
 // its actions (copy, move, delete): who may, the confirmation first, and nothing lost on a refusal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../helpers/accounts.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { api, ROLES } from '../sharing/fixtures.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
 
@@ -13,12 +12,6 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-async function signedIn(account: TestAccount): Promise<WebSession> {
-  const web = new WebSession(server.url);
-  expect((await web.signIn(account.user.username, account.password)).status).toBe(303);
-  return web;
-}
 
 const titlesOf = (text: string) =>
   [...text.matchAll(/<a class="survey-title" href="[^"]*">([^<]*)<\/a>/g)].map((m) => m[1]);
@@ -34,7 +27,7 @@ describe('listing', () => {
     const owner = await server.account();
     for (let i = 1; i <= 52; i++) await survey(owner.token, `Poll ${String(i).padStart(2, '0')}`);
     await survey(owner.token, '100% done');
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
 
     const first = await web.get('/?sort=title');
     expect(first.status).toBe(200);
@@ -77,7 +70,7 @@ describe('listing', () => {
         )
       ).status,
     ).toBe(201);
-    const text = (await (await signedIn(owner)).get('/')).text;
+    const text = (await (await signIn(server, owner)).get('/')).text;
     expect(text).toContain('<td data-label="Responses" class="num">1</td>');
     expect(text).toContain('<td data-label="Collectors">2 open · 1 closed</td>');
   });
@@ -89,7 +82,7 @@ describe('folders', () => {
     const other = await server.account();
     const filed = await survey(owner.token, 'Filed');
     await survey(owner.token, 'Loose');
-    const web = await signedIn(owner);
+    const web = await signIn(server, owner);
     const _csrf = await web.csrf('/');
 
     const made = await web.post('/folders/new', { _csrf, title: 'Archive', back: '/?sort=title' });
@@ -152,7 +145,7 @@ describe('actions', () => {
     (await server.client.get(`/v3/surveys/${id}`, { token: t.owner.token })).status === 200;
 
   it('delete asks first, naming what is lost, and only the owner deletes', async () => {
-    const owner = await signedIn(t.owner);
+    const owner = await signIn(server, t.owner);
     const _csrf = await owner.csrf('/');
     const ask = await owner.post('/surveys/delete', { _csrf, survey: shared.id, back: '/?q=Team' });
     expect(ask.status).toBe(200);
@@ -164,7 +157,7 @@ describe('actions', () => {
     expect(await exists(shared.id)).toBe(true);
 
     // Shared with full access: may edit, not delete.
-    const member = await signedIn(t.regular);
+    const member = await signIn(server, t.regular);
     const memberCsrf = await member.csrf('/');
     const refused = await member.post('/surveys/delete', {
       _csrf: memberCsrf,
@@ -175,7 +168,7 @@ describe('actions', () => {
     expect(refused.text).toContain('owner may delete it.');
     expect(await member.get('/').then((r) => r.text)).not.toContain('action="/surveys/delete"');
     // A stranger does not learn the survey exists.
-    const stranger = await signedIn(await server.account());
+    const stranger = await signIn(server, await server.account());
     const strangerCsrf = await stranger.csrf('/');
     expect(
       (await stranger.post('/surveys/delete', { _csrf: strangerCsrf, survey: shared.id, confirm: 'yes' }))
@@ -202,7 +195,7 @@ describe('actions', () => {
     const source = await survey(t.admin.token, 'Source', {
       pages: [{ questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Name?' }] }] }],
     });
-    const web = await signedIn(t.admin);
+    const web = await signIn(server, t.admin);
     const _csrf = await web.csrf('/');
     const res = await web.post('/surveys/copy', { _csrf, survey: source.id });
     expect(res.status).toBe(303);
@@ -212,7 +205,7 @@ describe('actions', () => {
     expect(list.find((s: { title: string }) => s.title === 'Copy of Source')).toMatchObject({
       question_count: 1,
     });
-    const stranger = await signedIn(await server.account());
+    const stranger = await signIn(server, await server.account());
     expect(
       (await stranger.post('/surveys/copy', { _csrf: await stranger.csrf('/'), survey: source.id })).status,
     ).toBe(404);

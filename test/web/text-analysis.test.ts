@@ -3,8 +3,8 @@
 // dropped), each word a link to the responses using it under the page's filter, and a search box.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -107,8 +107,7 @@ beforeAll(async () => {
     ['La livraison était rapide et le prix est correct.', null, true],
     ["Le prix de l'entreprise est élevé, mais la livraison est rapide.", null, false],
   ]);
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+  web = await signIn(server, owner);
 });
 afterAll(async () => {
   await server?.close();

@@ -4,8 +4,8 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { csrfToken, openEnded, seedSurvey, signIn, smOf, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 // The smallest valid PNG (1×1, transparent).
 const PNG = Buffer.from(
@@ -26,7 +26,7 @@ const themePath = () => `/create/theme?sm=${sm}`;
 /** Posts the theme form as a browser does (multipart), with the session's cookies. */
 async function postTheme(fields: Record<string, string>, logo?: { name: string; bytes: Buffer }) {
   const page = await web.get(themePath());
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+  const csrf = csrfToken(page.text);
   const form = new FormData();
   form.append('_csrf', csrf);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
@@ -52,27 +52,15 @@ const GOOD = {
 beforeAll(async () => {
   server = await startServer();
   owner = await server.account();
-  web = new WebSession(server.url);
-  expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
-  survey = (
-    await server.client.post(
-      '/v3/surveys',
-      {
-        title: 'Brand check',
-        pages: [
-          { questions: [{ family: 'open_ended', subtype: 'single', headings: [{ heading: 'Why?' }] }] },
-        ],
-      },
-      tk(),
-    )
-  ).body;
-  sm = new URL(survey.edit_url).searchParams.get('sm')!;
-  const collector = await server.client.post(
-    `/v3/surveys/${survey.id}/collectors`,
-    { type: 'weblink' },
-    tk(),
-  );
-  respondentPath = new URL(collector.body.url).pathname;
+  web = await signIn(server, owner);
+  const seeded = await seedSurvey(server, owner, {
+    title: 'Brand check',
+    questions: { why: openEnded('Why?') },
+    collector: 'weblink',
+  });
+  survey = seeded.survey;
+  sm = smOf(survey.edit_url);
+  respondentPath = new URL(seeded.collector.url).pathname;
 });
 afterAll(() => server.close());
 

@@ -3,8 +3,8 @@
 // page's filter applies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
+import { signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -64,8 +64,7 @@ describe('trend', () => {
       ['2026-01-10', 'partial'],
       ['2026-01-12', 'completed'],
     ]);
-    const web = new WebSession(server.url);
-    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const web = await signIn(server, owner);
     const page = await web.get(analyze);
     expect(page.text).toContain('<h3>Responses over time</h3>');
     expect(page.text).toContain('<svg class="chart trend"');
@@ -83,8 +82,7 @@ describe('trend', () => {
       ['2026-01-07', 'completed'],
       ['2026-05-20', 'partial'],
     ]);
-    const web = new WebSession(server.url);
-    expect((await web.signIn(owner.user.username, owner.password)).status).toBe(303);
+    const web = await signIn(server, owner);
     const rows = rowsOf((await web.get(analyze)).text);
     expect(rows[0]).toEqual(['2026-01-05', 1, 1, '100%']);
     expect(rows.at(-1)).toEqual(['2026-05-18', 1, 0, '0%']);
