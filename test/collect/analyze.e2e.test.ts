@@ -1,8 +1,8 @@
 // The owner's analyze, response and summary pages in a real browser.
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signIn } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
+import { serverAndBrowser, signInPage } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { createEveryFamilySurvey } from './fixtures.js';
 
@@ -88,11 +88,11 @@ describe('analyze and summary pages', () => {
       await page.goto(survey.analyze_url);
       expect(new URL(page.url()).pathname).toBe('/login');
       const stranger = await server.account();
-      await signIn(page, server.url, stranger);
+      await signInPage(page, server.url, stranger);
       expect((await page.goto(survey.analyze_url))?.status()).toBe(404);
       expect((await page.goto(survey.summary_url))?.status()).toBe(404);
       await page.context().clearCookies();
-      await signIn(page, server.url, a, survey.analyze_url);
+      await signInPage(page, server.url, a, survey.analyze_url);
       const res = await page.goto(survey.analyze_url);
       expect(res?.status()).toBe(200);
       expect(await page.locator('h1').textContent()).toBe('Results <please>');

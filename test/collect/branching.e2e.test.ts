@@ -4,7 +4,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { type Branching, branchingSurvey } from './branching-fixture.js';

@@ -3,8 +3,8 @@
 // protected collectors; server-side checks without JavaScript; CSRF; a phone-sized screen.
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
+import { serverAndBrowser } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { everyFamilyPages } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 // its name from the response's page.
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { downloaded, serverAndBrowser, signIn } from '../helpers/browser.js';
+import { downloaded, serverAndBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -65,7 +65,7 @@ describe('a file upload on the respondent page', () => {
       await page.locator('.thank-you').waitFor();
 
       // the owner's response page: the file's name, downloading the file
-      await signIn(page, server.url, owner);
+      await signInPage(page, server.url, owner);
       const list = await server.client.get(`/v3/surveys/${s.body.id}/responses`, tk);
       const manage = new URL(
         (await server.client.get(`/v3/surveys/${s.body.id}/details`, tk)).body.analyze_url,

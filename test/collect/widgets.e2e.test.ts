@@ -2,7 +2,7 @@
 // touch and keyboard; a quiz taken in the browser; the analyze page's NPS, average and quiz scores.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signIn } from '../helpers/browser.js';
+import { serverAndBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 import { everyFamilyPages } from './fixtures.js';
@@ -288,7 +288,7 @@ describe('question widgets', () => {
     const quizSurvey = (await server.client.get(`/v3/surveys/${quiz.id}`, { token: a.token })).body;
     const page = await browser.newPage();
     try {
-      await signIn(page, server.url, a, new URL(loyalty.analyze_url).pathname);
+      await signInPage(page, server.url, a, new URL(loyalty.analyze_url).pathname);
       expect(await page.locator(`#nps${nps.id} .n`).textContent()).toBe('+25');
       const groups = await page
         .locator(`#r${nps.id} svg.bars`)

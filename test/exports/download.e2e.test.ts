@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { downloaded, serverAndBrowser, signIn } from '../helpers/browser.js';
+import { downloaded, serverAndBrowser, signInPage } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -75,7 +75,7 @@ describe('analyze page download', () => {
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     try {
-      await signIn(page, server.url, a, survey.analyze_url);
+      await signInPage(page, server.url, a, survey.analyze_url);
       await page.goto(`${survey.analyze_url}?collector=${c1}`);
       const form = page.getByRole('form', { name: 'Download responses' });
       await form.getByLabel('File').selectOption('xlsx');
@@ -129,7 +129,7 @@ describe('analyze page download', () => {
 
       const stranger = await server.account();
       await context.clearCookies();
-      await signIn(page, server.url, stranger);
+      await signInPage(page, server.url, stranger);
       const res = await page.goto(`${survey.analyze_url}/export?format=csv`);
       expect(res?.status()).toBe(404);
     } finally {

@@ -57,7 +57,7 @@ export interface SignInAccount {
 }
 
 /** Signs `page` in through the real sign-in form, then lands on `next` (or the account page). */
-export async function signIn(
+export async function signInPage(
   page: Page,
   baseUrl: string,
   account: SignInAccount,
@@ -106,7 +106,7 @@ export async function signedInPages(
   const jsPage = await (await browser.newContext()).newPage();
   for (const p of [page, jsPage]) {
     p.setDefaultTimeout(10_000);
-    await signIn(p, baseUrl, account, '/');
+    await signInPage(p, baseUrl, account, '/');
   }
   return { page, jsPage };
 }

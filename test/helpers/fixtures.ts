@@ -1,10 +1,19 @@
-// The one module the HTTP tests import for their set-up: a test server and accounts (re-exported),
-// a cookie-keeping page session signed in through the real sign-in form, the one CSRF-token
-// scraper, and seeded surveys created through the real /v3 API with every id a test needs.
+// The one module tests import for their set-up: a test server, accounts and the shared browser
+// (re-exported), a cookie-keeping page session signed in through the real sign-in form, the one
+// CSRF-token scraper, and seeded surveys created through the real /v3 API with every id a test needs.
 import { expect } from 'vitest';
 import type { ApiClient } from './client.js';
 
 export { type AccountOptions, createAccount, type TestAccount } from './accounts.js';
+export {
+  downloaded,
+  releaseBrowser,
+  serverAndBrowser,
+  sharedBrowser,
+  signedInPages,
+  signInPage,
+  submitSignIn,
+} from './browser.js';
 export { ApiClient, type ApiResponse, errorCode, type RequestOptions } from './client.js';
 export {
   CA_HOST,

@@ -6,7 +6,7 @@
 // another account kept out of the import.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -95,7 +95,7 @@ async function submit(button: string) {
 describe('the import page', () => {
   it('starts from the empty survey list; refuses a source not allowed; a dry run counts', async () => {
     const owner = await dest.account();
-    await signIn(page, dest.url, owner, '/');
+    await signInPage(page, dest.url, owner, '/');
     await page.getByRole('link', { name: 'Import your surveys, responses and contacts' }).click();
     await page.waitForURL(/\/import$/);
     await checkPage(page, 'import-start');
@@ -177,7 +177,7 @@ describe('the import page', () => {
   it('another account sees neither the import nor its page', async () => {
     const other = await browser.newPage();
     try {
-      await signIn(other, dest.url, await dest.account(), '/import');
+      await signInPage(other, dest.url, await dest.account(), '/import');
       expect(await other.locator('.import-list').count()).toBe(0);
       const res = await other.goto(jobUrl);
       expect(res?.status()).toBe(404);

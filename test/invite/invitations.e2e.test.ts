@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import { TestClock } from '../helpers/clock.js';
+import { WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebSession } from '../oauth/web.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 import { answerThrough, decoded, emailCollector, linksIn } from './helpers.js';
 

@@ -7,8 +7,8 @@ import { createApp } from '../../src/domain/accounts/apps.js';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import { addMember, createTeam } from '../../src/domain/teams/teams.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { serverAndBrowser, signIn } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
+import { serverAndBrowser, signInPage } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { authorizePath, exchange } from './flow.js';
 
@@ -96,7 +96,7 @@ describe('the authorization code flow in a browser', () => {
   beforeAll(async () => {
     owner = await server.account({ plan: 'premier' });
     ({ page: ownerPage } = await visitor());
-    await signIn(ownerPage, server.url, owner);
+    await signInPage(ownerPage, server.url, owner);
     app = await registerApp(ownerPage, 'Survey Sync');
   });
 
@@ -170,7 +170,12 @@ describe('the authorization code flow in a browser', () => {
   it('refuses another account on a draft app, without redirecting', async () => {
     const other = await server.account({ plan: 'premier' });
     const { context, page } = await visitor();
-    await signIn(page, server.url, other, authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }));
+    await signInPage(
+      page,
+      server.url,
+      other,
+      authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }),
+    );
     expect(page.url()).toContain(`${server.url}/oauth/authorize`);
     expect(await page.locator('h1').textContent()).toBe('App not available');
     expect(await page.getByRole('alert').textContent()).toContain('only its developer can authorize it');
@@ -198,7 +203,7 @@ describe('private apps', () => {
   it('refuses a user outside the team and an owner on the basic plan', async () => {
     const owner = await server.account({ plan: 'premier' });
     const { context, page } = await visitor();
-    await signIn(page, server.url, owner);
+    await signInPage(page, server.url, owner);
     const app = await registerApp(page, 'Team Tool');
     await page.goto(`/developer/apps/${app.appId}`);
     await page.getByRole('button', { name: 'Deploy as private' }).click();
@@ -217,14 +222,14 @@ describe('private apps', () => {
       { userId: owner.user.id, ip: null },
     );
     const inTeam = await visitor();
-    await signIn(inTeam.page, server.url, member);
+    await signInPage(inTeam.page, server.url, member);
     const memberUrl = await approveOnConsent(inTeam.page, app.clientId, 'm');
     expect(memberUrl.searchParams.get('code')).toBeTruthy();
     await inTeam.context.close();
 
     const outsider = await server.account({ plan: 'enterprise' });
     const other = await visitor();
-    await signIn(
+    await signInPage(
       other.page,
       server.url,
       outsider,
@@ -236,7 +241,7 @@ describe('private apps', () => {
 
     const basicOwner = await server.account({ plan: 'basic' });
     const basic = await visitor();
-    await signIn(basic.page, server.url, basicOwner);
+    await signInPage(basic.page, server.url, basicOwner);
     const cheap = await registerApp(basic.page, 'Basic Tool');
     await basic.page.goto(`/developer/apps/${cheap.appId}`);
     await basic.page.getByRole('button', { name: 'Deploy as private' }).click();
@@ -254,7 +259,7 @@ describe('public apps and the operator', () => {
     const operator = await server.account({ plan: 'basic' });
     await setOperator(server.deps, operator.user.id, true);
     const dev = await visitor();
-    await signIn(dev.page, server.url, owner);
+    await signInPage(dev.page, server.url, owner);
     const app = await registerApp(dev.page, 'Directory App');
     await dev.page.goto(`/developer/apps/${app.appId}`);
     await dev.page.getByRole('button', { name: 'Submit for public review' }).click();
@@ -266,7 +271,7 @@ describe('public apps and the operator', () => {
     expect(await dev.page.locator('h1').textContent()).toBe('Operators only');
 
     const op = await visitor();
-    await signIn(op.page, server.url, operator, '/operator/apps');
+    await signInPage(op.page, server.url, operator, '/operator/apps');
     const row = op.page.locator(`#app-${app.appId}`);
     expect(await row.textContent()).toContain('pending');
     await row.getByRole('button', { name: 'Approve Directory App' }).click();
@@ -278,7 +283,7 @@ describe('public apps and the operator', () => {
     // anyone may now authorize it
     const user = await server.account({ plan: 'basic' });
     const u = await visitor();
-    await signIn(u.page, server.url, user);
+    await signInPage(u.page, server.url, user);
     const url = await approveOnConsent(u.page, app.clientId, 'pub');
     const res = await exchange(server.url, tokenFields(app, url.searchParams.get('code')!));
     expect((await server.client.get('/v3/users/me', { token: res.body.access_token })).body.id).toBe(
@@ -300,7 +305,7 @@ describe('escaping and accessibility', () => {
       dialogs += 1;
       await d.dismiss();
     });
-    await signIn(page, server.url, owner);
+    await signInPage(page, server.url, owner);
     const app = await registerApp(page, NAME);
     expect(await page.locator('h1').textContent()).toBe(`App registered: ${NAME}`);
     const pages = [
@@ -378,7 +383,7 @@ describe('escaping and accessibility', () => {
     });
     const { context, page } = await visitor(true);
     await auditPage(page, '/login');
-    await signIn(page, server.url, owner);
+    await signInPage(page, server.url, owner);
     for (const path of [
       '/account',
       '/account/apps',

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { serverAndBrowser } from '../helpers/browser.js';
+import { serverAndBrowser } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;

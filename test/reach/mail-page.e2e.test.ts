@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queueEmail } from '../../src/db/outbox-queue.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import { releaseBrowser, sharedBrowser } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { linksIn } from '../invite/helpers.js';
 import { authorizePath } from '../oauth/flow.js';
@@ -145,7 +145,7 @@ async function visitor(
     dialogs.push(d.message());
     void d.dismiss();
   });
-  if (signedIn) await signIn(page, server.url, owner);
+  if (signedIn) await signInPage(page, server.url, owner);
   return { context, page, dialogs };
 }
 

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signIn } from '../helpers/browser.js';
+import { serverAndBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 import { questionOfEachKind } from './fixtures.js';
@@ -216,7 +216,7 @@ describe('preview for a signed-in owner', () => {
     const url = `${server.url}${preview.pathname}${preview.search}`;
     const context = await browser.newContext();
     const page = await context.newPage();
-    await signIn(page, server.url, owner, '/');
+    await signInPage(page, server.url, owner, '/');
     await page.goto(url);
     expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
@@ -232,7 +232,7 @@ describe('preview for a signed-in owner', () => {
     const other = await server.account();
     const otherContext = await browser.newContext();
     const otherPage = await otherContext.newPage();
-    await signIn(otherPage, server.url, other, '/');
+    await signInPage(otherPage, server.url, other, '/');
     await otherPage.goto(url);
     expect(await otherPage.getByRole('link', { name: 'Back to design' }).count()).toBe(0);
     await otherContext.close();

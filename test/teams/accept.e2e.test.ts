@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { acceptUrl } from '../../src/domain/teams/invitations.js';
 import { addMember } from '../../src/domain/teams/teams.js';
-import { serverAndBrowser } from '../helpers/browser.js';
+import { serverAndBrowser } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { makeTeam } from './fixtures.js';
 

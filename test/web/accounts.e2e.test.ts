@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import { releaseBrowser, sharedBrowser, submitSignIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, submitSignIn } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { decoded } from '../invite/helpers.js';

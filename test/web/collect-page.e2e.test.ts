@@ -4,7 +4,7 @@
 // read-only; a stranger gets a 404 page; a signed-out visitor is sent to sign in.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { api, ROLES } from '../sharing/fixtures.js';
@@ -59,7 +59,7 @@ async function collectors(): Promise<any[]> {
 describe('collect page without JavaScript', () => {
   it('the owner creates a web link collector, answers through it, then closes it', async () => {
     const page = await newPage();
-    await signIn(page, server.url, t.owner, collectPath);
+    await signInPage(page, server.url, t.owner, collectPath);
     expect(new URL(page.url()).pathname).toBe('/collect/list');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Browser <i>poll</i>');
     expect(await page.getByRole('link', { name: 'Design' }).getAttribute('href')).toBe(
@@ -134,7 +134,7 @@ describe('collect page without JavaScript', () => {
     contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
-    await signIn(page, server.url, t.owner, collectPath);
+    await signInPage(page, server.url, t.owner, collectPath);
     await checkPage(page, 'collect-weblink');
     await page.getByLabel('Collector name (optional)').fill('Temporary');
     await page.getByRole('button', { name: 'Create collector' }).click();
@@ -161,7 +161,7 @@ describe('collect page without JavaScript', () => {
     contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
-    await signIn(page, server.url, t.owner, collectPath);
+    await signInPage(page, server.url, t.owner, collectPath);
     const sm = new URL(survey.collect_url).searchParams.get('sm')!;
     expect(await page.getByRole('link', { name: 'Response alerts' }).getAttribute('href')).toBe(
       `/collect/alerts?sm=${encodeURIComponent(sm)}`,
@@ -193,7 +193,7 @@ describe('collect page without JavaScript', () => {
     const wg = await a.workgroup(t.owner.token, 'Viewers', [t.admin.user.id]);
     await a.share(t.owner.token, wg.id, survey.id, ROLES.viewer);
     const viewer = await newPage();
-    await signIn(viewer, server.url, t.admin, collectPath);
+    await signInPage(viewer, server.url, t.admin, collectPath);
     expect(new URL(viewer.url()).pathname).toBe('/collect/list');
     expect(await viewer.getByText('does not allow changes').count()).toBe(1);
     expect(await viewer.locator('section.collector h2').textContent()).toBe(
@@ -208,7 +208,7 @@ describe('collect page without JavaScript', () => {
 
     const stranger = await server.account();
     const p = await newPage();
-    await signIn(p, server.url, stranger);
+    await signInPage(p, server.url, stranger);
     const res = await p.goto(`${server.url}${collectPath}`);
     expect(res?.status()).toBe(404);
     expect(await p.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');

@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AccountOptions, TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signedInPages, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signedInPages, signInPage } from '../helpers/fixtures.js';
 import { type ServerOptions, startServer, type TestServer } from '../helpers/server.js';
 
 /** The questions the "Office move" survey may carry, in this order when chosen. */
@@ -165,7 +165,7 @@ export function ownerInBrowser(
     if (options.scriptOnly) {
       const jsPage = await (await browser.newContext()).newPage();
       jsPage.setDefaultTimeout(10_000);
-      await signIn(jsPage, server.url, owner);
+      await signInPage(jsPage, server.url, owner);
       use({ server, browser, owner, page: jsPage, jsPage });
     } else use({ server, browser, owner, ...(await signedInPages(browser, server.url, owner)) });
   });

@@ -4,7 +4,7 @@
 // budget and at a draft app's 500 requests a day. Checked at 1280 and 390 px with axe.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -40,7 +40,7 @@ afterAll(async () => {
 
 it('explains the token and its scopes, keeps it across a dry run and says the days to finish', async () => {
   const owner = await dest.account();
-  await signIn(page, dest.url, owner, '/import');
+  await signInPage(page, dest.url, owner, '/import');
   await page.goto(`${dest.url}/import`);
   await page.getByText('How to get a SurveyMonkey access token').click();
   const help = (await page.locator('#token-help').textContent()) ?? '';

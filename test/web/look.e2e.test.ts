@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage, SCREENSHOTS } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -97,7 +97,7 @@ describe('look, embed and share', () => {
   it('the owner sets a custom theme with a logo; the theme page passes its checks', async () => {
     const page = await newPage();
     const themePath = `/create/theme?sm=${new URL(survey.edit_url).searchParams.get('sm')}`;
-    await signIn(page, server.url, owner, themePath);
+    await signInPage(page, server.url, owner, themePath);
     await page.getByLabel('Primary colour').fill('#6a1b9a');
     await page.getByLabel('Background colour').fill('#fdf8ff');
     await page.getByLabel('Text colour').fill('#211a24');
@@ -124,7 +124,7 @@ describe('look, embed and share', () => {
 
   it('the collect page shows the QR code, download buttons and embed snippets', async () => {
     const page = await newPage();
-    await signIn(
+    await signInPage(
       page,
       server.url,
       owner,

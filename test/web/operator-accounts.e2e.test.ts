@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 it('lists, searches and changes an account; the account page says what the plan allows', async () => {
-  await signIn(page, server.url, op, '/operator/accounts');
+  await signInPage(page, server.url, op, '/operator/accounts');
   await page.goto(`${server.url}/operator/accounts`);
   await checkPage(page, 'operator-accounts');
   await page.getByLabel('Username or email contains').fill('moving_team');

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe('every other page passes the page checks', () => {
   it('developer, operator, linked apps and the app directory', async () => {
-    await signIn(page, server.url, owner, '/developer/apps');
+    await signInPage(page, server.url, owner, '/developer/apps');
     const pages: [string, string][] = [
       ['/developer/apps', 'developer-apps'],
       [`/developer/apps/${owner.app.id}`, 'developer-app'],

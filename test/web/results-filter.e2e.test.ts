@@ -5,7 +5,7 @@
 // is script and waits on timers, which never fire where script is off), on the same URL.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signedInPages } from '../helpers/browser.js';
+import { serverAndBrowser, signedInPages } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 import { seedOfficeMove } from './fixtures.js';

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { decoded, linksIn } from '../invite/helpers.js';
@@ -71,7 +71,7 @@ const CSV = [
 describe('sending invitations from the pages', () => {
   it('imports contacts, invites a list by email, counts the answer and reminds the others', async () => {
     const page = await newPage();
-    await signIn(page, server.url, owner, '/contacts/fields');
+    await signInPage(page, server.url, owner, '/contacts/fields');
 
     // Name custom field 1 "Team", so the import maps the CSV's Team column to it.
     await page.getByLabel('Label of custom field 1').fill('Team');

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setTimeZone } from '../../src/domain/accounts/preferences.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -95,7 +95,7 @@ beforeAll(async () => {
   }
   page = await browser.newPage();
   page.setDefaultTimeout(10_000);
-  await signIn(page, server.url, owner);
+  await signInPage(page, server.url, owner);
   visitor = await browser.newContext();
 });
 afterAll(async () => {

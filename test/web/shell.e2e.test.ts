@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOperator } from '../../src/domain/accounts/users.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -52,7 +52,7 @@ describe('assets', () => {
 
 describe('the workspace header', () => {
   it('offers Surveys, Contacts, Account and Integrations, Developer to app owners, Operator to operators, and Sign out', async () => {
-    await signIn(page, server.url, owner, '/account');
+    await signInPage(page, server.url, owner, '/account');
     const nav = page.getByRole('navigation', { name: 'Workspace' });
     await expect(nav.getByRole('link').allTextContents()).resolves.toEqual([
       'Surveys',

@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signedInPages } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signedInPages } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signIn } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -109,7 +109,7 @@ describe('the survey list', () => {
   })()`;
 
   it('greets a new owner with "Create your first survey"', async () => {
-    await signIn(page, server.url, owner, '/');
+    await signInPage(page, server.url, owner, '/');
     expect(new URL(page.url()).pathname).toBe('/');
     await expect(page.getByRole('heading', { name: 'Create your first survey' }).count()).resolves.toBe(1);
     await expect(page.getByRole('link', { name: 'Create your first survey' }).count()).resolves.toBe(1);
@@ -207,7 +207,7 @@ describe('the survey list', () => {
     try {
       const plain = await context.newPage();
       plain.setDefaultTimeout(10_000);
-      await signIn(plain, server.url, owner, '/');
+      await signInPage(plain, server.url, owner, '/');
       await Promise.all([
         plain.waitForURL(/\/surveys\/delete$/),
         plain.getByRole('button', { name: 'Delete Customer feedback' }).click(),

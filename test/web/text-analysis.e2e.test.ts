@@ -4,7 +4,7 @@
 // touch targets) with screenshots, in the page with script on the same URL.
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signedInPages } from '../helpers/browser.js';
+import { serverAndBrowser, signedInPages } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 
