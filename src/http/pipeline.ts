@@ -216,15 +216,14 @@ export function installHttpConventions(
   // Compiled once per schema text in the process (deps.caches.validators, .serializers): apps
   // built from this code declare the same schemas, and compiling is most of an app's start-up.
   const { validators, serializers } = deps.caches;
-  let queryAjv: Ajv | undefined;
-  let bodyAjv: Ajv | undefined;
+  const ajvs: Partial<Record<'body' | 'other', Ajv>> = {};
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const part = httpPart === 'body' ? 'body' : 'other';
     const key = `${part} ${JSON.stringify(schema)}`;
     let validate = validators.get(key);
     if (!validate) {
-      const ajv = part === 'body' ? (bodyAjv ??= ajvFor('body')) : (queryAjv ??= ajvFor('other'));
-      validate = ajv.compile(schema);
+      ajvs[part] ??= ajvFor(part);
+      validate = ajvs[part].compile(schema);
       validators.set(key, validate);
     }
     return httpPart === 'querystring' ? refusingNul(validate) : validate;
