@@ -46,7 +46,7 @@ export function lenientValue(value: unknown, schema: Schema | undefined, key?: s
         for (let i = 0; i < value.length; i++) value[i] = lenientValue(value[i], schema.items, key);
       return value;
     case 'object':
-      if (schema.properties && typeof value === 'object' && !Array.isArray(value)) {
+      if (schema.properties && typeof value === 'object' && value !== null && !Array.isArray(value)) {
         const record = value as Record<string, unknown>;
         for (const [name, sub] of Object.entries(schema.properties))
           if (name in record) record[name] = lenientValue(record[name], sub, name);

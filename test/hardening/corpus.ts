@@ -177,7 +177,12 @@ export function bodyMutations(schema: any): string[] {
 }
 
 /** Replaces path parameters: position `bad` gets `value`, the others `real(name)` (or a fake id). */
-function fillPath(path: string, real: (name: string) => string | undefined, bad = -1, value = ''): string {
+export function fillPath(
+  path: string,
+  real: (name: string) => string | undefined,
+  bad = -1,
+  value = '',
+): string {
   let i = 0;
   return path.replace(/\{([^}]+)\}/g, (_, name: string) =>
     i++ === bad ? value : (real(name) ?? '100000001'),
