@@ -315,7 +315,7 @@ export const dataScenarios = [
   ),
 ];
 
-// The numerical question's rollup (issue #29): the second page of the responses survey (a matrix,
+// The numerical question's rollup: the second page of the responses survey (a matrix,
 // a menu, an essay, a date and the numerical question, whose min/max/mean/median/std come from
 // response_numbers, kept as responses are written). The seeded copies bypass the app, so the
 // numeric rollup of the 100 posted responses is scaled as responsesSurvey scales response_counts
@@ -361,7 +361,7 @@ dataScenarios.push(
   ),
 );
 
-// The survey list's total at 100x the data (issue #29): accounts of 1,000 and of 100,000 surveys,
+// The survey list's total at 100x the data: accounts of 1,000 and of 100,000 surveys,
 // seeded on SQLite or PostgreSQL alike (surveysAccount). The request shows response_count, so its
 // answer is never remembered (domain/surveys surveyListAnswer): each one reads the page from the
 // (owner_id, date_modified) index and the total from survey_totals, which is what must stay flat.
@@ -382,7 +382,7 @@ dataScenarios.push(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Pages and contacts with data (issues #29 and #27, helper `scale`): the analyze, summary and
+// Pages and contacts with data: the analyze, summary and
 // responses pages of the 10k and 1M surveys above, the analyze page filtered by an answer and
 // compared by a question over 100,000 responses, and the contact list and search of accounts of
 // 1,000 and 100,000 contacts.

@@ -1,4 +1,4 @@
-// The numeric rollup (issue #29): the statistics of a numerical question come from rows kept with
+// The numeric rollup: the statistics of a numerical question come from rows kept with
 // every response write, edit and delete (response_numbers), and must equal what a scan of the
 // responses gives: here, a scan of /v3/surveys/{id}/responses/bulk.
 import { type Kysely, sql } from 'kysely';

@@ -1,4 +1,4 @@
-// The summary export compared by a question (issue #27 item 2, "and in the summary export"): each
+// The summary export compared by a question: each
 // summary line gets, per answer of the compare question, the count and percent within the responses
 // that gave it — CSV and XLSX, through the API (compare_question_id) and the analyze page's download
 // form (which carries the page's `compare` and filter). Number questions get their minimum, maximum,

@@ -1,4 +1,4 @@
-// A PUT with the body a GET of the same resource returned is accepted (issue #12 item 16): fields
+// A PUT with the body a GET of the same resource returned is accepted: fields
 // the server owns (id, href, dates, counts, type) are ignored when they equal the stored value.
 // Every PUT of /v3/openapi.json is covered, so a new one is tested without editing this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The specification as real clients read it: what OPTIONS and 405 list, paging on the basic plan,
-// the types of users/me, and PUT with the body a GET returned (items 13-16 of issue #12).
+// the types of users/me, and PUT with the body a GET returned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/domain/teams/teams.js';
 import type { ApiResponse } from '../helpers/client.js';

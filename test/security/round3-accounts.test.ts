@@ -1,4 +1,4 @@
-// Security round three, accounts and OAuth (issue #23 items 1, 2, 8 and 9): usernames are unique
+// Accounts and OAuth: usernames are unique
 // without regard to case (a case variant cannot reset the real account's sign-in lockout), an
 // unconfirmed address grants nothing and a reset that confirms it revokes what was granted, the
 // sign-up form does not tell which addresses have accounts, and a replayed OAuth code revokes only

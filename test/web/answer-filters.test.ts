@@ -1,4 +1,4 @@
-// Filters by answer (issue #27 item 1) over HTTP: the analyze, summary and responses pages and the
+// Filters by answer over HTTP: the analyze, summary and responses pages and the
 // download read one filter from the URL (choices, a number range, "contains", completeness, dates,
 // collector); the pages say how many responses match; unknown questions or choices are ignored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Compare by a question (issue #27 item 2) over HTTP: the analyze page's `compare=<question>` splits
+// Compare by a question over HTTP: the analyze page's `compare=<question>` splits
 // every other question's results by the chosen question's answers, with counts and percentages per
 // group, under the page's filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

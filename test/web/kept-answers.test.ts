@@ -1,5 +1,5 @@
 // The answers kept beside every response (response_keys, migration 0045) answer the filtered and
-// compared figures of the results pages (issue #27): each figure is compared with a count made from
+// compared figures of the results pages: each figure is compared with a count made from
 // the API's bulk list of the responses themselves, under answer filters (a choice, any of two, a
 // matrix choice in any row, an "other" choice, with status, collector and a number range), after
 // every write path: concurrent posts (the group commit), edits changing answers, status and the

@@ -1,4 +1,4 @@
-// The results filter and trend in a real browser, without JavaScript (issue #27 items 1 and 5): the
+// The results filter and trend in a real browser, without JavaScript: the
 // owner ticks an answer in "Filter by answer", the URL carries it, the analyze, responses and
 // summary pages say how many responses match (and the analyze page compares by a question); every page is checked at 1280 and 390 px (axe,
 // no sideways scroll, touch targets) with screenshots. The checks run in the page WITH script (axe
@@ -53,7 +53,7 @@ describe('results filter', () => {
       await checkPage(jsPage, name);
     };
     await check('analyze-filtered');
-    // Compare by a question (#27 item 2) keeps the filter.
+    // Compare by a question keeps the filter.
     await page.getByLabel('Compare by', { exact: true }).selectOption({ label: 'Which floor?' });
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.waitForURL(/compare=/);

@@ -1,4 +1,4 @@
-// Shared results' expiry in the owner's time zone (issue #27 item 8 for item 3): the owner enters
+// Shared results' expiry in the owner's time zone: the owner enters
 // the last day the link works; it stops when that day ends in the zone of the owner's account
 // settings, and the owner's page shows the day (and the instant) in that zone. Zones far from UTC
 // on both sides, under a test clock.

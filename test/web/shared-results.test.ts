@@ -1,4 +1,4 @@
-// Shared results (issue #27 item 3) over HTTP: the owner turns on a read-only results page at
+// Shared results over HTTP: the owner turns on a read-only results page at
 // /results/<token> (/analyze/share?sm=…), which anyone opens without signing in: chosen questions
 // only (written answers off by default), the owner's fixed filter, an optional password (a cookie
 // remembers the unlock; guesses limited), an optional expiry; off, expired, deleted or a plan that

@@ -1,4 +1,4 @@
-// Open-ended text on the analyze page in a real browser, without JavaScript (issue #27 item 4): the
+// Open-ended text on the analyze page in a real browser, without JavaScript: the
 // owner follows a word of the word list to the responses using it, and searches the answers with
 // the panel's search box; the analyze page is checked at 1280 and 390 px (axe, no sideways scroll,
 // touch targets) with screenshots, in the page with script on the same URL.

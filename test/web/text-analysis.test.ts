@@ -1,4 +1,4 @@
-// Open-ended text on the analyze page (issue #27 item 4) over HTTP: word frequencies of a text
+// Open-ended text on the analyze page over HTTP: word frequencies of a text
 // question's answers (stop words of the survey's language removed, numbers and one-letter words
 // dropped), each word a link to the responses using it under the page's filter, and a search box.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

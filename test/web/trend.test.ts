@@ -1,4 +1,4 @@
-// The trend on the analyze page (issue #27 item 5) over HTTP: responses per day since the first,
+// The trend on the analyze page over HTTP: responses per day since the first,
 // empty days included, with the share completed; per week once the survey has run for months; the
 // page's filter applies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

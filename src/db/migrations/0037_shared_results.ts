@@ -1,4 +1,4 @@
-// Shared results (issue #27 item 3, domain/shared-results): one row per survey whose owner made a
+// Shared results (domain/shared-results): one row per survey whose owner made a
 // read-only results page at /results/<token>. The link itself is never stored: it is an HMAC of the
 // row's random `nonce` under the server key, and `token_hash` (its SHA-256, unique) finds the row.
 // Turning the page off clears `token_hash` and `nonce` (the link dies) and keeps the choices; the

@@ -1,4 +1,4 @@
-// The numeric rollup (issue #29): response_numbers, kept in the transaction of every response write
+// The numeric rollup: response_numbers, kept in the transaction of every response write
 // beside response_counts (db/stores/response-numbers.ts says what its rows hold), so the statistics
 // of a numerical question read a bounded number of rows instead of every response. The existing
 // responses are summed in here (the backfill), in id order, a batch at a time. On PostgreSQL a new

@@ -1,6 +1,6 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 
-// Reads that stay flat with data (issues #29, #27).
+// Reads that stay flat with data.
 //
 // `response_days`: responses per survey, collector, day begun (the first ten characters of
 // `date_created`) and status, with the sum of their `total_time`. The summary's figures and the

@@ -1,4 +1,4 @@
-// Filtered and compared analysis without parsing responses (issue #27): `response_keys` holds, per
+// Filtered and compared analysis without parsing responses: `response_keys` holds, per
 // response, its answers in compact form (domain/responses/answers.ts answerKeys) beside the columns
 // the results filter reads (collector, status, date begun, total time), keyed like the response
 // (survey, ordinal), so a survey's rows are one range of short rows (WITHOUT ROWID on SQLite: the

@@ -1,4 +1,4 @@
-// Fewer index entries per response write (issue #29): every index is one more B-tree insert for
+// Fewer index entries per response write: every index is one more B-tree insert for
 // each response and event a group commit writes.
 // - `events_owner_created` (0001) and `events_type_created` (0007) have no reader: the fan-out, its
 //   backlog gauge and retention all walk `events_created` (created_at, id), and group activity has

@@ -6,7 +6,7 @@
 // acknowledged change to its responses has moved one of the three (inserts only raise
 // next_ordinal, so after a deletion the count cannot come back to a value it had at the same
 // next_ordinal), on both databases and across processes, so a process may keep a page of results
-// under the stamp (deps.caches.sharedResults, issue #27 item 3).
+// under the stamp (deps.caches.sharedResults).
 // Inserts and deletions are left out on purpose: no second write of a row they already take (the
 // sequence's, the survey's), and no lock a deletion would hold while it waits for the collector's,
 // which inserts take before the sequence's. PostgreSQL: a statement-level trigger (one UPDATE per

@@ -112,7 +112,7 @@ export function countKeys(pages: KeptPage[]): Map<string, string[]> {
 }
 
 /**
- * A response's answers in the compact form kept beside it (issue #27), texts of
+ * A response's answers in the compact form kept beside it, texts of
  * tokens with a space before and after each (ids and keys hold no spaces, so a token test is exact):
  * - `keys`: `<question>|<key>` for every countKeys key (what the rollup counts), and
  *   `<question>|n:<row>:<value>` for every answer whose text is a number (as answerNumber reads it;

@@ -1,4 +1,4 @@
-// Response alerts (issue #27 item 6): per survey, its owner asks for an email on each completed
+// Response alerts: per survey, its owner asks for an email on each completed
 // response ('each') or a daily digest ('daily'). Nothing is sent from the request path: the outbox
 // worker queues 'each' alerts while fanning out response_completed events (outbox/fanout.ts, in
 // the transaction that marks each event dispatched, so an alert goes once) and runs the digest as

@@ -1,4 +1,4 @@
-// Compare by a question (issue #27 item 2): every other question's results split by the answers of
+// Compare by a question: every other question's results split by the answers of
 // one chosen question. Each group is the page's filter with one more answer condition ("the compared
 // question was answered with this choice"), so a group's figures are exactly the page's figures
 // filtered by that answer. One pass: the matching responses' kept answers are read once

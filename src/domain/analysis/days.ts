@@ -3,7 +3,7 @@
 // filters the aggregate can answer exactly qualify: the survey, collectors, statuses and whole days
 // (the results filter's dates, filters.ts). An answer filter, other dates or the basic plan's first
 // responses (maxOrdinal) are one grouped scan of the responses' kept answer rows instead
-// (response_keys, issue #27; responses.ts keyed), never a read of the responses' documents.
+// (response_keys; responses.ts keyed), never a read of the responses' documents.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { type DayRow, responseDays } from '../../db/stores/day-counts.js';

@@ -1,7 +1,7 @@
 // Rollups (per-question summaries) and trends (counts per period), reference §11. Without filters
 // other than collectors, rollups read the counts kept with every response change (response_counts)
 // and the numeric rollup (response_numbers, through numbers.ts) and never rescan responses. Filtered
-// rollups and trends read the matching responses' kept answers (response_keys, issue #27), grouped
+// rollups and trends read the matching responses' kept answers (response_keys), grouped
 // so that responses answered alike are read once, and never parse a response's `pages`.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';

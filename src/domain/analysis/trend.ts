@@ -1,4 +1,4 @@
-// The trend of a survey's responses over its life (issue #27 item 5): how many responses began each
+// The trend of a survey's responses over its life: how many responses began each
 // day (or week, or month, when the survey has run long), and how many of them are completed: the
 // kept counts per day (days.ts) or one grouped query over the matching responses (an answer filter),
 // then the empty periods filled in.

@@ -1,4 +1,4 @@
-// Word frequencies of open-ended answers (issue #27 item 4): for each text question (single
+// Word frequencies of open-ended answers: for each text question (single
 // textbox, comment box, multiple textboxes, and the "Other" text of choice questions), the words
 // its answers use under the page's filter, most used first, with how many responses use each.
 //

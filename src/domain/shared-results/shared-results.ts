@@ -1,4 +1,4 @@
-// Shared results (issue #27 item 3): a survey's owner publishes a read-only results page at
+// Shared results: a survey's owner publishes a read-only results page at
 // /results/<token>, seen without signing in. Not to be confused with domain/sharing (workgroup
 // shares of a survey with other accounts).
 //

@@ -1,4 +1,4 @@
-// Compare by a question on the analyze page (issue #27 item 2): a GET form choosing the question
+// Compare by a question on the analyze page: a GET form choosing the question
 // (carrying the page's filter), and every other question's results split by its answers, as a
 // shaded grid (choices × groups) and a table of counts and percentages of each group's answers.
 import { type Crosstab, isComparable } from '../../domain/analysis/crosstab.js';

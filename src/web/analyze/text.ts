@@ -1,4 +1,4 @@
-// The words panel of an open-ended question on the analyze page (issue #27 item 4): the most used
+// The words panel of an open-ended question on the analyze page: the most used
 // words of its answers under the page's filter (domain/analysis/words.ts), each a link to the
 // responses page filtered by "answer contains" that word on top of the page's filter, and a search
 // box (GET form) that does the same for any text. The link is the results filter's `has_<q>`: a
