@@ -30,6 +30,10 @@ async function serving(env: Record<string, string> = {}) {
   return { serve, port, exited };
 }
 
+/** How long the first half of a slow request is given to reach `serve` before a signal (generous:
+ * on a loaded machine a request not yet read when the signal comes is no request in flight). */
+const ARRIVAL_MS = 1000;
+
 /** A token request whose body is sent in two halves: the first now, the second on `finish()`. */
 function slowRequest(port: number) {
   const body = 'grant_type=authorization_code&client_id=nobody&client_secret=x&code=y&redirect_uri=http://a/';
@@ -67,7 +71,7 @@ async function accepted(port: number): Promise<boolean> {
 it('SIGTERM: stops accepting, answers the request in flight, exits 0', async () => {
   const { serve, port, exited } = await serving();
   const slow = slowRequest(port);
-  await new Promise((r) => setTimeout(r, 200)); // the first half has arrived
+  await new Promise((r) => setTimeout(r, ARRIVAL_MS)); // the first half has arrived
   serve.child.kill('SIGTERM');
   for (let i = 0; i < 100 && (await accepted(port)); i++) await new Promise((r) => setTimeout(r, 50));
   expect(await accepted(port)).toBe(false);
@@ -83,7 +87,7 @@ it('a second signal exits at once, without waiting for the request in flight', a
   const { serve, port, exited } = await serving();
   const slow = slowRequest(port);
   slow.answered.catch(() => {}); // the connection is cut
-  await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => setTimeout(r, ARRIVAL_MS));
   serve.child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 300));
   expect(serve.child.exitCode).toBeNull();
@@ -117,7 +121,7 @@ it('SIGTERM with idle keep-alive connections (API and metrics): closes them at o
   const silentClosed = new Promise<void>((resolve) => silent.once('close', () => resolve()));
   // a request in flight on a keep-alive connection, answered after the signal, then idle
   const slow = slowRequest(port);
-  await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => setTimeout(r, ARRIVAL_MS));
   const started = Date.now();
   serve.child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 300));
