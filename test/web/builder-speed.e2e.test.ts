@@ -110,8 +110,12 @@ describe('building the 10-question survey', () => {
     const box = jsPage.locator('form.add-question').nth(2);
     await box.getByLabel('Choices or columns (optional)').fill('Kept');
     await box.getByRole('button', { name: 'Add question' }).click();
-    await jsPage.waitForLoadState();
     const error = jsPage.locator(`#add-${d.pages[2].id}-error`);
+    // With script the refusal comes without a navigation to wait for: wait for its message and focus.
+    const shown = `add-${d.pages[2].id}-error`;
+    await jsPage.waitForFunction(
+      `document.getElementById('${shown}')?.textContent && document.activeElement?.id === '${shown}'`,
+    );
     await expect(error.textContent()).resolves.toBe('Write the question text.');
     await expect(jsPage.evaluate('document.activeElement.id')).resolves.toBe(`add-${d.pages[2].id}-error`);
     await expect(error.isVisible()).resolves.toBe(true);
