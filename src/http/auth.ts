@@ -169,8 +169,11 @@ export function createAuthenticator(deps: Deps) {
   async function callerOfPg(token: string, epochNow: () => Promise<number>): Promise<Caller | undefined> {
     const known = callers.get(token);
     if (known) {
+      // Compared with the epoch `known` was kept at: meanwhile another request may have moved the
+      // cache on to the new epoch, and `known` is from before it.
+      const keptAt = callers.stamp;
       const now = await epochNow();
-      if (now === callers.stamp) return known;
+      if (now === keptAt) return known;
       if (now > (callers.stamp ?? -1)) callers.at(now);
     }
     const found = await lookUp(token);
