@@ -56,7 +56,11 @@ describe('the caller cache', () => {
   it('refuses a revoked token to every request that arrives with it at once', async () => {
     const { a } = await collecting();
     const me = () =>
-      server.app.inject({ method: 'GET', url: '/v3/users/me', headers: { authorization: `bearer ${a.token}` } });
+      server.app.inject({
+        method: 'GET',
+        url: '/v3/users/me',
+        headers: { authorization: `bearer ${a.token}` },
+      });
     expect((await me()).statusCode).toBe(200);
     await revokeApp(server.deps, a.app.id, a.user.id);
     // Injected in one tick, so that every request has found the remembered caller before the first
