@@ -25,6 +25,8 @@ export class SmtpSink {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      // Taken down, it drops the mailer's pooled connections at once rather than after 30 s.
+      closeTimeout: 100,
       onRcptTo: (address, _session, callback) => {
         if (this.refuse.has(address.address)) {
           const err = new Error('Mailbox unavailable') as Error & { responseCode: number };
