@@ -1,15 +1,27 @@
 // The order Vitest starts test files in: the longest first, so the run does not end with one slow
 // file alone on a fork while the other fork idles. Durations come from test/durations.json
-// (seconds per file, measured: `node scripts/test-durations.js <vitest json report>...` rewrites
-// it), then from Vitest's own cache of the last run on this checkout; a file in neither (a new
-// one) counts as the median known file.
+// (seconds per file in each pass, measured: `node scripts/test-durations.js sqlite=<vitest json
+// report> postgres=… scale=…` rewrites it), then from Vitest's own cache of the last run on this
+// checkout; a file in neither (a new one) counts as the median known file.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
+/** This run's pass: a file's time differs by database (and more when scaled out). */
+const PASS =
+  process.env.TEST_SCALE_OUT === '1'
+    ? 'scale'
+    : process.env.TEST_DATABASE_URL?.startsWith('postgres')
+      ? 'postgres'
+      : 'sqlite';
+
 const KNOWN: Record<string, number> = (() => {
   try {
-    return JSON.parse(readFileSync(new URL('../durations.json', import.meta.url), 'utf8'));
+    const all: Record<string, Record<string, number>> = JSON.parse(
+      readFileSync(new URL('../durations.json', import.meta.url), 'utf8'),
+    );
+    // A file not yet timed in this pass takes its SQLite time.
+    return { ...all.sqlite, ...all[PASS] };
   } catch {
     return {};
   }
