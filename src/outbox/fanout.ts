@@ -21,6 +21,7 @@ import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
 import { slackBody } from '../domain/webhooks/slack.js';
 import { micro } from '../platform/dates.js';
 import { JsonObject, parseAs, StringList } from '../platform/json.js';
+import { chunks } from '../platform/lists.js';
 
 type EventRow = Selectable<EventsTable>;
 type WebhookRow = Selectable<WebhooksTable>;
@@ -301,10 +302,4 @@ async function slackTitles(
       .execute())
       titles.set(r.id, r.title);
   return titles;
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }

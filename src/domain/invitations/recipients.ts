@@ -8,12 +8,16 @@ import type { Deps } from '../../context.js';
 import { lockRow } from '../../db/lock.js';
 import type { CollectorMessagesTable, CollectorRecipientsTable } from '../../db/tables/invitations.js';
 import { ApiError } from '../../platform/errors.js';
+import { chunks } from '../../platform/lists.js';
 import type { Plan } from '../../platform/plans.js';
 import { type Collector, urlToken } from '../collectors/collectors.js';
 import { type Contact, checkContactLimit, newContactRow } from '../contacts/contacts.js';
 import { countAndPage, ownedRow } from '../core/owned.js';
 
 export type RecipientRow = Selectable<CollectorRecipientsTable>;
+
+/** Rows per INSERT when adding recipients (about a dozen parameters each). */
+const ROWS_PER_INSERT = 500;
 
 export interface RecipientInput {
   email?: string;
@@ -233,17 +237,20 @@ export async function addRecipients(
     }
     const newContacts = accepted.filter((c) => !(c.contact ?? contacts.get(c.email.toLowerCase())));
     await checkContactLimit(k, deps, owner, plan, newContacts.length);
+    // Inserted a few hundred rows per statement: thousands of recipients are a few statements, not
+    // three round trips each.
     let next = 0;
-    for (const c of newContacts) {
+    const contactRows = newContacts.map((c) => {
       const row = newContactRow(deps, ids[next++], owner, {
         email: c.email,
         first_name: c.first_name,
         last_name: c.last_name,
         custom_fields: c.custom_fields,
       });
-      await k.insertInto('contacts').values(row).execute();
       contacts.set(c.email.toLowerCase(), row);
-    }
+      return row;
+    });
+    const recipientRows: RecipientRow[] = [];
     for (const c of accepted) {
       const key = c.email.toLowerCase();
       let r = inCollector.get(key);
@@ -263,21 +270,28 @@ export async function addRecipients(
           token: token(),
           date_created: now,
         };
-        await k.insertInto('collector_recipients').values(r).execute();
+        recipientRows.push(r);
       }
-      await k
-        .insertInto('message_recipients')
-        .values({
-          message_id: message.id,
-          recipient_id: r.id,
-          collector_id: collector.id,
-          mail_status: 'not_sent',
-          email_id: null,
-          sent_at: null,
-        })
-        .execute();
       out.succeeded.push(r);
     }
+    for (const rows of chunks(contactRows, ROWS_PER_INSERT))
+      await k.insertInto('contacts').values(rows).execute();
+    for (const rows of chunks(recipientRows, ROWS_PER_INSERT))
+      await k.insertInto('collector_recipients').values(rows).execute();
+    for (const rows of chunks(out.succeeded, ROWS_PER_INSERT))
+      await k
+        .insertInto('message_recipients')
+        .values(
+          rows.map((r) => ({
+            message_id: message.id,
+            recipient_id: r.id,
+            collector_id: collector.id,
+            mail_status: 'not_sent',
+            email_id: null,
+            sent_at: null,
+          })),
+        )
+        .execute();
   });
   return out;
 }
