@@ -1,10 +1,11 @@
 // An earlier release of this repository, built as a real program: the commit's files (git archive)
-// under .tmp/releases/<commit>/ (gitignored), the checkout's node_modules linked in, compiled with
-// tsc once and kept, so a run after the first starts it at once. Upgrade tests run its `serve` and
+// under .tmp/releases/<commit>/ (gitignored), the checkout's node_modules linked in, compiled
+// once and kept, so a run after the first starts it at once. Upgrade tests run its `serve` and
 // `migrate` beside this release's on one database.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { ROOT } from './cli.js';
 
 export interface Release {
@@ -42,15 +43,20 @@ export function buildRelease(commit: string): Release {
   });
   if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr}`);
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
-  const tsc = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: work,
-      encoding: 'utf8',
-    },
-  );
-  if (tsc.status !== 0) throw new Error(`building ${commit} failed: ${tsc.stdout}${tsc.stderr}`);
+  // Transpiled as tsc would emit it, file by file (the release's types were checked when it was
+  // made; esbuild takes a second where tsc takes half a minute of CPU).
+  const sources = readdirSync(join(work, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => join(work, 'src', f));
+  buildSync({
+    entryPoints: sources,
+    outbase: join(work, 'src'),
+    outdir: join(work, 'dist'),
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    logLevel: 'error',
+  });
   try {
     renameSync(work, dir);
   } catch {
