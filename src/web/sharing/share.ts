@@ -101,7 +101,7 @@ ${
 <input type="hidden" name="action" value="role"><input type="hidden" name="share" value="${id}">
 <label for="role-${id}" class="visually-hidden">Role of ${e.workgroup.name}</label>
 <select id="role-${id}" name="role">${roleOptions(s.roles, e.role.id)}</select>
-<button type="submit" class="secondary" aria-label="Change the role of ${e.workgroup.name}">Change role</button>
+<button type="submit" class="secondary">Change role<span class="visually-hidden"> of ${e.workgroup.name}</span></button>
 </form></td>
 <td data-label="Shared by">${e.sharedBy?.username ?? 'someone no longer here'}</td>
 <td class="share-actions">${destructiveForm(action, csrf, removal(e, survey.title), {
