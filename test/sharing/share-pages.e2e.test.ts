@@ -29,6 +29,7 @@ it('shares a survey with a workgroup, changes its role and removes it; the membe
   await a.workgroup(t.owner.token, 'Field researchers', [t.regular.user.id]);
   const other = await a.workgroup(t.owner.token, 'Analysts', [t.admin.user.id]);
   await a.workgroup(t.owner.token, 'Designers');
+  const outsider = await server.account();
   const { page, jsPage } = await signedInPages(browser, server.url, t.owner);
 
   // Without script: from the survey list to the Share page, sharing as Viewer.
@@ -36,8 +37,9 @@ it('shares a survey with a workgroup, changes its role and removes it; the membe
   await page.getByRole('link', { name: 'Share Quarterly staff survey' }).click();
   expect(new URL(page.url()).search).toBe(`?sm=${sm}`);
   expect(await page.locator('#not-shared').textContent()).toContain('only the owner has access');
-  await page.getByLabel('Workgroup', { exact: true }).selectOption({ label: 'Field researchers' });
-  await page.getByLabel('Role', { exact: true }).selectOption({ label: 'Viewer' });
+  const byGroup = page.getByRole('region', { name: 'Share with a workgroup' });
+  await byGroup.getByLabel('Workgroup', { exact: true }).selectOption({ label: 'Field researchers' });
+  await byGroup.getByLabel('Role', { exact: true }).selectOption({ label: 'Viewer' });
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   await page.getByText('The survey is shared with the workgroup.').waitFor();
   const row = page.getByRole('row', { name: /Field researchers/ });
@@ -45,10 +47,26 @@ it('shares a survey with a workgroup, changes its role and removes it; the membe
 
   // With script: the page's checks, a second share as Analyzer, then a role change.
   await jsPage.goto(`${server.url}/share?sm=${sm}`);
-  await jsPage.getByLabel('Workgroup', { exact: true }).selectOption({ label: 'Analysts' });
-  await jsPage.getByLabel('Role', { exact: true }).selectOption({ label: 'Analyzer' });
+  const jsByGroup = jsPage.getByRole('region', { name: 'Share with a workgroup' });
+  await jsByGroup.getByLabel('Workgroup', { exact: true }).selectOption({ label: 'Analysts' });
+  await jsByGroup.getByLabel('Role', { exact: true }).selectOption({ label: 'Analyzer' });
   await jsPage.getByRole('button', { name: 'Share', exact: true }).click();
   await jsPage.getByText('The survey is shared with the workgroup.').waitFor();
+  // A person of the team, by address, as Collector; an address outside the team is refused.
+  const byPerson = jsPage.getByRole('region', { name: 'Share with a person' });
+  await byPerson.getByLabel('Username or email address').fill(outsider.user.email);
+  await byPerson.getByRole('button', { name: 'Share with this person' }).click();
+  await jsPage.locator('#person-error').waitFor();
+  expect(await jsPage.locator('#person-error').textContent()).toContain(
+    'is not an active member of your team',
+  );
+  await byPerson.getByLabel('Username or email address').fill(t.admin.user.email);
+  await byPerson.getByLabel('Role', { exact: true }).selectOption({ label: 'Collector' });
+  await byPerson.getByRole('button', { name: 'Share with this person' }).click();
+  await jsPage.getByText('The survey is shared with the person.').waitFor();
+  expect(await jsPage.getByLabel(`Role of ${t.admin.user.username}`, { exact: true }).inputValue()).toBe(
+    ROLES.collector,
+  );
   await jsPage.getByText('2 members of Field researchers').click();
   await checkPage(jsPage, 'share-page');
   await jsPage.getByLabel('Role of Field researchers', { exact: true }).selectOption({ label: 'Editor' });
@@ -84,4 +102,10 @@ it('shares a survey with a workgroup, changes its role and removes it; the membe
   expect(await jsPage.getByRole('row', { name: /Analysts/ }).count()).toBe(0);
   const remaining = await server.client.get(`/v3/workgroups/${other.id}/shares`, { token: t.owner.token });
   expect(remaining.body.data).toEqual([]);
+  // The person shared with directly (their workgroup's share removed): the role, no workgroup named.
+  const admin = await signedInPages(browser, server.url, t.admin);
+  await admin.page.goto(`${server.url}/?view=shared`);
+  const direct = admin.page.getByRole('row', { name: /Quarterly staff survey/ });
+  expect(await direct.textContent()).toContain(`Shared by ${t.owner.user.username} · Collector`);
+  expect(await direct.textContent()).not.toContain('through');
 });

@@ -14,6 +14,7 @@ let outsider: Awaited<ReturnType<TestServer['account']>>;
 let owner: WebSession;
 let regular: WebSession;
 let stranger: WebSession;
+let adminWeb: WebSession;
 let survey: { id: string; title: string; sm: string };
 let wg: { id: string };
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
   owner = await signIn(server.url, t.owner);
   regular = await signIn(server.url, t.regular);
   stranger = await signIn(server.url, outsider);
+  adminWeb = await signIn(server.url, t.admin);
 });
 afterAll(() => server.close());
 
@@ -180,5 +182,94 @@ describe('removing access', () => {
     const res = await owner.postForm(sharePath(), { action: 'remove', share: share.id, confirm: 'yes' });
     expect(res.status).toBe(404);
     expect((await shares()).map((s) => s.id)).toEqual([share.id]);
+  });
+});
+
+describe('sharing with a person of the team', () => {
+  const adminName = () => t.admin.user.username;
+
+  it('by address, with a role: the person finds it under Shared with me, the page lists them', async () => {
+    const res = await owner.postForm(sharePath(), {
+      action: 'person',
+      person: t.admin.user.email,
+      role: ROLES.viewer,
+    });
+    expect(res.status).toBe(303);
+    const page = await owner.get(res.location!);
+    expect(page.text).toContain('The survey is shared with the person.');
+    expect(page.text).toContain(`<span class="badge">Person</span> ${adminName()}`);
+    const list = await adminWeb.get('/?view=shared');
+    expect(list.text).toContain(`Shared by ${t.owner.user.username} · Viewer`);
+    expect(list.text).not.toContain(shareLink());
+    const read = await server.client.get(`/v3/surveys/${survey.id}`, { token: t.admin.token });
+    expect(read.status).toBe(200);
+    const patch = await server.client.patch(
+      `/v3/surveys/${survey.id}`,
+      { title: 'x' },
+      { token: t.admin.token },
+    );
+    expect(patch.status).toBe(403);
+  });
+
+  it('refuses someone outside the team, the owner, an empty name and a second share, with the page again', async () => {
+    const csrf = await owner.csrf(sharePath());
+    const post = (person: string) => owner.post(sharePath(), { _csrf: csrf, action: 'person', person });
+    const outside = await post(outsider.user.username);
+    expect(outside.status).toBe(400);
+    expect(outside.text).toContain(`${outsider.user.username} is not an active member of your team`);
+    expect(outside.text).toContain(`value="${outsider.user.username}"`);
+    expect((await post(t.owner.user.username)).text).toContain('owns the survey');
+    expect((await post('  ')).status).toBe(400);
+    const again = await post(adminName());
+    expect(again.status).toBe(409);
+    expect(again.text).toContain(`already shared with ${adminName()}`);
+  });
+
+  it('two people sharing with the same person at once: one share, one refusal', async () => {
+    const csrf = await owner.csrf(sharePath());
+    const page = await owner.get(sharePath());
+    const id =
+      /name="action" value="person-remove"><input type="hidden" name="share" value="([0-9a-f]{32})"/.exec(
+        page.text,
+      )![1];
+    await owner.post(sharePath(), { _csrf: csrf, action: 'person-remove', share: id, confirm: 'yes' });
+    const results = await Promise.all(
+      [1, 2, 3].map(() => owner.post(sharePath(), { _csrf: csrf, action: 'person', person: adminName() })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([303, 409, 409]);
+    const after = await owner.get(sharePath());
+    expect(after.text.split(`<span class="badge">Person</span> ${adminName()}`)).toHaveLength(2);
+  });
+
+  it('the person as Viewer cannot change their share; Full Access lets them open the page; removing ends it', async () => {
+    const admin = adminWeb;
+    const page = await owner.get(sharePath());
+    const id =
+      /name="action" value="person-role"><input type="hidden" name="share" value="([0-9a-f]{32})"/.exec(
+        page.text,
+      )![1];
+    const csrf = await admin.csrf('/');
+    const raise = await admin.post(sharePath(), {
+      _csrf: csrf,
+      action: 'person-role',
+      share: id,
+      role: ROLES.fullAccess,
+    });
+    expect(raise.status).toBe(403);
+    expect((await admin.get(sharePath())).status).toBe(403);
+    const change = await owner.postForm(sharePath(), {
+      action: 'person-role',
+      share: id,
+      role: ROLES.fullAccess,
+    });
+    expect(change.status).toBe(303);
+    expect((await admin.get('/?view=shared')).text).toContain(shareLink());
+    expect((await admin.get(sharePath())).status).toBe(200);
+    const ask = await owner.postForm(sharePath(), { action: 'person-remove', share: id });
+    expect(ask.text).toContain(`Stop sharing “Staff survey” with ${adminName()}?`);
+    const gone = await owner.postForm(sharePath(), { action: 'person-remove', share: id, confirm: 'yes' });
+    expect(gone.status).toBe(303);
+    expect((await admin.get(sharePath())).status).toBe(404);
+    expect((await server.client.get(`/v3/surveys/${survey.id}`, { token: t.admin.token })).status).toBe(404);
   });
 });

@@ -15,7 +15,9 @@ import {
   workgroupFor,
 } from '../workgroups/access.js';
 import { listRoles, type Role, rolesById } from '../workgroups/roles.js';
+import { type PersonShare, personSharesOfSurvey } from './person-shares.js';
 import { isFullAccess, SURVEY, sharedPrivileges, sharesReaching, unionPrivileges } from './privileges.js';
+import { requireSharer } from './sharer.js';
 import {
   changeShareRole,
   createShares,
@@ -40,9 +42,20 @@ export interface ShareEntry {
   members: Array<Person & { memberRole: string; isOwner: boolean }>;
 }
 
+export interface PersonEntry {
+  share: PersonShare;
+  person: Person;
+  role: Pick<Role, 'id' | 'name' | 'description'>;
+  sharedBy: Person | null;
+}
+
 export interface SurveySharing {
   owner: Person | null;
+  /** shares with one person each */
+  people: PersonEntry[];
   shares: ShareEntry[];
+  /** whether the caller belongs to a team, whose members they may share with in person */
+  inTeam: boolean;
   /** workgroups the caller may share the survey with and it is not shared with yet */
   workgroups: Array<Pick<Workgroup, 'id' | 'name' | 'default_role_id'>>;
   /** the enabled roles a share may carry */
@@ -69,21 +82,6 @@ export async function mayShareSurvey(deps: Deps, userId: string, surveyId: strin
   if (survey.owner_id === userId) return true;
   const privileges = await sharedPrivileges(deps, userId, surveyId);
   return !!privileges && isFullAccess(privileges);
-}
-
-/** The survey if `userId` may share it: 404/1020 when they cannot see it, 403/1016 when they only see it. */
-async function requireSharer(deps: Deps, userId: string, surveyId: string) {
-  const survey = (await surveysById(deps, [surveyId])).get(surveyId);
-  if (!survey) throw new ApiError(1020, 'Survey not found.');
-  if (survey.owner_id === userId) return survey;
-  const privileges = await sharedPrivileges(deps, userId, surveyId);
-  if (!privileges) throw new ApiError(1020, 'Survey not found.');
-  if (!isFullAccess(privileges))
-    throw new ApiError(
-      1016,
-      'Only the owner of the survey or a user with full access to it may see and change who it is shared with.',
-    );
-  return survey;
 }
 
 /** The workgroups `viewer` may share into: those they are a member of, and every one of their team they manage. */
@@ -120,6 +118,7 @@ export async function surveySharing(deps: Deps, userId: string, surveyId: string
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  const personal = await personSharesOfSurvey(deps, survey.id);
   const wgIds = shares.map((s) => s.workgroup_id);
   const [groups, members] = wgIds.length
     ? await Promise.all([
@@ -134,12 +133,18 @@ export async function surveySharing(deps: Deps, userId: string, surveyId: string
       ])
     : [[], []];
   const byId = new Map(groups.map((g) => [g.id, g]));
-  const roles = await rolesById(deps, [...shares.map((s) => s.role_id), ...members.map((m) => m.role_id)]);
+  const roles = await rolesById(deps, [
+    ...shares.map((s) => s.role_id),
+    ...members.map((m) => m.role_id),
+    ...personal.map((p) => p.role_id),
+  ]);
   const who = await people(deps, [
     survey.owner_id,
     ...shares.map((s) => s.owner_user_id),
     ...members.map((m) => m.user_id),
+    ...personal.flatMap((p) => [p.user_id, p.shared_by]),
   ]);
+  const roleOf = (id: string) => roles.get(id) ?? { id, name: 'Unknown role', description: '' };
   const entries: ShareEntry[] = shares.map((share) => {
     const role = roles.get(share.role_id);
     return {
@@ -160,6 +165,13 @@ export async function surveySharing(deps: Deps, userId: string, surveyId: string
   const { rows } = await listRoles(deps, viewer.team?.team_id ?? null, { offset: 0, limit: 200 });
   return {
     owner: who.get(survey.owner_id) ?? null,
+    people: personal.flatMap((share) => {
+      const person = who.get(share.user_id);
+      return person
+        ? [{ share, person, role: roleOf(share.role_id), sharedBy: who.get(share.shared_by) ?? null }]
+        : [];
+    }),
+    inTeam: !!viewer.team,
     shares: entries,
     workgroups,
     roles: rows.filter((r) => r.is_enabled === 1),
@@ -258,25 +270,33 @@ export async function sharedWithMe(
 ): Promise<Map<string, SharedWithMe>> {
   const reach = await sharesReaching(deps, userId, surveyIds);
   if (reach.length === 0) return new Map();
-  const shares = await deps.db.kysely
-    .selectFrom('workgroup_shares as s')
-    .innerJoin('workgroups as w', 'w.id', 's.workgroup_id')
-    .select(['s.id', 's.owner_user_id', 's.role_id', 'w.name'])
-    .where(
-      's.id',
-      'in',
-      reach.map((r) => r.share_id),
-    )
-    .execute();
-  const byId = new Map(shares.map((s) => [s.id, s]));
+  const ids = reach.map((r) => r.share_id);
+  const [viaGroups, direct] = await Promise.all([
+    deps.db.kysely
+      .selectFrom('workgroup_shares as s')
+      .innerJoin('workgroups as w', 'w.id', 's.workgroup_id')
+      .select(['s.id', 's.owner_user_id as by', 's.role_id', 'w.name as through'])
+      .where('s.id', 'in', ids)
+      .execute(),
+    deps.db.kysely
+      .selectFrom('person_shares')
+      .select(['id', 'shared_by as by', 'role_id'])
+      .where('id', 'in', ids)
+      .execute(),
+  ]);
+  const byId = new Map<string, { by: string; role_id: string; through: string | null }>([
+    ...viaGroups.map((s) => [s.id, s] as const),
+    ...direct.map((s) => [s.id, { ...s, through: null }] as const),
+  ]);
+  const rowsAll = [...byId.values()];
   const [roles, who] = await Promise.all([
     rolesById(
       deps,
-      shares.map((s) => s.role_id),
+      rowsAll.map((s) => s.role_id),
     ),
     people(
       deps,
-      shares.map((s) => s.owner_user_id),
+      rowsAll.map((s) => s.by),
     ),
   ]);
   const out = new Map<string, SharedWithMe>();
@@ -285,9 +305,9 @@ export async function sharedWithMe(
     const rows = mine.flatMap((r) => byId.get(r.share_id) ?? []);
     const privileges = unionPrivileges(mine.map((r) => r.privileges));
     out.set(id, {
-      sharedBy: [...new Set(rows.map((s) => who.get(s.owner_user_id)?.username ?? 'someone'))],
+      sharedBy: [...new Set(rows.map((s) => who.get(s.by)?.username ?? 'someone'))],
       roles: [...new Set(rows.map((s) => roles.get(s.role_id)?.name ?? ''))].filter(Boolean),
-      workgroups: [...new Set(rows.map((s) => s.name))],
+      workgroups: [...new Set(rows.flatMap((s) => s.through ?? []))],
       privileges,
       mayShare: isFullAccess(privileges),
     });

@@ -204,7 +204,7 @@ function folderDestruction(f: Folder): Destruction {
 function sharedNote(shared: SharedWithMe | undefined): Html {
   if (!shared) return html` <span class="badge accent">Shared with you</span>`;
   return html` <span class="badge accent">Shared with you</span>
-<p class="small shared-by">Shared by ${shared.sharedBy.join(', ')} · ${shared.roles.join(', ')}<span class="muted"> (through ${shared.workgroups.join(', ')})</span></p>`;
+<p class="small shared-by">Shared by ${shared.sharedBy.join(', ')} · ${shared.roles.join(', ')}${shared.workgroups.length ? html`<span class="muted"> (through ${shared.workgroups.join(', ')})</span>` : ''}</p>`;
 }
 
 function surveyRow(

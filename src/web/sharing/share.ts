@@ -1,16 +1,18 @@
 // /share?sm=<manage token>: who has access to a survey and the controls to change it, for its
 // owner or a user a share gives full access (the domain decides: surveySharing, 404 for a survey
-// the user cannot see, 403 for one they only see). Lists the owner and each workgroup share with
-// its role and the members it reaches; shares with a workgroup (shareSurveyWith), gives a share
-// another role (changeSurveyShare) and removes one after a confirmation (removeSurveyShare): the
-// same rules as /v3/workgroups/{id}/shares. Every form works without script and answers with a
+// the user cannot see, 403 for one they only see). Lists the owner, each person share and each
+// workgroup share with its role and the members it reaches; shares with a person of the team
+// (shareWithPerson) or a workgroup (shareSurveyWith, the rules of /v3/workgroups/{id}/shares),
+// gives a share another role and removes one after a confirmation. Every form works without script and answers with a
 // 303 back here, or the page again with the domain's message.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
+import { changePersonShare, removePersonShare, shareWithPerson } from '../../domain/sharing/person-shares.js';
 import {
   changeSurveyShare,
+  type PersonEntry,
   removeSurveyShare,
   type ShareEntry,
   type SurveySharing,
@@ -18,6 +20,7 @@ import {
   surveySharing,
 } from '../../domain/sharing/survey-shares.js';
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
+import { SYSTEM_ROLE_IDS } from '../../domain/workgroups/roles.js';
 import { ApiError } from '../../platform/errors.js';
 import { pageErrorHandler, sendPage, userPage } from '../account/frame.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
@@ -27,6 +30,8 @@ import { type Html, html, raw } from '../html.js';
 import { surveyHeader } from '../layout.js';
 import { type PageApp, pageArea } from '../page-area.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
+
+const VIEWER = SYSTEM_ROLE_IDS.Viewer;
 
 export const shareUrl = (token: string) => `/share?sm=${encodeURIComponent(token)}`;
 
@@ -46,13 +51,27 @@ const Body = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object(
-    { _csrf: Type.String({ maxLength: 200 }), action: Type.Literal('role'), share: Hex, role: Hex },
+    {
+      _csrf: Type.String({ maxLength: 200 }),
+      action: Type.Literal('person'),
+      person: Type.String({ maxLength: 320 }),
+      role: Type.Optional(Type.String({ maxLength: 40 })),
+    },
     { additionalProperties: false },
   ),
   Type.Object(
     {
       _csrf: Type.String({ maxLength: 200 }),
-      action: Type.Literal('remove'),
+      action: Type.Union([Type.Literal('role'), Type.Literal('person-role')]),
+      share: Hex,
+      role: Hex,
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      _csrf: Type.String({ maxLength: 200 }),
+      action: Type.Union([Type.Literal('remove'), Type.Literal('person-remove')]),
       share: Hex,
       confirm: Type.Optional(Type.String({ maxLength: 10 })),
     },
@@ -62,9 +81,62 @@ const Body = Type.Union([
 
 const DONE: Record<string, string> = {
   shared: 'The survey is shared with the workgroup.',
+  'person-shared': 'The survey is shared with the person.',
   role: 'The role was changed.',
   removed: 'The workgroup no longer has access.',
+  'person-removed': 'The person no longer has access through this share.',
 };
+
+function personRemoval(e: PersonEntry, surveyTitle: string): Destruction {
+  return {
+    title: `Stop sharing “${surveyTitle || 'Untitled survey'}” with ${e.person.username}?`,
+    lost: [
+      `The access of ${e.person.username} (${e.role.name}): they lose it at once, unless a workgroup share reaches them.`,
+    ],
+    button: 'Remove access',
+  };
+}
+
+function personRow(e: PersonEntry, s: SurveySharing, survey: SurveyRow, csrf: string): Html {
+  const id = e.share.id;
+  const action = shareUrl(survey.manage_token);
+  const who = e.person.username;
+  return html`<tr>
+<th scope="row"><span class="badge">Person</span> ${who} <p class="muted small">${e.person.email}</p></th>
+<td data-label="Role"><form method="post" action="${action}" class="row">${hidden(csrf)}
+<input type="hidden" name="action" value="person-role"><input type="hidden" name="share" value="${id}">
+<label for="role-${id}" class="visually-hidden">Role of ${who}</label>
+<select id="role-${id}" name="role">${roleOptions(s.roles, e.role.id)}</select>
+<button type="submit" class="secondary">Change role<span class="visually-hidden"> of ${who}</span></button>
+</form></td>
+<td data-label="Shared by">${e.sharedBy?.username ?? 'someone no longer here'}</td>
+<td class="share-actions">${destructiveForm(action, csrf, personRemoval(e, survey.title), {
+    label: 'Remove',
+    name: `Remove the access of ${who}`,
+    fields: { action: 'person-remove', share: id },
+  })}</td>
+</tr>`;
+}
+
+function personForm(
+  s: SurveySharing,
+  survey: SurveyRow,
+  csrf: string,
+  form: { person?: string; error?: ApiError },
+): Html {
+  if (!s.inTeam)
+    return html`<p class="hint">You are in no team: a survey is shared with people of your team. A team’s owner invites members on the team’s pages.</p>`;
+  return html`<form method="post" action="${shareUrl(survey.manage_token)}" class="share-form">${hidden(csrf)}
+<input type="hidden" name="action" value="person">
+${form.error ? html`<p class="notice danger" role="alert" id="person-error">${form.error.detail ?? form.error.message}</p>` : ''}
+<div><label for="share-person">Username or email address</label>
+<p class="hint" id="share-person-hint">A member of your team.</p>
+<input id="share-person" name="person" type="text" required maxlength="320" autocomplete="off" value="${form.person ?? ''}" aria-describedby="share-person-hint${form.error ? ' person-error' : ''}"></div>
+<div><label for="share-person-role">Role</label>
+<select id="share-person-role" name="role" aria-describedby="roles-help">${roleOptions(s.roles, VIEWER)}</select></div>
+<div class="actions"><button type="submit">Share with this person</button></div>
+</form>`;
+}
 
 function removal(e: ShareEntry, surveyTitle: string): Destruction {
   const n = e.members.length;
@@ -141,14 +213,14 @@ export async function sharePage(app: PageApp, deps: Deps): Promise<void> {
     reply: FastifyReply,
     user: User,
     survey: SurveyRow,
-    state: { notice?: string; error?: ApiError; addError?: boolean },
+    state: { notice?: string; error?: ApiError; at?: 'workgroup' | 'person'; person?: string },
   ): Promise<FastifyReply> {
     const [s, csrf] = await Promise.all([surveySharing(deps, user.id, survey.id), csrfToken(deps, reply)]);
     const body = html`${surveyHeader(survey, null)}
 <h2>Share</h2>
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
-${state.error && !state.addError ? html`<p class="notice danger" role="alert">${state.error.detail ?? state.error.message}</p>` : ''}
-<p>Share the survey with a workgroup of your team: each member can then work on it as the role allows (never more than their own role in the workgroup allows), and finds it under “Shared with me” on their survey list.</p>
+${state.error && !state.at ? html`<p class="notice danger" role="alert">${state.error.detail ?? state.error.message}</p>` : ''}
+<p>Share the survey with a person of your team or with a workgroup: the person, or each member of the workgroup, can then work on it as the role allows (a workgroup member never more than their own role in the workgroup allows), and finds it under “Shared with me” on their survey list.</p>
 <section aria-labelledby="access-heading">
 <h3 id="access-heading">Who has access</h3>
 <table class="cards share-list">
@@ -156,16 +228,23 @@ ${state.error && !state.addError ? html`<p class="notice danger" role="alert">${
 <thead><tr><th scope="col">Who</th><th scope="col">Role</th><th scope="col">Shared by</th><th scope="col">Actions</th></tr></thead>
 <tbody>
 <tr><th scope="row"><span class="badge accent">Owner</span> ${s.owner?.username ?? ''}${s.owner && s.owner.id === user.id ? ' (you)' : ''}</th><td data-label="Role">Owner: everything, including deleting the survey</td><td data-label="Shared by">—</td><td></td></tr>
+${s.people.map((e) => personRow(e, s, survey, csrf))}
 ${s.shares.map((e) => shareRow(e, s, survey, csrf))}
 </tbody></table>
-${s.shares.length ? '' : html`<p class="muted" id="not-shared">Not shared yet: only the owner has access.</p>`}
+${s.shares.length || s.people.length ? '' : html`<p class="muted" id="not-shared">Not shared yet: only the owner has access.</p>`}
+</section>
+<div class="workspace-panels">
+<section class="card" aria-labelledby="person-heading">
+<h3 id="person-heading">Share with a person</h3>
+${personForm(s, survey, csrf, state.at === 'person' ? { person: state.person, error: state.error } : {})}
 </section>
 <section class="card" aria-labelledby="add-heading">
 <h3 id="add-heading">Share with a workgroup</h3>
-${addForm(s, survey, csrf, state.addError ? state.error : undefined)}
+${addForm(s, survey, csrf, state.at === 'workgroup' ? state.error : undefined)}
 <details id="roles-help"><summary>What each role allows</summary>
 <dl class="small">${s.roles.map((r) => html`<dt>${r.name}</dt><dd>${r.description}</dd>`)}</dl></details>
-</section>`;
+</section>
+</div>`;
     const code = state.error ? Math.min(state.error.status, 500) : 200;
     return sendPage(
       reply,
@@ -200,9 +279,29 @@ ${addForm(s, survey, csrf, state.addError ? state.error : undefined)}
           await shareSurveyWith(deps, actor, survey.id, b.workgroup, b.role || undefined);
           return reply.redirect(`${shareUrl(sm)}&done=shared`, 303);
         }
-        if (b.action === 'role') {
-          await changeSurveyShare(deps, actor, survey.id, b.share, b.role);
+        if (b.action === 'person') {
+          await shareWithPerson(deps, actor, survey.id, b.person, b.role || undefined);
+          return reply.redirect(`${shareUrl(sm)}&done=person-shared`, 303);
+        }
+        if (b.action === 'role' || b.action === 'person-role') {
+          if (b.action === 'role') await changeSurveyShare(deps, actor, survey.id, b.share, b.role);
+          else await changePersonShare(deps, actor, survey.id, b.share, b.role);
           return reply.redirect(`${shareUrl(sm)}&done=role`, 303);
+        }
+        if (b.action === 'person-remove') {
+          if (confirmed(b)) {
+            await removePersonShare(deps, actor, survey.id, b.share);
+            return reply.redirect(`${shareUrl(sm)}&done=person-removed`, 303);
+          }
+          const s = await surveySharing(deps, user.id, survey.id);
+          const entry = s.people.find((e) => e.share.id === b.share);
+          if (!entry) throw new ApiError(1020, 'Share not found.');
+          return askFirst(deps, reply, user, {
+            action: shareUrl(sm),
+            destruction: personRemoval(entry, survey.title),
+            cancelHref: shareUrl(sm),
+            fields: { action: 'person-remove', share: entry.share.id },
+          });
         }
         if (!confirmed(b)) {
           const s = await surveySharing(deps, user.id, survey.id);
@@ -219,10 +318,18 @@ ${addForm(s, survey, csrf, state.addError ? state.error : undefined)}
         return reply.redirect(`${shareUrl(sm)}&done=removed`, 303);
       } catch (err) {
         // Refusals about the survey itself (not found, no right to share it) are the error page's.
-        if (!(err instanceof ApiError) || err.status >= 500 || (err.code === 1016 && b.action !== 'share'))
+        const adding = b.action === 'share' || b.action === 'person';
+        if (
+          !(err instanceof ApiError) ||
+          err.status >= 500 ||
+          (!adding && (err.code === 1016 || err.code === 1020))
+        )
           throw err;
-        if (err.code === 1020 && b.action !== 'share') throw err;
-        return render(reply, user, survey, { error: err, addError: b.action === 'share' });
+        return render(reply, user, survey, {
+          error: err,
+          at: b.action === 'share' ? 'workgroup' : b.action === 'person' ? 'person' : undefined,
+          person: b.action === 'person' ? b.person : undefined,
+        });
       }
     },
   );
