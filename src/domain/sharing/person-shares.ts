@@ -13,7 +13,7 @@ import { recordEvent } from '../core/events.js';
 import { hexId } from '../core/ids.js';
 import { isUniqueViolation } from '../core/unique.js';
 import { activeTeamOf, sameTeam } from '../teams/membership.js';
-import { findRole, type Role, SYSTEM_ROLE_IDS } from '../workgroups/roles.js';
+import { findRole, type Role, rolesById, SYSTEM_ROLE_IDS } from '../workgroups/roles.js';
 import { SURVEY } from './privileges.js';
 import { requireSharer, type SharedSurvey } from './sharer.js';
 import type { ShareActor } from './shares.js';
@@ -141,6 +141,7 @@ export async function changePersonShare(
   const share = await shareOf(deps, surveyId, shareId);
   const role = await enabledRole(deps, share.team_id, roleId);
   if (role.id === share.role_id) return share;
+  const old = (await rolesById(deps, [share.role_id])).get(share.role_id);
   const [eventId] = await deps.ids.take(1);
   const now = deps.clock.now().toISOString();
   await deps.db.kysely.transaction().execute(async (trx) => {
@@ -150,7 +151,7 @@ export async function changePersonShare(
       .where('id', '=', share.id)
       .execute();
     await record(deps, trx, eventId, 'permission_updated', actor, share, survey, {
-      old: share.role_id,
+      old: old?.name ?? share.role_id,
       new: role.name,
     });
   });
