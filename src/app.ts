@@ -53,6 +53,7 @@ import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { operatorArea } from './web/operator/plugin.js';
 import { respondPages } from './web/respond/pages.js';
 import { responsesPages } from './web/responses/responses.js';
+import { sharingPages } from './web/sharing/share.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
 
@@ -173,6 +174,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(resultsPages(deps));
   await app.register(responsesPages(deps));
   await app.register(homeAndDesignPages(deps));
+  await app.register(sharingPages(deps));
   await app.register(contactPages(deps));
   await app.register(importPages(deps));
   await app.register(integrationsArea(deps));

@@ -127,7 +127,7 @@ const TABS: [SurveyTab, string][] = [
 /** The head of every page of one survey: its title and links to its other pages. */
 export function surveyHeader(
   s: { title: string; manage_token: string; preview_token: string },
-  current: SurveyTab,
+  current: SurveyTab | null,
 ): Html {
   const paths = surveyPaths(s);
   return html`<div class="survey-head"><p class="muted small"><a href="/">Surveys</a></p>

@@ -19,6 +19,24 @@ export interface WorkgroupSharesTable {
   updated_at: string;
 }
 
+/** A survey shared with one person of the sharer's team, with a role; in effect while they are an active member. */
+export interface PersonSharesTable {
+  /** 32-char hex */
+  id: string;
+  survey_id: string;
+  user_id: string;
+  /** the team both belong to */
+  team_id: string;
+  /** the survey owner's account (the distribution key) */
+  owner_account_id: string;
+  /** the user who shared it */
+  shared_by: string;
+  role_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SharingTables {
   workgroup_shares: WorkgroupSharesTable;
+  person_shares: PersonSharesTable;
 }

@@ -1,7 +1,8 @@
-// What a user may do with a survey they do not own, through workgroup shares. A share gives a
+// What a user may do with a survey they do not own, through shares. A workgroup share gives a
 // survey to a workgroup with a role; each member with effect (activeWorkgroupsOf: active in the
 // workgroup's team) holds that role's privileges, capped by their own role in the workgroup
-// (per area the lower level). Several shares reaching the same user add up. Everything is read
+// (per area the lower level). A person share gives one member of the sharer's team the role's
+// privileges while they are an active member. Several shares reaching the same user add up. Everything is read
 // live, so removing a share or a membership takes access away at once.
 // src/domain/surveys/access.ts (requireSurvey) asks here; nothing else decides.
 import type { Kysely } from 'kysely';
@@ -58,22 +59,66 @@ export function isFullAccess(privileges: string[]): boolean {
 
 export interface ShareReach {
   share_id: string;
-  workgroup_id: string;
+  /** a workgroup share's workgroup; null for a share with the person themselves */
+  workgroup_id: string | null;
   /** the privileges this share gives the user (share role capped by the member role) */
   privileges: string[];
 }
 
+/** A person-share query: the shares with `userId` in effect (they are an active member of its team). */
+function personSharesOf(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('person_shares as ps')
+    .innerJoin('team_members as tm', (j) =>
+      j.onRef('tm.user_id', '=', 'ps.user_id').onRef('tm.team_id', '=', 'ps.team_id'),
+    )
+    .where('ps.user_id', '=', userId)
+    .where('tm.status', '=', 'active');
+}
+
 /**
- * The shares of `surveyIds` that reach `userId` through workgroups they take part in with
- * effect, each with the privileges it gives them.
+ * The shares of `surveyIds` that reach `userId`: shares with them in person (the role's
+ * privileges) and through workgroups they take part in with effect, each with the privileges it
+ * gives them.
  */
 export async function sharesReaching(
   deps: Deps,
   userId: string,
   surveyIds?: string[],
 ): Promise<Array<ShareReach & { resource_id: string }>> {
+  if (surveyIds?.length === 0) return [];
+  let personal = personSharesOf(deps.db.kysely, userId).select(['ps.id', 'ps.survey_id', 'ps.role_id']);
+  if (surveyIds) personal = personal.where('ps.survey_id', 'in', surveyIds);
+  const [people, viaGroups] = await Promise.all([
+    personal.execute(),
+    workgroupSharesReaching(deps, userId, surveyIds),
+  ]);
+  if (people.length === 0) return viaGroups;
+  const roles = await rolesById(
+    deps,
+    people.map((p) => p.role_id),
+  );
+  return [
+    ...people.map((p) => {
+      const role = roles.get(p.role_id);
+      return {
+        share_id: p.id,
+        workgroup_id: null,
+        resource_id: p.survey_id,
+        privileges: role ? unionPrivileges([privilegesOf(role)]) : [],
+      };
+    }),
+    ...viaGroups,
+  ];
+}
+
+async function workgroupSharesReaching(
+  deps: Deps,
+  userId: string,
+  surveyIds?: string[],
+): Promise<Array<ShareReach & { resource_id: string }>> {
   const memberships = await activeWorkgroupsOf(deps, userId);
-  if (memberships.length === 0 || surveyIds?.length === 0) return [];
+  if (memberships.length === 0) return [];
   let query = deps.db.kysely
     .selectFrom('workgroup_shares')
     .select(['id', 'workgroup_id', 'resource_id', 'role_id'])
@@ -124,9 +169,14 @@ export function sharedWithQuery(db: Kysely<Database>, userId: string) {
     .selectFrom('workgroup_shares as s')
     .select('s.resource_id')
     .where('s.resource_type', '=', SURVEY)
-    .where('s.workgroup_id', 'in', activeWorkgroupIdsQuery(db, userId));
+    .where('s.workgroup_id', 'in', activeWorkgroupIdsQuery(db, userId))
+    .union(personSharesOf(db, userId).select('ps.survey_id as resource_id'));
 }
 
 export function sharedAtAllQuery(db: Kysely<Database>) {
-  return db.selectFrom('workgroup_shares as s').select('s.resource_id').where('s.resource_type', '=', SURVEY);
+  return db
+    .selectFrom('workgroup_shares as s')
+    .select('s.resource_id')
+    .where('s.resource_type', '=', SURVEY)
+    .union(db.selectFrom('person_shares').select('survey_id as resource_id'));
 }

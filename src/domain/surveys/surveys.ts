@@ -329,8 +329,12 @@ async function listHead(deps: Deps, userId: string): Promise<ListHead> {
         db.kysely.selectNoFrom((eb) => [
           eb.selectFrom('survey_totals').select('surveys').where('owner_id', '=', user).as('surveys'),
           eb.selectFrom('survey_totals').select('stamp').where('owner_id', '=', user).as('stamp'),
+          // Any share may reach the user: as a workgroup member, or shared with them in person.
           eb
-            .exists(eb.selectFrom('workgroup_members').select('user_id').where('user_id', '=', user))
+            .or([
+              eb.exists(eb.selectFrom('workgroup_members').select('user_id').where('user_id', '=', user)),
+              eb.exists(eb.selectFrom('person_shares').select('user_id').where('user_id', '=', user)),
+            ])
             .as('member'),
         ]),
       { arrays: true },

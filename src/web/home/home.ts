@@ -14,6 +14,7 @@ import {
   surveyDeletion,
   type WorkspaceSurvey,
 } from '../../domain/collectors/states.js';
+import { type SharedWithMe, sharedWithMe } from '../../domain/sharing/survey-shares.js';
 import {
   createFolder,
   deleteFolder,
@@ -38,6 +39,7 @@ import { type Html, html, raw } from '../html.js';
 import { page, surveyPaths } from '../layout.js';
 import type { PageApp } from '../page-area.js';
 import { csrfToken, currentUser, loginUrl, safeNext } from '../session.js';
+import { shareUrl } from '../sharing/share.js';
 import { planOf } from '../typed.js';
 
 const PER_PAGE = 50;
@@ -69,8 +71,14 @@ const HomeQuery = Type.Object({
   q: text(200),
   folder: text(20),
   sort: text(20),
+  view: text(10),
   done: text(40),
 });
+
+/** Which surveys the list shows: all, the user's own, or those others shared with them. */
+const VIEWS = { all: 'All surveys', mine: 'Mine', shared: 'Shared with me' } as const;
+type View = keyof typeof VIEWS;
+const VIEW_KEYS: View[] = ['all', 'mine', 'shared'];
 const NewSurveyBody = Type.Object(
   { _csrf: Type.String({ maxLength: 200 }), title: text(100_000), template: text(100) },
   { additionalProperties: false },
@@ -98,6 +106,7 @@ interface ListState {
   q: string;
   folder: string;
   sort: Sort;
+  view: View;
   page: number;
 }
 
@@ -107,6 +116,7 @@ function listState(query: Record<string, string | undefined>): ListState {
     q: (query.q ?? '').trim(),
     folder: /^[0-9]{1,20}$/.test(query.folder ?? '') ? query.folder! : '',
     sort: query.sort && query.sort in SORTS ? (query.sort as Sort) : 'modified',
+    view: query.view === 'mine' || query.view === 'shared' ? query.view : 'all',
     page: Number.isFinite(n) && n >= 1 && n <= 100_000 ? n : 1,
   };
 }
@@ -118,6 +128,7 @@ function listUrl(s: ListState, change: Partial<ListState> = {}): string {
   if (next.q) params.set('q', next.q);
   if (next.folder) params.set('folder', next.folder);
   if (next.sort !== 'modified') params.set('sort', next.sort);
+  if (next.view !== 'all') params.set('view', next.view);
   if (next.page > 1) params.set('page', String(next.page));
   const query = params.toString();
   return query ? `/?${query}` : '/';
@@ -189,17 +200,32 @@ function folderDestruction(f: Folder): Destruction {
   };
 }
 
-function surveyRow(s: WorkspaceSurvey, user: User, folders: Folder[], csrf: string, back: string): Html {
+/** How a survey shared with the user reaches them: who shared it, with which role. */
+function sharedNote(shared: SharedWithMe | undefined): Html {
+  if (!shared) return html` <span class="badge accent">Shared with you</span>`;
+  return html` <span class="badge accent">Shared with you</span>
+<p class="small shared-by">Shared by ${shared.sharedBy.join(', ')} · ${shared.roles.join(', ')}${shared.workgroups.length ? html`<span class="muted"> (through ${shared.workgroups.join(', ')})</span>` : ''}</p>`;
+}
+
+function surveyRow(
+  s: WorkspaceSurvey,
+  user: User,
+  folders: Folder[],
+  csrf: string,
+  back: string,
+  shared: SharedWithMe | undefined,
+): Html {
   const paths = surveyPaths(s);
   const name = s.title || 'Untitled survey';
   const own = s.owner_id === user.id;
+  const mayShare = own || !!shared?.mayShare;
   const folder = folders.find((f) => f.id === s.folder_id);
   const fields = { survey: s.id, back };
   const moveId = `move-${s.id}`;
   return html`<tr>
 <th scope="row"><a class="survey-title" href="${paths.edit}">${name}</a>
-${own ? '' : html` <span class="badge accent">Shared with you</span>`}${folder ? html` <span class="badge">${folder.title}</span>` : ''}
-<ul class="links small" aria-label="Pages of ${name}"><li><a href="${paths.preview}">Preview</a></li><li><a href="${paths.collect}">Collect</a></li><li><a href="${paths.analyze}">Analyze</a></li><li><a href="${paths.responses}">Responses</a></li></ul></th>
+${own ? '' : sharedNote(shared)}${folder ? html` <span class="badge">${folder.title}</span>` : ''}
+<ul class="links small" aria-label="Pages of ${name}"><li><a href="${paths.preview}">Preview</a></li><li><a href="${paths.collect}">Collect</a></li><li><a href="${paths.analyze}">Analyze</a></li><li><a href="${paths.responses}">Responses</a></li>${mayShare ? html`<li><a href="${shareUrl(s.manage_token)}">Share<span class="visually-hidden"> ${name}</span></a></li>` : ''}</ul></th>
 <td data-label="Responses" class="num">${s.response_count}</td>
 <td data-label="Collectors">${collectorStatus(s.collectors)}</td>
 <td data-label="Modified">${when(s.date_modified)}</td>
@@ -297,8 +323,16 @@ ${
 </section>`;
 }
 
+function viewTabs(state: ListState): Html {
+  return html`<nav class="survey-tabs list-views" aria-label="Whose surveys"><ul>${VIEW_KEYS.map(
+    (k) =>
+      html`<li><a href="${listUrl(state, { view: k, page: 1 })}"${k === state.view ? raw(' aria-current="page"') : ''}>${VIEWS[k]}</a></li>`,
+  )}</ul></nav>`;
+}
+
 function filterForm(state: ListState, folders: Folder[]): Html {
   return html`<form method="get" action="/" class="filter-bar" role="search" aria-label="Find surveys">
+${state.view === 'all' ? '' : html`<input type="hidden" name="view" value="${state.view}">`}
 <div><label for="q">Search titles</label><input id="q" name="q" type="search" maxlength="200" value="${state.q}"></div>
 <div><label for="folder">Folder</label><select id="folder" name="folder"><option value="">All surveys</option>${folders.map(
     (f) => html`<option value="${f.id}"${f.id === state.folder ? raw(' selected') : ''}>${f.title}</option>`,
@@ -322,7 +356,7 @@ async function home(
   const query: ListQuery = {
     offset: (state.page - 1) * PER_PAGE,
     limit: PER_PAGE,
-    filters: [],
+    filters: state.view === 'mine' ? ['owned'] : state.view === 'shared' ? ['shared_with'] : [],
     title: state.q || undefined,
     folderId: state.folder || undefined,
     sortBy: sort.by,
@@ -332,7 +366,12 @@ async function home(
     listWorkspaceSurveys(deps, user.id, query),
     listFolders(deps, user.id, 0, MAX_FOLDERS),
   ]);
-  const filtered = Boolean(state.q || state.folder);
+  const shared = await sharedWithMe(
+    deps,
+    user.id,
+    rows.filter((r) => r.owner_id !== user.id).map((r) => r.id),
+  );
+  const filtered = Boolean(state.q || state.folder || state.view !== 'all');
   const first = total === 0 && !filtered;
   const pages = Math.max(1, Math.ceil(total / PER_PAGE));
   const csrf = await csrfToken(deps, reply);
@@ -342,7 +381,7 @@ async function home(
       ? html`<table class="cards survey-list">
 <caption class="visually-hidden">Surveys (${SORTS[state.sort].label.toLowerCase()})</caption>
 <thead><tr><th scope="col">Survey</th><th scope="col" class="num">Responses</th><th scope="col">Collectors</th><th scope="col">Modified</th><th scope="col">Actions</th></tr></thead>
-<tbody>${rows.map((s) => surveyRow(s, user, folders, csrf, back))}</tbody>
+<tbody>${rows.map((s) => surveyRow(s, user, folders, csrf, back, shared.get(s.id)))}</tbody>
 </table>
 ${
   pages > 1
@@ -355,12 +394,15 @@ ${state.page < pages ? html`<a href="${listUrl(state, { page: state.page + 1 })}
 }`
       : first
         ? html`<div class="empty"><p><strong>You have no surveys yet</strong>, and none are shared with you.</p><p><a class="button" href="#new-title">Create your first survey</a></p><p>Moving from SurveyMonkey? <a href="/import">Import your surveys, responses and contacts</a>.</p></div>`
-        : html`<div class="empty"><p>No surveys match${state.q ? html` “${state.q}”` : ''}${state.folder ? ' in this folder' : ''}${state.page > 1 ? ' on this page' : ''}.</p><p><a href="/">Show all surveys</a></p></div>`;
+        : state.view === 'shared' && !state.q && !state.folder
+          ? html`<div class="empty" id="none-shared"><p>No survey is shared with you yet. When someone shares a survey with a workgroup you are in, it appears here.</p></div>`
+          : html`<div class="empty"><p>No surveys match${state.q ? html` “${state.q}”` : ''}${state.folder ? ' in this folder' : ''}${state.page > 1 ? ' on this page' : ''}.</p><p><a href="/">Show all surveys</a></p></div>`;
   const summary = first
     ? ''
     : html`<p class="muted" role="status" id="survey-count">${plural(total, 'survey')}${filtered ? ' found' : ''}${pages > 1 ? `, page ${state.page} of ${pages}` : ''}.</p>`;
   const body = html`<h1>Your surveys</h1>
 ${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}
+${first ? '' : viewTabs(state)}
 ${first ? '' : filterForm(state, folders)}
 <section aria-labelledby="list-heading">
 <h2 id="list-heading" class="visually-hidden">Survey list</h2>
