@@ -3,6 +3,7 @@
 // shared it and the role, and only the controls that role allows; a user without the right to
 // share sees no Share control and a direct GET or POST is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, removeMember } from '../../src/domain/teams/teams.js';
 import { signIn, smOf, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { makeTeam, type TestTeam } from '../teams/fixtures.js';
@@ -271,5 +272,25 @@ describe('sharing with a person of the team', () => {
     expect(gone.status).toBe(303);
     expect((await admin.get(sharePath())).status).toBe(404);
     expect((await server.client.get(`/v3/surveys/${survey.id}`, { token: t.admin.token })).status).toBe(404);
+  });
+
+  it('ends when the person leaves the team, and does not come back when they rejoin', async () => {
+    const person = await server.account();
+    const by = { userId: t.owner.user.id, ip: null };
+    await addMember(server.deps, t.team.id, { username: person.user.username }, by);
+    const shared = await owner.postForm(sharePath(), {
+      action: 'person',
+      person: person.user.username,
+      role: ROLES.viewer,
+    });
+    expect(shared.status).toBe(303);
+    const read = () => server.client.get(`/v3/surveys/${survey.id}`, { token: person.token });
+    expect((await read()).status).toBe(200);
+    await removeMember(server.deps, t.team.id, person.user.username, by);
+    await addMember(server.deps, t.team.id, { username: person.user.username }, by);
+    expect((await read()).status).toBe(404);
+    expect((await owner.get(sharePath())).text).not.toContain(
+      `<span class="badge">Person</span> ${person.user.username}`,
+    );
   });
 });

@@ -210,11 +210,17 @@ export async function removeMember(
   if (m.type === 'account_owner') throw new ApiError(1025, 'the account owner cannot be removed');
   const eventId = await deps.ids.one();
   await deps.db.kysely.transaction().execute(async (trx) => {
-    // Leaving the team ends the user's place in the team's workgroups too.
+    // Leaving the team ends the user's place in the team's workgroups and the surveys shared with
+    // them in it (a person share has effect only for a member; a later return starts afresh).
     await trx
       .deleteFrom('workgroup_members')
       .where('user_id', '=', user.id)
       .where('workgroup_id', 'in', trx.selectFrom('workgroups').select('id').where('team_id', '=', team.id))
+      .execute();
+    await trx
+      .deleteFrom('person_shares')
+      .where('user_id', '=', user.id)
+      .where('team_id', '=', team.id)
       .execute();
     await trx.deleteFrom('team_members').where('id', '=', m.id).execute();
     await recordAdminEvent(deps, trx, eventId, team, actor, {
