@@ -1,0 +1,108 @@
+// The one definition of each figure about a survey's responses, used by every page (analyze,
+// summary, shared results), the exports and the API's rollups and trends:
+// - completed, partial, disqualified, over quota: responses by their status; total: all of them;
+// - completion rate: completed / total, as a whole percent, always shown with its two counts;
+// - per question, answered: responses holding an answer to it; hidden: responses for which its
+//   display logic hid it (and that hold no answer to it); skipped: the rest, responses that were
+//   shown it and left it unanswered. answered + skipped + hidden = total, and a share "answered"
+//   is of the responses that were shown it (answered + skipped).
+import type { Deps } from '../../context.js';
+import { Slices } from '../../platform/slices.js';
+import type { StoredPage } from '../responses/answers.js';
+import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
+import { conditionHolds, knownFrom } from '../responses/recall.js';
+import { filtered, type ResponseFilters } from '../responses/responses.js';
+
+export interface StatusFigures {
+  total: number;
+  completed: number;
+  partial: number;
+  disqualified: number;
+  overquota: number;
+}
+
+/** The figures of responses counted per status (any status not named still counts in total). */
+export function statusFigures(byStatus: ReadonlyMap<string, number> | Record<string, number>): StatusFigures {
+  const entries = byStatus instanceof Map ? [...byStatus] : Object.entries(byStatus);
+  const out: StatusFigures = { total: 0, completed: 0, partial: 0, disqualified: 0, overquota: 0 };
+  for (const [status, n] of entries) {
+    out.total += n;
+    if (status === 'completed') out.completed += n;
+    else if (status === 'partial') out.partial += n;
+    else if (status === 'disqualified') out.disqualified += n;
+    else if (status === 'overquota') out.overquota += n;
+  }
+  return out;
+}
+
+/** A whole percent of `part` in `whole`, or null when there is no whole. */
+export function percent(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 100) : null;
+}
+
+/** The completion rate as the pages write it: "80% (33 of 41)", or "—" without responses. */
+export function completionText(f: Pick<StatusFigures, 'completed' | 'total'>): string {
+  const p = percent(f.completed, f.total);
+  return p === null ? '—' : `${p}% (${f.completed} of ${f.total})`;
+}
+
+/** A question's answered, skipped and hidden counts among `total` responses. */
+export function questionFigures(
+  total: number,
+  answered: number,
+  hidden: number,
+): { answered: number; skipped: number; hidden: number } {
+  return { answered, hidden, skipped: Math.max(0, total - hidden - answered) };
+}
+
+/** Responses whose row is read at a time by hiddenCounts. */
+const WINDOW = 1000;
+
+/**
+ * Per bucket (`bucketOf` a response's date_created; one bucket '' by default) and question, the
+ * responses matching `f` for which the question's display logic hid it and that hold no answer to
+ * it. Only questions with display logic are looked at: without any, nothing is read.
+ */
+export async function hiddenCounts(
+  deps: Deps,
+  index: DesignIndex,
+  f: ResponseFilters,
+  questions: IndexedQuestion[],
+  bucketOf: (dateCreated: string) => string = () => '',
+): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  const conditional = questions.filter((q) => q.doc.display_logic);
+  if (conditional.length === 0) return out;
+  const collectorIds = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
+  const slices = new Slices();
+  let after = -1;
+  for (;;) {
+    const rows = await filtered(deps, { ...f, collectorIds, surveyId: index.surveyId })
+      .select(['ordinal', 'pages', 'custom_variables', 'date_created'])
+      .where('ordinal', '>', after)
+      .orderBy('ordinal')
+      .limit(WINDOW)
+      .execute();
+    for (const r of rows) {
+      const known = knownFrom(parsed<StoredPage[]>(r.pages, []), parsed(r.custom_variables, {}));
+      for (const q of conditional)
+        if (!known.answers.has(q.id) && !conditionHolds(index, q.doc.display_logic!, known)) {
+          const key = bucketOf(r.date_created);
+          const m = out.get(key) ?? new Map<string, number>();
+          out.set(key, m);
+          m.set(q.id, (m.get(q.id) ?? 0) + 1);
+        }
+      if (slices.due()) await slices.yield();
+    }
+    if (rows.length < WINDOW) return out;
+    after = Number(rows[rows.length - 1].ordinal);
+  }
+}
+
+function parsed<T>(json: string, fallback: T): T {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return fallback;
+  }
+}
