@@ -40,10 +40,17 @@ export function percent(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 100) : null;
 }
 
-/** The completion rate as the pages write it: "80% (33 of 41)", or "—" without responses. */
-export function completionText(f: Pick<StatusFigures, 'completed' | 'total'>): string {
+/** The completion rate's two parts as the pages write them: "80%" ("—" without responses) and
+ * "33 of 41". */
+export function completionParts(f: Pick<StatusFigures, 'completed' | 'total'>): { rate: string; of: string } {
   const p = percent(f.completed, f.total);
-  return p === null ? '—' : `${p}% (${f.completed} of ${f.total})`;
+  return { rate: p === null ? '—' : `${p}%`, of: `${f.completed} of ${f.total}` };
+}
+
+/** The completion rate in one line: "80% (33 of 41)", or "—" without responses. */
+export function completionText(f: Pick<StatusFigures, 'completed' | 'total'>): string {
+  const { rate, of } = completionParts(f);
+  return f.total > 0 ? `${rate} (${of})` : rate;
 }
 
 /** A question's answered, skipped and hidden counts among `total` responses. */

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { isComparable } from '../../domain/analysis/crosstab.js';
-import { completionText, percent, statusFigures } from '../../domain/analysis/figures.js';
+import { completionParts, completionText, percent, statusFigures } from '../../domain/analysis/figures.js';
 import {
   type FilterQuery,
   filterSearch,
@@ -543,7 +543,7 @@ ${figure('Total responses', counts.total, 'f-total')}
 ${figure('Completed', counts.completed, 'f-completed')}
 ${figure('Partial', counts.partial, 'f-partial')}
 ${figure('Disqualified', counts.disqualified, 'f-disqualified')}
-${figure('Completion rate', completionText(counts), 'f-rate')}
+${figure(`Completion rate (${completionParts(counts).of})`, completionParts(counts).rate, 'f-rate')}
 ${figure('Typical time to complete', avg, 'f-time')}
 ${figure('Collectors (open)', `${h.collectors} (${h.openCollectors})`, 'f-collectors')}
 ${figure('Questions', survey.question_count, 'f-questions')}
