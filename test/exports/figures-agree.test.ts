@@ -34,6 +34,7 @@ describe('figures agree across pages, export and API', () => {
     const seeded = await seedSurvey(server, owner, {
       title: 'Tool feedback',
       collector: 'weblink',
+      body: { custom_variables: { src: 'Source' } },
       pages: [
         { title: 'You', questions: { uses: singleChoice('Do you use the planner?', ['Yes', 'No']) } },
         { title: 'Planner', questions: {} },
@@ -56,12 +57,24 @@ describe('figures agree across pages, export and API', () => {
     );
     expect(matrix.status, matrix.text).toBe(201);
     const m = matrix.body;
+    // A condition on the link's variable: the other way hidden responses are found (their answers).
+    const why = await server.client.post(
+      `/v3/surveys/${seeded.id}/pages/${seeded.pages[1]}/questions`,
+      {
+        family: 'open_ended',
+        subtype: 'single',
+        headings: [{ heading: 'Why did the newsletter bring you?' }],
+        display_logic: { custom_variable: 'src', value: 'news' },
+      },
+      t,
+    );
+    expect(why.status, why.text).toBe(201);
     const [speed, price] = m.answers.rows.map((r: { id: string }) => r.id);
     const good = m.answers.choices[1].id;
 
     // 11 responses: 8 completed, 3 partial. The matrix: answered by 3, left unanswered by 3 who were
     // shown it (one completed, two partial), hidden from the 5 who do not use the planner.
-    const respond = async (status: string, uses: string, rated: boolean) => {
+    const respond = async (status: string, uses: string, rated: boolean, src = '', reason = '') => {
       const pages: any[] = [
         { id: seeded.pages[0], questions: [{ id: seeded.questions.uses, answers: [{ choice_id: uses }] }] },
       ];
@@ -76,16 +89,19 @@ describe('figures agree across pages, export and API', () => {
                 { row_id: price, choice_id: good },
               ],
             },
+            ...(reason ? [{ id: why.body.id, answers: [{ text: reason }] }] : []),
           ],
         });
       const r = await server.client.post(
         `/v3/collectors/${seeded.collector.id}/responses`,
-        { response_status: status, pages },
+        { response_status: status, pages, custom_variables: src ? { src } : {} },
         t,
       );
       expect(r.status, r.text).toBe(201);
     };
-    for (let i = 0; i < 3; i++) await respond('completed', yes, true);
+    // The newsletter question: shown to the three who came with src=news, answered by one.
+    await respond('completed', yes, true, 'news', 'A friend forwarded it');
+    for (let i = 0; i < 2; i++) await respond('completed', yes, true, 'news');
     await respond('completed', yes, false);
     for (let i = 0; i < 4; i++) await respond('completed', no, false);
     for (let i = 0; i < 2; i++) await respond('partial', yes, false);
@@ -101,6 +117,7 @@ describe('figures agree across pages, export and API', () => {
         answered: number;
         skipped: number;
         hidden: number;
+        why: { answered: number; skipped: number; hidden: number };
       },
     ) => {
       const rate = `${Math.round((want.completed / want.total) * 100)}% (${want.completed} of ${want.total})`;
@@ -143,13 +160,29 @@ describe('figures agree across pages, export and API', () => {
       expect(rollups.status, rollups.text).toBe(200);
       const rolled = rollups.body.data.find((d: { id: string }) => d.id === m.id);
       expect(rolled.summary[0]).toMatchObject(figure);
+      const whyRolled = rollups.body.data.find((d: { id: string }) => d.id === why.body.id);
+      expect(whyRolled.summary[0]).toMatchObject({ answered: want.why.answered, skipped: want.why.skipped });
+      const whySection = new RegExp(
+        `id="r${why.body.id}"[\\s\\S]*?<p class="muted q-figures">([^<]*)</p>`,
+      ).exec(analyze.text);
+      expect(text(whySection![1])).toContain(
+        `Answered: ${want.why.answered} · Skipped: ${want.why.skipped} · Hidden by display logic: ${want.why.hidden}`,
+      );
       const trends = await server.client.get(`/v3/surveys/${seeded.id}/trends${query ? `?${query}` : ''}`, t);
       expect(trends.status, trends.text).toBe(200);
       const trend = trends.body.data.find((d: { id: string }) => d.id === m.id);
       expect({ answered: trend.answered, skipped: trend.skipped }).toEqual(figure);
     };
 
-    await expectAll('', { total: 11, completed: 8, partial: 3, answered: 3, skipped: 3, hidden: 5 });
+    await expectAll('', {
+      total: 11,
+      completed: 8,
+      partial: 3,
+      answered: 3,
+      skipped: 3,
+      hidden: 5,
+      why: { answered: 1, skipped: 2, hidden: 8 },
+    });
     // Completed only: the other path (the kept answers of the matching responses).
     await expectAll('status=completed', {
       total: 8,
@@ -158,6 +191,7 @@ describe('figures agree across pages, export and API', () => {
       answered: 3,
       skipped: 1,
       hidden: 4,
+      why: { answered: 1, skipped: 2, hidden: 5 },
     });
 
     // The summary export: the matrix's Answered and Skipped columns.

@@ -6,12 +6,14 @@
 //   display logic hid it (and that hold no answer to it); skipped: the rest, responses that were
 //   shown it and left it unanswered. answered + skipped + hidden = total, and a share "answered"
 //   is of the responses that were shown it (answered + skipped).
+import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { choiceToken } from '../../db/stores/response-keys.js';
 import { Slices } from '../../platform/slices.js';
 import type { StoredPage } from '../responses/answers.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { conditionHolds, knownFrom } from '../responses/recall.js';
-import { filtered, type ResponseFilters } from '../responses/responses.js';
+import { filtered, keyed, type ResponseFilters } from '../responses/responses.js';
 
 export interface StatusFigures {
   total: number;
@@ -66,9 +68,10 @@ export function questionFigures(
 const WINDOW = 1000;
 
 /**
- * Per bucket (`bucketOf` a response's date_created; one bucket '' by default) and question, the
- * responses matching `f` for which the question's display logic hid it and that hold no answer to
- * it. Only questions with display logic are looked at: without any, nothing is read.
+ * Per bucket (`bucketOf` a response's date_created, given at least to the hour; one bucket '' by
+ * default) and question, the responses matching `f` for which the question's display logic hid it
+ * and that hold no answer to it. Only questions with display logic are looked at: without any,
+ * nothing is read.
  */
 export async function hiddenCounts(
   deps: Deps,
@@ -81,7 +84,37 @@ export async function hiddenCounts(
   const conditional = questions.filter((q) => q.doc.display_logic);
   if (conditional.length === 0) return out;
   const collectorIds = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
+  const count = (key: string, q: IndexedQuestion, n: number) => {
+    const m = out.get(key) ?? new Map<string, number>();
+    out.set(key, m);
+    m.set(q.id, (m.get(q.id) ?? 0) + n);
+  };
   const slices = new Slices();
+  // Conditions on the choices of an earlier question read the kept answers, responses answered
+  // alike (and begun in the same hour) once; any other condition reads each response's answers.
+  const onChoices = (q: IndexedQuestion) => {
+    const d = q.doc.display_logic!;
+    return d.question_id !== undefined && (d.operator === 'selected' || d.operator === 'not_selected');
+  };
+  const byChoices = conditional.filter(onChoices);
+  const byAnswers = conditional.filter((q) => !onChoices(q));
+  if (byChoices.length > 0) {
+    const at = sql<string>`substr(date_created, 1, 13)`;
+    const groups = await keyed(deps, { ...f, collectorIds, surveyId: index.surveyId })
+      .select([at.as('at'), 'keys', 'choices', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy([at, 'keys', 'choices'])
+      .execute();
+    for (const g of groups) {
+      for (const q of byChoices) {
+        const d = q.doc.display_logic!;
+        const picked = (d.choice_ids ?? []).some((c) => g.choices.includes(choiceToken(d.question_id!, c)));
+        const shown = d.operator === 'selected' ? picked : !picked;
+        if (!shown && !g.keys.includes(` ${q.id}| `)) count(bucketOf(g.at), q, Number(g.n));
+      }
+      if (slices.due()) await slices.yield();
+    }
+  }
+  if (byAnswers.length === 0) return out;
   let after = -1;
   for (;;) {
     const rows = await filtered(deps, { ...f, collectorIds, surveyId: index.surveyId })
@@ -92,13 +125,9 @@ export async function hiddenCounts(
       .execute();
     for (const r of rows) {
       const known = knownFrom(parsed<StoredPage[]>(r.pages, []), parsed(r.custom_variables, {}));
-      for (const q of conditional)
-        if (!known.answers.has(q.id) && !conditionHolds(index, q.doc.display_logic!, known)) {
-          const key = bucketOf(r.date_created);
-          const m = out.get(key) ?? new Map<string, number>();
-          out.set(key, m);
-          m.set(q.id, (m.get(q.id) ?? 0) + 1);
-        }
+      for (const q of byAnswers)
+        if (!known.answers.has(q.id) && !conditionHolds(index, q.doc.display_logic!, known))
+          count(bucketOf(r.date_created), q, 1);
       if (slices.due()) await slices.yield();
     }
     if (rows.length < WINDOW) return out;
