@@ -40,6 +40,7 @@ describe('an import does not replay history', () => {
   it('sends no webhook and no alert for imported responses, and both for a live one', async () => {
     const src = await source.account();
     const seeded = await seedSurvey(source, src, { kind: 'simple', collector: 'weblink' });
+    const partials: string[] = [];
     const respondAtSource = async (n: number) => {
       for (let i = 0; i < n; i++) {
         const r = await source.client.post(
@@ -58,6 +59,7 @@ describe('an import does not replay history', () => {
           { token: src.token },
         );
         expect(r.status, r.text).toBe(201);
+        if (i % 2) partials.push(r.body.id);
       }
     };
     await respondAtSource(4);
@@ -99,7 +101,8 @@ describe('an import does not replay history', () => {
     await worker.drain();
     expect(receiver.posts().filter((p) => p.json?.event_type?.startsWith('response_'))).toEqual([]);
 
-    // The copy asks for an alert on each response; a resync then brings two more (one changed).
+    // The copy asks for an alert on each response; a resync then brings two more and one finished
+    // since (a partial response completed at the source: updated here).
     const surveys = (await dest.client.get('/v3/surveys', t)).body.data;
     expect(surveys).toHaveLength(1);
     const copy = (await dest.client.get(`/v3/surveys/${surveys[0].id}`, t)).body;
@@ -108,9 +111,17 @@ describe('an import does not replay history', () => {
     const set = await web.post(alerts, { _csrf: await web.csrf(alerts), mode: 'each' });
     expect(set.status).toBe(303);
     await respondAtSource(2);
+    const finished = await source.client.patch(
+      `/v3/surveys/${seeded.id}/responses/${partials[0]}`,
+      { response_status: 'completed' },
+      { token: src.token },
+    );
+    expect(finished.status, finished.text).toBe(200);
     await importOnce();
     const copied = await dest.client.get(`/v3/surveys/${copy.id}/responses`, t);
     expect(copied.body.total).toBe(6);
+    const second = await dest.client.get(`/v3/imports/${first.id}`, t);
+    expect(second.body.progress.copied.responses_updated).toBeGreaterThanOrEqual(1);
     await worker.drain();
     expect(receiver.posts().filter((p) => p.json?.event_type?.startsWith('response_'))).toEqual([]);
     expect(await alertsQueued()).toBe(0);
