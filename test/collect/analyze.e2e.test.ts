@@ -135,6 +135,7 @@ describe('analyze and summary pages', () => {
       expect(await page.locator('#f-completed .n').textContent()).toBe('2');
       expect(await page.locator('#f-partial .n').textContent()).toBe('1');
       expect(await page.locator('#f-rate .n').textContent()).toBe('67%');
+      expect(await page.locator('#f-rate').textContent()).toBe('67%Completion rate (2 of 3)');
       expect(await page.locator('#f-time .n').textContent()).toBe('2 min 0 s');
       expect(await page.locator('#f-collectors .n').textContent()).toBe('2 (2)');
       expect(await page.locator('svg.columns g.col').count()).toBe(14);

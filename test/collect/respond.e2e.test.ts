@@ -58,10 +58,10 @@ describe('respondent page', () => {
       expect(await page.title()).toContain('Every family <live>');
       await expect(page.locator('h1').textContent()).resolves.toBe('Every family <live>');
       expect(await page.locator('.presentation b').textContent()).toBe('friend');
-      // In the browser, a required question left empty is caught before posting.
+      // A required question left empty: the server's page, with the owner's message, as without script.
       await page.click('button:has-text("Onward")');
-      await page.locator('.js-error').first().waitFor();
-      expect(await page.locator('.js-error').first().textContent()).toBe('Please pick a colour.');
+      await page.locator('.error-summary').waitFor();
+      expect(await page.locator('.error-summary').textContent()).toContain('Please pick a colour.');
       expect(page.url()).toContain(collector.url);
 
       const blue = colour.answers.choices[1];

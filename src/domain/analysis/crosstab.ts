@@ -9,6 +9,7 @@ import { choiceToken } from '../../db/stores/response-keys.js';
 import { Slices } from '../../platform/slices.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import type { ResponseFilters } from '../responses/responses.js';
+import { hiddenCounts } from './figures.js';
 import { isNumeric, keyGroups, needsScan, type QuestionRollup, rollups, Tally } from './rollups.js';
 
 export interface CrosstabGroup {
@@ -93,7 +94,10 @@ export async function resultsBy(
     ]);
     return { ...results, compared };
   }
-  const groups = await readGroups(deps, index, f);
+  const [groups, hidden] = await Promise.all([
+    readGroups(deps, index, f),
+    hiddenCounts(deps, index, f, questions),
+  ]);
   const all = new Tally(
     new Set(questions.map((q) => q.id)),
     new Set(questions.filter(isNumeric).map((q) => q.id)),
@@ -103,5 +107,9 @@ export async function resultsBy(
     all.add(g.keys, g.n);
     if (slices.due()) await slices.yield();
   }
-  return { total: all.total, items: all.rollups(questions), compared: await split(groups, by, questions) };
+  return {
+    total: all.total,
+    items: all.rollups(questions, hidden.get('')),
+    compared: await split(groups, by, questions),
+  };
 }

@@ -8,6 +8,7 @@ import type { Deps } from '../../context.js';
 import { Slices } from '../../platform/slices.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { keyed, type ResponseFilters } from '../responses/responses.js';
+import { hiddenCounts, questionFigures } from './figures.js';
 import { exactStats, numericStats, type Stats } from './numbers.js';
 
 export type { Stats };
@@ -24,7 +25,10 @@ export interface RowSummary {
 }
 export interface QuestionSummary {
   answered: number;
+  /** Shown the question and left it unanswered (figures.ts). */
   skipped: number;
+  /** Not shown it: its display logic hid it (figures.ts). */
+  hidden: number;
   choices?: CountItem[];
   other?: CountItem[];
   other_answered?: number;
@@ -48,10 +52,10 @@ function summarize(
   counts: Map<string, number>,
   total: number,
   numbers?: Map<string, Stats>,
+  hidden = 0,
 ): QuestionSummary {
   const n = (k: string) => counts.get(k) ?? 0;
-  const answered = n('');
-  const out: QuestionSummary = { answered, skipped: Math.max(0, total - answered) };
+  const out: QuestionSummary = questionFigures(total, n(''), hidden);
   const choiceList = [...q.choices.values()];
   if (q.family === 'single_choice' || q.family === 'multiple_choice')
     out.choices = choiceList.map((c) => ({ id: c.id, count: n(`c:${c.id}`) }));
@@ -147,8 +151,9 @@ export class Tally {
     return out;
   }
 
-  /** The rollups of `questions` over what was added. */
-  rollups(questions: IndexedQuestion[]): QuestionRollup[] {
+  /** The rollups of `questions` over what was added; `hidden`: per question, the responses added
+   * that its display logic hid (hiddenCounts). */
+  rollups(questions: IndexedQuestion[], hidden: ReadonlyMap<string, number> = new Map()): QuestionRollup[] {
     const numbers = this.stats();
     return questions.map((q) => ({
       question: q,
@@ -157,6 +162,7 @@ export class Tally {
         this.counts.get(q.id) ?? new Map(),
         this.total,
         this.numeric.has(q.id) ? (numbers.get(q.id) ?? new Map()) : undefined,
+        hidden.get(q.id),
       ),
     }));
   }
@@ -186,6 +192,7 @@ export async function rollups(
   const collectors = f.collectorIds ?? (f.collectorId ? [f.collectorId] : undefined);
   const wanted = new Set(questions.map((q) => q.id));
   const numeric = new Set(questions.filter(isNumeric).map((q) => q.id));
+  const hiddenNow = () => hiddenCounts(deps, index, f, questions).then((m) => m.get('') ?? new Map());
   if (needsScan(f)) {
     const tally = new Tally(wanted, numeric);
     const slices = new Slices();
@@ -193,7 +200,7 @@ export async function rollups(
       tally.add(g.keys, g.n);
       if (slices.due()) await slices.yield();
     }
-    return { total: tally.total, items: tally.rollups(questions) };
+    return { total: tally.total, items: tally.rollups(questions, await hiddenNow()) };
   }
   const k = deps.db.kysely;
   let cq = k
@@ -214,7 +221,7 @@ export async function rollups(
     cq = cq.where('collector_id', 'in', collectors);
     tq = tq.where('id', 'in', collectors);
   }
-  const [rows, t] = await Promise.all([cq.execute(), tq.executeTakeFirstOrThrow()]);
+  const [rows, t, hidden] = await Promise.all([cq.execute(), tq.executeTakeFirstOrThrow(), hiddenNow()]);
   const total = Number(t.n);
   const counts: Counts = new Map();
   for (const r of rows) {
@@ -239,6 +246,7 @@ export async function rollups(
         counts.get(q.id) ?? new Map(),
         total,
         numeric.has(q.id) ? (numbers.get(q.id) ?? new Map()) : undefined,
+        hidden.get(q.id),
       ),
     })),
   };
@@ -320,15 +328,28 @@ export async function trends(
     if (slices.due()) await slices.yield();
   }
   const ordered = [...buckets.values()].sort((a, b) => a.start.getTime() - b.start.getTime());
+  // Bucketed as the kept answers are above (the date begun as written, to the hour or day).
+  const hidden = await hiddenCounts(deps, index, f, questions, (created) => {
+    const begun = `${created.slice(0, hourly ? 13 : 10)}${hourly ? ':00:00Z' : 'T00:00:00Z'}`;
+    return String(period(new Date(begun), by)[0].getTime());
+  });
+  const hiddenIn = (start: Date, q: IndexedQuestion) => hidden.get(String(start.getTime()))?.get(q.id) ?? 0;
   return questions.map((q) => {
     const periods = NO_TRENDS(q)
       ? []
       : ordered.map((b) => ({
           start: b.start,
           end: b.end,
-          summary: summarize(q, b.tally.counts.get(q.id) ?? new Map(), b.tally.total),
+          summary: summarize(
+            q,
+            b.tally.counts.get(q.id) ?? new Map(),
+            b.tally.total,
+            undefined,
+            hiddenIn(b.start, q),
+          ),
         }));
     const answered = ordered.reduce((s, b) => s + (b.tally.counts.get(q.id)?.get('') ?? 0), 0);
-    return { question: q, answered, skipped: total - answered, periods };
+    const hiddenAll = ordered.reduce((s, b) => s + hiddenIn(b.start, q), 0);
+    return { question: q, ...questionFigures(total, answered, hiddenAll), periods };
   });
 }

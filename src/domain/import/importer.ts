@@ -1,8 +1,8 @@
 // Moving in from SurveyMonkey (or another instance of this service): copies an account's contact
 // fields, contact lists, contacts, folders, surveys with their design, collectors and responses
 // through the source's public API into a local account. Every write goes through the same domain
-// functions the local API uses, so counts, rollups and events come out as if the data had been
-// entered here. A run stops cleanly when the day's request budget is spent (BudgetSpent); the
+// functions the local API uses, so counts and rollups come out as if the data had been entered
+// here; copied responses are history, though, and raise no events (no webhook, alert or activity). A run stops cleanly when the day's request budget is spent (BudgetSpent); the
 // next run picks up from the cursor and the id map, and a run after a finished one copies only
 // what is new or changed.
 //

@@ -141,6 +141,9 @@ async function copyPage(
       collectionMode: r.collection_mode ?? 'default',
       metadata: r.metadata ?? {},
       pagePath: (r.page_path ?? []).map((p) => design.get(String(p)) ?? String(p)),
+      // History, not news: an imported response raises no event, so no webhook delivery, no
+      // response alert and no team activity replays it (a live response afterwards still does).
+      silent: true,
     };
     const actor = { userId: run.owner.id, ip: null };
     if (existing.has(localId)) {

@@ -62,6 +62,8 @@ export interface CreateExtras {
   id?: string;
   /** Kept from elsewhere (an import) instead of now. */
   dateModified?: string;
+  /** Copied history (an import): written without events, so no webhook, alert or activity. */
+  silent?: boolean;
 }
 
 const editToken = () => randomBytes(18).toString('base64url');
@@ -135,7 +137,7 @@ export async function createResponse(
 ): Promise<ResponseRow> {
   const pages = checkPages(index, input.pages ?? []);
   const status = input.response_status ?? 'completed';
-  const types: EventType[] = ['response_created', ...statusEvents(null, status)];
+  const types: EventType[] = extras.silent ? [] : ['response_created', ...statusEvents(null, status)];
   const [minted, ...eventIds] = await deps.ids.take(1 + types.length);
   const id = extras.id ?? minted;
   const now = deps.clock.now().toISOString();
@@ -216,6 +218,8 @@ export interface UpdateExtras {
   dateModified?: string;
   /** keep only these pages' answers (a finished respondent: the pages on the path taken) */
   onlyPages?: ReadonlySet<string>;
+  /** Copied history (an import): written without events, so no webhook, alert or activity. */
+  silent?: boolean;
 }
 
 /** The answers an update stores: PUT replaces them, PATCH merges the given questions in. */
@@ -246,7 +250,9 @@ export async function updateResponse(
   const keep = <T>(given: T | undefined, now: T, reset: T): T =>
     given !== undefined ? given : mode === 'put' ? reset : now;
   const status = keep(input.response_status, current.response_status, 'completed');
-  const types: EventType[] = ['response_updated', ...statusEvents(current.response_status, status)];
+  const types: EventType[] = extras.silent
+    ? []
+    : ['response_updated', ...statusEvents(current.response_status, status)];
   const eventIds = await deps.ids.take(types.length);
   const now = deps.clock.now().toISOString();
   const next: ResponseRow = {

@@ -107,6 +107,6 @@ export function trendChart(title: string, points: TrendMark[]): Html {
     .filter((x) => x !== null)
     .join(' ');
   return html`<div class="chart-scroll" role="group" tabindex="0" aria-label="${title} (scrolls sideways)"><svg class="chart trend" role="img" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" aria-label="${title}"><title>${title}</title>
-<line x1="0" x2="${width}" y1="${top}" y2="${top}" class="axis"></line><text x="${width - 4}" y="${top - 6}" text-anchor="end">100% completed</text><text x="4" y="${top - 6}">${max} ${max === 1 ? 'response' : 'responses'}</text>
+<line x1="0" x2="${width}" y1="${top}" y2="${top}" class="axis"></line><text x="${width - 4}" y="${top - 6}" text-anchor="end">100%</text><text x="4" y="${top - 6}">${max} ${max === 1 ? 'response' : 'responses'}</text>
 ${marks}${line ? html`<polyline points="${line}" class="rate"></polyline>` : ''}</svg></div>`;
 }

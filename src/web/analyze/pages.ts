@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { isComparable } from '../../domain/analysis/crosstab.js';
+import { completionParts, completionText, percent, statusFigures } from '../../domain/analysis/figures.js';
 import {
   type FilterQuery,
   filterSearch,
@@ -171,7 +172,8 @@ export function questionResult(
   q: IndexedQuestion,
   summary: QuestionSummary,
   texts: string[] | undefined,
-  total: number,
+  // Shares are of the responses shown the question (summary.answered + summary.skipped), not of this.
+  _total: number,
   words: Html | string = '',
 ): Html {
   const title = plain(q.heading);
@@ -227,6 +229,8 @@ export function questionResult(
       counts,
     );
   }
+  // Of the responses shown the question (figures.ts): those its display logic hid are not counted.
+  const answeredShare = percent(summary.answered, summary.answered + summary.skipped);
   const stats = summary.stats ?? summary.rows?.find((r) => r.stats)?.stats;
   const statsLine = stats
     ? html`<p>Minimum ${stats.min}, maximum ${stats.max}, mean ${Math.round(stats.mean * 100) / 100}, median ${stats.median}.</p>`
@@ -236,7 +240,7 @@ export function questionResult(
       ? html`<details open><summary>Latest answers (${texts.length})</summary><ul class="texts">${texts.map((t) => html`<li>${t}</li>`)}</ul></details>`
       : '';
   return html`<section class="q-result" id="r${q.id}" data-family="${q.family}"><h3>${richText(q.heading)}</h3>
-<p class="muted">Answered: ${summary.answered} · Skipped: ${summary.skipped}${total > 0 ? ` · ${Math.round((summary.answered / total) * 100)}% answered` : ''}</p>
+<p class="muted q-figures">Answered: ${summary.answered} · Skipped: ${summary.skipped}${summary.hidden > 0 ? ` · Hidden by display logic: ${summary.hidden}` : ''}${answeredShare === null ? '' : ` · ${answeredShare}% answered`}</p>
 ${chart}${statsLine}${list}${words}</section>`;
 }
 
@@ -290,9 +294,17 @@ ${barChart(
 function trendResult(t: Trend): Html | string {
   if (t.points.length === 0) return '';
   const per = { day: 'day', week: 'week (from Monday)', month: 'month' }[t.by];
-  const pct = (p: TrendPoint) => (p.total > 0 ? `${Math.round((p.completed / p.total) * 100)}%` : '—');
+  const pct = (p: TrendPoint) => {
+    const r = percent(p.completed, p.total);
+    return r === null ? '—' : `${r}%`;
+  };
+  const all = t.points.reduce(
+    (a, p) => ({ completed: a.completed + p.completed, total: a.total + p.total }),
+    { completed: 0, total: 0 },
+  );
   return html`<section class="q-result" id="trend"><h3>Responses over time</h3>
-<p class="muted">Responses begun per ${per} (columns) and the share of them completed (line).</p>
+<p>Completion rate: <strong id="trend-rate">${completionText(all)}</strong></p>
+<p class="muted">Responses begun per ${per} (columns) and the share of them completed (line, on a scale of 0 to 100%).</p>
 ${trendChart(
   `Responses per ${t.by} and completion rate`,
   t.points.map((p) => ({ label: p.start, total: p.total, completed: p.completed })),
@@ -513,7 +525,7 @@ ${items.map((it) =>
         readableFilters(plan, responseFilters(survey.id, f)),
         deps.clock.now(),
       );
-      const rate = h.total > 0 ? Math.round((h.byStatus.completed / h.total) * 100) : 0;
+      const counts = statusFigures(h.byStatus);
       const avg =
         h.averageSeconds === null
           ? '—'
@@ -527,11 +539,11 @@ ${filterForm(`/summary/${token}`, f, index, collectors)}
 ${planNotice(plan, survey)}
 ${matchCount(h.total, f)}
 <div class="figures">
-${figure('Total responses', h.total, 'f-total')}
-${figure('Completed', h.byStatus.completed, 'f-completed')}
-${figure('Partial', h.byStatus.partial, 'f-partial')}
-${figure('Disqualified', h.byStatus.disqualified, 'f-disqualified')}
-${figure('Completion rate', `${rate}%`, 'f-rate')}
+${figure('Total responses', counts.total, 'f-total')}
+${figure('Completed', counts.completed, 'f-completed')}
+${figure('Partial', counts.partial, 'f-partial')}
+${figure('Disqualified', counts.disqualified, 'f-disqualified')}
+${figure(`Completion rate (${completionParts(counts).of})`, completionParts(counts).rate, 'f-rate')}
 ${figure('Typical time to complete', avg, 'f-time')}
 ${figure('Collectors (open)', `${h.collectors} (${h.openCollectors})`, 'f-collectors')}
 ${figure('Questions', survey.question_count, 'f-questions')}
