@@ -55,6 +55,7 @@ import { respondPages } from './web/respond/pages.js';
 import { responsesPages } from './web/responses/responses.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
+import { teamWorkspacePages } from './web/teams/plugin.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
 const apiRoutes: Routes[] = [
@@ -174,6 +175,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(responsesPages(deps));
   await app.register(homeAndDesignPages(deps));
   await app.register(contactPages(deps));
+  await app.register(teamWorkspacePages(deps));
   await app.register(importPages(deps));
   await app.register(integrationsArea(deps));
   return app;
