@@ -69,8 +69,9 @@ export function memberRoutes(app: PageApp, deps: Deps): void {
         'Team',
         null,
         html`${messages(undefined, error)}
-<p>You are not in a team. A team shares surveys through workgroups, and its owner and admins see the
-team's activity. Create one and invite your colleagues, or ask a team admin to invite you.</p>
+<p>You are not in a team. A team shares surveys through <a href="/team/workgroups">workgroups</a>, and
+its members see the team's activity. Create one and invite your colleagues, or ask a team admin to
+invite you.</p>
 <section class="card" aria-labelledby="create-heading"><h2 id="create-heading">Create a team</h2>
 <form method="post" action="/team/create">${hidden(csrf)}
 <div class="field"><label for="team-name">Team name</label><input id="team-name" name="name" type="text" maxlength="100" required${
@@ -114,8 +115,11 @@ Open the link in the invitation email to accept it (ask a team admin to resend i
         },
         { name: `${label} ${m.username}` },
       );
+    // As changeMemberEmail and removeMember decide (the controls only mirror the domain's rule).
+    const mayEmail = (m: MemberRow) => admin && (m.type !== 'account_owner' || me.type === 'account_owner');
+    const mayRemove = (m: MemberRow) => admin && m.type !== 'account_owner' && m.user_id !== me.user_id;
     const emailForm = (m: MemberRow) =>
-      admin && (m.type !== 'account_owner' || me.type === 'account_owner')
+      mayEmail(m)
         ? html`<details><summary>Change email<span class="visually-hidden"> of ${m.username}</span></summary>
 <form method="post" action="/team/members/${m.id}/email">${hidden(csrf)}
 <div class="field"><label for="email-${m.id}">New email address of ${m.username}</label><input id="email-${m.id}" name="email" type="email" maxlength="254" required value="${m.email}"></div>
@@ -140,14 +144,14 @@ Open the link in the invitation email to accept it (ask a team admin to resend i
 ${
   admin
     ? html`<td data-label="Actions">${emailForm(m)}${
-        m.type !== 'account_owner' && m.user_id !== me.user_id
+        mayRemove(m)
           ? removeForm(
               m,
               'Remove',
               `${m.username}'s membership of ${team.name} and their places in its workgroups (the surveys they own stay theirs).`,
             )
           : ''
-      }</td>`
+      }${mayEmail(m) || mayRemove(m) ? '' : html`<span class="muted">None</span>`}</td>`
     : ''
 }</tr>`,
     )}</tbody></table>
