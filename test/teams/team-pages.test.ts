@@ -4,7 +4,7 @@
 // control and is refused a direct POST.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxWorker } from '../../src/outbox/worker.js';
-import { signIn, startServer, type TestServer, type WebSession } from '../helpers/fixtures.js';
+import { seedSurvey, signIn, startServer, type TestServer, type WebSession } from '../helpers/fixtures.js';
 import { SmtpSink } from '../reach/helpers/smtp.js';
 import { makeTeam, type TestTeam } from './fixtures.js';
 
@@ -178,8 +178,10 @@ describe('a member without the rights', () => {
   let t: TestTeam;
   let web: WebSession;
   let pendingId: string;
+  let surveyId: string;
   beforeAll(async () => {
     t = await makeTeam(server);
+    surveyId = (await seedSurvey(server, t.admin, { kind: 'simple', title: 'Admin survey' })).id;
     const guest = await server.account();
     const owner = await signIn(server, t.owner);
     await owner.postForm('/team/invite', { who: guest.user.email }, '/team');
@@ -202,6 +204,7 @@ describe('a member without the rights', () => {
       '/role"',
       '/email"',
       'Send invitation',
+      'action="/team/transfer"',
     ])
       expect(page.text).not.toContain(control);
   });
@@ -216,6 +219,7 @@ describe('a member without the rights', () => {
       [`/team/members/${pendingId}/resend`, {}],
       [`/team/members/${pendingId}/remove`, { confirm: 'yes' }],
       [`/team/members/${t.memberIds.admin}/email`, { email: 'taken-over@example.org' }],
+      ['/team/transfer', { survey_id: surveyId, to: t.regular.user.id }],
     ];
     for (const [path, form] of posts) {
       const res = await web.postForm(path, form, '/team');
@@ -229,12 +233,77 @@ describe('a member without the rights', () => {
       token: t.owner.token,
     });
     expect(admin.body.email).toBe(t.admin.user.email);
+    expect((await server.client.get(`/v3/surveys/${surveyId}`, { token: t.admin.token })).status).toBe(200);
   });
 
   it('is refused a POST with a forged CSRF token', async () => {
     const owner = await signIn(server, t.owner);
     const res = await owner.post('/team/invite', { _csrf: 'forged', who: t.regular.user.email });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('transferring a survey', () => {
+  it("moves a leaving member's survey, with its responses, to another member", async () => {
+    const t = await makeTeam(server);
+    const seeded = await seedSurvey(server, t.regular, {
+      kind: 'simple',
+      title: 'Churn <study>',
+      collector: 'weblink',
+    });
+    const response = await server.client.post(
+      `/v3/collectors/${seeded.collector.id}/responses`,
+      {},
+      { token: t.regular.token },
+    );
+    expect(response.status).toBe(201);
+    const web = await signIn(server, t.admin);
+    const page = await web.get('/team');
+    expect(page.text).toContain(`Churn &lt;study&gt; (${t.regular.user.username})`);
+    // Not to its own owner, and not a survey outside the team.
+    const same = await web.postForm(
+      '/team/transfer',
+      { survey_id: seeded.id, to: t.regular.user.id },
+      '/team',
+    );
+    expect(same.status).toBe(400);
+    const outsider = await server.account();
+    const foreign = (await seedSurvey(server, outsider, { kind: 'simple' })).id;
+    const probe = await web.postForm('/team/transfer', { survey_id: foreign, to: t.owner.user.id }, '/team');
+    expect(probe.status).toBe(404);
+    expect((await server.client.get(`/v3/surveys/${foreign}`, { token: outsider.token })).status).toBe(200);
+
+    const moved = await web.postForm(
+      '/team/transfer',
+      { survey_id: seeded.id, to: t.owner.user.id },
+      '/team',
+    );
+    expect(moved.location).toBe('/team?done=transferred');
+    expect((await server.client.get(`/v3/surveys/${seeded.id}`, { token: t.owner.token })).status).toBe(200);
+    const responses = await server.client.get(`/v3/surveys/${seeded.id}/responses/bulk`, {
+      token: t.owner.token,
+    });
+    expect(responses.status).toBe(200);
+    expect(responses.body.total).toBe(1);
+    const collectors = await server.client.get(`/v3/surveys/${seeded.id}/collectors`, {
+      token: t.owner.token,
+    });
+    expect(collectors.body.data.map((c: { id: string }) => c.id)).toEqual([seeded.collector.id]);
+    expect((await server.client.get(`/v3/surveys/${seeded.id}`, { token: t.regular.token })).status).toBe(
+      404,
+    );
+    const mine = await server.client.get('/v3/surveys', { token: t.owner.token });
+    expect(mine.body.data.map((x: { id: string }) => x.id)).toContain(seeded.id);
+    const theirs = await server.client.get('/v3/surveys', { token: t.regular.token });
+    expect(theirs.body.total).toBe(0);
+    // The member can now leave without taking the survey along.
+    expect(
+      (await web.postForm(`/team/members/${t.memberIds.regular}/remove`, { confirm: 'yes' }, '/team')).status,
+    ).toBe(303);
+    const log = await (await signIn(server, t.owner)).get('/team/activity');
+    expect(log.text).toContain(
+      `Transferred survey &quot;Churn &lt;study&gt;&quot; to ${t.owner.user.username}`,
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import {
   resendInvitation,
   setMemberType,
 } from '../../domain/teams/teams.js';
+import { teamSurveys, transferSurvey } from '../../domain/teams/transfer.js';
 import { inviteMember, placeOf } from '../../domain/teams/workspace.js';
 import { ApiError } from '../../platform/errors.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';
@@ -48,6 +49,7 @@ const NOTICES: Record<string, string> = {
   removed: 'The member was removed from the team.',
   role: "The member's role was changed.",
   email: "The member's email address was changed; it is unconfirmed until they open the link sent to it.",
+  transferred: 'The survey now belongs to its new owner, with its collectors and responses.',
 };
 
 function nameOf(m: Pick<MemberRow, 'first_name' | 'last_name'>): string {
@@ -177,6 +179,7 @@ ${
 <div class="field"><label for="invite-who">Email address or username</label><input id="invite-who" name="who" type="text" maxlength="254" required autocomplete="off" aria-describedby="invite-hint"></div>
 <div class="field"><label for="invite-type">Role</label><select id="invite-type" name="type"><option value="regular">Member</option><option value="admin">Admin</option></select></div>
 <p><button type="submit">Send invitation</button></p></form></section>
+${await transferSection(team.id, active, csrf)}
 <section class="card" aria-labelledby="rename-heading"><h2 id="rename-heading">Rename the team</h2>
 <form method="post" action="/team/rename">${hidden(csrf)}
 <div class="field"><label for="rename-name">Team name</label><input id="rename-name" name="name" type="text" maxlength="100" required value="${team.name}"></div>
@@ -184,6 +187,25 @@ ${
     : ''
 }`;
     return teamPage(deps, reply, user, 'Team', 'members', body, statusOf(error));
+  }
+
+  /** The admins' transfer form: any survey a member owns, to another member. */
+  async function transferSection(teamId: string, active: MemberRow[], csrf: string) {
+    const surveys = await teamSurveys(deps, teamId);
+    return html`<section class="card" aria-labelledby="transfer-heading"><h2 id="transfer-heading">Transfer a survey</h2>
+<p class="hint" id="transfer-hint">When someone leaves, give their surveys to another member first: the survey moves with its collectors and responses, out of its old owner's folders.</p>
+${
+  surveys.length && active.length > 1
+    ? html`<form method="post" action="/team/transfer">${hidden(csrf)}
+<div class="field"><label for="transfer-survey">Survey</label><select id="transfer-survey" name="survey_id" aria-describedby="transfer-hint">${surveys.map(
+        (sv) => html`<option value="${sv.id}">${sv.title} (${sv.owner_username})</option>`,
+      )}</select></div>
+<div class="field"><label for="transfer-to">New owner</label><select id="transfer-to" name="to">${active.map(
+        (m) => html`<option value="${m.user_id}">${m.username}</option>`,
+      )}</select></div>
+<p><button type="submit" class="secondary">Transfer survey</button></p></form>`
+    : html`<p class="muted">No survey of the team's members to transfer.</p>`
+}</section>`;
   }
 
   app.get('/team', { schema: { hide: true, querystring: Done }, preHandler: signedIn }, (request, reply) =>
@@ -228,6 +250,34 @@ ${
         async () => {
           await renameTeam(deps, await myTeamId(request), request.body.name ?? '', actorOf(request));
           return '/team?done=renamed';
+        },
+        reply,
+        refused(request, reply),
+      ),
+  );
+
+  app.post(
+    '/team/transfer',
+    {
+      schema: {
+        hide: true,
+        body: formBody({
+          survey_id: Type.String({ pattern: '^[0-9]{1,20}$' }),
+          to: Type.String({ pattern: '^[0-9]{1,20}$' }),
+        }),
+      },
+      preHandler: [signedIn, app.csrfProtection],
+    },
+    (request, reply) =>
+      attempt(
+        async () => {
+          await transferSurvey(
+            deps,
+            await myTeamId(request),
+            { surveyId: request.body.survey_id, toUserId: request.body.to },
+            actorOf(request),
+          );
+          return '/team?done=transferred';
         },
         reply,
         refused(request, reply),
