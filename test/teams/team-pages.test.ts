@@ -219,7 +219,7 @@ describe('a member without the rights', () => {
       [`/team/members/${pendingId}/resend`, {}],
       [`/team/members/${pendingId}/remove`, { confirm: 'yes' }],
       [`/team/members/${t.memberIds.admin}/email`, { email: 'taken-over@example.org' }],
-      ['/team/transfer', { survey_id: surveyId, to: t.regular.user.id }],
+      ['/team/transfer', { survey: `${surveyId}-${t.admin.user.id}`, to: t.regular.user.id }],
     ];
     for (const [path, form] of posts) {
       const res = await web.postForm(path, form, '/team');
@@ -263,19 +263,23 @@ describe('transferring a survey', () => {
     // Not to its own owner, and not a survey outside the team.
     const same = await web.postForm(
       '/team/transfer',
-      { survey_id: seeded.id, to: t.regular.user.id },
+      { survey: `${seeded.id}-${t.regular.user.id}`, to: t.regular.user.id },
       '/team',
     );
     expect(same.status).toBe(400);
     const outsider = await server.account();
     const foreign = (await seedSurvey(server, outsider, { kind: 'simple' })).id;
-    const probe = await web.postForm('/team/transfer', { survey_id: foreign, to: t.owner.user.id }, '/team');
+    const probe = await web.postForm(
+      '/team/transfer',
+      { survey: `${foreign}-${outsider.user.id}`, to: t.owner.user.id },
+      '/team',
+    );
     expect(probe.status).toBe(404);
     expect((await server.client.get(`/v3/surveys/${foreign}`, { token: outsider.token })).status).toBe(200);
 
     const moved = await web.postForm(
       '/team/transfer',
-      { survey_id: seeded.id, to: t.owner.user.id },
+      { survey: `${seeded.id}-${t.regular.user.id}`, to: t.owner.user.id },
       '/team',
     );
     expect(moved.location).toBe('/team?done=transferred');
@@ -296,6 +300,22 @@ describe('transferring a survey', () => {
     expect(mine.body.data.map((x: { id: string }) => x.id)).toContain(seeded.id);
     const theirs = await server.client.get('/v3/surveys', { token: t.regular.token });
     expect(theirs.body.total).toBe(0);
+    // Every row of the survey carries its new owner (the distribution key), none the old one.
+    for (const table of [
+      'survey_pages',
+      'survey_questions',
+      'collectors',
+      'responses',
+      'survey_response_seq',
+    ] as const) {
+      const rows = await server.deps.db.kysely
+        .selectFrom(table)
+        .select('owner_id')
+        .where('survey_id', '=', seeded.id)
+        .execute();
+      expect(rows.length, table).toBeGreaterThan(0);
+      expect(new Set(rows.map((r) => r.owner_id)), table).toEqual(new Set([t.owner.user.id]));
+    }
     // The member can now leave without taking the survey along.
     expect(
       (await web.postForm(`/team/members/${t.memberIds.regular}/remove`, { confirm: 'yes' }, '/team')).status,
@@ -304,6 +324,28 @@ describe('transferring a survey', () => {
     expect(log.text).toContain(
       `Transferred survey &quot;Churn &lt;study&gt;&quot; to ${t.owner.user.username}`,
     );
+  });
+
+  it('lets only one of two concurrent transfers of a survey through', async () => {
+    const t = await makeTeam(server);
+    const { id } = await seedSurvey(server, t.regular, { kind: 'simple' });
+    const [a, b] = [await signIn(server, t.owner), await signIn(server, t.admin)];
+    const [ca, cb] = [await a.csrf('/team'), await b.csrf('/team')];
+    const answers = await Promise.all([
+      a.post('/team/transfer', { _csrf: ca, survey: `${id}-${t.regular.user.id}`, to: t.owner.user.id }),
+      b.post('/team/transfer', { _csrf: cb, survey: `${id}-${t.regular.user.id}`, to: t.admin.user.id }),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([303, 409]);
+    const winner = answers[0].status === 303 ? t.owner : t.admin;
+    const loser = winner === t.owner ? t.admin : t.owner;
+    expect((await server.client.get(`/v3/surveys/${id}`, { token: winner.token })).status).toBe(200);
+    expect((await server.client.get(`/v3/surveys/${id}`, { token: loser.token })).status).toBe(404);
+    const rows = await server.deps.db.kysely
+      .selectFrom('survey_pages')
+      .select('owner_id')
+      .where('survey_id', '=', id)
+      .execute();
+    expect(new Set(rows.map((r) => r.owner_id))).toEqual(new Set([winner.user.id]));
   });
 });
 

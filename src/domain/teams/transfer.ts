@@ -52,13 +52,14 @@ const BY_SURVEY = [
 /**
  * Moves `surveyId` to `toUserId`. The actor must be the team's account owner or an admin; the
  * survey's owner and the recipient must both be active members of the team (a survey outside the
- * team is 404/1020, so ids cannot be probed). A concurrent transfer of the same survey cannot both
- * succeed: the owner changes only from the owner read (409/1025 otherwise).
+ * team is 404/1020, so ids cannot be probed). Given `fromUserId` (the owner the caller saw), a
+ * survey that has changed owner since is refused (409/1025); two concurrent transfers cannot both
+ * succeed either way: the owner changes only from the owner read.
  */
 export async function transferSurvey(
   deps: Deps,
   teamId: string,
-  input: { surveyId: string; toUserId: string },
+  input: { surveyId: string; toUserId: string; fromUserId?: string },
   actor: Actor,
 ): Promise<{ surveyId: string; fromUserId: string; toUserId: string }> {
   const team = await requireTeam(deps, teamId);
@@ -67,6 +68,9 @@ export async function transferSurvey(
     throw new ApiError(1016, 'only an account owner or admin of the team may transfer surveys');
   const [survey] = (await teamSurveys(deps, team.id, 100_000)).filter((s) => s.id === input.surveyId);
   if (!survey) throw new ApiError(1020, 'Survey not found in the team.');
+  // A form shown before another transfer names the owner it saw: it does not move the survey on.
+  if (input.fromUserId && input.fromUserId !== survey.owner_id)
+    throw new ApiError(1025, 'The survey changed owner meanwhile; reload and try again.');
   const to = await membershipOf(deps, input.toUserId);
   if (!to || to.team_id !== team.id || to.status !== 'active')
     throw new ApiError(1020, 'The new owner must be an active member of the team.');

@@ -197,8 +197,8 @@ ${await transferSection(team.id, active, csrf)}
 ${
   surveys.length && active.length > 1
     ? html`<form method="post" action="/team/transfer">${hidden(csrf)}
-<div class="field"><label for="transfer-survey">Survey</label><select id="transfer-survey" name="survey_id" aria-describedby="transfer-hint">${surveys.map(
-        (sv) => html`<option value="${sv.id}">${sv.title} (${sv.owner_username})</option>`,
+<div class="field"><label for="transfer-survey">Survey</label><select id="transfer-survey" name="survey" aria-describedby="transfer-hint">${surveys.map(
+        (sv) => html`<option value="${sv.id}-${sv.owner_id}">${sv.title} (${sv.owner_username})</option>`,
       )}</select></div>
 <div class="field"><label for="transfer-to">New owner</label><select id="transfer-to" name="to">${active.map(
         (m) => html`<option value="${m.user_id}">${m.username}</option>`,
@@ -262,7 +262,8 @@ ${
       schema: {
         hide: true,
         body: formBody({
-          survey_id: Type.String({ pattern: '^[0-9]{1,20}$' }),
+          // "<survey id>-<its owner's id>": the owner the form showed
+          survey: Type.String({ pattern: '^[0-9]{1,20}-[0-9]{1,20}$' }),
           to: Type.String({ pattern: '^[0-9]{1,20}$' }),
         }),
       },
@@ -271,10 +272,11 @@ ${
     (request, reply) =>
       attempt(
         async () => {
+          const [surveyId, fromUserId] = request.body.survey.split('-');
           await transferSurvey(
             deps,
             await myTeamId(request),
-            { surveyId: request.body.survey_id, toUserId: request.body.to },
+            { surveyId, fromUserId, toUserId: request.body.to },
             actorOf(request),
           );
           return '/team?done=transferred';
