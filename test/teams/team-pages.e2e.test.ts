@@ -3,7 +3,7 @@
 // controls), workgroups (create, add a member) and the activity page.
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser, signedInPages, type TestServer } from '../helpers/fixtures.js';
+import { seedSurvey, serverAndBrowser, signedInPages, type TestServer } from '../helpers/fixtures.js';
 import { checkPage } from '../helpers/pages.js';
 import { makeTeam } from './fixtures.js';
 
@@ -47,6 +47,16 @@ describe('the Team pages', () => {
     await p.getByLabel(`Role of ${t.regular.user.username}`).selectOption('regular');
     await p.getByRole('button', { name: `Change role of ${t.regular.user.username}` }).click();
     await p.waitForURL(/done=role/);
+    // A leaving member's survey goes to another member first.
+    const survey = await seedSurvey(server, t.regular, { kind: 'simple', title: 'Quarterly NPS' });
+    await p.reload();
+    await p
+      .getByLabel('Survey', { exact: true })
+      .selectOption({ label: `Quarterly NPS (${t.regular.user.username})` });
+    await p.getByLabel('New owner').selectOption({ label: t.owner.user.username });
+    await p.getByRole('button', { name: 'Transfer survey' }).click();
+    await p.waitForURL(/done=transferred/);
+    expect((await server.client.get(`/v3/surveys/${survey.id}`, { token: t.owner.token })).status).toBe(200);
     await checkPage(p, 'team-members-admin');
 
     // Without script, cancelling asks on a page of its own first.
