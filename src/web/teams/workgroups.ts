@@ -30,7 +30,7 @@ import { ApiError } from '../../platform/errors.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import { hidden } from '../forms.js';
 import { html } from '../html.js';
-import { Checked, type PageApp } from '../page-area.js';
+import type { PageApp } from '../page-area.js';
 import { csrfToken, signedInOnly } from '../session.js';
 import { attempt, Done, formBody, messages, statusOf, teamPage, text, userOf } from './common.js';
 
@@ -49,6 +49,9 @@ const WgMemberParams = Type.Object({
   id: Type.String({ pattern: '^[0-9a-f]{32}$' }),
   userId: Type.String({ pattern: '^[0-9]{1,20}$' }),
 });
+const UserId = Type.String({ pattern: '^[0-9]{1,20}$' });
+/** The chosen team members: one checkbox arrives as a string, several as a list. */
+const UserIds = Type.Optional(Type.Union([UserId, Type.Array(UserId, { maxItems: 1000 })]));
 const WorkgroupForm = {
   name: text(100),
   description: text(1000),
@@ -238,7 +241,7 @@ ${destructiveForm(`/team/workgroups/${wg.id}/delete`, csrf, deletion(wg.name))}<
   app.post(
     '/team/workgroups/:id/members',
     {
-      schema: { hide: true, params: WgParams, body: formBody({ user_id: Checked }) },
+      schema: { hide: true, params: WgParams, body: formBody({ user_id: UserIds }) },
       preHandler: [signedIn, app.csrfProtection],
     },
     (request, reply) =>
