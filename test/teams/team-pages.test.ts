@@ -174,6 +174,43 @@ describe('the Team page', () => {
   });
 });
 
+describe('the plan', () => {
+  it('gives a basic-plan account no team or workgroup, as the API does (403/1015)', async () => {
+    const basic = await server.account({ plan: 'basic' });
+    const api = await server.client.get('/v3/groups', { token: basic.token });
+    expect(api.status).toBe(403);
+    expect(api.body.error.id).toBe('1015');
+    const web = await signIn(server, basic);
+    for (const path of ['/team', '/team/workgroups', '/team/activity']) {
+      const page = await web.get(path);
+      expect(page.status, path).toBe(200);
+      expect(page.text, path).toContain('Teams and workgroups come with a paid plan');
+      expect(page.text, path).not.toContain('<form method="post" action="/team');
+    }
+    for (const [path, form] of [
+      ['/team/create', { name: 'Free team' }],
+      ['/team/workgroups', { name: 'Free workgroup', is_visible: 'yes' }],
+    ] as const) {
+      const res = await web.postForm(path, form, '/account');
+      expect(res.status, path).toBe(403);
+      expect(res.text, path).toContain('Teams and workgroups need a paid plan.');
+    }
+    expect((await server.client.get('/v3/users/me', { token: basic.token })).status).toBe(200);
+    const mine = await server.deps.db.kysely
+      .selectFrom('team_members')
+      .select('id')
+      .where('user_id', '=', basic.user.id)
+      .execute();
+    expect(mine).toEqual([]);
+    const groups = await server.deps.db.kysely
+      .selectFrom('workgroups')
+      .select('id')
+      .where('created_by', '=', basic.user.id)
+      .execute();
+    expect(groups).toEqual([]);
+  });
+});
+
 describe('a member without the rights', () => {
   let t: TestTeam;
   let web: WebSession;

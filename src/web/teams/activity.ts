@@ -9,7 +9,7 @@ import { spaced } from '../../platform/dates.js';
 import { html } from '../html.js';
 import type { PageApp } from '../page-area.js';
 import { signedInOnly } from '../session.js';
-import { ROLE_LABELS, teamPage, userOf } from './common.js';
+import { ROLE_LABELS, teamPage, UNPAID, userOf } from './common.js';
 
 const PER_PAGE = 50;
 
@@ -25,7 +25,8 @@ export function activityRoutes(app: PageApp, deps: Deps): void {
     },
     async (request, reply) => {
       const user = userOf(request);
-      const place = await placeOf(deps, user.id);
+      const place = await placeOf(deps, user);
+      if (place.kind === 'unpaid') return teamPage(deps, reply, user, 'Team activity', null, UNPAID);
       if (place.kind !== 'member')
         return teamPage(
           deps,

@@ -96,3 +96,7 @@ export const ROLE_LABELS: Record<string, string> = {
   admin: 'Admin',
   regular: 'Member',
 };
+
+/** What a user whose plan has no teams sees instead (as the API's paid team scopes). */
+export const UNPAID = html`<p class="notice" role="status">Teams and workgroups come with a paid plan. Ask your operator to change
+your account's plan to use them.</p>`;

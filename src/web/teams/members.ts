@@ -16,7 +16,7 @@ import {
   setMemberType,
 } from '../../domain/teams/teams.js';
 import { teamSurveys, transferSurvey } from '../../domain/teams/transfer.js';
-import { inviteMember, placeOf } from '../../domain/teams/workspace.js';
+import { inviteMember, placeOf, requireTeamsPlan } from '../../domain/teams/workspace.js';
 import { ApiError } from '../../platform/errors.js';
 import { askFirst, confirmed, destructiveForm } from '../confirm.js';
 import { hidden } from '../forms.js';
@@ -35,6 +35,7 @@ import {
   statusOf,
   teamPage,
   text,
+  UNPAID,
   userOf,
 } from './common.js';
 
@@ -61,8 +62,18 @@ export function memberRoutes(app: PageApp, deps: Deps): void {
 
   async function render(request: FastifyRequest, reply: FastifyReply, done?: string, error?: ApiError) {
     const user = userOf(request);
-    const place = await placeOf(deps, user.id);
+    const place = await placeOf(deps, user);
     const csrf = await csrfToken(deps, reply);
+    if (place.kind === 'unpaid')
+      return teamPage(
+        deps,
+        reply,
+        user,
+        'Team',
+        null,
+        html`${messages(undefined, error)}${UNPAID}`,
+        statusOf(error),
+      );
     if (place.kind === 'none')
       return teamPage(
         deps,
@@ -215,11 +226,18 @@ ${
   const refused = (request: FastifyRequest, reply: FastifyReply) => (err: ApiError) =>
     render(request, reply, undefined, err);
 
-  /** The team the signed-in user actively belongs to (their place decides; none: 404/1020). */
-  async function myTeamId(request: FastifyRequest): Promise<string> {
-    const place = await placeOf(deps, userOf(request).id);
+  /** The signed-in user in their team (a plan without teams: 403/1015; no team: 404/1020). */
+  async function callerOf(request: FastifyRequest) {
+    const user = userOf(request);
+    requireTeamsPlan(user);
+    const place = await placeOf(deps, user);
     if (place.kind !== 'member') throw new ApiError(1020, 'You are not a member of a team.');
-    return place.caller.team.id;
+    return place.caller;
+  }
+
+  /** The team the signed-in user actively belongs to. */
+  async function myTeamId(request: FastifyRequest): Promise<string> {
+    return (await callerOf(request)).team.id;
   }
 
   app.post(
@@ -231,6 +249,7 @@ ${
     (request, reply) =>
       attempt(
         async () => {
+          requireTeamsPlan(userOf(request));
           await createTeam(deps, userOf(request), { name: request.body.name ?? '' });
           return '/team?done=created';
         },
@@ -412,11 +431,10 @@ ${
     (request, reply) =>
       attempt(
         async () => {
-          const place = await placeOf(deps, userOf(request).id);
-          if (place.kind !== 'member') throw new ApiError(1020, 'You are not a member of a team.');
+          const caller = await callerOf(request);
           const email = (request.body.email ?? '').trim();
           checkEmail(email);
-          await changeMemberEmail(deps, place.caller, request.params.memberId, email);
+          await changeMemberEmail(deps, caller, request.params.memberId, email);
           return '/team?done=email';
         },
         reply,

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { listMembers } from '../../domain/teams/members.js';
+import { hasTeams, requireTeamsPlan } from '../../domain/teams/workspace.js';
 import {
   requireManage,
   viewerOf,
@@ -32,7 +33,7 @@ import { hidden } from '../forms.js';
 import { html } from '../html.js';
 import type { PageApp } from '../page-area.js';
 import { csrfToken, signedInOnly } from '../session.js';
-import { attempt, Done, formBody, messages, statusOf, teamPage, text, userOf } from './common.js';
+import { attempt, Done, formBody, messages, statusOf, teamPage, text, UNPAID, userOf } from './common.js';
 
 const SHOWN = 500;
 const NOTICES: Record<string, string> = {
@@ -75,6 +76,16 @@ export function workgroupRoutes(app: PageApp, deps: Deps): void {
 
   async function renderList(request: FastifyRequest, reply: FastifyReply, done?: string, error?: ApiError) {
     const user = userOf(request);
+    if (!hasTeams(user))
+      return teamPage(
+        deps,
+        reply,
+        user,
+        'Workgroups',
+        null,
+        html`${messages(undefined, error)}${UNPAID}`,
+        statusOf(error),
+      );
     const viewer = await viewerOf(deps, user.id);
     const { total, rows } = await listWorkgroups(deps, viewer, { offset: 0, limit: SHOWN });
     const views = await viewsOf(deps, rows);
@@ -124,6 +135,7 @@ ${
       attempt(
         async () => {
           const b = request.body;
+          requireTeamsPlan(userOf(request));
           const wg = await createWorkgroup(deps, userOf(request).id, {
             name: b.name ?? '',
             description: b.description ?? '',
@@ -137,6 +149,7 @@ ${
   );
 
   async function accessOf(request: FastifyRequest, id: string): Promise<WorkgroupAccess> {
+    requireTeamsPlan(userOf(request));
     return workgroupFor(deps, await viewerOf(deps, userOf(request).id), id);
   }
 
@@ -148,6 +161,16 @@ ${
     error?: ApiError,
   ) {
     const user = userOf(request);
+    if (!hasTeams(user))
+      return teamPage(
+        deps,
+        reply,
+        user,
+        'Workgroups',
+        null,
+        html`${messages(undefined, error)}${UNPAID}`,
+        statusOf(error),
+      );
     let access: WorkgroupAccess;
     try {
       access = await accessOf(request, id);
