@@ -98,6 +98,7 @@ describe('the Team page', () => {
     const token = new URL(link, server.url).searchParams.get('token')!;
     const joined = await guestWeb.post('/teams/invitations/accept', { token, password: guest.password });
     expect(joined.status).toBe(200);
+    expect(joined.text).toContain('<a href="/team">Open the Team page</a>');
     expect(await members(t)).toMatchObject({ [guest.user.username]: 'admin/active' });
     const theirs = await guestWeb.get('/team');
     expect(theirs.text).toContain('You are an admin');
