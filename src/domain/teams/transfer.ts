@@ -18,8 +18,12 @@ export interface TeamSurvey {
 }
 
 /** The surveys the team's active members own, by owner then title (the transfer form's choices). */
-export async function teamSurveys(deps: Deps, teamId: string, limit = 1000): Promise<TeamSurvey[]> {
-  return deps.db.kysely
+export async function teamSurveys(
+  deps: Deps,
+  teamId: string,
+  options: { limit?: number; surveyId?: string } = {},
+): Promise<TeamSurvey[]> {
+  let q = deps.db.kysely
     .selectFrom('surveys as s')
     .innerJoin('team_members as m', 'm.user_id', 's.owner_id')
     .innerJoin('users as u', 'u.id', 's.owner_id')
@@ -29,8 +33,9 @@ export async function teamSurveys(deps: Deps, teamId: string, limit = 1000): Pro
     .orderBy('u.username')
     .orderBy('s.title')
     .orderBy('s.id')
-    .limit(limit)
-    .execute();
+    .limit(options.limit ?? 1000);
+  if (options.surveyId) q = q.where('s.id', '=', options.surveyId);
+  return q.execute();
 }
 
 /** Tables whose rows of one survey carry its owner (besides surveys itself). */
@@ -66,7 +71,7 @@ export async function transferSurvey(
   const me = await membershipOf(deps, actor.userId);
   if (!me || me.team_id !== team.id || me.status !== 'active' || !isAdminType(me.type))
     throw new ApiError(1016, 'only an account owner or admin of the team may transfer surveys');
-  const [survey] = (await teamSurveys(deps, team.id, 100_000)).filter((s) => s.id === input.surveyId);
+  const [survey] = await teamSurveys(deps, team.id, { surveyId: input.surveyId });
   if (!survey) throw new ApiError(1020, 'Survey not found in the team.');
   // A form shown before another transfer names the owner it saw: it does not move the survey on.
   if (input.fromUserId && input.fromUserId !== survey.owner_id)
