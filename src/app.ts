@@ -56,6 +56,7 @@ import { responsesPages } from './web/responses/responses.js';
 import { sharingPages } from './web/sharing/share.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
+import { teamWorkspacePages } from './web/teams/plugin.js';
 
 /** The API's route groups, each declared in src/api/v3/<area>/. */
 const apiRoutes: Routes[] = [
@@ -176,6 +177,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(homeAndDesignPages(deps));
   await app.register(sharingPages(deps));
   await app.register(contactPages(deps));
+  await app.register(teamWorkspacePages(deps));
   await app.register(importPages(deps));
   await app.register(integrationsArea(deps));
   return app;

@@ -43,11 +43,13 @@ export const teamCommands: Commands = (program) => {
     );
   team
     .command('add')
-    .description('add a user to a team, or with --pending invite them (they accept by the printed link)')
+    .description(
+      'add a user to a team, or with --pending invite them: the invitation is emailed (through the outbox) and its link printed',
+    )
     .requiredOption('--team <id>')
     .requiredOption('--username <username>')
     .addOption(memberType().default('regular'))
-    .option('--pending', 'invite: the member stays pending until they accept')
+    .option('--pending', 'invite: the member stays pending until they accept the emailed link')
     .option('--by <username>', 'the owner or admin who adds (default: the team owner)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
@@ -72,14 +74,14 @@ export const teamCommands: Commands = (program) => {
             ...(url ? { accept_url: url } : {}),
           },
           url
-            ? `invited ${opts.username} (member ${m.id}); accept at ${url}`
+            ? `invited ${opts.username} (member ${m.id}); the invitation was emailed to ${user.email}; accept at ${url}`
             : `added ${opts.username} (member ${m.id})`,
         );
       }),
     );
   team
     .command('resend')
-    .description('send a pending member a new invitation link (earlier links stop working)')
+    .description('email a pending member a new invitation link (earlier links stop working)')
     .requiredOption('--team <id>')
     .requiredOption('--username <username>')
     .option('--by <username>', 'the owner or admin who resends (default: the team owner)')
@@ -91,7 +93,7 @@ export const teamCommands: Commands = (program) => {
         const user = await requireUser(deps, opts.username);
         const m = await resendInvitation(deps, opts.team, opts.username, actor);
         const url = acceptUrl(deps, m, user.region);
-        print(!!opts.json, { id: m.id, accept_url: url }, `resent the invitation: ${url}`);
+        print(!!opts.json, { id: m.id, accept_url: url }, `resent the invitation to ${user.email}: ${url}`);
       }),
     );
   team

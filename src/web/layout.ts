@@ -1,7 +1,7 @@
 // The page frame every server-rendered page shares: language, viewport, title, the one stylesheet
 // (public/app.css) and script (public/app.js), and one of three headers:
 //   - the public header (signed-out pages: sign in, API docs),
-//   - the workspace header of signed-in pages (Surveys, Contacts, Account, and Developer/Operator
+//   - the workspace header of signed-in pages (Surveys, Contacts, Team, Account, and Developer/Operator
 //     only for those who use them, then "Sign out"): `workspacePage`,
 //   - the respondent's header (the survey's title and logo, no links): `respondentHeader`.
 // Survey pages add `surveyHeader`, which links a survey's pages to each other.
@@ -53,7 +53,7 @@ ${body}
 </html>`.value;
 }
 
-export type Section = 'surveys' | 'contacts' | 'account' | 'developer' | 'operator' | 'integrations';
+export type Section = 'surveys' | 'contacts' | 'team' | 'account' | 'developer' | 'operator' | 'integrations';
 
 function navLink(href: string, label: string, section: Section, current: Section | undefined): Html {
   return html`<li><a href="${href}"${section === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
@@ -71,6 +71,7 @@ export async function workspaceHeader(
 <nav aria-label="Workspace"><ul>
 ${navLink('/', 'Surveys', 'surveys', current)}
 ${navLink('/contacts', 'Contacts', 'contacts', current)}
+${navLink('/team', 'Team', 'team', current)}
 ${navLink('/account', 'Account', 'account', current)}
 ${navLink('/integrations', 'Integrations', 'integrations', current)}
 ${roles.developer ? navLink('/developer/apps', 'Developer', 'developer', current) : ''}

@@ -1,8 +1,9 @@
 // The team verbs of the command line, as operators run them, checked through the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runCliJson } from '../helpers/cli.js';
+import { runCli, runCliAsync, runCliJson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { SmtpSink } from '../reach/helpers/smtp.js';
 
 let db: TestDatabase;
 let env: Record<string, string>;
@@ -126,5 +127,31 @@ describe('survey-service team', () => {
     const noTeam = runCli(['team', 'add', '--team', '999', '--username', 'rex'], env);
     expect(noTeam.status).toBe(1);
     expect(noTeam.stderr).toContain('no team with id 999');
+  }, 120_000);
+
+  it('team add --pending emails the invitation (and still prints its link)', async () => {
+    const smtp = await new SmtpSink().start();
+    try {
+      for (const u of ['pia', 'quinn'])
+        runCliJson(
+          ['user', 'create', '--username', u, '--email', `${u}@example.com`, '--password', 'long enough pw'],
+          env,
+        );
+      const t = runCliJson(['team', 'create', '--owner', 'pia', '--name', 'Mail <Room>'], env);
+      const said = runCli(['team', 'add', '--team', t.id, '--username', 'quinn', '--pending'], env);
+      expect(said.status, said.stderr).toBe(0);
+      const url = /accept at (\S+)/.exec(said.stdout)?.[1];
+      expect(url).toMatch(/^http:\/\/teams\.example\/teams\/invitations\/accept\?token=/);
+      expect(said.stdout).toContain('emailed to quinn@example.com');
+      const sent = await runCliAsync(['worker', '--once', '--json'], { ...env, SMTP_URL: smtp.url });
+      expect(sent.status, sent.stderr).toBe(0);
+      const mail = smtp.messages.find((m) => m.to.includes('quinn@example.com'));
+      expect(mail, 'the invitation email').toBeDefined();
+      const body = mail!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      expect(body).toContain('Subject: pia invited you to the team Mail <Room>');
+      expect(body).toContain(url);
+    } finally {
+      await smtp.stop();
+    }
   }, 120_000);
 });

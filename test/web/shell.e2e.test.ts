@@ -51,12 +51,13 @@ describe('assets', () => {
 });
 
 describe('the workspace header', () => {
-  it('offers Surveys, Contacts, Account and Integrations, Developer to app owners, Operator to operators, and Sign out', async () => {
+  it('offers Surveys, Contacts, Team, Account and Integrations, Developer to app owners, Operator to operators, and Sign out', async () => {
     await signInPage(page, server.url, owner, '/account');
     const nav = page.getByRole('navigation', { name: 'Workspace' });
     await expect(nav.getByRole('link').allTextContents()).resolves.toEqual([
       'Surveys',
       'Contacts',
+      'Team',
       'Account',
       'Integrations',
       'Developer',

@@ -8,6 +8,7 @@ import { findUserById, findUserByUsername, type User } from '../accounts/users.j
 import type { NewEvent } from '../core/event-types.js';
 import { recordEvent } from '../core/events.js';
 import { isUniqueViolation } from '../core/unique.js';
+import { queueInvitation } from './invitation-email.js';
 import { isAdminType, type MemberType, membershipOf, type TeamMember } from './membership.js';
 
 export type Team = TeamsTable;
@@ -130,7 +131,8 @@ export async function addMember(
   const existing = await membershipOf(deps, user.id);
   if (existing?.team_id === team.id) throw new ApiError(1026, `${user.username} is already in this team`);
   if (existing) throw new ApiError(1025, `${user.username} already belongs to another team`);
-  const [memberId, eventId] = await deps.ids.take(2);
+  const [memberId, eventId, emailId] = await deps.ids.take(3);
+  const inviter = input.pending ? await inviterName(deps, actor) : '';
   const now = deps.clock.now().toISOString();
   const member: TeamMember = {
     id: memberId,
@@ -171,8 +173,24 @@ export async function addMember(
       resourceId: memberId,
       data: { member: user.username, member_type: type },
     });
+    // An invitation is emailed with its accept link in the same transaction.
+    if (input.pending)
+      await queueInvitation(deps, trx, emailId, {
+        teamName: team.name,
+        ownerId: team.owner_id,
+        inviter,
+        user,
+        member,
+      });
   });
   return member;
+}
+
+/** How an invitation names who sent it: their full name, else their username. */
+async function inviterName(deps: Deps, actor: Actor): Promise<string> {
+  const u = await findUserById(deps, actor.userId);
+  const full = [u?.first_name, u?.last_name].filter(Boolean).join(' ');
+  return full || u?.username || 'A team admin';
 }
 
 export async function resendInvitation(
@@ -184,11 +202,19 @@ export async function resendInvitation(
   const team = await adminTeam(deps, teamId, actor);
   const [user, m] = await requireMember(deps, team.id, username);
   if (m.status !== 'pending') throw new ApiError(1025, `${username} has already joined`);
-  const eventId = await deps.ids.one();
+  const [eventId, emailId] = await deps.ids.take(2);
+  const inviter = await inviterName(deps, actor);
   // A later instant than the last invitation, so the old link (signed over invited_at) stops working.
   const invitedAt = deps.clock.now().toISOString();
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('team_members').set({ invited_at: invitedAt }).where('id', '=', m.id).execute();
+    await queueInvitation(deps, trx, emailId, {
+      teamName: team.name,
+      ownerId: team.owner_id,
+      inviter,
+      user,
+      member: { ...m, invited_at: invitedAt },
+    });
     await recordAdminEvent(deps, trx, eventId, team, actor, {
       type: 'invite_resent',
       resourceType: 'group_member',

@@ -109,7 +109,8 @@ async function teamRoutes(app: PageApp, options: { deps: Deps }): Promise<void> 
         reply,
         200,
         `Joined ${teamName}`,
-        html`<h1>Welcome to ${teamName}</h1><p role="status">You, ${username}, are now a member of the team <strong>${teamName}</strong>.</p>`,
+        html`<h1>Welcome to ${teamName}</h1><p role="status">You, ${username}, are now a member of the team <strong>${teamName}</strong>.</p>
+<p><a href="/team">Open the Team page</a> to see its members and workgroups.</p>`,
       );
     },
   );
