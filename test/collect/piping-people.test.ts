@@ -3,6 +3,7 @@
 // invitation's contact, the builder's "Insert answer from…" works without script, and every
 // owner-facing place (analyze, the CSV export, the builder's logic labels) reads a recall as
 // "[answer to Q1]", never its syntax.
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { type ApiResponse, errorCode } from '../helpers/client.js';
@@ -251,6 +252,15 @@ describe('owner-facing labels', () => {
     expect(csv).toContain(readable);
     expect(csv).not.toContain('question("value")');
     expect(csv).not.toContain('question(""value"")');
+    const xlsx = await server.client.post(`/v3/surveys/${s.id}/exports`, { format: 'xlsx' }, t());
+    const book = await fetch(`${server.url}${new URL(xlsx.body.download_url).pathname}`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await book.arrayBuffer());
+    const header = JSON.stringify(wb.worksheets[0].getRow(1).values);
+    expect(header).toContain(readable);
+    expect(header).not.toContain('question(');
 
     // the third question's "Shown if" choices name the second as people read it
     const edit = await web.get(`${new URL(s.survey.edit_url).pathname}${new URL(s.survey.edit_url).search}`);
