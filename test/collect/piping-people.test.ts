@@ -138,6 +138,7 @@ describe('"Insert answer from…" without script', () => {
     const inserted = await web.postForm(save, { kind, heading: 'Thanks', recall, insert: 'heading' }, edit);
     expect(inserted.status).toBe(200);
     expect(inserted.text).toContain(`autofocus>Thanks ${recall.replace(/"/g, '&quot;')}</textarea>`);
+    expect(inserted.text).toContain('Nothing is saved until you choose "Save question".');
     // inserting saves nothing; saving the form does
     const before = await server.client.get(`/v3/surveys/${s.id}/details`, t());
     expect(before.body.pages[1].questions[0].headings[0].heading).toBe('Anything else?');

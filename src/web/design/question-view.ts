@@ -130,6 +130,7 @@ export function questionFields(
   return html`<input type="hidden" name="kind" value="${kind.value}"><p class="hint">Type: ${kind.label}</p>
 <label for="${f}-heading">${shape === 'presentation' ? 'Text' : 'Question text'}</label>
 <textarea id="${f}-heading" name="heading" rows="2" maxlength="20000"${invalid('heading')}${options.focusHeading ? raw(' autofocus') : ''}>${d.heading}</textarea>
+${options.focusHeading ? html`<p class="hint" role="status" id="${f}-inserted">Added at the end of the question text. Nothing is saved until you choose "Save question".</p>` : ''}
 ${options.recalls ? recallPicker(f, options.recalls) : ''}
 ${area(`${f}-description`, 'description', 'Description (optional)', 'Shown under the question text.', d.description, 2, invalid('description'))}
 ${text(`${f}-image`, 'image', kind.value === 'image' ? 'Image URL' : 'Image URL (optional)', d.image, 'url')}
