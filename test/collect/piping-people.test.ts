@@ -157,24 +157,29 @@ describe("SurveyMonkey's merge tags", () => {
   it('show the invitation contact to its recipient, and nothing on a web link', async () => {
     const s = await seedSurvey(server, owner, {
       title: 'Merge tags',
-      questions: { q: text('Hello [FirstName] [LastName] <[Email]>, how was it?') },
+      questions: { q: text('Hello [FirstName] [LastName] <[Email]>, how was it? [contact("custom_1")]') },
       collector: 'email',
     });
     const c = `/v3/collectors/${s.collector.id}`;
     const msg = await server.client.post(`${c}/messages`, { type: 'invite' }, t());
     const r = await server.client.post(
       `${c}/messages/${msg.body.id}/recipients`,
-      { email: 'dana@example.org', first_name: 'Dana', last_name: 'Doe' },
+      {
+        email: 'dana@example.org',
+        first_name: 'Dana',
+        last_name: 'Doe',
+        custom_fields: { '1': 'Blue team' },
+      },
       t(),
     );
     expect(r.status, r.text).toBe(201);
     const personal = await (await fetch(onServer(r.body.survey_link))).text();
-    expect(personal).toContain('Hello Dana Doe &lt;dana@example.org&gt;, how was it?');
+    expect(personal).toContain('Hello Dana Doe &lt;dana@example.org&gt;, how was it? Blue team');
     expect(personal).not.toContain('[FirstName]');
 
     const web = await server.client.post(`/v3/surveys/${s.id}/collectors`, { type: 'weblink' }, t());
     const anonymous = await (await fetch(onServer(web.body.url))).text();
-    expect(anonymous).toContain('Hello   &lt;&gt;, how was it?');
+    expect(anonymous).toContain('Hello   &lt;&gt;, how was it? <');
     expect(anonymous).not.toContain('[FirstName]');
   });
 });

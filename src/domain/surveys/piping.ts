@@ -3,7 +3,8 @@
 // the respondent's page (domain/responses/recall.ts gives the values). The syntax is
 // SurveyMonkey's, so imported surveys keep their piping (docs/api-extensions.md):
 //   [question("value"), id="<question id>"]   the answer to an earlier question
-//   [contact("first_name")]                    first_name, last_name or email of the invitation
+//   [contact("first_name")]                    first_name, last_name, email or custom_1..custom_6
+//                                              (the contact's custom fields) of the invitation
 //   [custom_variable("name")]                  a custom variable of the survey link
 // each optionally ending `, fallback="text"` (shown when there is nothing to recall). SurveyMonkey's
 // contact merge tags [FirstName], [LastName] and [Email] are the same as contact("first_name") etc.
@@ -22,7 +23,17 @@ export interface PipeRef {
 const PIPE =
   /\[(?:(question|contact|custom_variable)\("([^"\]]*)"\)(?:,\s*id="([0-9]{1,20})")?(?:,\s*fallback="([^"\]]*)")?|(FirstName|LastName|Email))\]/g;
 
-export const CONTACT_FIELDS = ['first_name', 'last_name', 'email'] as const;
+export const CONTACT_FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'custom_1',
+  'custom_2',
+  'custom_3',
+  'custom_4',
+  'custom_5',
+  'custom_6',
+] as const;
 
 /** SurveyMonkey's merge tags for the invitation's contact, as SurveyMonkey spells them. */
 const MERGE_TAGS: Readonly<Record<string, (typeof CONTACT_FIELDS)[number]>> = {
@@ -36,6 +47,13 @@ export const CONTACT_LABELS: Readonly<Record<(typeof CONTACT_FIELDS)[number], st
   first_name: 'First name',
   last_name: 'Last name',
   email: 'Email',
+  // a contact's custom fields "1".."6" (the recipient's custom_fields)
+  custom_1: 'Custom field 1',
+  custom_2: 'Custom field 2',
+  custom_3: 'Custom field 3',
+  custom_4: 'Custom field 4',
+  custom_5: 'Custom field 5',
+  custom_6: 'Custom field 6',
 };
 
 /** The text cut into literal parts and recalls, in order. */
