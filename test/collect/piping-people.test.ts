@@ -15,7 +15,8 @@ let owner: TestAccount;
 
 beforeAll(async () => {
   server = await startServer();
-  owner = await server.account();
+  // a plan that may share results
+  owner = await server.account({ plan: 'advantage' });
 });
 afterAll(() => server.close());
 
@@ -267,6 +268,23 @@ describe('owner-facing labels', () => {
     const header = JSON.stringify(wb.worksheets[0].getRow(1).values);
     expect(header).toContain(readable);
     expect(header).not.toContain('question(');
+
+    // shared results, which anyone with the link reads
+    const sm = new URL(s.survey.analyze_url).pathname.split('/').pop()!;
+    const _csrf = await web.csrf(`/analyze/share?sm=${sm}`);
+    const shared = await web.post(`/analyze/share?sm=${sm}`, {
+      _csrf,
+      state: 'on',
+      q: [s.questions.pet, s.questions.why],
+      filter: 'none',
+    });
+    expect(shared.status, shared.text).toBe(303);
+    const link = /id="share-link"[^>]*value="([^"]+)"/.exec(
+      (await web.get(`/analyze/share?sm=${sm}`)).text,
+    )![1];
+    const visitor = await (await fetch(`${server.url}${new URL(link).pathname}`)).text();
+    expect(visitor).toContain(readable);
+    expect(visitor).not.toContain('question(&quot;value&quot;)');
 
     // the third question's "Shown if" choices name the second as people read it
     const edit = await web.get(`${new URL(s.survey.edit_url).pathname}${new URL(s.survey.edit_url).search}`);
