@@ -60,6 +60,7 @@ export function design(pages: PageSpec[]): DesignIndex {
         family,
         subtype: 'vertical',
         heading: `Question ${q.id}`,
+        label: `Question ${q.id}`,
         displayType: null,
         doc,
         choices: new Map(choices.map((c) => [c.id, c])),

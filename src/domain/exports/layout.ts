@@ -167,7 +167,7 @@ export function buildLayout(index: DesignIndex, customVariables: string[]): Layo
         for (const c of choices.values()) values.set(`${col.id}:${c.id}`, coded(q, c));
       cols.forEach(([key, detail, codes], i) => {
         slots.set(key, columns.length);
-        columns.push({ question: i === 0 ? plainText(q.heading) : '', detail, questionId: q.id, codes });
+        columns.push({ question: i === 0 ? plainText(q.label) : '', detail, questionId: q.id, codes });
       });
       questions.set(q.id, { q, slots, values });
     }

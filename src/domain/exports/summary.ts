@@ -118,7 +118,7 @@ export async function summaryLines(
   ];
   if (x)
     lines.push([
-      `Compared by: ${plainText(x.by.heading)}`,
+      `Compared by: ${plainText(x.by.label)}`,
       '',
       'Responses in the group',
       total,
@@ -128,7 +128,7 @@ export async function summaryLines(
       ...groups.flatMap((g) => [g.total, pct(g.total, total)]),
     ]);
   for (const { question: q, summary: s } of items) {
-    const head = plainText(q.heading);
+    const head = plainText(q.label);
     const own = entries(q, s, total);
     const split = groups.map((g) => {
       const it = g.items.find((i) => i.question.id === q.id);

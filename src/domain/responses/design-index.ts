@@ -3,6 +3,7 @@
 // survey's design_version is unchanged: every page/question change moves it (design.ts touch).
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../surveys/access.js';
+import { questionNumbers, readableRecalls } from '../surveys/piping.js';
 import { loadDesign } from '../surveys/surveys.js';
 import type { DesignIndex, IndexedPage, IndexedQuestion } from './types.js';
 
@@ -17,6 +18,7 @@ export async function designIndex(
   if (hit && hit.version === survey.design_version) return hit.index;
   const { pages, questions } = await loadDesign(deps, survey.id);
   const index: DesignIndex = { surveyId: survey.id, pages: [], pageById: new Map(), questions: new Map() };
+  const numbers = questionNumbers(pages.map((p) => ({ questions: questions.get(p.id) ?? [] })));
   for (const p of pages) {
     const page: IndexedPage = { ...p, questions: [] };
     for (const q of questions.get(p.id) ?? []) {
@@ -28,6 +30,7 @@ export async function designIndex(
         family: q.family,
         subtype: q.subtype,
         heading: q.doc.headings[0]?.heading ?? '',
+        label: readableRecalls(q.doc.headings[0]?.heading ?? '', numbers),
         displayType: q.doc.display_options?.display_type ?? null,
         doc: q.doc,
         choices: new Map((a?.choices ?? []).map((c) => [c.id, c])),

@@ -245,10 +245,19 @@ export function knownBefore(
     ? (JSON.parse(response.custom_variables || '{}') as Record<string, string>)
     : customVariables(r);
   const who = r.recipient ?? (response && { ...response, email: response.email_address });
+  // The recipient's custom fields "1".."6" are recalled as contact("custom_1").."custom_6".
+  const custom: Record<string, unknown> = r.recipient ? JSON.parse(r.recipient.custom_fields || '{}') : {};
   return knownFrom(
     pages,
     variables,
-    who ? { first_name: who.first_name, last_name: who.last_name, email: who.email } : {},
+    who
+      ? {
+          first_name: who.first_name,
+          last_name: who.last_name,
+          email: who.email,
+          ...Object.fromEntries(Object.entries(custom).map(([k, v]) => [`custom_${k}`, String(v)])),
+        }
+      : {},
   );
 }
 

@@ -11,8 +11,8 @@ export interface Known {
   answers: Map<string, Answer[]>;
   /** the survey link's custom variables */
   variables: Record<string, string>;
-  /** the invitation's recipient (email collectors) */
-  contact: { first_name?: string; last_name?: string; email?: string };
+  /** the invitation's recipient (email collectors); `custom_1`..`custom_6` its custom fields */
+  contact: Partial<Record<string, string>>;
 }
 
 export function knownFrom(
@@ -83,7 +83,7 @@ export function hiddenOn(index: DesignIndex, pageId: string, known: Known): Set<
 export function recalled(index: DesignIndex, ref: PipeRef, known: Known): string {
   let value: string | undefined;
   if (ref.kind === 'custom_variable') value = known.variables[ref.key];
-  else if (ref.kind === 'contact') value = known.contact[ref.key as keyof Known['contact']];
+  else if (ref.kind === 'contact') value = known.contact[ref.key];
   else {
     const q = index.questions.get(ref.key);
     const answers = known.answers.get(ref.key);

@@ -52,6 +52,9 @@ export interface IndexedQuestion {
   family: string;
   subtype: string;
   heading: string;
+  /** the heading as owners read it: each recall written "[answer to Q2]", "[First name]" (piping.ts
+   * readableRecalls); analyze, exports and shared results show this, never the recall syntax */
+  label: string;
   displayType: string | null;
   doc: StoredQuestion;
   choices: Map<string, Choice>;

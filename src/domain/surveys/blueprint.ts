@@ -12,7 +12,14 @@ import { ownedRow } from '../core/owned.js';
 import type { SurveyRow } from './access.js';
 import { checkPagePipes } from './display-logic.js';
 import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
-import { pagePipes, questionPipes, remapPipes, remapQuestionPipes } from './piping.js';
+import {
+  checkRecallSyntax,
+  pagePipes,
+  pipedTexts,
+  questionPipes,
+  remapPipes,
+  remapQuestionPipes,
+} from './piping.js';
 import { idsNeeded, normalizeQuestion, questionTypeFlag } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
 import { sortingColumn } from './randomise.js';
@@ -240,6 +247,7 @@ function refuseRecalls(prepared: PreparedQuestion[][]): void {
   for (const [i, qs] of prepared.entries())
     for (const [j, q] of qs.entries()) {
       const at = `pages[${i}].questions[${j}]`;
+      checkRecallSyntax(pipedTexts(q.doc).map((t) => ({ field: `${at}.${t.field}`, text: t.text })));
       const d = q.doc.display_logic;
       if (d?.question_id)
         throw new ApiError(
@@ -271,6 +279,10 @@ function pageTexts(
         title: remapPipes(page.title, sourceIds),
         description: remapPipes(page.description, sourceIds),
       };
+    checkRecallSyntax([
+      { field: `pages[${i}].title`, text: page.title },
+      { field: `pages[${i}].description`, text: page.description },
+    ]);
     for (const { field, ref } of pagePipes(page))
       if (ref.kind === 'question')
         throw new ApiError(1002, `'pages[${i}].${field}': question ${ref.key} is not in this survey.`);

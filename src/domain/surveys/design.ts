@@ -8,9 +8,15 @@ import { recordEvent } from '../core/events.js';
 import { countAndPage } from '../core/owned.js';
 import type { SurveyRow } from './access.js';
 import { checkQuestionType, MAX_QUESTIONS } from './blueprint.js';
-import { checkLookBack, checkPagePipes, checkSurveyLookBacks, clearConditionsOn } from './display-logic.js';
+import {
+  checkLookBack,
+  checkPagePipes,
+  checkSurveyLookBacks,
+  clearConditionsOn,
+  pageTextsOf,
+} from './display-logic.js';
 import { checkLogicShape, checkTargets, type PlacedRule, parseLogic, questionRules } from './logic.js';
-import { pagePipes } from './piping.js';
+import { checkRecallSyntax, pagePipes } from './piping.js';
 import { clamp, closeGap, makeRoom, move } from './positions.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, QuestionPatch, StoredQuestion } from './question-schema.js';
@@ -212,6 +218,7 @@ export async function createPage(
   input: PageInput,
 ): Promise<PageWithCount> {
   if (input.logic) checkLogicShape(input.logic, 'logic');
+  checkRecallSyntax(pageTextsOf(input));
   checkPagePipes(survey, input);
   const [pageId, eventId] = await deps.ids.take(2);
   let page!: PageRow;
@@ -272,6 +279,7 @@ export async function updatePage(
           : current.sorting,
   };
   if (next.logic) checkLogicShape(next.logic, 'logic');
+  checkRecallSyntax(pageTextsOf(input));
   checkPagePipes(survey, next);
   let position = current.position;
   await deps.db.kysely.transaction().execute(async (trx) => {

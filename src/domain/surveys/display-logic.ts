@@ -7,7 +7,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
-import { CONTACT_FIELDS, type PipeRef, pagePipes, questionPipes } from './piping.js';
+import {
+  CONTACT_FIELDS,
+  checkRecallSyntax,
+  type PipeRef,
+  pagePipes,
+  pipedTexts,
+  questionPipes,
+} from './piping.js';
 import type { DisplayLogic, StoredQuestion } from './question-schema.js';
 
 const bad = (field: string, text: string) => new ApiError(1002, `'display_logic${field}': ${text}`);
@@ -101,6 +108,16 @@ function checkRecallNames(
   }
 }
 
+/** The page texts a change writes, with their fields (an unsent one is not checked again). */
+export function pageTextsOf(page: { title?: string; description?: string }) {
+  const out: Array<{ field: string; text: string }> = [];
+  for (const field of ['title', 'description'] as const) {
+    const text = page[field];
+    if (text !== undefined) out.push({ field, text });
+  }
+  return out;
+}
+
 /** 400/1002 for a page text's recall of an unknown contact field or custom variable (where its
  * recalls of questions look is checkSurveyLookBacks'). */
 export function checkPagePipes(
@@ -190,6 +207,7 @@ export async function checkLookBack(
   questionId: string | undefined,
   doc: StoredQuestion,
 ): Promise<void> {
+  checkRecallSyntax(pipedTexts(doc));
   const declared = JSON.parse(survey.custom_variables || '{}') as Record<string, string>;
   if (doc.display_logic?.custom_variable && !Object.hasOwn(declared, doc.display_logic.custom_variable))
     throw bad(

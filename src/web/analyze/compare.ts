@@ -10,7 +10,7 @@ import { gridChart } from './charts.js';
 import { hiddenFilter } from './filter-form.js';
 
 const plain = (text: string) => text.replace(/<[^>]*>/g, '');
-const title = (q: IndexedQuestion) => plain(q.heading) || `Question ${q.position}`;
+const title = (q: IndexedQuestion) => plain(q.label) || `Question ${q.position}`;
 const pct = (n: number, of: number) => `${of > 0 ? Math.round((n / of) * 1000) / 10 : 0}%`;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

@@ -24,7 +24,7 @@ const plain = (text: string) => text.replace(/<[^>]*>/g, '');
 const checked = (on: boolean) => (on ? raw(' checked') : '');
 
 function answerFields(q: IndexedQuestion, f: ResultFilter): Html | string {
-  const title = plain(q.heading) || `Question ${q.position}`;
+  const title = plain(q.label) || `Question ${q.position}`;
   const own = f.answers.filter((c) => c.question === q.id);
   const chosen = new Set(own.flatMap((c) => (c.kind === 'choices' ? c.choices : [])));
   const range = own.find((c) => c.kind === 'range');

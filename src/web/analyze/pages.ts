@@ -176,7 +176,7 @@ export function questionResult(
   _total: number,
   words: Html | string = '',
 ): Html {
-  const title = plain(q.heading);
+  const title = plain(q.label);
   let chart: Html | string = '';
   if (q.family === 'single_choice' || q.family === 'multiple_choice') {
     const bars = [...q.choices.values()].map((c) => ({
@@ -239,7 +239,7 @@ export function questionResult(
     texts && texts.length > 0
       ? html`<details open><summary>Latest answers (${texts.length})</summary><ul class="texts">${texts.map((t) => html`<li>${t}</li>`)}</ul></details>`
       : '';
-  return html`<section class="q-result" id="r${q.id}" data-family="${q.family}"><h3>${richText(q.heading)}</h3>
+  return html`<section class="q-result" id="r${q.id}" data-family="${q.family}"><h3>${richText(q.label)}</h3>
 <p class="muted q-figures">Answered: ${summary.answered} · Skipped: ${summary.skipped}${summary.hidden > 0 ? ` · Hidden by display logic: ${summary.hidden}` : ''}${answeredShare === null ? '' : ` · ${answeredShare}% answered`}</p>
 ${chart}${statsLine}${list}${words}</section>`;
 }

@@ -65,7 +65,7 @@ export function filterInWords(
   if (f.status.length) out.push(`Completeness: ${f.status.map((s) => STATUS_LABELS[s] ?? s).join(' or ')}`);
   for (const c of f.answers) {
     const q = index.questions.get(c.question);
-    const title = q ? plain(q.heading) : c.question;
+    const title = q ? plain(q.label) : c.question;
     if (c.kind === 'choices') {
       const labels = c.choices.map((id) => {
         const choice =
@@ -159,7 +159,7 @@ export function shareResultsRoutes(app: PageApp, deps: Deps): void {
 <p class="hint">Questions answered in words are not shown unless you choose them; their latest answers would be readable by anyone with the link.</p>
 ${questions.map(
   (q) =>
-    html`<div class="check"><input type="checkbox" id="sq${q.id}" name="q" value="${q.id}"${raw(chosen.has(q.id) ? ' checked' : '')}${disabled}><label for="sq${q.id}">${plain(q.heading) || `Question ${q.position}`}${isWrittenAnswers(q) ? html` <span class="muted">(written answers)</span>` : ''}</label></div>`,
+    html`<div class="check"><input type="checkbox" id="sq${q.id}" name="q" value="${q.id}"${raw(chosen.has(q.id) ? ' checked' : '')}${disabled}><label for="sq${q.id}">${plain(q.label) || `Question ${q.position}`}${isWrittenAnswers(q) ? html` <span class="muted">(written answers)</span>` : ''}</label></div>`,
 )}
 </fieldset>
 <fieldset><legend>Responses counted</legend>

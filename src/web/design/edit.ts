@@ -28,6 +28,7 @@ import {
   updatePage,
   updateQuestion,
 } from '../../domain/surveys/design.js';
+import { questionNumbers } from '../../domain/surveys/piping.js';
 import { loadDesign, type SettingsInput, settingsOf, updateSurvey } from '../../domain/surveys/surveys.js';
 import { ApiError } from '../../platform/errors.js';
 import { userPage } from '../account/frame.js';
@@ -397,10 +398,20 @@ export async function designPages(app: PageApp, deps: Deps): Promise<void> {
       const draft = kind ? draftFromForm(form, kind) : undefined;
       return { error, errorAt: `q-${questionId}`, draft: draft ? { questionId, draft } : undefined };
     },
-    (request) => async (survey, actor) => {
+    (request) => async (survey, actor, reply) => {
       const { pageId, questionId } = questionOf(request);
       const current = await getQuestion(deps, survey.id, pageId, questionId);
       const kind = kindOf(current);
+      const recall = request.body.insert === 'heading' ? (request.body.recall ?? '').trim() : '';
+      if (recall) {
+        // "Insert answer from…" without script: the form again, the recall added to the question
+        // text, nothing saved (saving checks the recall as the API does).
+        const draft = draftFromForm(request.body, kind.value);
+        draft.heading = draft.heading ? `${draft.heading} ${recall}` : recall;
+        const token = formField(request.query, 'sm') ?? '';
+        const state = { draft: { questionId, draft, inserted: true } };
+        return { markup: await renderEditor(deps, request, reply, actor.user, survey, token, state) };
+      }
       const body = inputOf(draftFromForm(request.body, kind.value), isQuiz(survey));
       // The form owns the first heading's text, description and image; other headings (A/B
       // variants) and display options it does not show are kept.
@@ -494,7 +505,8 @@ export async function designPages(app: PageApp, deps: Deps): Promise<void> {
           .flatMap((p) => questions.get(p.id) ?? [])
           .filter((x) => x.family !== 'presentation');
         const n = q.family === 'presentation' ? undefined : all.findIndex((x) => x.id === q.id) + 1;
-        const d = questionDestruction(q, questionLabel(q, n), await answerCounts(deps, survey.id));
+        const numbers = questionNumbers(pages.map((p) => ({ questions: questions.get(p.id) ?? [] })));
+        const d = questionDestruction(q, questionLabel(q, n, numbers), await answerCounts(deps, survey.id));
         return confirmation(request, reply, actor, d);
       }
       await deleteQuestion(deps, actor, survey, pageId, questionId);

@@ -7,13 +7,14 @@ import type { User } from '../../domain/accounts/users.js';
 import { mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
 import { answerCounts } from '../../domain/surveys/design.js';
 import { LANGUAGES } from '../../domain/surveys/languages.js';
+import { questionNumbers, readableRecalls, recallChoices } from '../../domain/surveys/piping.js';
 import {
   loadDesign,
   type DesignPage as PageRow,
   type DesignQuestion as QuestionRow,
   settingsOf,
 } from '../../domain/surveys/surveys.js';
-import type { ApiError } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { userPage } from '../account/frame.js';
 import { SCRIPTS } from '../assets.js';
 import { type Destruction, destructiveForm } from '../confirm.js';
@@ -36,7 +37,7 @@ import {
 } from './logic-ui.js';
 import { type Draft, draftOf, kindOf, QUESTION_KINDS } from './question-form.js';
 import { findKind, validationsFor } from './question-kinds.js';
-import { questionFields } from './question-view.js';
+import { questionFields, recallField, recallMessage } from './question-view.js';
 import { QUICK_ADD_HINT, QUICK_ADD_ROWS_HINT } from './quick-add.js';
 import { quizForm } from './quiz-settings.js';
 
@@ -54,8 +55,9 @@ export interface EditorState {
   error?: ApiError;
   /** Which form the error belongs to (its id), to put the message beside it. */
   errorAt?: string;
-  /** A question's edit form shown again with what was typed (after an error). */
-  draft?: { questionId: string; draft: Draft };
+  /** A question's edit form shown again with what was typed (after an error, or with a recall
+   * inserted by "Insert answer from…" without script: `inserted`). */
+  draft?: { questionId: string; draft: Draft; inserted?: boolean };
   /** The add-question form's fields to show again after an error. */
   add?: {
     pageId: string;
@@ -106,8 +108,12 @@ function pageLabel(p: PageRow, index: number): string {
   return `Page ${index + 1}${p.title ? `: ${p.title}` : ''}`;
 }
 
-export function questionLabel(q: QuestionRow, number: number | undefined): string {
-  const heading = q.doc.headings[0]?.heading.replace(/<[^>]*>/g, '') ?? '';
+export function questionLabel(
+  q: QuestionRow,
+  number: number | undefined,
+  numbers: ReadonlyMap<string, number>,
+): string {
+  const heading = readableRecalls(q.doc.headings[0]?.heading ?? '', numbers).replace(/<[^>]*>/g, '');
   const short = heading.length > 60 ? `${heading.slice(0, 60)}…` : heading;
   return `${number === undefined ? 'Text block' : `Question ${number}`}${short ? ` "${short}"` : ''}`;
 }
@@ -224,8 +230,16 @@ export async function renderEditor(
     for (const q of questions.get(p.id) ?? []) targets.add(`q-${q.id}`);
   }
   if (state.errorAt && !targets.has(state.errorAt)) state = { ...state, errorAt: undefined };
-  const pageChoices: PageChoice[] = pages.map((p) => ({ id: p.id, title: p.title }));
+  const numbers = questionNumbers(pages.map((p) => ({ questions: questions.get(p.id) ?? [] })));
+  const pageChoices: PageChoice[] = pages.map((p) => ({
+    id: p.id,
+    title: readableRecalls(p.title, numbers),
+  }));
   if (state.error) state = { ...state, error: explainRuleError(state.error, pageChoices) };
+  // A refused recall names its field by its API path: marked at that field, worded by its label.
+  const recallAt = recallField(state.error?.detail);
+  if (state.error?.detail && recallAt)
+    state = { ...state, error: new ApiError(1002, recallMessage(state.error.detail)) };
   const base = editUrl(token);
   const act = (path: string) => `/create/${path}?sm=${encodeURIComponent(token)}`;
   let number = 0;
@@ -236,10 +250,24 @@ export async function renderEditor(
     const conditions = conditionChoices(
       pages.slice(0, pageIndex).flatMap((x) => questions.get(x.id) ?? []),
       variables,
+      numbers,
+    );
+    const recalls = recallChoices(
+      pages
+        .map((x) =>
+          (questions.get(x.id) ?? []).map((q) => ({
+            id: q.id,
+            family: q.family,
+            heading: q.doc.headings[0]?.heading ?? '',
+          })),
+        )
+        .map((qs) => ({ questions: qs })),
+      pageIndex,
+      variables,
     );
     const items = qs.map((q, i) => {
       const n = q.family === 'presentation' ? undefined : ++number;
-      const label = questionLabel(q, n);
+      const label = questionLabel(q, n, numbers);
       const kind = kindOf(q);
       const qAct = (verb: string) => act(`pages/${p.id}/questions/${q.id}/${verb}`);
       const editing = writable && open === q.id;
@@ -249,7 +277,13 @@ export async function renderEditor(
         ? editing
           ? html`<form method="post" action="${qAct('save')}" class="q-edit" aria-label="Edit ${label}">${hidden(csrf)}
 ${errorHere(state, f)}
-${questionFields(f, draft, { quiz, logic: { pages: pageChoices, pageIndex } })}
+${questionFields(f, draft, {
+  quiz,
+  logic: { pages: pageChoices, pageIndex },
+  recalls,
+  invalid: state.errorAt === f ? recallAt : undefined,
+  focusHeading: state.draft?.questionId === q.id && state.draft.inserted === true,
+})}
 <div class="actions"><button type="submit">Save question</button><a class="button secondary" href="${base}#${f}">Cancel</a></div>
 </form>`
           : html`<div class="actions q-tools">
@@ -272,7 +306,7 @@ ${
       return html`<li id="${f}" class="question${editing ? ' editing' : ''}" data-move="${qAct('move')}">
 <div class="q-head">${writable && !editing ? html`<span class="drag-handle" aria-hidden="true" title="Drag to reorder">⠿</span>` : ''}
 <div class="q-title"><p class="q-meta">${n === undefined ? 'Text block' : `Q${n}`} · ${kind.label}${q.doc.required ? ' · Required' : ''}${q.doc.sorting?.type === 'random' ? ' · Random order' : ''}</p>
-<h3 class="q-heading">${richText(q.doc.headings[0]?.heading ?? '')}</h3>
+<h3 class="q-heading">${richText(readableRecalls(q.doc.headings[0]?.heading ?? '', numbers))}</h3>
 ${answerSummary(q)}
 ${choiceRules(q, pageChoices)}
 ${conditionMarker(q.doc.display_logic, conditions)}</div></div>
@@ -419,6 +453,6 @@ ${errorHere(state, 'add-page')}
 </div>`;
   return userPage(deps, reply, user, `Design: ${survey.title}`, body, {
     section: 'surveys',
-    scripts: writable ? [SCRIPTS.sortable, '/assets/builder.js'] : [],
+    scripts: writable ? [SCRIPTS.sortable, '/assets/builder.js', '/assets/piping.js'] : [],
   });
 }

@@ -2,6 +2,8 @@
 // select and back, the select itself, and the short marker the question and page lists show. The
 // select offers only later pages, but the domain decides what is valid (a stale form that jumps
 // backward is refused there, 400/1002, and the message is shown beside the form).
+
+import { readableRecalls } from '../../domain/surveys/piping.js';
 import type {
   DisplayLogic,
   Logic,
@@ -119,13 +121,15 @@ const plainText = (s: string) =>
 export function conditionChoices(
   earlier: ReadonlyArray<{ id: string; doc: StoredQuestion }>,
   variables: readonly string[],
+  numbers: ReadonlyMap<string, number>,
 ): ConditionChoice[] {
   const out: ConditionChoice[] = [];
+  const readable = (text: string) => plainText(readableRecalls(text, numbers));
   for (const q of earlier)
     for (const c of q.doc.answers?.choices ?? [])
       out.push({
         value: `q:${q.id}:${c.id}`,
-        label: `"${plainText(q.doc.headings[0]?.heading ?? '')}" is answered "${plainText(c.text)}"`,
+        label: `"${readable(q.doc.headings[0]?.heading ?? '')}" is answered "${readable(c.text)}"`,
       });
   for (const v of variables)
     out.push({ value: `var:${v}`, label: `Custom variable "${v}" equals the value below` });

@@ -375,6 +375,9 @@ export const QUESTION_FORM = {
   stars: One(10),
   demo_show: Many,
   demo_required: Many,
+  /** "Insert answer from…": the recall chosen, and the button that inserts it (not a save) */
+  recall: One(300),
+  insert: One(20),
 };
 const QuestionForm = Type.Object(QUESTION_FORM);
 export type QuestionForm = Static<typeof QuestionForm>;

@@ -1,5 +1,6 @@
 // The builder's question form as HTML: the fields of a draft (question-form.ts), shaped by its kind.
 // The form element, its buttons and its error message are the caller's (edit.ts).
+import type { RecallChoice } from '../../domain/surveys/piping.js';
 import { DEMOGRAPHIC_TYPES } from '../../domain/surveys/question-schema.js';
 import { type Html, html, raw } from '../html.js';
 import { type PageChoice, ruleSelect } from './logic-ui.js';
@@ -36,10 +37,18 @@ ${extra.logic ? html`<span class="field then"><label for="${id}-logic">Then</lab
 </fieldset>`;
 }
 
-function area(id: string, name: string, label: string, help: string, value: string, rows = 3): Html {
+function area(
+  id: string,
+  name: string,
+  label: string,
+  help: string,
+  value: string,
+  rows = 3,
+  invalid: Html | string = '',
+): Html {
   return html`<label for="${id}">${label}</label>
 <p class="hint" id="${id}-help">${help}</p>
-<textarea id="${id}" name="${name}" rows="${rows}" aria-describedby="${id}-help">${value}</textarea>`;
+<textarea id="${id}" name="${name}" rows="${rows}"${invalid || raw(` aria-describedby="${id}-help"`)}>${value}</textarea>`;
 }
 
 function text(id: string, name: string, label: string, value: string, type = 'text'): Html {
@@ -54,8 +63,53 @@ export interface LogicContext {
   pageIndex: number;
 }
 
+/** Which text field of the form a refused recall is in (its message names the field). */
+export function recallField(message: string | undefined): 'heading' | 'description' | undefined {
+  const m = /^'headings\[0\]\.(heading|description)': /.exec(message ?? '');
+  return m ? (m[1] === 'heading' ? 'heading' : 'description') : undefined;
+}
+
+/** A refused recall's message in the form's words: the field as its label, not its API path. */
+export function recallMessage(message: string): string {
+  const field = recallField(message);
+  if (!field) return message;
+  return `${field === 'heading' ? 'Question text' : 'Description'}: ${message.replace(/^'[^']*': /, '')}`;
+}
+
+/**
+ * "Insert answer from…": what the question text may recall, grouped. Without script the Insert
+ * button posts the form, which comes back with the recall added at the end of the question text
+ * (nothing saved yet); with script (/assets/piping.js) it is inserted at the cursor instead.
+ */
+function recallPicker(f: string, recalls: readonly RecallChoice[]): Html {
+  const groups = [...new Set(recalls.map((r) => r.group))];
+  const earlier = recalls.some((r) => r.group === 'Earlier questions');
+  return html`<div class="recall-picker" data-target="${f}-heading">
+<label for="${f}-recall">Insert answer from…</label>
+<p class="hint" id="${f}-recall-help">Adds a placeholder to the question text that each respondent sees filled in with their own answer, name or link value.${earlier ? '' : ' Questions on earlier pages are listed here once this question is on page 2 or later.'} Contact fields are filled for email invitations only, and left empty for other links.</p>
+<div class="row"><select id="${f}-recall" name="recall" aria-describedby="${f}-recall-help"><option value="">Choose…</option>${groups.map(
+    (g) =>
+      html`<optgroup label="${g}">${recalls.filter((r) => r.group === g).map((r) => html`<option value="${r.syntax}">${r.label}</option>`)}</optgroup>`,
+  )}</select>
+<button type="submit" name="insert" value="heading" class="secondary">Insert</button></div></div>`;
+}
+
 /** The fields of a question's edit form (`f` prefixes their ids; the form element is the caller's). */
-export function questionFields(f: string, d: Draft, options: { quiz: boolean; logic?: LogicContext }): Html {
+export function questionFields(
+  f: string,
+  d: Draft,
+  options: {
+    quiz: boolean;
+    logic?: LogicContext;
+    recalls?: readonly RecallChoice[];
+    /** the field a refused recall is in (marked invalid, described by the form's error) */
+    invalid?: 'heading' | 'description';
+    /** focus the question text (after a recall was inserted without script) */
+    focusHeading?: boolean;
+  },
+): Html {
+  const invalid = (field: 'heading' | 'description') =>
+    options.invalid === field ? raw(` aria-invalid="true" aria-describedby="${f}-error"`) : '';
   const kind = findKind(d.kind) ?? QUESTION_KINDS[0];
   const shape = kind.shape;
   const logic = kind.family === 'single_choice' ? options.logic : undefined;
@@ -75,8 +129,10 @@ export function questionFields(f: string, d: Draft, options: { quiz: boolean; lo
   };
   return html`<input type="hidden" name="kind" value="${kind.value}"><p class="hint">Type: ${kind.label}</p>
 <label for="${f}-heading">${shape === 'presentation' ? 'Text' : 'Question text'}</label>
-<textarea id="${f}-heading" name="heading" rows="2" maxlength="20000">${d.heading}</textarea>
-${area(`${f}-description`, 'description', 'Description (optional)', 'Shown under the question text.', d.description, 2)}
+<textarea id="${f}-heading" name="heading" rows="2" maxlength="20000"${invalid('heading')}${options.focusHeading ? raw(' autofocus') : ''}>${d.heading}</textarea>
+${options.focusHeading ? html`<p class="hint" role="status" id="${f}-inserted">Added at the end of the question text. Nothing is saved until you choose "Save question".</p>` : ''}
+${options.recalls ? recallPicker(f, options.recalls) : ''}
+${area(`${f}-description`, 'description', 'Description (optional)', 'Shown under the question text.', d.description, 2, invalid('description'))}
 ${text(`${f}-image`, 'image', kind.value === 'image' ? 'Image URL' : 'Image URL (optional)', d.image, 'url')}
 ${kind.value === 'image' ? html`<p class="hint">The text above is the image's description for people who cannot see it.</p>` : ''}
 ${

@@ -224,7 +224,7 @@ ${list}`;
         return html`<section class="response-page">${pageTitle ? html`<h3>${pageTitle}</h3>` : ''}
 ${p.questions.map((qa) => {
   const q = index.questions.get(qa.id);
-  return html`<div class="answer"><h4>${q ? richText(q.heading) : 'A question no longer in the survey'}</h4>
+  return html`<div class="answer"><h4>${q ? richText(q.label) : 'A question no longer in the survey'}</h4>
 <ul>${qa.answers.map((a) => html`<li>${a.upload_id ? fileLink(survey.manage_token, a) : answerText(index, qa.id, a as Record<string, unknown>) || '—'}</li>`)}</ul></div>`;
 })}</section>`;
       });
