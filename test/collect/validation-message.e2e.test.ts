@@ -25,6 +25,7 @@ describe('respondent page: the owner’s validation message', () => {
     const seeded = await seedSurvey(server, a, {
       title: 'Team sign-up',
       collector: 'weblink',
+      body: { custom_variables: { org: 'Organisation' } },
       questions: {
         email: {
           family: 'open_ended',
@@ -35,7 +36,8 @@ describe('respondent page: the owner’s validation message', () => {
         team: {
           family: 'single_choice',
           subtype: 'vertical',
-          headings: [{ heading: 'Your team' }],
+          // A recall in the heading: the summary names the question as the respondent reads it.
+          headings: [{ heading: 'Your team at [custom_variable("org")]' }],
           required: { text: REQUIRED_TEXT, type: 'all', amount: '0' },
           answers: { choices: [{ text: 'Design' }, { text: 'Sales' }] },
         },
@@ -48,7 +50,7 @@ describe('respondent page: the owner’s validation message', () => {
       const context = await browser.newContext({ javaScriptEnabled });
       const page = await context.newPage();
       try {
-        await page.goto(seeded.collector.url);
+        await page.goto(`${seeded.collector.url}?org=Acme`);
         await page.fill(emailField, 'not-an-email');
         await page.click('form[data-respond] button[value="done"]');
         const summary = page.locator('.error-summary');
@@ -57,7 +59,7 @@ describe('respondent page: the owner’s validation message', () => {
         expect(await page.inputValue(emailField)).toBe('not-an-email');
         const text = ((await summary.textContent()) ?? '').replace(/\s+/g, ' ').trim();
         expect(text).toContain(`Your work email: ${EMAIL_TEXT}`);
-        expect(text).toContain(`Your team: ${REQUIRED_TEXT}`);
+        expect(text).toContain(`Your team at Acme: ${REQUIRED_TEXT}`);
         expect(await page.content()).not.toContain('Please enter a valid email address');
         const messages = (await page.locator('form[data-respond] .error').allInnerTexts()).map((m) =>
           m.trim(),

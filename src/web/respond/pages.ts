@@ -60,7 +60,7 @@ import { type Html, html, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
 import type { PageApp } from '../page-area.js';
 import { pagePlugin } from '../page-area.js';
-import { renderQuestion, richText } from '../surveys/render-question.js';
+import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
 import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
@@ -192,7 +192,7 @@ function renderSurveyPage(
   const { done, total } = place.progress;
   const summary =
     errors.size > 0
-      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${errors.size === 1 ? 'One answer needs' : `${errors.size} answers need`} your attention.</strong></p><ul>${[...errors.keys()].map((id) => html`<li><a href="#q${id}">${ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? ''}: ${errors.get(id)}</a></li>`)}</ul></div>`
+      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${errors.size === 1 ? 'One answer needs' : `${errors.size} answers need`} your attention.</strong></p><ul>${[...errors.keys()].map((id) => html`<li><a href="#q${id}">${recalledText(ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? '', view.recall)}: ${errors.get(id)}</a></li>`)}</ul></div>`
       : '';
   return html`<h1>${ctx.survey.title}</h1>
 ${summary}

@@ -54,9 +54,8 @@ export function richText(text: string, recall?: (ref: PipeRef) => string): Html 
   );
 }
 
-/** A plain text (a menu's option) with its recalls replaced. */
-function recalledText(text: string, o: RenderOptions): string {
-  const recall = o.recall;
+/** A plain text (a menu's option, a heading in the error summary) with its recalls replaced. */
+export function recalledText(text: string, recall: RenderOptions['recall']): string {
   if (!recall) return text;
   return splitPipes(text)
     .map((p) => (typeof p === 'string' ? p : recall(p)))
@@ -123,7 +122,7 @@ function otherBox(
 
 function choiceLabel(c: Choice, o: RenderOptions): Html {
   if (c.image?.url)
-    return html`<img src="${c.image.url}" alt="${recalledText(c.text, o) || 'Image choice'}" class="choice-img">${c.text ? html`<span>${recalledText(c.text, o)}</span>` : ''}`;
+    return html`<img src="${c.image.url}" alt="${recalledText(c.text, o.recall) || 'Image choice'}" class="choice-img">${c.text ? html`<span>${recalledText(c.text, o.recall)}</span>` : ''}`;
   return richText(c.text, o.recall);
 }
 
@@ -135,7 +134,7 @@ export function renderSingleChoice(q: RenderableQuestion, o: RenderOptions = {})
     const other = q.doc.answers?.other;
     const options = html`<option value="">Select…</option>${choices.map(
       (c) =>
-        html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${recalledText(c.text, o)}</option>`,
+        html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${recalledText(c.text, o.recall)}</option>`,
     )}${other?.visible && other.is_answer_choice ? html`<option value="${other.id}"${chosen.includes(other.id) ? raw(' selected') : ''}>${other.text}</option>` : ''}`;
     const select = html`<select id="${name}" name="${name}" aria-labelledby="q${q.id}-title">${options}</select>`;
     const otherText = other?.visible
