@@ -41,6 +41,7 @@ import * as m0053 from './0053_email_owner_index.js';
 import * as m0058 from './0058_name_keys.js';
 import * as m0062 from './0062_outbox_first_attempt.js';
 import * as m0063 from './0063_worker_heartbeats.js';
+import * as m0069 from './0069_alert_recipients.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0058_name_keys': m0058,
   '0062_outbox_first_attempt': m0062,
   '0063_worker_heartbeats': m0063,
+  '0069_alert_recipients': m0069,
 };
