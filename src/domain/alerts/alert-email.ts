@@ -62,7 +62,7 @@ export function alertEmailParts(
   text.push('', `Stop these emails: ${account} (or the survey's alert setting).`);
   inner.push(button(link.href, link.label, theme));
   inner.push(
-    `<p style="font-size:14px;color:#4a5560">If the button does not work, paste this link into your browser: <a href="${escapeHtml(link.href)}" style="color:${theme.accent}">${escapeHtml(link.href)}</a></p>`,
+    `<p style="font-size:14px;color:#4a5560">If the button does not work, paste this link into your browser: <a href="${escapeHtml(link.href)}" style="color:${theme.accent};word-break:break-all">${escapeHtml(link.href)}</a></p>`,
   );
   if (link.href !== results)
     inner.push(`<p><a href="${escapeHtml(results)}" style="color:${theme.accent}">All results</a></p>`);

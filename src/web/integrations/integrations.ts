@@ -156,7 +156,7 @@ ${withCollectors.map(
 <div class="check"><input type="radio" id="wh-format-sm" name="format" value="surveymonkey"${f.format !== 'slack' ? html` checked` : ''} aria-describedby="wh-format-sm-hint"><label for="wh-format-sm">Standard (SurveyMonkey-compatible JSON)</label></div>
 <p class="hint" id="wh-format-sm-hint">Signed with the webhook's own secret (Standard Webhooks headers), shown on its page.</p>
 <div class="check"><input type="radio" id="wh-format-slack" name="format" value="slack"${f.format === 'slack' ? html` checked` : ''} aria-describedby="wh-format-slack-hint"><label for="wh-format-slack">Slack-compatible message</label></div>
-<p class="hint" id="wh-format-slack-hint">A <code>{"text": …}</code> body, for a Slack (or Mattermost, Discord /slack) incoming webhook.</p>
+<p class="hint" id="wh-format-slack-hint">A <code>{"text": …}</code> body naming the survey, with the first answers and a link to the response, for a Slack or Microsoft Teams incoming webhook (or Mattermost, Discord /slack).</p>
 </fieldset>
 <div class="actions"><button type="submit">Create webhook</button></div>
 </form>`;
