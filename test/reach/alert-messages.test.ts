@@ -157,4 +157,28 @@ describe('alerts people can act on', () => {
     expect(to(admin)).toHaveLength(2);
     expect(to(regular)).toHaveLength(1);
   });
+
+  it('keeps one whole set of recipients when saves race', async () => {
+    const { owner, admin, regular } = await makeTeam(server);
+    const s = await seedSurvey(server, owner, { kind: 'simple', title: 'Race' });
+    const sm = new URL(s.survey.collect_url).searchParams.get('sm')!;
+    const web = await signIn(server, owner);
+    const page = `/collect/alerts?sm=${sm}`;
+    const _csrf = await web.csrf(page);
+    const sets = [
+      [owner.user.id, admin.user.id],
+      [regular.user.id],
+      [admin.user.id, regular.user.id],
+      [owner.user.id],
+      [owner.user.id, admin.user.id, regular.user.id],
+      [admin.user.id],
+    ];
+    const saved = await Promise.all(sets.map((to) => web.post(page, { _csrf, mode: 'each', to })));
+    expect(saved.map((r) => r.status)).toEqual(sets.map(() => 303));
+    const form = (await web.get(page)).text;
+    const ticked = [owner, admin, regular]
+      .filter((u) => new RegExp(`value="${u.user.id}" checked`).test(form))
+      .map((u) => u.user.id);
+    expect(sets.map((x) => [...x].sort().join())).toContain([...ticked].sort().join());
+  });
 });

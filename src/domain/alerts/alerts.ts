@@ -55,22 +55,26 @@ export async function setAlertMode(
   const now = deps.clock.now().toISOString();
   // The owner alone is stored as no rows, so the default needs none.
   const rows = chosen.length === 1 && chosen[0] === survey.owner_id ? [] : chosen;
+  // The survey_alerts row is written first: on PostgreSQL it locks the survey's setting, so two
+  // saves at once replace the recipients one after the other instead of mixing (or colliding).
   await k.transaction().execute(async (trx) => {
-    await trx.deleteFrom('survey_alert_recipients').where('survey_id', '=', survey.id).execute();
     if (mode === 'off') {
       await trx.deleteFrom('survey_alerts').where('survey_id', '=', survey.id).execute();
+      await trx.deleteFrom('survey_alert_recipients').where('survey_id', '=', survey.id).execute();
       return;
     }
-    if (rows.length)
-      await trx
-        .insertInto('survey_alert_recipients')
-        .values(rows.map((user_id) => ({ survey_id: survey.id, user_id })))
-        .execute();
     await trx
       .insertInto('survey_alerts')
       .values({ survey_id: survey.id, owner_id: survey.owner_id, mode, digest_since: now })
       .onConflict((oc) => oc.column('survey_id').doUpdateSet({ mode, digest_since: now }))
       .execute();
+    await trx.deleteFrom('survey_alert_recipients').where('survey_id', '=', survey.id).execute();
+    if (rows.length)
+      await trx
+        .insertInto('survey_alert_recipients')
+        .values(rows.map((user_id) => ({ survey_id: survey.id, user_id })))
+        .onConflict((oc) => oc.columns(['survey_id', 'user_id']).doNothing())
+        .execute();
   });
 }
 
