@@ -13,6 +13,7 @@ import { type NewEmail, queueEmail } from '../../db/outbox-queue.js';
 import type { EventsTable } from '../../db/tables/platform.js';
 import { ApiError } from '../../platform/errors.js';
 import { accessUrl } from '../../platform/regions.js';
+import type { EmailTheme } from '../invitations/email-body.js';
 import { surveyEmailTheme } from '../invitations/send.js';
 import { activeTeamOf } from '../teams/membership.js';
 import { alertEmailParts } from './alert-email.js';
@@ -235,10 +236,12 @@ export async function planResponseAlerts(
   const ids = await deps.ids.take(wanted.reduce((n, e) => n + people.get(surveyOf(e)!)!.length, 0));
   let next = 0;
   const out: Array<{ eventId: string; email: NewEmail }> = [];
+  const themes = new Map<string, EmailTheme>();
   for (const e of wanted) {
     const r = bySurvey.get(surveyOf(e)!)!;
     const base = accessUrl(deps.config, r.region as Region);
-    const theme = await surveyEmailTheme(deps, r.survey_id, base);
+    const theme = themes.get(r.survey_id) ?? (await surveyEmailTheme(deps, r.survey_id, base));
+    themes.set(r.survey_id, theme);
     const parts = alertEmailParts(base, r, theme, {
       kind: 'each',
       at: e.created_at,
