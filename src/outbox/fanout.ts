@@ -18,7 +18,7 @@ import type { WebhooksTable } from '../db/tables/reach.js';
 import { planResponseAlerts } from '../domain/alerts/alerts.js';
 import { eventsOf } from '../domain/core/events.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
-import { slackBody } from '../domain/webhooks/slack.js';
+import { type SlackFacts, slackBody, slackFacts } from '../domain/webhooks/slack.js';
 import { micro } from '../platform/dates.js';
 import { JsonObject, parseAs, StringList } from '../platform/json.js';
 import { chunks } from '../platform/lists.js';
@@ -71,13 +71,14 @@ export function deliveryBody(
   e: EventRow,
   facts: EventFacts,
   filterId: string,
-  titles: ReadonlyMap<string, string> = new Map(),
+  slack: SlackFacts = { titles: new Map(), responses: new Map() },
 ): string {
   if (hook.format === 'slack')
     return slackBody(e.type, {
       surveyId: facts.surveyId,
-      surveyTitle: (facts.surveyId && titles.get(facts.surveyId)) ?? null,
+      surveyTitle: (facts.surveyId && slack.titles.get(facts.surveyId)) ?? null,
       objectId: e.resource_id ?? '',
+      response: e.type.startsWith('response_') ? slack.responses.get(e.resource_id ?? '') : undefined,
     });
   const resources: Record<string, string> = {};
   if (e.type.startsWith('app_')) {
@@ -209,7 +210,16 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     // Response alerts ride on the same markers: an event's alert is queued with its marker.
     const facts = new Map(planned.map((p) => [p.e.id, p.facts]));
     const alerts = await planResponseAlerts(deps, events, (e) => facts.get(e.id)?.surveyId ?? null);
-    const titles = await slackTitles(deps, planned);
+    // What the Slack-style bodies say: the survey's title, and for a response its link and answers.
+    const slack = await slackFacts(
+      deps,
+      planned
+        .filter((p) => p.matches.some((m) => m.h.format === 'slack'))
+        .map((p) => ({
+          surveyId: p.facts.surveyId,
+          responseId: p.e.type.startsWith('response_') ? p.e.resource_id : null,
+        })),
+    );
     await k.transaction().execute(async (trx) => {
       const marked = new Set<string>();
       for (const chunk of chunks(rows, 500)) {
@@ -241,7 +251,7 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
               owner_id: m.h.owner_id,
               webhook_id: m.h.id,
               event_id: e.id,
-              body: deliveryBody(m.h, e, facts, m.filterId, titles),
+              body: deliveryBody(m.h, e, facts, m.filterId, slack),
               status: 'pending',
               attempts: 0,
               next_attempt_at: nowIso,
@@ -279,27 +289,4 @@ export async function fanOut(deps: Deps, limit: number): Promise<number> {
     }
   }
   return events.length;
-}
-
-/** The titles of the surveys that Slack-style bodies in the batch name. */
-async function slackTitles(
-  deps: Deps,
-  planned: Array<{ facts: EventFacts; matches: Array<{ h: WebhookRow }> }>,
-): Promise<Map<string, string>> {
-  const ids = [
-    ...new Set(
-      planned.flatMap((p) =>
-        p.facts.surveyId && p.matches.some((m) => m.h.format === 'slack') ? [p.facts.surveyId] : [],
-      ),
-    ),
-  ];
-  const titles = new Map<string, string>();
-  for (const chunk of chunks(ids, 500))
-    for (const r of await deps.db.kysely
-      .selectFrom('surveys')
-      .select(['id', 'title'])
-      .where('id', 'in', chunk)
-      .execute())
-      titles.set(r.id, r.title);
-  return titles;
 }

@@ -33,6 +33,10 @@ async function assetRoutes(app: PageApp): Promise<void> {
   app.get('/embed.js', { schema: { hide: true } }, (_request, reply) =>
     reply.sendFile('embed.js', { maxAge: '1h' }),
   );
+  // Browsers and crawlers ask for /favicon.ico whatever the pages link: the same icon, as SVG.
+  app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+    reply.type('image/svg+xml').sendFile('favicon.svg', { maxAge: '1d' }),
+  );
   // Only the one minified file of each package is public, not the rest of node_modules.
   for (const v of VENDOR)
     await app.register(fastifyStatic, {

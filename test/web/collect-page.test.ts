@@ -100,7 +100,7 @@ describe('collect page', () => {
     expect(first).toMatch(
       new RegExp(`<input id="c-\\d+-url" class="copy" type="text" readonly value="${here}">`),
     );
-    expect(first).toMatch(/<label for="c-\d+-url">Web link of Newsletter link to copy<\/label>/);
+    expect(first).toMatch(/<label for="c-\d+-url">Copy the link of Newsletter link<\/label>/);
     expect(page.text).toContain('2 collectors, 0 responses.');
   });
 

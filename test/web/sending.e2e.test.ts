@@ -199,7 +199,7 @@ describe('sending invitations from the pages', () => {
     expect(mailTo('ann@example.org')).toHaveLength(1);
     expect(mailTo('bob@example.org')).toHaveLength(2);
     expect(mailTo('dan@example.org')).toHaveLength(2);
-    expect(decoded(mailTo('bob@example.org')[1].raw)).toContain('Subject: Reminder: we want your opinion');
+    expect(decoded(mailTo('bob@example.org')[1].raw)).toContain('Subject: Reminder: Your views, please');
 
     // The export holds the imported contacts (and the one added by address), formulas neutralised.
     const csv = await page.request.get(`${server.url}/contacts/export.csv`);

@@ -17,7 +17,14 @@ export interface SurveyAlertsTable {
   digest_since: string;
 }
 
+/** Migration 0069: the people a survey's alerts go to (none: its owner). */
+export interface SurveyAlertRecipientsTable {
+  survey_id: string;
+  user_id: string;
+}
+
 export interface NotifyTables {
   account_preferences: AccountPreferencesTable;
   survey_alerts: SurveyAlertsTable;
+  survey_alert_recipients: SurveyAlertRecipientsTable;
 }

@@ -58,7 +58,7 @@ export function mergeFields(
   mode: 'text' | 'html' | 'text-html',
 ): string {
   const esc = (s: string) => (mode === 'text' ? s : escapeHtml(s));
-  let out = mode === 'text-html' ? escapeHtml(template) : template;
+  let out = mode === 'text-html' ? escapeHtml(namesOrNot(template, values)) : namesOrNot(template, values);
   for (const [token, key] of PLACEHOLDER_KEYS)
     out = out.replaceAll(
       token,
@@ -76,6 +76,15 @@ export function mergeFields(
     .replaceAll('[Email]', esc(values.email));
   for (let i = 1; i <= 6; i++) out = out.replaceAll(`[CustomData${i}]`, esc(values.custom[String(i)] ?? ''));
   return out.replaceAll('{{EmbeddedBody}}', '').replaceAll('{{FirstQuestion}}', '');
+}
+
+/** An empty name field goes with the space before it, so "Hi [FirstName]," reads "Hi," for a
+ * recipient (or an owner previewing) with no first name, never "Hi ,". */
+function namesOrNot(template: string, values: MergeValues): string {
+  let out = template;
+  if (!values.last_name.trim()) out = out.replace(/[ \t]*\[LastName\]/g, '');
+  if (!values.first_name.trim()) out = out.replace(/[ \t]*\[FirstName\]/g, '');
+  return out;
 }
 
 /** The subject with the recipient's merge fields (a header: no HTML, no line breaks). */
@@ -171,7 +180,7 @@ export function renderInvitation(
     inner = styleLinks(
       template
         .split(/\r?\n\s*\r?\n/)
-        .map((p) => `<p>${mergeFields(p.trim(), values, links, 'text-html').replace(/\r?\n/g, '<br>')}</p>`)
+        .map((p) => textParagraph(p.trim(), values, links, theme))
         .join('\n'),
       theme,
       links.survey,
@@ -180,6 +189,41 @@ export function renderInvitation(
   const footer = serviceFooter(links);
   if (footer.length) text = `${text}\n\n--\n${footer.join('\n')}`;
   return { subject, text, html: emailLayout(inner, subject, theme, 'en', serviceFooterHtml(links)) };
+}
+
+/** A short lead-in before the survey link ("Begin Survey: [SurveyLink]") names its button. */
+const BUTTON_LABEL = /^((?:[^\s.!?:]+ ?){1,4}?)\s*:$/;
+
+/**
+ * One paragraph of a text message as HTML. A line that ends with [SurveyLink] shows the link as a
+ * button (named by a short lead-in such as "Begin Survey:", else "Take the survey") with the
+ * address below it as a fallback for mail clients that do not show buttons.
+ */
+function textParagraph(p: string, values: MergeValues, links: MessageLinks, theme: EmailTheme): string {
+  const merge = (t: string) => mergeFields(t, values, links, 'text-html');
+  const lines: string[] = [];
+  let fallback = false;
+  for (const line of p.split(/\r?\n/)) {
+    const at = line.trimEnd().endsWith('[SurveyLink]')
+      ? line.trimEnd().slice(0, -'[SurveyLink]'.length).trim()
+      : null;
+    if (at === null) {
+      lines.push(merge(line));
+      continue;
+    }
+    const named = BUTTON_LABEL.exec(at);
+    if (at && !named) lines.push(merge(at));
+    lines.push(
+      `<a href="${escapeHtml(links.survey)}">${named ? merge(named[1].trim()) : 'Take the survey'}</a>`,
+    );
+    fallback = true;
+  }
+  const link = escapeHtml(links.survey);
+  return `<p>${lines.join('<br>')}</p>${
+    fallback
+      ? `\n<p style="font-size:14px;color:#4a5560">If the button does not work, copy this address into your browser: <a href="${link}" style="color:${theme.accent};word-break:break-all">${link}</a></p>`
+      : ''
+  }`;
 }
 
 /** Plain text of an HTML body, for the text part. */

@@ -94,11 +94,16 @@ export function mergeValuesOf(
 }
 
 /** The look of the collector's survey's emails: its stored theme, else the older theme_color. */
-export async function surveyTheme(deps: Deps, collector: Collector, baseUrl: string): Promise<EmailTheme> {
+export function surveyTheme(deps: Deps, collector: Collector, baseUrl: string): Promise<EmailTheme> {
+  return surveyEmailTheme(deps, collector.survey_id, baseUrl);
+}
+
+/** The look of a survey's emails (invitations, response alerts): its stored theme, else theme_color. */
+export async function surveyEmailTheme(deps: Deps, surveyId: string, baseUrl: string): Promise<EmailTheme> {
   const row = await deps.db.kysely
     .selectFrom('surveys')
     .select(['theme_color', 'theme_id', 'owner_id'])
-    .where('id', '=', collector.survey_id)
+    .where('id', '=', surveyId)
     .executeTakeFirst();
   const stored = row ? await themeOfSurvey(deps, row) : undefined;
   if (stored) {

@@ -1,6 +1,11 @@
 // The Slack-compatible body of a webhook delivery (format 'slack'): an incoming webhook's
-// `{"text": …}`, one line saying what happened. Slack reads `&`, `<` and `>` as markup, so text
-// from users (a survey's title) has them escaped the way its docs ask.
+// `{"text": …}`, which Slack and Microsoft Teams incoming webhooks both post as a message. It says
+// what happened in which survey (by name); for a response, it adds the link to the response on the
+// owner's responses page and its first few answers (domain/alerts/response-summary.ts). Links are
+// bare URLs on a line of their own, which both apps turn into links. Slack reads `&`, `<` and `>`
+// as markup, so text from users (titles, answers) has them escaped the way its docs ask.
+import type { Deps } from '../../context.js';
+import { type ResponseSummary, responseSummaries } from '../alerts/response-summary.js';
 
 const WHAT: Record<string, string> = {
   response_completed: 'A response was completed',
@@ -19,14 +24,57 @@ const WHAT: Record<string, string> = {
 
 const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** What Slack-style bodies of a batch name: survey titles, and summaries of the responses. */
+export interface SlackFacts {
+  titles: ReadonlyMap<string, string>;
+  responses: ReadonlyMap<string, ResponseSummary>;
+}
+
 export function slackBody(
   eventType: string,
-  facts: { surveyId: string | null; surveyTitle: string | null; objectId: string },
+  facts: {
+    surveyId: string | null;
+    surveyTitle: string | null;
+    objectId: string;
+    response?: ResponseSummary;
+  },
 ): string {
   const what = WHAT[eventType] ?? eventType;
   const survey = facts.surveyId
     ? ` in survey ${facts.surveyTitle ? `“${slackEscape(facts.surveyTitle)}” ` : ''}(${facts.surveyId})`
     : '';
-  const object = eventType.startsWith('survey_') ? '' : ` — id ${facts.objectId}`;
-  return JSON.stringify({ text: `${what}${survey}${object}.` });
+  const r = eventType === 'response_deleted' ? undefined : facts.response;
+  const object = eventType.startsWith('survey_')
+    ? ''
+    : r
+      ? ` — response #${r.ordinal}`
+      : ` — id ${facts.objectId}`;
+  const lines = [`${what}${survey}${object}.`];
+  if (r) {
+    for (const a of r.answers) lines.push(`• ${slackEscape(a.question)}: ${slackEscape(a.answer)}`);
+    if (r.more) lines.push('…');
+    lines.push(`View the response: ${r.url}`);
+  }
+  return JSON.stringify({ text: lines.join('\n') });
+}
+
+/** The titles and response summaries the Slack-style bodies of these events need. */
+export async function slackFacts(
+  deps: Deps,
+  events: Array<{ surveyId: string | null; responseId: string | null }>,
+): Promise<SlackFacts> {
+  const surveyIds = [...new Set(events.flatMap((e) => (e.surveyId ? [e.surveyId] : [])))];
+  const titles = new Map<string, string>();
+  for (let i = 0; i < surveyIds.length; i += 500)
+    for (const r of await deps.db.kysely
+      .selectFrom('surveys')
+      .select(['id', 'title'])
+      .where('id', 'in', surveyIds.slice(i, i + 500))
+      .execute())
+      titles.set(r.id, r.title);
+  const responses = await responseSummaries(
+    deps,
+    events.flatMap((e) => (e.responseId ? [e.responseId] : [])),
+  );
+  return { titles, responses };
 }

@@ -1,11 +1,13 @@
 // GET /account: who is signed in, the address and whether it is confirmed; forms to change the
 // password (POST /account/password) and the address (POST /account/email), both asking for the
-// current password, and to send the confirmation link again (POST /account/verify/resend). The plan
-// is shown with what it allows in words.
+// current password, and to send the confirmation link again (POST /account/verify/resend); the
+// account's first and last name (POST /account/name), which invitation previews and test sends
+// greet. The plan is shown with what it allows in words.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { changeEmail, changePassword } from '../../domain/accounts/credentials.js';
+import { MAX_NAME_CHARS, setNames } from '../../domain/accounts/names.js';
 import { setTimeZone } from '../../domain/accounts/preferences.js';
 import type { User } from '../../domain/accounts/users.js';
 import { resendVerification } from '../../domain/accounts/verification.js';
@@ -29,6 +31,7 @@ const NOTICES: Record<string, string> = {
   resent: 'We sent a new confirmation link to your address.',
   zone: 'Your time zone is saved.',
   alerts: 'Your alert setting is saved.',
+  name: 'Your name is saved.',
 };
 
 const AccountQuery = Type.Object({
@@ -44,6 +47,11 @@ const PasswordBody = Type.Object({
 });
 const ZoneBody = Type.Object({ ...Csrf, time_zone: Type.String({ maxLength: 64 }) });
 const AlertsBody = Type.Object({ ...Csrf, opt_out: Type.Optional(Type.String({ maxLength: 1 })) });
+const NameBody = Type.Object({
+  ...Csrf,
+  first_name: Type.String({ maxLength: 1000 }),
+  last_name: Type.String({ maxLength: 1000 }),
+});
 const EmailBody = Type.Object({
   ...Csrf,
   email: Type.String({ maxLength: 300 }),
@@ -84,6 +92,19 @@ ${errorFor(state, 'resent')}
 <form method="post" action="/account/verify/resend">${hidden(csrf)}<div class="actions"><button type="submit" class="secondary">Send the link again</button></div></form>
 </section>`
 }
+<section aria-labelledby="name-heading">
+<h2 id="name-heading">Your name</h2>
+<p class="hint" id="name-hint">Shown to your team, and used for <code>[FirstName]</code> and <code>[LastName]</code> when you preview or test an invitation.</p>
+${errorFor(state, 'name')}
+<form method="post" action="/account/name">
+${hidden(csrf)}
+<label for="name-first">First name</label>
+<input id="name-first" name="first_name" type="text" autocomplete="given-name" maxlength="${MAX_NAME_CHARS}" value="${user.first_name ?? ''}" aria-describedby="name-hint"${invalidIf(state, 'name')}>
+<label for="name-last">Last name</label>
+<input id="name-last" name="last_name" type="text" autocomplete="family-name" maxlength="${MAX_NAME_CHARS}" value="${user.last_name ?? ''}">
+<div class="actions"><button type="submit">Save name</button></div>
+</form>
+</section>
 <section aria-labelledby="password-heading">
 <h2 id="password-heading">Change password</h2>
 ${errorFor(state, 'password')}
@@ -162,6 +183,10 @@ ${await notificationSection(deps, user.id, csrf, state)}
       return render(reply, request.sessionUser, { notice: NOTICES[welcome ? 'welcome' : (done ?? '')] });
     },
   );
+
+  post('/account/name', NameBody, 'name', async (body, _request, user) => {
+    await setNames(deps, user.id, body.first_name, body.last_name);
+  });
 
   post('/account/password', PasswordBody, 'password', async (body, request, user) => {
     const { current, password, password2 } = body;

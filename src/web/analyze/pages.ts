@@ -42,6 +42,7 @@ import { withOffset } from '../../platform/dates.js';
 import { ApiError } from '../../platform/errors.js';
 import { FREE_RESPONSE_DETAIL_LIMIT, isPaid, type Plan } from '../../platform/plans.js';
 import { sendPage } from '../account/frame.js';
+import { alertsUrl } from '../collect/alerts.js';
 import { type Html, html, raw } from '../html.js';
 import { page as layout, type SurveyTab, surveyHeader, workspacePage } from '../layout.js';
 import type { PageApp } from '../page-area.js';
@@ -381,6 +382,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
 ${form}
 ${download}
 ${shareResultsLink(token, f)}
+<p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p>
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}

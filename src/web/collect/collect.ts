@@ -164,7 +164,7 @@ ${finishForm(c, at, act(`collectors/${c.id}/finish`), csrf, label, errorFor(stat
 <dt>Close date</dt><dd>${c.close_date ? when(c.close_date) : 'None'}</dd>
 ${url ? html`<dt>Respondent link</dt><dd><a href="${url}">${url}</a></dd>` : ''}
 </dl>
-${url && c.type === 'weblink' ? html`<label for="${at}-url">Web link of ${c.name} to copy</label><input id="${at}-url" class="copy" type="text" readonly value="${url}">` : ''}
+${url && c.type === 'weblink' ? html`<label for="${at}-url">Copy the link of ${c.name}</label><input id="${at}-url" class="copy" type="text" readonly value="${url}">` : ''}
 ${url ? shareSection(c, url, base, { at, csrf, writable, action: act(`collectors/${c.id}/embed`), state }) : ''}
 ${c.type === 'email' ? html`<p><a class="button" href="${emailCollectorUrl(token, c.id)}">Messages, recipients and stats<span class="visually-hidden"> of ${c.name}</span></a></p>` : ''}
 ${forms}

@@ -58,7 +58,6 @@ import { alertPages, alertsUrl } from './alerts.js';
 /** Recipients and contacts listed on a message's page (the rest: "and N more"). */
 const SHOWN = 200;
 const DEFAULT_BODY_TEXT = textOf(DEFAULT_BODY_HTML);
-const REMINDER_SUBJECT = `Reminder: ${DEFAULT_SUBJECT.toLowerCase()}`;
 const ID = Type.String({ pattern: '^[0-9]{1,20}$' });
 const Query = Type.Object({
   sm: Type.Optional(Type.String({ maxLength: 100 })),
@@ -157,15 +156,18 @@ function errorBox(error: ApiError | undefined): Html {
     : html``;
 }
 
-const PLACEHOLDER_HELP = html`<p class="hint" id="body-help">Write the email as plain text; it is sent as text and as formatted HTML. It must contain ${REQUIRED_PLACEHOLDERS.map(
-  (p, i) => html`${i ? ', ' : ''}<code>${p}</code>`,
-)}: each recipient gets their own survey link and unsubscribe link, and the "Sent with Survey Service" footer. <code>[PrivacyLink]</code> (the privacy page) is optional. The subject and the message may use each recipient's <code>[FirstName]</code>, <code>[LastName]</code>, <code>[Email]</code> and <code>[CustomData1]</code> to <code>[CustomData6]</code>.</p>`;
+const placeholderHelp = (id: string) =>
+  html`<p class="hint" id="${id}">Write the email as plain text; it is sent as text and as formatted HTML. It must contain ${REQUIRED_PLACEHOLDERS.map(
+    (p, i) => html`${i ? ', ' : ''}<code>${p}</code>`,
+  )}: each recipient gets their own survey link and unsubscribe link, and the "Sent with Survey Service" footer. <code>[PrivacyLink]</code> (the privacy page) is optional. The subject and the message may use each recipient's <code>[FirstName]</code>, <code>[LastName]</code>, <code>[Email]</code> and <code>[CustomData1]</code> to <code>[CustomData6]</code>.</p>`;
 
-function messageFields(values: { subject: string; body: string }, invalid: boolean): Html {
-  return html`<div class="field"><label for="msg-subject">Subject</label>
-<input id="msg-subject" name="subject" type="text" maxlength="500" required value="${values.subject}"></div>
-<div class="field"><label for="msg-body">Message</label>${PLACEHOLDER_HELP}
-<textarea id="msg-body" name="body" rows="12" required aria-describedby="body-help${invalid ? ' form-error' : ''}"${
+/** A message's subject and body fields; `at` keeps their ids apart where one page has several
+ * (the invitation and the reminder composers). */
+function messageFields(values: { subject: string; body: string }, invalid: boolean, at: string): Html {
+  return html`<div class="field"><label for="${at}-subject">Subject</label>
+<input id="${at}-subject" name="subject" type="text" maxlength="500" required value="${values.subject}"></div>
+<div class="field"><label for="${at}-body">Message</label>${placeholderHelp(`${at}-body-help`)}
+<textarea id="${at}-body" name="body" rows="12" required aria-describedby="${at}-body-help${invalid ? ' form-error' : ''}"${
     invalid ? html` aria-invalid="true"` : ''
   }>${values.body}</textarea></div>`;
 }
@@ -221,15 +223,25 @@ export function emailCollectorPages(app: PageApp, deps: Deps): void {
     const [, messages] = await listMessages(deps, collector, 0, 500);
     const stats = await invitationStats(deps, collector.id, null);
     const now = deps.clock.now();
-    const anySent = messages.some((m) => m.type === 'invite' && m.status === 'sent');
+    // A reminder starts from the invitation it follows: the latest one sent.
+    const lastInvite = messages
+      .filter((m) => m.type === 'invite' && m.status === 'sent')
+      .sort((a, b) => (a.date_created < b.date_created ? 1 : -1))[0];
+    const anySent = lastInvite !== undefined;
     const act = `/collect/email/${collector.id}/messages?sm=${encodeURIComponent(token)}`;
     const mine = (at: string) => (state.errorAt === at ? state.form : undefined);
-    const composer = (type: 'invite' | 'reminder', heading: string, intro: string, subject: string) => {
+    const composer = (
+      type: 'invite' | 'reminder',
+      heading: string,
+      intro: string,
+      subject: string,
+      body = DEFAULT_BODY_TEXT,
+    ) => {
       const f = mine(type);
       return html`<section class="card" aria-labelledby="${type}-heading"><h2 id="${type}-heading">${heading}</h2><p>${intro}</p>
 <form method="post" action="${act}">${hidden(csrf)}<input type="hidden" name="type" value="${type}">
 ${state.errorAt === type ? errorBox(state.error) : ''}
-${messageFields({ subject: f?.subject ?? subject, body: f?.body ?? DEFAULT_BODY_TEXT }, state.errorAt === type)}
+${messageFields({ subject: f?.subject ?? subject, body: f?.body ?? body }, state.errorAt === type, type)}
 <p><button type="submit">${type === 'invite' ? 'Create invitation' : 'Create reminder'}</button></p></form></section>`;
     };
     const body = html`<p><a href="/collect/list?sm=${encodeURIComponent(token)}">← All collectors</a></p>
@@ -255,7 +267,8 @@ ${
         'reminder',
         'Send a reminder',
         'A reminder goes to the invited recipients who have not answered yet (opted-out and bounced addresses are skipped).',
-        REMINDER_SUBJECT,
+        /^reminder:/i.test(lastInvite.subject) ? lastInvite.subject : `Reminder: ${lastInvite.subject}`,
+        bodyOf(lastInvite),
       )
     : ''
 }`;
@@ -306,7 +319,7 @@ ${
       ? html`<section class="card" aria-labelledby="write-heading"><h3 id="write-heading">Subject and message</h3>
 <form method="post" action="${act('edit')}">${hidden(csrf)}
 ${state.errorAt === 'edit' ? errorBox(state.error) : ''}
-${messageFields({ subject: mine('edit')?.subject ?? message.subject, body: mine('edit')?.body ?? bodyOf(message) }, state.errorAt === 'edit')}
+${messageFields({ subject: mine('edit')?.subject ?? message.subject, body: mine('edit')?.body ?? bodyOf(message) }, state.errorAt === 'edit', 'msg')}
 <p><button type="submit">Save message</button></p></form></section>`
       : '';
 

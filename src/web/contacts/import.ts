@@ -2,7 +2,8 @@
 // the CSV), check the preview of where each column goes (the mapping is guessed from the header
 // and can be changed), then the result of every row: created, updated, already there, invalid
 // with the reason, or a duplicate of an earlier row. The rules live in the contacts domain
-// (src/domain/contacts/import.ts), which imports through the same bulk path as the API.
+// (src/domain/contacts/import.ts), which imports through the same bulk path as the API. The
+// contacts can go into an existing list or a new one named on the preview.
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -19,7 +20,7 @@ import {
   type ParsedCsv,
   readCsv,
 } from '../../domain/contacts/import.js';
-import { getList, listLists } from '../../domain/contacts/lists.js';
+import { createList, getList, listLists } from '../../domain/contacts/lists.js';
 import { releaseUpload } from '../../domain/uploads/admission.js';
 import { ApiError } from '../../platform/errors.js';
 import { hidden } from '../forms.js';
@@ -29,6 +30,7 @@ import { csrfToken, formField, signedInOnly } from '../session.js';
 import { planOf } from '../typed.js';
 import { admitUploadRequest, csrfRefusal, readMultipart } from '../uploads.js';
 import { contactsPage, formBody, listOf, many, messages, text, userOf } from './common.js';
+import { nameOf } from './lists.js';
 
 /** Sample rows shown under each column in the preview. */
 const SAMPLES = 3;
@@ -85,7 +87,7 @@ export async function importRoutes(app: PageApp, deps: Deps): Promise<void> {
     csvText: string,
     csv: ParsedCsv,
     mapping: ImportTarget[],
-    options: { listId?: string; updateExisting?: boolean },
+    options: { listId?: string; newList?: string; updateExisting?: boolean },
     error?: ApiError,
   ) {
     const user = userOf(request);
@@ -107,10 +109,11 @@ export async function importRoutes(app: PageApp, deps: Deps): Promise<void> {
 <table class="cards import-mapping"><caption>Column mapping</caption>
 <thead><tr><th scope="col">Column</th><th scope="col">Sample values</th><th scope="col">Import as</th></tr></thead>
 <tbody>${columns}</tbody></table>
-<div class="field"><label for="import-list">Also add the contacts to a list</label><select id="import-list" name="list_id"><option value="">No list</option>${lists.rows.map(
+<div class="field"><label for="import-list">Also add the contacts to a list</label><select id="import-list" name="list_id"><option value="">No list</option><option value="new"${options.listId === 'new' ? html` selected` : ''}>A new list, named below</option>${lists.rows.map(
       (l) =>
         html`<option value="${l.id}"${options.listId === l.id ? html` selected` : ''}>${l.name}</option>`,
     )}</select></div>
+<div class="field"><label for="import-new-list">Name of the new list</label><input id="import-new-list" name="new_list" type="text" maxlength="200" value="${options.newList ?? ''}" aria-describedby="import-new-list-hint"><p class="hint" id="import-new-list-hint">Used when “A new list, named below” is chosen above; the list is made with the import.</p></div>
 <div class="check"><input type="checkbox" id="import-update" name="update_existing" value="yes"${
       options.updateExisting ? html` checked` : ''
     }><label for="import-update">Update contacts that are already in the address book</label></div>
@@ -212,6 +215,7 @@ export async function importRoutes(app: PageApp, deps: Deps): Promise<void> {
           csv: Type.String({ maxLength: IMPORT_MAX_BYTES * 2 }),
           map: many,
           list_id: text(20),
+          new_list: text(1000),
           update_existing: text(10),
         }),
       },
@@ -222,11 +226,22 @@ export async function importRoutes(app: PageApp, deps: Deps): Promise<void> {
       const form = request.body;
       const csv = readCsv(form.csv);
       const chosen = listOf(form.map);
-      const options = { listId: form.list_id || undefined, updateExisting: form.update_existing === 'yes' };
+      const options = {
+        listId: form.list_id || undefined,
+        newList: form.new_list,
+        updateExisting: form.update_existing === 'yes',
+      };
       try {
         const mapping = checkMapping(chosen, csv.header.length);
-        if (options.listId) await getList(deps, user.id, options.listId);
-        const rows = await importContacts(deps, user.id, planOf(user), csv, mapping, options);
+        let listId = options.listId;
+        if (listId === 'new') {
+          const name = nameOf(options.newList);
+          listId = (await createList(deps, user.id, name)).id;
+        } else if (listId) await getList(deps, user.id, listId);
+        const rows = await importContacts(deps, user.id, planOf(user), csv, mapping, {
+          listId,
+          updateExisting: options.updateExisting,
+        });
         return contactsPage(deps, reply, user, 'Import contacts: result', 'import', renderResult(rows));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;

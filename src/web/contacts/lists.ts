@@ -45,7 +45,8 @@ const NOTICES: Record<string, string> = {
 const Done = Type.Object({ done: text(40) });
 const ListParams = IdParams('listId');
 
-function nameOf(value: string | undefined): string {
+/** A list's name from a form field (also the import's "new list named …"). */
+export function nameOf(value: string | undefined): string {
   const name = (value ?? '').trim();
   if (!name) throw new ApiError(1002, 'Give the list a name.');
   if (name.length > 200) throw new ApiError(1002, 'The name is longer than 200 characters.');

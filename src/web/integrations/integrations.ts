@@ -2,12 +2,14 @@
 // deleted), made from the page (the API's checks, through the same domain functions), and each
 // one's delivery log with "send again". A webhook made here has no app: it is signed with its own
 // Standard Webhooks secret, which its page shows to the owner (as GET /v3/webhooks/{id}/signing_secret
-// does for an app's webhooks).
+// does for an app's webhooks). What a webhook watches is picked by name (the account's surveys and
+// their collectors, domain/webhooks/picker.ts); ids can still be typed for anything older.
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
-import { accountWebhooks } from '../../domain/webhooks/account-view.js';
+import { type AccountWebhook, accountWebhooks } from '../../domain/webhooks/account-view.js';
+import { watchableSurveys, watchedNames } from '../../domain/webhooks/picker.js';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/rules.js';
 import { standardSecret } from '../../domain/webhooks/signing.js';
 import {
@@ -25,7 +27,7 @@ import { sendPage, userPage } from '../account/frame.js';
 import { askFirst, confirmed, type Destruction, destructiveForm } from '../confirm.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { html } from '../html.js';
-import type { PageApp } from '../page-area.js';
+import { Checked, type PageApp } from '../page-area.js';
 import { csrfToken, currentUser, loginUrl } from '../session.js';
 import { textList } from '../typed.js';
 
@@ -54,8 +56,28 @@ interface Form {
   event_type?: string;
   object_type?: string;
   object_ids?: string;
+  survey_ids?: string | string[];
+  collector_ids?: string | string[];
   subscription_url?: string;
   format?: string;
+}
+
+const listOf = (v: string | string[] | undefined): string[] =>
+  v === undefined ? [] : typeof v === 'string' ? [v] : v;
+
+/** What a webhook watches, in words: its surveys' or collectors' names (ids of ones now gone). */
+function watching(h: Pick<AccountWebhook, 'object_type' | 'object_ids'>, names: Map<string, string>) {
+  const ids = textList(h.object_ids);
+  if (ids.length === 0) return html`all your ${h.object_type === 'collector' ? 'collectors' : 'surveys'}`;
+  return ids.map(
+    (id, i) => html`${i ? ', ' : ''}${names.get(`${h.object_type}:${id}`) ?? `${h.object_type} ${id}`}`,
+  );
+}
+
+async function namesFor(deps: Deps, hooks: Array<Pick<AccountWebhook, 'object_type' | 'object_ids'>>) {
+  const ids = (type: string) =>
+    hooks.filter((h) => h.object_type === type).flatMap((h) => textList(h.object_ids));
+  return watchedNames(deps, { surveys: ids('survey'), collectors: ids('collector') });
 }
 
 export function integrationPages(app: PageApp, deps: Deps): void {
@@ -66,7 +88,11 @@ export function integrationPages(app: PageApp, deps: Deps): void {
   ) {
     const csrf = await csrfToken(deps, reply);
     const hooks = await accountWebhooks(deps, user.id);
+    const [names, surveys] = await Promise.all([namesFor(deps, hooks), watchableSurveys(deps, user.id)]);
     const f = state.form ?? {};
+    const pickedSurveys = new Set(listOf(f.survey_ids));
+    const pickedCollectors = new Set(listOf(f.collector_ids));
+    const withCollectors = surveys.filter((sv) => sv.collectors.length > 0);
     const body = html`<h1>Integrations</h1>
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
 <p>Webhooks send an HTTP POST to an address of yours when something happens in your surveys.</p>
@@ -76,7 +102,7 @@ ${
     ? html`<table class="cards"><thead><tr><th scope="col">Name</th><th scope="col">Event</th><th scope="col">Sends to</th><th scope="col">Made by</th><th scope="col">Status</th></tr></thead><tbody>
 ${hooks.map(
   (h) =>
-    html`<tr><td><a href="${hookUrl(h.id)}">${h.name}</a></td><td data-label="Event">${h.event_type} <span class="hint">(${h.object_type}${JSON.parse(h.object_ids).length ? html` ${(textList(h.object_ids)).join(', ')}` : ', all'})</span></td><td data-label="Sends to"><code>${h.subscription_url}</code>${h.format === 'slack' ? html` <span class="badge accent">Slack</span>` : ''}</td><td data-label="Made by">${h.app_id === '' ? 'This page' : (h.app_name ?? 'An app')}</td><td data-label="Status">${statusBadge(h.paused_at ? 'paused' : 'active')}</td></tr>`,
+    html`<tr><td><a href="${hookUrl(h.id)}">${h.name}</a></td><td data-label="Event">${h.event_type} <span class="hint">(${watching(h, names)})</span></td><td data-label="Sends to"><code>${h.subscription_url}</code>${h.format === 'slack' ? html` <span class="badge accent">Slack</span>` : ''}</td><td data-label="Made by">${h.app_id === '' ? 'This page' : (h.app_name ?? 'An app')}</td><td data-label="Status">${statusBadge(h.paused_at ? 'paused' : 'active')}</td></tr>`,
 )}
 </tbody></table>`
     : html`<p>You have no webhooks yet.</p>`
@@ -94,9 +120,35 @@ ${errorFor(state, 'create')}
 <option value="collector"${f.object_type === 'collector' ? html` selected` : ''}>Collectors</option>
 </select>
 <p class="hint" id="wh-object-hint">survey_created always watches all your surveys.</p>
+<fieldset class="pick-list"><legend>Which surveys</legend>
+<p class="hint">For “Surveys”. Tick none to watch all of yours.</p>
+${
+  surveys.length
+    ? surveys.map(
+        (sv) =>
+          html`<div class="check"><input type="checkbox" id="wh-survey-${sv.id}" name="survey_ids" value="${sv.id}"${pickedSurveys.has(sv.id) ? html` checked` : ''}><label for="wh-survey-${sv.id}">${sv.title}</label></div>`,
+      )
+    : html`<p>You have no surveys yet.</p>`
+}
+</fieldset>
+${
+  withCollectors.length
+    ? html`<fieldset class="pick-list"><legend>Which collectors</legend>
+<p class="hint">For “Collectors”. Tick none to watch all of yours.</p>
+${withCollectors.map(
+  (sv) =>
+    html`<fieldset class="picker-group"><legend>${sv.title}</legend>${sv.collectors.map(
+      (c) =>
+        html`<div class="check"><input type="checkbox" id="wh-collector-${c.id}" name="collector_ids" value="${c.id}"${pickedCollectors.has(c.id) ? html` checked` : ''}><label for="wh-collector-${c.id}">${c.name}</label></div>`,
+    )}</fieldset>`,
+)}</fieldset>`
+    : ''
+}
+<details${f.object_ids ? html` open` : ''}><summary>Give ids instead</summary>
 <label for="wh-ids">Survey or collector ids</label>
 <input id="wh-ids" name="object_ids" maxlength="2000" value="${f.object_ids ?? ''}" aria-describedby="wh-ids-hint">
-<p class="hint" id="wh-ids-hint">Separated by commas; leave empty for all of yours.</p>
+<p class="hint" id="wh-ids-hint">Separated by commas, added to what is ticked above.</p>
+</details>
 <label for="wh-url">URL</label>
 <input id="wh-url" name="subscription_url" type="url" required maxlength="2000" value="${f.subscription_url ?? ''}" aria-describedby="wh-url-hint">
 <p class="hint" id="wh-url-hint">A public https address. For the standard format it must answer a HEAD request with 200.</p>
@@ -104,7 +156,7 @@ ${errorFor(state, 'create')}
 <div class="check"><input type="radio" id="wh-format-sm" name="format" value="surveymonkey"${f.format !== 'slack' ? html` checked` : ''} aria-describedby="wh-format-sm-hint"><label for="wh-format-sm">Standard (SurveyMonkey-compatible JSON)</label></div>
 <p class="hint" id="wh-format-sm-hint">Signed with the webhook's own secret (Standard Webhooks headers), shown on its page.</p>
 <div class="check"><input type="radio" id="wh-format-slack" name="format" value="slack"${f.format === 'slack' ? html` checked` : ''} aria-describedby="wh-format-slack-hint"><label for="wh-format-slack">Slack-compatible message</label></div>
-<p class="hint" id="wh-format-slack-hint">A <code>{"text": …}</code> body, for a Slack (or Mattermost, Discord /slack) incoming webhook.</p>
+<p class="hint" id="wh-format-slack-hint">A <code>{"text": …}</code> body naming the survey, with the first answers and a link to the response, for a Slack or Microsoft Teams incoming webhook (or Mattermost, Discord /slack).</p>
 </fieldset>
 <div class="actions"><button type="submit">Create webhook</button></div>
 </form>`;
@@ -125,7 +177,8 @@ ${errorFor(state, 'create')}
 <h1>${hook.name}</h1>
 ${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}
 <dl class="facts">
-<dt>Event</dt><dd>${hook.event_type} (${hook.object_type}${JSON.parse(hook.object_ids).length ? html` ${(textList(hook.object_ids)).join(', ')}` : ', all'})</dd>
+<dt>Event</dt><dd>${hook.event_type}</dd>
+<dt>Watches</dt><dd>${watching(hook, await namesFor(deps, [hook]))}</dd>
 <dt>Sends to</dt><dd><code>${hook.subscription_url}</code></dd>
 <dt>Format</dt><dd>${hook.format === 'slack' ? 'Slack-compatible message' : 'Standard (SurveyMonkey-compatible JSON)'}</dd>
 <dt>Status</dt><dd>${statusBadge(paused ? 'paused' : 'active')}</dd>
@@ -180,6 +233,8 @@ ${rows.map(
           event_type: Type.String({ maxLength: 40 }),
           object_type: Type.String({ maxLength: 20 }),
           object_ids: Type.Optional(Type.String({ maxLength: 2000 })),
+          survey_ids: Checked,
+          collector_ids: Checked,
           subscription_url: Type.String({ maxLength: 2000 }),
           format: Type.Optional(Type.String({ maxLength: 20 })),
         }),
@@ -195,10 +250,15 @@ ${rows.map(
           name: form.name,
           event_type: form.event_type,
           object_type: form.event_type === 'survey_created' ? null : form.object_type,
-          object_ids: (form.object_ids ?? '')
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
+          object_ids: [
+            ...new Set([
+              ...listOf(form.object_type === 'collector' ? form.collector_ids : form.survey_ids),
+              ...(form.object_ids ?? '')
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            ]),
+          ],
           subscription_url: form.subscription_url.trim(),
           format: form.format ?? 'surveymonkey',
         });

@@ -299,13 +299,14 @@ export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html
     const rowLabel = r.text || q.doc.headings[0]?.heading || '';
     return html`<tr><th scope="row" id="h${q.id}_${r.id}">${richText(r.text)}</th>${choices.map(
       (c) =>
-        html`<td><label class="cell"><input type="${multi ? 'checkbox' : 'radio'}" name="${name}" value="${c.id}" id="c${r.id}_${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''} aria-label="${rowLabel}: ${c.text || String(c.weight ?? c.position)}"></label></td>`,
+        html`<td><label class="cell"><input type="${multi ? 'checkbox' : 'radio'}" name="${name}" value="${c.id}" id="c${r.id}_${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''} aria-label="${rowLabel}: ${c.text || String(c.weight ?? c.position)}"><span class="cell-text" aria-hidden="true">${richText(c.text || String(c.weight ?? c.position))}</span></label></td>`,
     )}</tr>`;
   });
+  // `stack`: on a phone each row becomes a list of its choices, named beside each button (app.css).
   return frame(
     q,
     o,
-    html`${scaleLabels}${scrollBox(html`<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>`)}${otherBox(q, o, null)}`,
+    html`${scaleLabels}${scrollBox(html`<table class="matrix stack"><thead>${head}</thead><tbody>${body}</tbody></table>`)}${otherBox(q, o, null)}`,
   );
 }
 
