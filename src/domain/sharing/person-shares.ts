@@ -9,20 +9,16 @@ import type { PersonSharesTable } from '../../db/tables/sharing.js';
 import { ApiError } from '../../platform/errors.js';
 import { findUserByEmail, findUserByUsername } from '../accounts/users.js';
 import type { EventType } from '../core/event-types.js';
-import { recordEvent } from '../core/events.js';
 import { hexId } from '../core/ids.js';
 import { isUniqueViolation } from '../core/unique.js';
 import { activeTeamOf, sameTeam } from '../teams/membership.js';
 import { findRole, type Role, rolesById, SYSTEM_ROLE_IDS } from '../workgroups/roles.js';
-import { SURVEY } from './privileges.js';
 import { requireSharer, type SharedSurvey } from './sharer.js';
-import type { ShareActor } from './shares.js';
+import { recordShareEvent, type ShareActor, type Trx } from './shares.js';
 
 export type PersonShare = PersonSharesTable;
 
-type Trx = Parameters<typeof recordEvent>[1];
-
-async function record(
+function record(
   deps: Deps,
   trx: Trx,
   eventId: string,
@@ -32,15 +28,10 @@ async function record(
   survey: SharedSurvey,
   data: Record<string, unknown>,
 ): Promise<void> {
-  await recordEvent(deps, trx, eventId, {
-    type,
-    ownerId: survey.owner_id,
-    actorId: actor.userId,
-    groupId: share.team_id,
-    ip: actor.ip ?? null,
-    resourceType: SURVEY,
-    resourceId: survey.id,
-    data: { title: survey.title, survey_id: survey.id, share_id: share.id, user_id: share.user_id, ...data },
+  return recordShareEvent(deps, trx, eventId, type, actor, survey, share.team_id, {
+    share_id: share.id,
+    user_id: share.user_id,
+    ...data,
   });
 }
 

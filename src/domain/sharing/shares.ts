@@ -103,9 +103,33 @@ export async function findShare(deps: Deps, access: WorkgroupAccess, shareId: st
   return share;
 }
 
-type Trx = Parameters<typeof recordEvent>[1];
+export type Trx = Parameters<typeof recordEvent>[1];
 
-async function record(
+/** Records a change to who may open `survey` (a workgroup's share or a person's) in the team's
+ * activity. */
+export async function recordShareEvent(
+  deps: Deps,
+  trx: Trx,
+  eventId: string,
+  type: EventType,
+  actor: ShareActor,
+  survey: Pick<SurveyInfo, 'id' | 'owner_id' | 'title'>,
+  teamId: string | null,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await recordEvent(deps, trx, eventId, {
+    type,
+    ownerId: survey.owner_id,
+    actorId: actor.userId,
+    groupId: teamId,
+    ip: actor.ip ?? null,
+    resourceType: SURVEY,
+    resourceId: survey.id,
+    data: { title: survey.title, survey_id: survey.id, ...data },
+  });
+}
+
+function record(
   deps: Deps,
   trx: Trx,
   eventId: string,
@@ -115,21 +139,10 @@ async function record(
   survey: SurveyInfo,
   data: Record<string, unknown>,
 ): Promise<void> {
-  await recordEvent(deps, trx, eventId, {
-    type,
-    ownerId: survey.owner_id,
-    actorId: actor.userId,
-    groupId: access.workgroup.team_id,
-    ip: actor.ip ?? null,
-    resourceType: SURVEY,
-    resourceId: survey.id,
-    data: {
-      title: survey.title,
-      survey_id: survey.id,
-      workgroup: access.workgroup.name,
-      workgroup_id: access.workgroup.id,
-      ...data,
-    },
+  return recordShareEvent(deps, trx, eventId, type, actor, survey, access.workgroup.team_id, {
+    workgroup: access.workgroup.name,
+    workgroup_id: access.workgroup.id,
+    ...data,
   });
 }
 

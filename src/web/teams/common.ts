@@ -100,3 +100,22 @@ export const ROLE_LABELS: Record<string, string> = {
 /** What a user whose plan has no teams sees instead (as the API's paid team scopes). */
 export const UNPAID = html`<p class="notice" role="status">Teams and workgroups come with a paid plan. Ask your operator to change
 your account's plan to use them.</p>`;
+
+/** The page a user whose plan has no teams gets in place of `title`: the refusal, if any, and why. */
+export function unpaidPage(
+  deps: Deps,
+  reply: FastifyReply,
+  user: User,
+  title: string,
+  error?: ApiError,
+): Promise<FastifyReply> {
+  return teamPage(
+    deps,
+    reply,
+    user,
+    title,
+    null,
+    html`${messages(undefined, error)}${UNPAID}`,
+    statusOf(error),
+  );
+}

@@ -35,7 +35,7 @@ import {
   statusOf,
   teamPage,
   text,
-  UNPAID,
+  unpaidPage,
   userOf,
 } from './common.js';
 
@@ -64,16 +64,7 @@ export function memberRoutes(app: PageApp, deps: Deps): void {
     const user = userOf(request);
     const place = await placeOf(deps, user);
     const csrf = await csrfToken(deps, reply);
-    if (place.kind === 'unpaid')
-      return teamPage(
-        deps,
-        reply,
-        user,
-        'Team',
-        null,
-        html`${messages(undefined, error)}${UNPAID}`,
-        statusOf(error),
-      );
+    if (place.kind === 'unpaid') return unpaidPage(deps, reply, user, 'Team', error);
     if (place.kind === 'none')
       return teamPage(
         deps,

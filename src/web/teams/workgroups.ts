@@ -33,7 +33,7 @@ import { hidden } from '../forms.js';
 import { html } from '../html.js';
 import type { PageApp } from '../page-area.js';
 import { csrfToken, signedInOnly } from '../session.js';
-import { attempt, Done, formBody, messages, statusOf, teamPage, text, UNPAID, userOf } from './common.js';
+import { attempt, Done, formBody, messages, statusOf, teamPage, text, unpaidPage, userOf } from './common.js';
 
 const SHOWN = 500;
 const NOTICES: Record<string, string> = {
@@ -76,16 +76,7 @@ export function workgroupRoutes(app: PageApp, deps: Deps): void {
 
   async function renderList(request: FastifyRequest, reply: FastifyReply, done?: string, error?: ApiError) {
     const user = userOf(request);
-    if (!hasTeams(user))
-      return teamPage(
-        deps,
-        reply,
-        user,
-        'Workgroups',
-        null,
-        html`${messages(undefined, error)}${UNPAID}`,
-        statusOf(error),
-      );
+    if (!hasTeams(user)) return unpaidPage(deps, reply, user, 'Workgroups', error);
     const viewer = await viewerOf(deps, user.id);
     const { total, rows } = await listWorkgroups(deps, viewer, { offset: 0, limit: SHOWN });
     const views = await viewsOf(deps, rows);
@@ -161,16 +152,7 @@ ${
     error?: ApiError,
   ) {
     const user = userOf(request);
-    if (!hasTeams(user))
-      return teamPage(
-        deps,
-        reply,
-        user,
-        'Workgroups',
-        null,
-        html`${messages(undefined, error)}${UNPAID}`,
-        statusOf(error),
-      );
+    if (!hasTeams(user)) return unpaidPage(deps, reply, user, 'Workgroups', error);
     let access: WorkgroupAccess;
     try {
       access = await accessOf(request, id);
