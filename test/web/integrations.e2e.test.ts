@@ -48,7 +48,7 @@ describe('integrations page', () => {
     await page.waitForURL(/\/integrations$/);
     await page.getByLabel('Name').fill('Lunch responses');
     await page.getByLabel('Event').selectOption('response_completed');
-    await page.getByLabel('Survey or collector ids').fill(watched.surveyId);
+    await page.getByRole('checkbox', { name: 'Team lunch' }).check();
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.waitForURL(/done=created/);
