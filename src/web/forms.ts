@@ -54,6 +54,20 @@ ${state.error && !state.errorAt ? html`<p role="alert" class="error">${state.err
 ${writable ? '' : html`<p class="notice readonly" role="status">You can view this survey's ${what}, but your access to it does not allow changes.</p>`}`;
 }
 
+/** The notice after a change, or the error of a failed one (the workspace pages: team, contacts). */
+export function messages(notice: string | undefined, error: ApiError | undefined): Html {
+  return html`${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}${
+    error
+      ? html`<p class="notice danger" role="alert" id="form-error">${error.detail ?? error.message}</p>`
+      : ''
+  }`;
+}
+
+/** A form body: the CSRF token (`_csrf`) and the given fields, nothing else. */
+export function formBody<F extends TProperties>(fields: F) {
+  return Type.Object({ _csrf: Type.String({ maxLength: 200 }), ...fields }, { additionalProperties: false });
+}
+
 /** An optional text field of a form body, at most `max` characters. */
 export const formText = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 

@@ -1,7 +1,7 @@
 // Shared pieces of the Contacts pages: the signed-in frame with the section's navigation, the
 // signed-in actor, and the contact form's fields.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type TProperties, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import {
@@ -13,8 +13,11 @@ import {
 import type { ContactField } from '../../domain/contacts/fields.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendPage } from '../account/frame.js';
+import { formBody, messages } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { workspacePage } from '../layout.js';
+
+export { formBody, messages };
 
 export type ContactsTab = 'contacts' | 'lists' | 'fields' | 'import';
 
@@ -56,19 +59,6 @@ export async function contactsPage(
   return sendPage(reply, markup, status);
 }
 
-/** The notice after a change, or the error of a failed one. */
-export function messages(notice: string | undefined, error: ApiError | undefined): Html {
-  return html`${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}${
-    error
-      ? html`<p class="notice danger" role="alert" id="form-error">${error.detail ?? error.message}</p>`
-      : ''
-  }`;
-}
-
-/** A form body: the CSRF token and the given fields (each optional unless the schema says not). */
-export function formBody<F extends TProperties>(fields: F) {
-  return Type.Object({ _csrf: Type.String({ maxLength: 200 }), ...fields }, { additionalProperties: false });
-}
 export const text = (max = 1000) => Type.Optional(Type.String({ maxLength: max }));
 /** One or many values of a repeated field (checkboxes, selects with the same name). */
 export const many = Type.Optional(

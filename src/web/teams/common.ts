@@ -2,14 +2,17 @@
 // with the section's tabs, notices and errors, form bodies, and the change-then-redirect plumbing
 // every form of these pages goes through.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type TProperties, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import type { Actor } from '../../domain/teams/teams.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendPage } from '../account/frame.js';
+import { formBody, messages } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { workspacePage } from '../layout.js';
+
+export { formBody, messages };
 
 export type TeamTab = 'members' | 'workgroups' | 'activity';
 
@@ -54,24 +57,11 @@ export async function teamPage(
   return sendPage(reply, markup, status);
 }
 
-/** The notice after a change, or the error of a failed one. */
-export function messages(notice: string | undefined, error: ApiError | undefined): Html {
-  return html`${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}${
-    error
-      ? html`<p class="notice danger" role="alert" id="form-error">${error.detail ?? error.message}</p>`
-      : ''
-  }`;
-}
-
 /** The status a page answers with after a refused change: the error's own, never above 500. */
 export function statusOf(error: ApiError | undefined): number {
   return error ? Math.min(error.status, 500) : 200;
 }
 
-/** A form body: the CSRF token and the given fields. */
-export function formBody<F extends TProperties>(fields: F) {
-  return Type.Object({ _csrf: Type.String({ maxLength: 200 }), ...fields }, { additionalProperties: false });
-}
 export const text = (max = 1000) => Type.Optional(Type.String({ maxLength: max }));
 export const Done = Type.Object({ done: text(40) });
 export const MemberParams = Type.Object({ memberId: Type.String({ pattern: '^[0-9]{1,20}$' }) });
