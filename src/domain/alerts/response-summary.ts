@@ -4,6 +4,7 @@
 // may not read in detail (the basic plan's limit, domain/responses/plan-limit.ts) is linked but
 // its answers are left out, as the responses page leaves them out.
 import type { Deps } from '../../context.js';
+import { chunks } from '../../platform/lists.js';
 import { isPaid, isPlan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
 import { designIndex } from '../responses/design-index.js';
@@ -51,7 +52,7 @@ export async function responseSummaries(
 ): Promise<Map<string, ResponseSummary>> {
   const out = new Map<string, ResponseSummary>();
   const ids = [...new Set(responseIds)];
-  for (let i = 0; i < ids.length; i += 200) {
+  for (const chunk of chunks(ids, 200)) {
     const rows = await deps.db.kysely
       .selectFrom('responses as r')
       .innerJoin('surveys as s', 's.id', 'r.survey_id')
@@ -67,7 +68,7 @@ export async function responseSummaries(
         'u.region',
         'u.account_type',
       ])
-      .where('r.id', 'in', ids.slice(i, i + 200))
+      .where('r.id', 'in', chunk)
       .execute();
     for (const r of rows) {
       const base = accessUrl(deps.config, r.region);

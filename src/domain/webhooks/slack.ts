@@ -5,6 +5,7 @@
 // bare URLs on a line of their own, which both apps turn into links. Slack reads `&`, `<` and `>`
 // as markup, so text from users (titles, answers) has them escaped the way its docs ask.
 import type { Deps } from '../../context.js';
+import { chunks } from '../../platform/lists.js';
 import { type ResponseSummary, responseSummaries } from '../alerts/response-summary.js';
 
 const WHAT: Record<string, string> = {
@@ -65,11 +66,11 @@ export async function slackFacts(
 ): Promise<SlackFacts> {
   const surveyIds = [...new Set(events.flatMap((e) => (e.surveyId ? [e.surveyId] : [])))];
   const titles = new Map<string, string>();
-  for (let i = 0; i < surveyIds.length; i += 500)
+  for (const chunk of chunks(surveyIds, 500))
     for (const r of await deps.db.kysely
       .selectFrom('surveys')
       .select(['id', 'title'])
-      .where('id', 'in', surveyIds.slice(i, i + 500))
+      .where('id', 'in', chunk)
       .execute())
       titles.set(r.id, r.title);
   const responses = await responseSummaries(
