@@ -1,11 +1,10 @@
 // The owner's own validation and required messages on the respondent page, with JavaScript on and
 // off: the same error summary and the same message by each question either way, never a wording
 // of the browser's or the script's own.
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seedSurvey, serverAndBrowser } from '../helpers/fixtures.js';
-import { checkPage, SCREENSHOTS } from '../helpers/pages.js';
+import { checkPage, screenshot } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -73,10 +72,7 @@ describe('respondent page: the owner’s validation message', () => {
         else
           for (const width of [1280, 390]) {
             await page.setViewportSize({ width, height: 800 });
-            await page.screenshot({
-              path: join(SCREENSHOTS, `respond-validation-nojs-${width}.png`),
-              fullPage: true,
-            });
+            await screenshot(page, `respond-validation-nojs-${width}`);
           }
 
         // Put right, the page goes through.

@@ -4,7 +4,8 @@
 //   - buttons and form fields are at least 44 px tall (touch targets),
 //   - visually hidden text stays hidden,
 // and a full-page screenshot of each width goes to test-results/screenshots/<name>-<width>.png
-// for a person to look at.
+// for a person to look at. CI (CI=true) takes none, as no one looks at them there and they were a
+// tenth of the page tests' time; SCREENSHOTS=1 takes them anyway, SCREENSHOTS=0 never.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -15,6 +16,16 @@ const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
 export const WIDTHS = [1280, 390] as const;
+const TAKE_SCREENSHOTS = process.env.SCREENSHOTS
+  ? process.env.SCREENSHOTS === '1'
+  : process.env.CI !== 'true';
+
+/** Saves a screenshot of `page` as test-results/screenshots/<file>.png (unless screenshots are off). */
+export async function screenshot(page: Page, file: string, fullPage = true): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${file}.png`), fullPage });
+}
 
 interface Findings {
   violations: { id: string; impact: string | null; help: string; targets: string[] }[];
@@ -81,13 +92,12 @@ const INSPECT = `(async () => {
  * and saves its screenshots under `name`.
  */
 export async function checkPage(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   const before = page.viewportSize() ?? { width: 1280, height: 800 };
   try {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
       const found = await inspect(page);
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+      await screenshot(page, `${name}-${width}`);
       const serious = found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious, `${name} at ${width}px: axe violations`).toEqual([]);
       expect(found.overflow, `${name} at ${width}px: the page scrolls sideways`).toBeLessThanOrEqual(0);

@@ -3,12 +3,11 @@
 // a recall that names nothing is refused beside the question text; the question list and a
 // respondent read the result. Axe and screenshots at 1280 and 390 px.
 
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { seedSurvey } from '../helpers/fixtures.js';
-import { checkPage, SCREENSHOTS } from '../helpers/pages.js';
+import { checkPage, screenshot } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 import { ownerInBrowser } from '../web/fixtures.js';
 
@@ -56,10 +55,7 @@ describe('"Insert answer from…" in the builder', () => {
     ]);
     expect(await heading.inputValue()).toBe(`Thanks! [question("value"), id="${s.questions.name}"]`);
     // axe needs script (checkPage runs on the script page below); this one is only looked at
-    await page.screenshot({
-      path: join(SCREENSHOTS, 'builder-piping-inserted-noscript.png'),
-      fullPage: true,
-    });
+    await screenshot(page, 'builder-piping-inserted-noscript');
     await page.getByRole('button', { name: 'Save question' }).click();
     expect(await page.locator('.notice').allTextContents()).toEqual(['The question was saved.']);
     expect(await page.locator(`#q-${s.questions.hope} .q-heading`).textContent()).toBe(

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { serverAndBrowser, signInPage } from '../helpers/fixtures.js';
-import { checkPage } from '../helpers/pages.js';
+import { checkPage, screenshot } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 import { questionOfEachKind } from './fixtures.js';
 
@@ -293,7 +293,7 @@ describe('phones', () => {
     expect(await excellent.isVisible()).toBe(true);
     const where = await excellent.boundingBox();
     expect(where && where.x + where.width).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: 'test-results/screenshots/respond-wide-grid-390.png' });
+    await screenshot(page, 'respond-wide-grid-390', false);
     await page.close();
   });
 });

@@ -5,12 +5,11 @@
 // no origins is refused in a frame.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
-import { checkPage, SCREENSHOTS } from '../helpers/pages.js';
+import { checkPage, screenshot } from '../helpers/pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const PNG = Buffer.from(
@@ -148,7 +147,7 @@ describe('look, embed and share', () => {
       const frame = page.frameLocator('iframe[title="Visit survey"]');
       await expect(frame.locator('h1').textContent()).resolves.toBe('Garden centre feedback');
       await page.waitForFunction("parseInt(document.querySelector('iframe').style.height) !== 480");
-      await page.screenshot({ path: join(SCREENSHOTS, `embed-inline-${width}.png`), fullPage: true });
+      await screenshot(page, `embed-inline-${width}`);
     }
   });
 
@@ -163,7 +162,7 @@ describe('look, embed and share', () => {
       await expect(page.frameLocator('iframe').locator('h1').textContent()).resolves.toBe(
         'Garden centre feedback',
       );
-      await page.screenshot({ path: join(SCREENSHOTS, `embed-popup-${width}.png`) });
+      await screenshot(page, `embed-popup-${width}`, false);
       await page.keyboard.press('Escape');
       await expect(dialog.count()).resolves.toBe(0);
     }
