@@ -152,8 +152,8 @@ export interface Caches {
 /** Route schemas compiled to request validators (by HTTP part: bodies are strict, the rest is
  * coerced) and reply serializers, keyed by the schema's JSON text: every app this code builds
  * declares the same schemas, so a process that builds several (the test suite, two instances per
- * scaled-out test server) compiles each once. Most of an app's start-up is this compiling. It may
- * be shared by several Deps (`createDeps`'s `compiledSchemas`): it holds no data of a database. */
+ * scaled-out test server) compiles each once, on a route's first request (http/pipeline.ts): compiling
+ * them all at start-up was most of a process's start. It may be shared by several Deps (`createDeps`'s `compiledSchemas`): it holds no data of a database. */
 export interface CompiledSchemas {
   validators: CacheMap<string, ValidateFunction>;
   serializers: CacheMap<string, (value: unknown) => string>;

@@ -85,6 +85,30 @@ function nulAt(value: unknown, path: string): string | null {
   return null;
 }
 
+/**
+ * A validator compiled on its first call. An app declares some 400 schemas and compiling them all
+ * was most of a process's start-up (seconds of CPU for `serve`, `worker` and every command); a
+ * route compiles its own when first asked, a few milliseconds once. Fastify hands Ajv's validators
+ * their parent (so coercion can replace a root value) when they have a `schemaEnv`: the compiled
+ * one's is answered.
+ */
+function compiledOnFirstCall(compile: () => ValidateFunction): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
+    compiled ??= compile();
+    const valid = compiled(data, context);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  Object.defineProperty(validate, 'schemaEnv', {
+    get: () => {
+      compiled ??= compile();
+      return compiled.schemaEnv;
+    },
+  });
+  return validate;
+}
+
 /** A query validator that first refuses NUL characters, as a validation error naming the field. */
 function refusingNul(validate: ValidateFunction): ValidateFunction {
   const wrapped = ((data: unknown) => {
@@ -213,30 +237,39 @@ export function installHttpConventions(
   } = {},
 ): void {
   const docs = deps.config.regionUrls.us; // where error bodies point (PUBLIC_URL)
-  // Compiled once per schema text in the process (deps.caches.validators, .serializers): apps
-  // built from this code declare the same schemas, and compiling is most of an app's start-up.
+  // Compiled on a route's first request, once per schema text in the process
+  // (deps.caches.validators, .serializers): apps built from this code declare the same schemas.
   const { validators, serializers } = deps.caches;
   const ajvs: Partial<Record<'body' | 'other', Ajv>> = {};
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const part = httpPart === 'body' ? 'body' : 'other';
     const key = `${part} ${JSON.stringify(schema)}`;
-    let validate = validators.get(key);
-    if (!validate) {
-      ajvs[part] ??= ajvFor(part);
-      validate = ajvs[part].compile(schema);
-      validators.set(key, validate);
-    }
+    const validate = compiledOnFirstCall(() => {
+      let compiled = validators.get(key);
+      if (!compiled) {
+        ajvs[part] ??= ajvFor(part);
+        compiled = ajvs[part].compile(schema);
+        validators.set(key, compiled);
+      }
+      return compiled;
+    });
     return httpPart === 'querystring' ? refusingNul(validate) : validate;
   });
-  // Fastify's own serializer compiler (fast-json-stringify, no shared schemas), remembered.
+  // Fastify's own serializer compiler (fast-json-stringify, no shared schemas), remembered, and
+  // likewise built on a route's first answer.
   app.setSerializerCompiler(({ schema }) => {
     const key = JSON.stringify(schema);
-    let serialize = serializers.get(key);
-    if (!serialize) {
-      serialize = fastJsonStringify(schema, {});
-      serializers.set(key, serialize);
-    }
-    return serialize;
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => {
+      if (!serialize) {
+        serialize = serializers.get(key);
+        if (!serialize) {
+          serialize = fastJsonStringify(schema, {});
+          serializers.set(key, serialize);
+        }
+      }
+      return serialize(data);
+    };
   });
 
   // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless DELETEs);

@@ -8,7 +8,6 @@
 // overall and per group, like the analyze page's figures.
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
 import type { Deps } from '../../context.js';
 import { type Cell, sheetRow, writeCsv } from '../../platform/csv.js';
 import { ApiError } from '../../platform/errors.js';
@@ -151,6 +150,7 @@ export async function writeSummaryCsv(lines: Cell[][], bom: boolean, out: Writab
 }
 
 export async function writeSummaryXlsx(lines: Cell[][], out: Writable): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs'); // a second of start-up if imported eagerly
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,

@@ -3,7 +3,6 @@
 // and labels its variables and codes (the summary is summary.ts). Rows come from the database in keyset batches, so memory stays constant however many responses there are.
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
 import { type Cell, sheetRow, writeCsv } from '../../platform/csv.js';
 import { type ExportRow, exportBatches, type ResponseFilters } from '../responses/responses.js';
 import type { ExportFormat } from './formats.js';
@@ -72,6 +71,7 @@ export async function writeResponsesXlsx(
   out: Writable,
   progress?: Progress,
 ): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs'); // a second of start-up if imported eagerly
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,
