@@ -1,22 +1,30 @@
-// `npm run build`: compiles src/ to dist/ (what bin/survey-service.js and the packed package run).
-// esbuild strips the types file by file, in about a second; tsc's own emit took half a minute of CPU
-// on every install. The types are checked by `npm run typecheck` (tsc --noEmit, CI's first step),
-// whose `isolatedModules` refuses what a file-by-file compile could get wrong (a re-exported type).
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// `npm run build`: dist/main.js, what bin/survey-service.js and the packed package run, bundled by
+// esbuild from src/main.ts. Our modules, and the two libraries made of hundreds of small ES modules
+// (typebox, kysely), go into a few files, split where a verb loads its area on demand; every other
+// dependency is imported from node_modules as installed. Loading some 1,300 separate modules was
+// most of a command's start (1.4 → 0.8 s of CPU for `user create`, 3.4 → 2.4 s for `serve` to its
+// first answer, measured side by side). Types are checked by `npm run typecheck` (tsc --noEmit),
+// whose isolatedModules refuses what esbuild's file-by-file view could get wrong.
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const sources = readdirSync('src', { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-  .map((f) => join('src', f));
+const INLINED = new Set(['typebox', 'kysely']);
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const external = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]
+  .filter((name) => !INLINED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
 
+rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: sources,
+  entryPoints: ['src/main.ts'],
+  bundle: true,
+  splitting: true,
   outdir: 'dist',
-  outbase: 'src',
+  chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
   platform: 'node',
   target: 'node20',
+  external,
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -2,15 +2,14 @@
 // browser libraries pages enhance with (htmx for partial updates, SortableJS for drag and drop),
 // served from their installed packages so their versions are the lockfile's.
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { PACKAGE_ROOT } from '../platform/version.js';
 import type { PageApp } from './page-area.js';
 import { pagePlugin } from './page-area.js';
 
 const require = createRequire(import.meta.url);
-// src/web and dist/web are both two levels below the package root.
-const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+const PUBLIC_DIR = join(PACKAGE_ROOT, 'public');
 const VENDOR = [
   { prefix: '/assets/vendor/htmx/', root: dirname(require.resolve('htmx.org')), file: 'htmx.min.js' },
   {

@@ -1,33 +1,26 @@
 // Runs the survey-service command, as operators run it, in a child process: the build in dist/
-// when it is up to date with every source file (CI's `npm install` builds it just before the
-// tests), else from source through tsx, which compiles every module it loads in each process
-// (about twice the CPU time per verb). TEST_CLI_FROM_SOURCE=1 always runs from source.
+// when it is newer than every source file (CI's `npm install` builds it just before the tests),
+// else from source through tsx, which compiles every module it loads in each process (about twice
+// the CPU time per verb). TEST_CLI_FROM_SOURCE=1 always runs from source.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Whether dist/ holds a build of every source file at least as new as the file. */
+/** Whether dist/main.js (the bundle `npm run build` writes) is at least as new as every source file. */
 export function distIsFresh(root = ROOT): boolean {
+  let built: number;
+  try {
+    built = statSync(join(root, 'dist', 'main.js')).mtimeMs;
+  } catch {
+    return false;
+  }
   const src = join(root, 'src');
-  const mtime = (path: string) => {
-    try {
-      return statSync(path).mtimeMs;
-    } catch {
-      return -1;
-    }
-  };
-  const walk = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).every((e) => {
-      const path = join(dir, e.name);
-      if (e.isDirectory()) return walk(path);
-      if (!e.name.endsWith('.ts') || e.name.endsWith('.d.ts')) return true;
-      const built = join(root, 'dist', relative(src, path)).replace(/\.ts$/, '.js');
-      return mtime(built) >= mtime(path);
-    });
-  return walk(src);
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .every((f) => statSync(join(src, f)).mtimeMs <= built);
 }
 
 /** Node's arguments that run the command (before the verb's). */
