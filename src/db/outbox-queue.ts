@@ -39,14 +39,19 @@ const PERSONAL_PURPOSES = new Set(['invite', 'reminder', 'thank_you', 'test']);
 
 /** Queues one email in `executor` (pass the transaction of the change that causes it). */
 export async function queueEmail(deps: QueueDeps, executor: Executor, email: NewEmail): Promise<void> {
+  await queueEmails(deps, executor, [email]);
+}
+
+/** Queues several emails in `executor`, 500 rows a statement (a send to thousands of recipients
+ * held its account's row for a statement per email). */
+export async function queueEmails(deps: QueueDeps, executor: Executor, emails: NewEmail[]): Promise<void> {
   const now = deps.clock.now();
-  const due = email.notBefore && email.notBefore > now ? email.notBefore : now;
-  const headers = PERSONAL_PURPOSES.has(email.purpose ?? '')
-    ? (email.headers ?? {})
-    : { 'Auto-Submitted': 'auto-generated', ...email.headers };
-  await executor
-    .insertInto('emails')
-    .values({
+  const rows = emails.map((email) => {
+    const due = email.notBefore && email.notBefore > now ? email.notBefore : now;
+    const headers = PERSONAL_PURPOSES.has(email.purpose ?? '')
+      ? (email.headers ?? {})
+      : { 'Auto-Submitted': 'auto-generated', ...email.headers };
+    return {
       id: email.id,
       owner_id: email.ownerId,
       to_address: email.to,
@@ -67,6 +72,11 @@ export async function queueEmail(deps: QueueDeps, executor: Executor, email: New
       transport_id: null,
       created_at: now.toISOString(),
       sent_at: null,
-    })
-    .execute();
+    };
+  });
+  for (let i = 0; i < rows.length; i += 500)
+    await executor
+      .insertInto('emails')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }

@@ -1,4 +1,4 @@
-// Sending a message: every recipient it reaches gets one email, queued with queueEmail in the
+// Sending a message: every recipient it reaches gets one email, queued (queueEmails) in the
 // transaction that marks the message sent, so a send is all or nothing and the worker delivers it
 // (at scheduled_date for a scheduled send). Invites go to the message's recipients; reminders to the
 // collector's recipients who have not (fully) responded; thank-you messages to those who have.
@@ -6,9 +6,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
-import { queueEmail } from '../../db/outbox-queue.js';
+import { queueEmail, queueEmails } from '../../db/outbox-queue.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
+import { chunks } from '../../platform/lists.js';
 import type { Plan } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
 import type { Account } from '../accounts/users.js';
@@ -216,8 +217,7 @@ export async function sendMessage(
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0)
       throw new ApiError(1025, `Message ${message.id} has already been sent.`);
-    for (let i = 0; i < recipients.length; i++) {
-      const r = recipients[i];
+    const emails = recipients.map((r, i) => {
       const links: MessageLinks = {
         survey: surveyLink(base, linkToken, r),
         optOut: removeLink(base, r),
@@ -227,7 +227,7 @@ export async function sendMessage(
         abuse: deps.config.abuseContact,
       };
       const mail = renderInvitation(message, mergeValuesOf(r), links, theme);
-      await queueEmail(deps, trx, {
+      return {
         id: emailIds[i],
         ownerId: collector.owner_id,
         to: addressOf(r.email, `${r.first_name} ${r.last_name}`),
@@ -239,24 +239,29 @@ export async function sendMessage(
         purpose: message.type,
         refId: r.id,
         notBefore,
-      });
+      };
+    });
+    await queueEmails(deps, trx, emails);
+    const sends = recipients.map((r, i) => ({
+      message_id: message.id,
+      recipient_id: r.id,
+      collector_id: collector.id,
+      mail_status: 'sent',
+      email_id: emailIds[i],
+      sent_at: at,
+    }));
+    for (const run of chunks(sends, 500))
       await trx
         .insertInto('message_recipients')
-        .values({
-          message_id: message.id,
-          recipient_id: r.id,
-          collector_id: collector.id,
-          mail_status: 'sent',
-          email_id: emailIds[i],
-          sent_at: at,
-        })
+        .values(run)
         .onConflict((oc) =>
-          oc
-            .columns(['message_id', 'recipient_id'])
-            .doUpdateSet({ mail_status: 'sent', email_id: emailIds[i], sent_at: at }),
+          oc.columns(['message_id', 'recipient_id']).doUpdateSet((eb) => ({
+            mail_status: 'sent',
+            email_id: eb.ref('excluded.email_id'),
+            sent_at: eb.ref('excluded.sent_at'),
+          })),
         )
         .execute();
-    }
     // Invite recipients left out (opted out or bounced since they were added) are marked skipped.
     await trx
       .updateTable('message_recipients')
