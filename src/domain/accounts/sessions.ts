@@ -191,7 +191,8 @@ export async function endSessionById(
       .where('user_id', '=', userId)
       .where('public_id', '=', publicId)
       .executeTakeFirst();
-    if (Number(ended.numDeletedRows) === 0) throw new ApiError(1020, 'There is no such session of your account.');
+    if (Number(ended.numDeletedRows) === 0)
+      throw new ApiError(1020, 'There is no such session of your account.');
     await recordEvent(deps, trx, eventId, signOutEvent(userId, ip));
   });
 }
