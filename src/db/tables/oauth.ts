@@ -8,6 +8,12 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   ip: string | null;
+  /** The browser's User-Agent header at sign-in (cut to 512 characters), if it sent one. */
+  user_agent: string | null;
+  /** When a request last used the session: moved at most once per LAST_SEEN_EVERY_MS (migration 0072). */
+  last_seen_at: string | null;
+  /** Names the session in the security page's forms; random, not secret (migration 0072). */
+  public_id: string | null;
 }
 
 /** Failed sign-ins per key ("user:<username>" or "ip:<address>"), for slowdown and lockout. */

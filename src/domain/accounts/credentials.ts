@@ -4,8 +4,8 @@
 import type { Deps } from '../../context.js';
 import { emailKey } from '../../db/account-keys.js';
 import { ApiError } from '../../platform/errors.js';
-import { sha256 } from '../../platform/secrets.js';
 import { waitText } from '../limits/attempts.js';
+import { endOtherSessions } from './sessions.js';
 import { signIn } from './sign-in.js';
 import { checkEmail, checkPassword, takenError, type User } from './users.js';
 import { queueVerification } from './verification.js';
@@ -32,9 +32,7 @@ export async function changePassword(
   const hash = await deps.passwords.hash(next);
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
-    let others = trx.deleteFrom('sessions').where('user_id', '=', user.id);
-    if (keepSession) others = others.where('session_hash', '!=', sha256(keepSession));
-    await others.execute();
+    await endOtherSessions(deps, user.id, keepSession, trx);
   });
 }
 

@@ -10,6 +10,7 @@ import { addressKey } from '../../platform/addresses.js';
 import { attemptSucceeded, type Policy, type Refusal, reserveAttempt } from '../limits/attempts.js';
 import { deleteGrantWebhooks } from './grant-end.js';
 import { issueLink, LINK_TTL_MS, linkUrl, useLink } from './links.js';
+import { endOtherSessions } from './sessions.js';
 import { accountKey } from './sign-in.js';
 import { checkEmail, checkPassword, findUserByEmail } from './users.js';
 
@@ -79,7 +80,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
       .set({ password_hash: hash, email_verified: verified })
       .where('id', '=', user.id)
       .execute();
-    await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    await endOtherSessions(deps, user.id, null, trx);
     // Confirming the address here proves whose account this is: whatever was granted before,
     // perhaps by someone who signed up with this address, ends (tokens, their webhooks, codes).
     if (!user.email_verified && verified) {

@@ -21,6 +21,23 @@ export async function userPage(
   return user ? workspacePage(deps, reply, user, title, body, options) : page(title, body, options);
 }
 
+/** The account's pages, in the order of the account navigation. */
+const ACCOUNT_PAGES = [
+  ['settings', '/account', 'Settings'],
+  ['security', '/account/security', 'Security'],
+  ['apps', '/account/apps', 'Linked apps'],
+] as const;
+
+export type AccountPage = (typeof ACCOUNT_PAGES)[number][0];
+
+/** The navigation between the account's pages, under each one's heading. */
+export function accountNav(current: AccountPage): Html {
+  return html`<nav class="survey-tabs account-tabs" aria-label="Account pages"><ul>${ACCOUNT_PAGES.map(
+    ([key, href, label]) =>
+      html`<li><a href="${href}"${key === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
+  )}</ul></nav>`;
+}
+
 /**
  * Sends a page (the markup of `page`, `workspacePage`, `userPage` or a respondent layout): the one
  * way pages send HTML. Not cached unless `cacheable` (public pages the same for everyone);

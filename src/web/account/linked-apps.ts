@@ -5,7 +5,7 @@ import { scopeInfo } from '../../platform/scopes.js';
 import { html } from '../html.js';
 import { Field, type PageApp } from '../page-area.js';
 import { csrfToken, requireSignedIn } from '../session.js';
-import { sendPage, userPage } from './frame.js';
+import { accountNav, sendPage, userPage } from './frame.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
 
@@ -28,6 +28,7 @@ export async function accountPages(app: PageApp, deps: Deps): Promise<void> {
 </tr>`,
       );
       const body = html`<h1>Linked apps</h1>
+${accountNav('apps')}
 ${removed ? html`<p class="notice" role="status">The app was removed. Its access to your account is revoked.</p>` : ''}
 ${
   apps.length

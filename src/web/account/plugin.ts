@@ -1,9 +1,10 @@
 // The account pages: sign-in and sign-out, sign-up and email verification, password reset, the
-// settings page and the linked apps of /account.
+// settings page, the security page and the linked apps of /account.
 import type { Deps } from '../../context.js';
 import { pageArea } from '../page-area.js';
 import { accountPages } from './linked-apps.js';
 import { passwordPages } from './password.js';
+import { securityPages } from './security.js';
 import { settingsPages } from './settings.js';
 import { signInPages } from './sign-in.js';
 import { signUpPages } from './signup.js';
@@ -17,6 +18,7 @@ export function accountArea(deps: Deps) {
     signUpPages,
     passwordPages,
     settingsPages,
+    securityPages,
     accountPages,
   ]);
 }

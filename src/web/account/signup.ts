@@ -135,7 +135,10 @@ ${
       // Without an invitation, a new account and an address that already has one get the same
       // answer (no session either way), so the form does not tell who has an account.
       if (!invited || !result.user) return reply.redirect(SENT_PATH, 303);
-      const id = await startSession(deps, result.user, request.ip ?? null);
+      const id = await startSession(deps, result.user, request.ip ?? null, {
+        userAgent: request.headers['user-agent'],
+        method: 'password',
+      });
       reply.setCookie(SESSION_COOKIE, id, {
         ...sessionCookieOptions(deps, request),
         maxAge: SESSION_DAYS * 86_400,
