@@ -7,7 +7,19 @@ import { findUserById, type User } from './users.js';
 
 export const SESSION_DAYS = 14;
 
-export async function startSession(deps: Deps, user: User, ip: string | null): Promise<string> {
+/** How a session began, for the record (the sessions list and the audit trail read it). */
+export interface SessionMeta {
+  userAgent?: string | null;
+  method?: 'password' | 'oidc' | 'saml';
+  secondFactor?: 'totp' | 'recovery_code' | 'passkey' | null;
+}
+
+export async function startSession(
+  deps: Deps,
+  user: User,
+  ip: string | null,
+  meta?: SessionMeta,
+): Promise<string> {
   const id = randomToken(32);
   const now = deps.clock.now();
   const [eventId] = await deps.ids.take(1);
@@ -39,6 +51,7 @@ export async function startSession(deps: Deps, user: User, ip: string | null): P
       resourceType: 'user',
       resourceId: user.id,
       ip,
+      ...(meta?.secondFactor ? { data: { second_factor: meta.secondFactor } } : {}),
     });
   });
   return id;
@@ -82,4 +95,16 @@ export async function endSession(deps: Deps, sessionId: string, ip: string | nul
 /** Drops a session without a sign-out event (a new sign-in replaces the old session). */
 export async function dropSession(deps: Deps, sessionId: string): Promise<void> {
   await deps.db.kysely.deleteFrom('sessions').where('session_hash', '=', sha256(sessionId)).execute();
+}
+
+/** Ends every session of the account but `keepSessionId` (the cookie value of the one in use, if
+ * any): after a change of how the account signs in, the others must sign in again. */
+export async function endOtherSessions(
+  deps: Deps,
+  userId: string,
+  keepSessionId: string | null,
+): Promise<void> {
+  let others = deps.db.kysely.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepSessionId) others = others.where('session_hash', '!=', sha256(keepSessionId));
+  await others.execute();
 }

@@ -21,6 +21,17 @@ export async function userPage(
   return user ? workspacePage(deps, reply, user, title, body, options) : page(title, body, options);
 }
 
+/** The account pages' own navigation: settings, security, linked apps. */
+export function accountNav(current: 'settings' | 'security' | 'apps'): Html {
+  const link = (href: string, label: string, name: typeof current) =>
+    html`<li><a href="${href}"${name === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<nav aria-label="Account" class="survey-tabs account-nav"><ul>
+${link('/account', 'Settings', 'settings')}
+${link('/account/security', 'Security', 'security')}
+${link('/account/apps', 'Linked apps', 'apps')}
+</ul></nav>`;
+}
+
 /**
  * Sends a page (the markup of `page`, `workspacePage`, `userPage` or a respondent layout): the one
  * way pages send HTML. Not cached unless `cacheable` (public pages the same for everyone);

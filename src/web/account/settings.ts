@@ -21,7 +21,7 @@ import { html } from '../html.js';
 import { type PageApp, validated } from '../page-area.js';
 import { csrfToken, formField, sessionId, signedInOnly } from '../session.js';
 import { planOf } from '../typed.js';
-import { sendPage, userPage } from './frame.js';
+import { accountNav, sendPage, userPage } from './frame.js';
 import { notificationSection } from './notifications.js';
 
 const NOTICES: Record<string, string> = {
@@ -66,6 +66,7 @@ export async function settingsPages(app: PageApp, deps: Deps): Promise<void> {
     const plan = planOf(user);
     const sendCap = await dailySendCap(deps, user);
     const body = html`<h1>Your account</h1>
+${accountNav('settings')}
 ${state.notice ? html`<p class="notice ok" role="status">${state.notice}</p>` : ''}
 <dl class="facts">
 <dt>Username</dt><dd>${user.username}</dd>
