@@ -223,6 +223,19 @@ describe('signing in with a second factor', () => {
     expect((await web.get('/login/two-factor')).status).toBe(303);
   });
 
+  it('lets the password step expire after ten minutes', async () => {
+    const { a, totp } = await enrolled();
+    const web = await passwordStep(a);
+    expect((await web.get('/login/two-factor')).status).toBe(200);
+    const _csrf = await web.csrf('/login/two-factor');
+    clock.advance(10 * 60_000 + 1000);
+    const late = await web.post('/login/two-factor', { _csrf, code: codeNow(totp), next: '/' });
+    expect(late.status).toBe(303);
+    expect(late.location).toBe('/login?next=%2F');
+    expect(web.cookies.has('ss_session')).toBe(false);
+    clock.advance(30_000);
+  });
+
   it('throttles wrong codes like passwords', async () => {
     const { a } = await enrolled();
     const web = await passwordStep(a);
