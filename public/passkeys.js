@@ -4,7 +4,7 @@
 // field and the form is sent. Without script (or WebAuthn) those forms stay hidden.
 (() => {
   const lib = window.SimpleWebAuthnBrowser;
-  if (!lib || !lib.browserSupportsWebAuthn()) return;
+  if (!lib?.browserSupportsWebAuthn()) return;
   for (const note of document.querySelectorAll('[data-passkey-noscript]')) note.hidden = true;
   for (const form of document.querySelectorAll('form[data-passkey]')) {
     form.hidden = false;
@@ -21,8 +21,7 @@
         form.querySelector('input[name="response"]').value = JSON.stringify(answer);
         form.submit();
       } catch (err) {
-        if (status)
-          status.textContent = `The passkey was not used: ${err && err.message ? err.message : err}`;
+        if (status) status.textContent = `The passkey was not used: ${err?.message ? err.message : err}`;
       }
     });
   }

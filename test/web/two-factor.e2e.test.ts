@@ -41,7 +41,10 @@ afterAll(async () => {
 });
 
 async function submit(button: string) {
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: button, exact: true }).click()]);
+  await Promise.all([
+    page.waitForNavigation(),
+    page.getByRole('button', { name: button, exact: true }).click(),
+  ]);
 }
 
 async function signInWithPassword() {
@@ -55,7 +58,10 @@ describe('two-factor sign-in in the browser', () => {
   it('enrols an authenticator app from the address on the security page', async () => {
     await signInWithPassword();
     await page.goto(`${base}/account`);
-    await Promise.all([page.waitForURL(/\/account\/security$/), page.getByRole('link', { name: 'Security' }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/account\/security$/),
+      page.getByRole('link', { name: 'Security' }).click(),
+    ]);
     await submit('Set up an authenticator app');
     const uri = await page.locator('#totp-uri').textContent();
     const totp = URI.parse(uri!);

@@ -370,7 +370,7 @@ export async function pendingSignIn(deps: Deps, proof: string | undefined): Prom
   const m = /^(\d{1,20})\.([A-Za-z0-9_-]{24})\.([0-9a-z]{1,12}\.[A-Za-z0-9_-]{43})$/.exec(proof ?? '');
   if (!m) return null;
   const user = await findUserById(deps, m[1]);
-  if (!user || user.status !== 'active') return null;
+  if (user?.status !== 'active') return null;
   const ok = deps.secrets.verifyAt(
     PENDING,
     `${user.id}:${m[2]}:${passwordTag(user)}`,
