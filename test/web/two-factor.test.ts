@@ -246,6 +246,34 @@ describe('signing in with a second factor', () => {
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses[3]).toBe(429);
   });
+
+  it("locks an account's codes against guessing elsewhere, but not for its owner's browser", async () => {
+    const { a, web: owner, totp } = await enrolled();
+    expect(owner.cookies.has('ss_device'), 'the owner signed in here before').toBe(true);
+    const guesser = await passwordStep(a);
+    const _csrf = await guesser.csrf('/login/two-factor');
+    const wrong = () => guesser.post('/login/two-factor', { _csrf, code: '000000', next: '/' });
+    for (let i = 0; i < 10; i++) {
+      expect((await wrong()).status).toBe(401);
+      // past each slowdown (after the third), within the password step's ten minutes
+      if (i >= 2) clock.advance(61_000);
+    }
+    const locked = await wrong();
+    expect(locked.status).toBe(429);
+    expect(locked.text).toContain('Too many wrong codes');
+    // The owner's browser, with its device cookie, still gets in.
+    const browser = new WebSession(server.url, { 'x-forwarded-for': `198.51.100.${++ipCounter}` });
+    browser.cookies.set('ss_device', owner.cookies.get('ss_device')!);
+    const _csrf2 = await browser.csrf('/login');
+    const step = await browser.post('/login', {
+      _csrf: _csrf2,
+      username: a.user.username,
+      password: a.password,
+    });
+    expect(step.location).toBe('/login/two-factor?next=%2F');
+    expect((await secondStep(browser, codeNow(totp))).status).toBe(303);
+    clock.advance(30_000);
+  });
 });
 
 async function countSessions(userId: string): Promise<number> {

@@ -21,7 +21,7 @@ import type { Database } from '../../db/schema.js';
 import { addressKey } from '../../platform/addresses.js';
 import { ApiError } from '../../platform/errors.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
-import { attemptSucceeded, type Keys, reserveAttempt, waitText } from '../limits/attempts.js';
+import { attemptSucceeded, type Keys, type Refusal, reserveAttempt, waitText } from '../limits/attempts.js';
 import { confirmPassword } from './credentials.js';
 import { deviceKey, knownDevice } from './devices.js';
 import { endOtherSessions } from './sessions.js';
@@ -386,15 +386,29 @@ export type SecondFactorResult =
   | { ok: false; reason: 'invalid'; message: string }
   | { ok: false; reason: 'slow' | 'locked'; retryAfterSeconds: number; message: string };
 
-/** The throttle keys of second-factor attempts: the browser's device token when it has one of the
- * account (its owner's browser is not held by guesses made elsewhere), else the account's and the
- * address's, as for passwords. */
-function secondFactorKeys(deps: Deps, user: User, ip: string | null, devices: string | undefined): Keys {
+/**
+ * Counts one second-factor attempt, as sign-in counts passwords: under the browser's device token
+ * when it has one of the account (its owner's browser is not held by guesses made elsewhere; a
+ * token locked by its own failures is then an unknown device), else under the account's and the
+ * address's keys. Keys of their own: a right password clears the account's password key, which
+ * must not reset the count of wrong codes. Returns the keys counted, or the refusal.
+ */
+async function reserveSecondFactor(
+  deps: Deps,
+  user: User,
+  ip: string | null,
+  devices: string | undefined,
+): Promise<{ keys: Keys } | Refusal> {
   const device = knownDevice(deps, devices, user.id);
-  if (device) return [[`second-factor:${deviceKey(device)}`, DEVICE_POLICY]];
+  if (device) {
+    const keys: Keys = [[`second-factor:${deviceKey(device)}`, DEVICE_POLICY]];
+    const refused = await reserveAttempt(deps, keys);
+    if (!refused) return { keys };
+    if (refused.reason !== 'locked') return refused;
+  }
   const keys: Keys = [[`second-factor:user:${user.id}`, ACCOUNT_POLICY]];
   if (ip) keys.push([`ip:${addressKey(ip)}`, IP_POLICY]);
-  return keys;
+  return (await reserveAttempt(deps, keys)) ?? { keys };
 }
 
 /**
@@ -408,17 +422,17 @@ export async function checkSecondFactor(
   devices: string | undefined,
   verify: () => Promise<SecondFactor | null>,
 ): Promise<SecondFactorResult> {
-  const keys = secondFactorKeys(deps, pending.user, ip, devices);
-  const refused = await reserveAttempt(deps, keys);
-  if (refused)
+  const reserved = await reserveSecondFactor(deps, pending.user, ip, devices);
+  if (!('keys' in reserved))
     return {
       ok: false,
-      ...refused,
+      ...reserved,
       message:
-        refused.reason === 'locked'
-          ? `Too many wrong codes. Try again in ${waitText(refused.retryAfterSeconds)}.`
-          : `Too many wrong codes. Wait ${waitText(refused.retryAfterSeconds)} before trying again.`,
+        reserved.reason === 'locked'
+          ? `Too many wrong codes. Try again in ${waitText(reserved.retryAfterSeconds)}.`
+          : `Too many wrong codes. Wait ${waitText(reserved.retryAfterSeconds)} before trying again.`,
     };
+  const { keys } = reserved;
   const method = await verify();
   if (!method)
     return { ok: false, reason: 'invalid', message: 'That code is not correct, or was used already.' };
