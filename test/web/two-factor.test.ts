@@ -193,12 +193,15 @@ describe('signing in with a second factor', () => {
 
   it('signs in at most once when the same valid code is posted concurrently', async () => {
     const { a, totp } = await enrolled();
-    const web = await passwordStep(a);
-    const _csrf = await web.csrf('/login/two-factor');
+    // two password steps (two browsers), each posting the code four times at once
+    const webs = [await passwordStep(a), await passwordStep(a)];
+    const tokens = await Promise.all(webs.map((w) => w.csrf('/login/two-factor')));
     const code = codeNow(totp);
     const sessionsBefore = await countSessions(a.user.id);
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => web.post('/login/two-factor', { _csrf, code, next: '/' })),
+      Array.from({ length: 8 }, (_, i) =>
+        webs[i % 2].post('/login/two-factor', { _csrf: tokens[i % 2], code, next: '/' }),
+      ),
     );
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
