@@ -288,6 +288,30 @@ async function countSessions(userId: string): Promise<number> {
   return rows.length;
 }
 
+describe('new recovery codes', () => {
+  it('need the password, are shown once, and void the old ones', async () => {
+    const { a, web, codes } = await enrolled();
+    const wrong = await web.postForm(
+      '/account/security/recovery-codes',
+      { password: 'not it' },
+      '/account/security',
+    );
+    expect(wrong.status).toBe(400);
+    expect(codesOf(wrong.text)).toHaveLength(0);
+    const made = await web.postForm(
+      '/account/security/recovery-codes',
+      { password: a.password },
+      '/account/security',
+    );
+    expect(made.status).toBe(200);
+    const fresh = codesOf(made.text);
+    expect(fresh).toHaveLength(10);
+    const old = await passwordStep(a);
+    expect((await secondStep(old, codes[0])).status, 'an old code').toBe(401);
+    expect((await secondStep(old, fresh[0])).status).toBe(303);
+  });
+});
+
 describe('turning two-factor sign-in off', () => {
   it('needs the password again, then signs in with the password alone', async () => {
     const { a, web } = await enrolled();
