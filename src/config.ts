@@ -121,6 +121,8 @@ export interface Config {
   signupMode: SignupMode;
   /** DEFAULT_PLAN: the plan of accounts made at /signup (and by a sign-up invitation). */
   defaultPlan: Plan;
+  /** REQUIRE_2FA: every password account must set up two-factor sign-in before using the pages. */
+  require2fa: boolean;
   /** METRICS_PORT: a separate listener serving GET /metrics (Prometheus); unset = no metrics. */
   metrics: { port: number | undefined; host: string; allowedHosts: string[] };
   /** WORKER_NAME (default: the host name): the outbox worker's name in its heartbeat row and metric. */
@@ -230,6 +232,7 @@ export const ENV_SCHEMA = Type.Partial(
       PLANS.map((p) => Type.Literal(p)),
       { default: 'enterprise', description: 'plan of accounts made at /signup (enterprise: every feature)' },
     ),
+    REQUIRE_2FA: flag(false, 'every password account must set up two-factor sign-in before using the pages'),
     RATE_LIMIT_DRAFT_MINUTE: whole(120, 'per-minute limit of draft and private apps'),
     RATE_LIMIT_DRAFT_DAY: whole(500, 'daily limit of draft and private apps'),
     RATE_LIMIT_PUBLIC_MINUTE: whole(0, 'per-minute limit of public apps'),
@@ -585,6 +588,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     abuseContact: str('ABUSE_CONTACT'),
     signupMode: oneOf('SIGNUP_MODE', SIGNUP_MODES),
     defaultPlan: oneOf('DEFAULT_PLAN', PLANS),
+    require2fa: flag('REQUIRE_2FA'),
     metrics: {
       port: num('METRICS_PORT'),
       host: s('METRICS_HOST'),

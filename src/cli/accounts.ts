@@ -12,6 +12,7 @@ const domain = async () => ({
   ...(await import('../domain/accounts/lifecycle.js')),
   ...(await import('../domain/accounts/rename.js')),
   ...(await import('../domain/accounts/signup.js')),
+  ...(await import('../domain/accounts/two-factor.js')),
   ...(await import('../domain/accounts/users.js')),
   ...(await import('../domain/limits/send-limit.js')),
 });
@@ -92,10 +93,14 @@ export const accountCommands: Commands = (program) => {
       'recipients the user may mail a day (0 = no cap; "default" = the SEND_LIMIT_* caps)',
       sendLimit,
     )
+    .option(
+      '--reset-2fa',
+      "remove the user's two-factor sign-in (authenticator app, passkeys, recovery codes) and end their sessions, for a user who lost them",
+    )
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
       withDeps(async (deps) => {
-        const { updateUser, isOperator, setSendLimit, sendLimitOf } = await domain();
+        const { updateUser, isOperator, setSendLimit, sendLimitOf, resetTwoFactor } = await domain();
         const updated = await updateUser(deps, opts.username, {
           plan: opts.plan,
           region: opts.region,
@@ -104,6 +109,7 @@ export const accountCommands: Commands = (program) => {
         });
         if (opts.sendLimit !== undefined)
           await setSendLimit(deps, updated.id, opts.sendLimit === 'default' ? null : opts.sendLimit);
+        const reset = opts.reset2fa ? await resetTwoFactor(deps, updated.id) : undefined;
         const operator = await isOperator(deps, updated.id);
         const cap = await sendLimitOf(deps, updated.id);
         print(
@@ -116,8 +122,9 @@ export const accountCommands: Commands = (program) => {
             state: updated.status,
             operator,
             send_limit: cap,
+            ...(reset === undefined ? {} : { two_factor_reset: reset }),
           },
-          `updated user ${updated.username}: plan ${updated.account_type}, region ${updated.region}, state ${updated.status}${operator ? ', operator' : ''}${cap === null ? '' : `, send cap ${cap === 0 ? 'none' : `${cap} a day`}`}`,
+          `updated user ${updated.username}: plan ${updated.account_type}, region ${updated.region}, state ${updated.status}${operator ? ', operator' : ''}${cap === null ? '' : `, send cap ${cap === 0 ? 'none' : `${cap} a day`}`}${reset === undefined ? '' : reset ? ', two-factor sign-in reset' : ', two-factor sign-in was off'}`,
         );
       }),
     );

@@ -13,6 +13,7 @@ import type { SharingTables } from './tables/sharing.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 import type { ThemeTables } from './tables/themes.js';
+import type { TwoFactorTables } from './tables/two-factor.js';
 import type { UploadTables } from './tables/uploads.js';
 import type { WorkerTables } from './tables/workers.js';
 
@@ -32,4 +33,5 @@ export interface Database
     ThemeTables,
     SharedResultsTables,
     ScaleTables,
-    WorkerTables {}
+    WorkerTables,
+    TwoFactorTables {}

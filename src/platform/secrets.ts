@@ -2,7 +2,16 @@
 // random value (a fast hash is right for random tokens). Client secrets are never stored: each is
 // an HMAC of the app's client id under the server key, so webhook signatures can be computed
 // while the database holds nothing that reveals a secret.
-import { createHmac, hash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hash,
+  randomBytes,
+  type ScryptOptions,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const scryptAsync = (pw: string, salt: Buffer, len: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -116,5 +125,35 @@ export class ServerSecrets {
     const want = Buffer.from(this.sign(purpose, `${m[1]}:${value}`));
     const got = Buffer.from(m[2]);
     return want.length === got.length && timingSafeEqual(want, got);
+  }
+
+  /** `value` encrypted (AES-256-GCM) under a key derived for `purpose`, for a secret the server must
+   * read back (an authenticator app's TOTP secret): `v1.<iv>.<tag>.<ciphertext>`, base64url. */
+  seal(purpose: string, value: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.sealKey(purpose), iv);
+    const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    return ['v1', iv, cipher.getAuthTag(), data]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
+  }
+
+  /** The value `seal(purpose, …)` sealed, or null for anything else (another key, a changed text). */
+  unseal(purpose: string, sealed: string): string | null {
+    const [v, iv, tag, data] = sealed.split('.');
+    if (v !== 'v1' || !iv || !tag || data === undefined) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.sealKey(purpose), Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
+    } catch {
+      return null;
+    }
+  }
+
+  private sealKey(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`seal:${purpose}`).digest();
   }
 }

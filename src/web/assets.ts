@@ -1,5 +1,6 @@
-// Static files of the pages under /assets: the one stylesheet and script of public/, and the two
-// browser libraries pages enhance with (htmx for partial updates, SortableJS for drag and drop),
+// Static files of the pages under /assets: the one stylesheet and script of public/, and the
+// browser libraries pages enhance with (htmx for partial updates, SortableJS for drag and drop,
+// @simplewebauthn/browser for passkeys),
 // served from their installed packages so their versions are the lockfile's.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,12 +18,20 @@ const VENDOR = [
     root: dirname(require.resolve('sortablejs')),
     file: 'Sortable.min.js',
   },
+  {
+    prefix: '/assets/vendor/simplewebauthn/',
+    // the package exports only its modules: its bundle sits beside them, in dist/bundle
+    root: join(dirname(require.resolve('@simplewebauthn/browser')), '../dist/bundle'),
+    file: 'index.umd.min.js',
+  },
 ];
 
 /** The scripts pages may ask `page()` for. */
 export const SCRIPTS = {
   htmx: '/assets/vendor/htmx/htmx.min.js',
   sortable: '/assets/vendor/sortable/Sortable.min.js',
+  /** @simplewebauthn/browser (passkeys), as the global SimpleWebAuthnBrowser */
+  webauthn: '/assets/vendor/simplewebauthn/index.umd.min.js',
 } as const;
 
 async function assetRoutes(app: PageApp): Promise<void> {

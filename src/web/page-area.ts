@@ -25,7 +25,7 @@ import type { Deps } from '../context.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { ApiError } from '../platform/errors.js';
 import { pageErrorHandler } from './account/frame.js';
-import { webForms } from './session.js';
+import { twoFactorFirst, webForms } from './session.js';
 
 /** The instance page routes are declared on: TypeBox schemas give typed requests. */
 export type PageApp = FastifyInstance<
@@ -65,6 +65,7 @@ export function pageArea(
     async (app: FastifyInstance): Promise<void> => {
       await app.register(webForms);
       app.setErrorHandler(options.errorHandler ?? pageErrorHandler);
+      if (deps.config.require2fa) app.addHook('preHandler', twoFactorFirst(deps));
       const pages = app.withTypeProvider<TypeBoxTypeProvider>();
       for (const register of routes) await register(pages, deps);
     },

@@ -12,7 +12,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../context.js';
 import { DEVICE_MS } from '../domain/accounts/devices.js';
-import { sessionUser } from '../domain/accounts/sessions.js';
+import {
+  dropSession,
+  SESSION_DAYS,
+  type SessionMeta,
+  sessionUser,
+  startSession,
+} from '../domain/accounts/sessions.js';
+import { mustSetUpTwoFactor, PENDING_MS } from '../domain/accounts/two-factor.js';
 import type { User } from '../domain/accounts/users.js';
 
 declare module 'fastify' {
@@ -26,6 +33,8 @@ export const SESSION_COOKIE = 'ss_session';
 export const CSRF_COOKIE = '_csrf';
 /** The browser's device tokens (domain/accounts/devices.ts): read by sign-in, set after one. */
 export const DEVICE_COOKIE = 'ss_device';
+/** The proof of a right password while the second factor is asked for (two-factor.ts `pendingProof`). */
+export const SECOND_FACTOR_COOKIE = 'ss_second_factor';
 
 /** Cookies, urlencoded form bodies and CSRF protection in the scope that registers it (a
  * fastify-plugin, so the decorators and parsers apply to that scope, not a child of it). */
@@ -149,5 +158,67 @@ export function signedInOnly(deps: Deps) {
     const user = await requireSignedIn(deps, request, reply);
     if (user) request.sessionUser = user;
     return reply.sent ? reply : undefined;
+  };
+}
+
+/** Signs the browser in as `user`: a new session (the old one, if any, dropped), the session
+ * cookie and the device cookie (`device`, from the sign-in that proved the password). */
+export async function beginSession(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  device: string,
+  meta: SessionMeta,
+): Promise<void> {
+  const old = sessionId(request);
+  if (old) await dropSession(deps, old);
+  const id = await startSession(deps, user, request.ip ?? null, {
+    userAgent: request.headers['user-agent'] ?? null,
+    ...meta,
+  });
+  setDeviceCookie(deps, request, reply, device);
+  reply.setCookie(SESSION_COOKIE, id, {
+    ...sessionCookieOptions(deps, request),
+    maxAge: SESSION_DAYS * 86_400,
+  });
+}
+
+/** The pending second-factor proof the browser holds, if any. */
+export function pendingCookie(request: FastifyRequest): string | undefined {
+  return cookieValue(request, SECOND_FACTOR_COOKIE);
+}
+
+export function setPendingCookie(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  value: string,
+): void {
+  reply.setCookie(SECOND_FACTOR_COOKIE, value, {
+    ...sessionCookieOptions(deps, request),
+    maxAge: PENDING_MS / 1000,
+  });
+}
+
+export function clearPendingCookie(deps: Deps, request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SECOND_FACTOR_COOKIE, sessionCookieOptions(deps, request));
+}
+
+/** Where an account that must still set up two-factor sign-in may go: the set-up itself, signing in
+ * and out, and the password and address links. */
+const SET_UP_PATHS = /^\/(account\/security|login|logout|password|account\/verify|oauth\/token)(?=[/?]|$)/;
+
+/**
+ * A preHandler of every page area under REQUIRE_2FA: a signed-in password account without a second
+ * factor is sent to /account/security (and back to the page it asked for once it is set up).
+ */
+export function twoFactorFirst(deps: Deps) {
+  return async function twoFactorFirstPreHandler(request: FastifyRequest, reply: FastifyReply) {
+    if (SET_UP_PATHS.test(request.url)) return;
+    const user = await currentUser(deps, request);
+    if (!user || !(await mustSetUpTwoFactor(deps, user))) return;
+    const next = request.method === 'GET' || request.method === 'HEAD' ? request.url : '/';
+    return reply.redirect(`/account/security?next=${encodeURIComponent(next)}`, 303);
   };
 }

@@ -11,7 +11,12 @@ import { checkEmail, checkPassword, takenError, type User } from './users.js';
 import { queueVerification } from './verification.js';
 
 /** Throws 400/1002 for a wrong password and 429/1040 while the sign-in throttle holds. */
-async function confirmPassword(deps: Deps, user: User, password: string, ip: string | null): Promise<void> {
+export async function confirmPassword(
+  deps: Deps,
+  user: User,
+  password: string,
+  ip: string | null,
+): Promise<void> {
   const result = await signIn(deps, user.username, password, ip);
   if (result.ok) return;
   if (result.reason === 'invalid') throw new ApiError(1002, 'The current password is not correct.');

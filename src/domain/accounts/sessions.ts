@@ -87,6 +87,7 @@ export async function startSession(
       resourceType: 'user',
       resourceId: user.id,
       ip,
+      ...(meta?.secondFactor ? { data: { second_factor: meta.secondFactor } } : {}),
     });
   });
   return id;

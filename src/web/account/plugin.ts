@@ -1,5 +1,5 @@
 // The account pages: sign-in and sign-out, sign-up and email verification, password reset, the
-// settings page, the security page and the linked apps of /account.
+// settings page, the security page (two-factor sign-in and sessions) and the linked apps of /account.
 import type { Deps } from '../../context.js';
 import { pageArea } from '../page-area.js';
 import { accountPages } from './linked-apps.js';
@@ -7,6 +7,7 @@ import { passwordPages } from './password.js';
 import { securityPages } from './security.js';
 import { settingsPages } from './settings.js';
 import { signInPages } from './sign-in.js';
+import { secondFactorPages } from './sign-in-two-factor.js';
 import { signUpPages } from './signup.js';
 
 /** The plugin's name: the pages that send a visitor to /login (OAuth consent) depend on it. */
@@ -15,6 +16,7 @@ export const ACCOUNT_PAGES = 'account-pages';
 export function accountArea(deps: Deps) {
   return pageArea(ACCOUNT_PAGES, deps, [
     signInPages,
+    secondFactorPages,
     signUpPages,
     passwordPages,
     settingsPages,

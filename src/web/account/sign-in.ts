@@ -1,12 +1,14 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
-import { dropSession, endSession, SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
+import { endSession } from '../../domain/accounts/sessions.js';
 import { signIn } from '../../domain/accounts/sign-in.js';
 import { SIGNUP_PATH } from '../../domain/accounts/signup.js';
+import { hasTwoFactor, pendingProof } from '../../domain/accounts/two-factor.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { html } from '../html.js';
 import type { PageApp } from '../page-area.js';
 import {
+  beginSession,
   csrfToken,
   currentUser,
   deviceCookie,
@@ -14,10 +16,11 @@ import {
   safeNext,
   sessionCookieOptions,
   sessionId,
-  setDeviceCookie,
+  setPendingCookie,
 } from '../session.js';
 import { sendPage, userPage } from './frame.js';
 import { FORGOT_PATH } from './password.js';
+import { SECOND_FACTOR_PATH } from './sign-in-two-factor.js';
 
 const LoginQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })) });
 const LoginBody = Type.Object({
@@ -76,17 +79,12 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
         const status = result.reason === 'invalid' ? 401 : 429;
         return sendPage(reply, await form(reply, next, username, message), status);
       }
-      const old = sessionId(request);
-      if (old) await dropSession(deps, old);
-      const id = await startSession(deps, result.user, request.ip ?? null, {
-        userAgent: request.headers['user-agent'],
-        method: 'password',
-      });
-      setDeviceCookie(deps, request, reply, result.device);
-      reply.setCookie(SESSION_COOKIE, id, {
-        ...sessionCookieOptions(deps, request),
-        maxAge: SESSION_DAYS * 86_400,
-      });
+      // An account with two-factor sign-in holds a proof of its password until the second factor.
+      if (await hasTwoFactor(deps, result.user.id)) {
+        setPendingCookie(deps, request, reply, pendingProof(deps, result.user));
+        return reply.redirect(`${SECOND_FACTOR_PATH}?next=${encodeURIComponent(next)}`, 303);
+      }
+      await beginSession(deps, request, reply, result.user, result.device, { method: 'password' });
       return reply.redirect(next, 303);
     },
   );
