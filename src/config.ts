@@ -142,7 +142,14 @@ export interface Config {
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
 // Finished exports expire by EXPORT_RETENTION_HOURS (their own expires_at), pruned with their files.
-export const RETAINED_KINDS = ['deliveries', 'emails', 'sign_in_failures', 'sessions', 'events'] as const;
+export const RETAINED_KINDS = [
+  'deliveries',
+  'emails',
+  'sign_in_failures',
+  'sessions',
+  'events',
+  'audit',
+] as const;
 export type RetainedKind = (typeof RETAINED_KINDS)[number];
 
 /** ajv-formats' plugin: its CommonJS default export, typed as the module it is not. */
@@ -333,6 +340,7 @@ export const ENV_SCHEMA = Type.Partial(
     RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
     RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
     RETAIN_EVENTS_DAYS: whole(30, 'days events are kept once every consumer has read them (0 = forever)'),
+    RETAIN_AUDIT_DAYS: whole(365, 'days audit log rows are kept (0 = forever)'),
     RETENTION_INTERVAL_SECONDS: whole(60, "seconds between the worker's retention passes", 1),
     BACKFILL_INTERVAL_SECONDS: whole(
       600,
@@ -597,6 +605,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sign_in_failures: n('RETAIN_SIGN_IN_FAILURES_DAYS'),
       sessions: n('RETAIN_SESSIONS_DAYS'),
       events: n('RETAIN_EVENTS_DAYS'),
+      audit: n('RETAIN_AUDIT_DAYS'),
     },
     retentionIntervalSeconds: n('RETENTION_INTERVAL_SECONDS'),
     backfillIntervalSeconds: n('BACKFILL_INTERVAL_SECONDS'),

@@ -2,45 +2,70 @@
 // leaked database cannot be replayed as cookies and any process can check a session.
 import type { Deps } from '../../context.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
+import { recordSignIn } from '../audit/log.js';
 import { recordEvent } from '../core/events.js';
 import { findUserById, type User } from './users.js';
 
 export const SESSION_DAYS = 14;
 
-export async function startSession(deps: Deps, user: User, ip: string | null): Promise<string> {
+/** How a sign-in happened: every way of signing in starts its session here, which writes its row
+ * of the audit log in the session's transaction. */
+export interface SessionMeta {
+  userAgent?: string | null;
+  method?: 'password' | 'oidc' | 'saml';
+  secondFactor?: 'totp' | 'recovery_code' | 'passkey' | null;
+}
+
+export async function startSession(
+  deps: Deps,
+  user: User,
+  ip: string | null,
+  meta?: SessionMeta,
+): Promise<string> {
   const id = randomToken(32);
   const now = deps.clock.now();
   const [eventId] = await deps.ids.take(1);
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('sessions')
-      .where('user_id', '=', user.id)
-      .where('expires_at', '<=', now.toISOString())
-      .execute();
-    await trx
-      .insertInto('sessions')
-      .values({
-        session_hash: sha256(id),
-        user_id: user.id,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+  // The sign-in's row is its own (below): the request's scope (a consent form) keeps its row.
+  await deps.audit.apart(() =>
+    deps.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('sessions')
+        .where('user_id', '=', user.id)
+        .where('expires_at', '<=', now.toISOString())
+        .execute();
+      await trx
+        .insertInto('sessions')
+        .values({
+          session_hash: sha256(id),
+          user_id: user.id,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+          ip,
+        })
+        .execute();
+      await trx
+        .updateTable('users')
+        .set({ date_last_login: now.toISOString() })
+        .where('id', '=', user.id)
+        .execute();
+      await recordEvent(deps, trx, eventId, {
+        type: 'authentication_succeeded',
+        ownerId: user.id,
+        actorId: user.id,
+        resourceType: 'user',
+        resourceId: user.id,
         ip,
-      })
-      .execute();
-    await trx
-      .updateTable('users')
-      .set({ date_last_login: now.toISOString() })
-      .where('id', '=', user.id)
-      .execute();
-    await recordEvent(deps, trx, eventId, {
-      type: 'authentication_succeeded',
-      ownerId: user.id,
-      actorId: user.id,
-      resourceType: 'user',
-      resourceId: user.id,
-      ip,
-    });
-  });
+      });
+      const method = meta?.method;
+      await recordSignIn(deps, trx, {
+        user,
+        via: method === 'oidc' || method === 'saml' ? method : 'session',
+        ip,
+        outcome: 'ok',
+        secondFactor: meta?.secondFactor ?? null,
+      });
+    }),
+  );
   return id;
 }
 

@@ -78,7 +78,10 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
       }
       const old = sessionId(request);
       if (old) await dropSession(deps, old);
-      const id = await startSession(deps, result.user, request.ip ?? null);
+      const id = await startSession(deps, result.user, request.ip ?? null, {
+        method: 'password',
+        userAgent: request.headers['user-agent'] ?? null,
+      });
       setDeviceCookie(deps, request, reply, result.device);
       reply.setCookie(SESSION_COOKIE, id, {
         ...sessionCookieOptions(deps, request),
