@@ -2,6 +2,7 @@
 // settings page and the linked apps of /account.
 import type { Deps } from '../../context.js';
 import { pageArea } from '../page-area.js';
+import { accountAuditPages } from './audit.js';
 import { accountPages } from './linked-apps.js';
 import { passwordPages } from './password.js';
 import { settingsPages } from './settings.js';
@@ -18,5 +19,6 @@ export function accountArea(deps: Deps) {
     passwordPages,
     settingsPages,
     accountPages,
+    accountAuditPages,
   ]);
 }
