@@ -33,11 +33,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const audit = new AuditContext();
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config.databaseUrl, {
-    commitHook: auditCommitHook(
-      audit,
-      () => db,
-      () => clock,
-    ),
+    // The audit log's row in the commit of every change (domain/audit); AUDIT_LOG=false: none.
+    commitHook: config.auditLog
+      ? auditCommitHook(
+          audit,
+          () => db,
+          () => clock,
+        )
+      : undefined,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     poolSize: config.databasePoolMax,
     onQuery: config.metrics.port === undefined ? undefined : (s) => metrics?.queryLatency.observe(s),

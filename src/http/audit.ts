@@ -66,6 +66,7 @@ export interface AuditOptions {
 }
 
 export function installAudit(app: FastifyInstance, deps: Deps, options: AuditOptions): void {
+  if (!deps.config.auditLog) return;
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) =>
       MUTATING.has(m),

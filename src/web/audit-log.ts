@@ -79,7 +79,7 @@ export async function auditLogBody(
 ${
   rows.length
     ? html`<table class="cards"><caption class="visually-hidden">Audit log</caption>
-<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">How</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Outcome</th></tr></thead>
+<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">How</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Result</th></tr></thead>
 <tbody>${rows.map(
         (
           r,
@@ -88,7 +88,7 @@ ${
 <td data-label="How">${r.via}${r.app_id ? html` <span class="muted">(app ${r.app_id})</span>` : ''}</td>
 <td data-label="Action" class="break"><code>${r.action}</code></td>
 <td data-label="Target" class="break">${r.target_type ?? ''}${r.target_id ? html` ${r.target_id}` : ''}</td>
-<td data-label="Outcome">${OUTCOME_WORDS[r.outcome] ?? r.outcome}${r.status ? html` <span class="muted">(${String(r.status)})</span>` : ''}</td></tr>`,
+<td data-label="Result">${OUTCOME_WORDS[r.outcome] ?? r.outcome}${r.status ? html` <span class="muted">(${String(r.status)})</span>` : ''}</td></tr>`,
       )}</tbody></table>`
     : html`<p class="empty">No rows match.</p>`
 }

@@ -16,7 +16,7 @@ export async function auditAfter(
   outcome: AuditOutcome,
   status: number | null,
 ): Promise<void> {
-  if (scope.state !== 'pending') return;
+  if (scope.state !== 'pending' || !deps.config.auditLog) return;
   scope.state = 'written';
   await auditInsert(deps.db, deps.clock, scope, outcome, status).execute();
 }
@@ -34,6 +34,7 @@ export async function recordSignIn(
     secondFactor?: string | null;
   },
 ): Promise<void> {
+  if (!deps.config.auditLog) return;
   const scope = newScope({
     actorId: sign.user?.id ?? null,
     actorName: sign.user?.username ?? null,
