@@ -417,7 +417,7 @@ async function bench(duration, connections, dir, databaseUrl) {
         // The same request on a second server over the same database with the twin's settings
         // (the audit log off): the ratio of the two is what the setting costs.
         const twinPort = await freePort();
-        const twin = startPinned([...SERVE, 'serve', '--no-worker'], {
+        const twin = startPinned([...SERVE, 'serve'], {
           ...env,
           ...s.twin.env,
           PORT: String(twinPort),

@@ -41,7 +41,9 @@ beforeAll(async () => {
 
 describe('audit log pages', () => {
   it("the team owner filters their team's log by a member", async () => {
-    await page.goto(`${server.url}/account/audit`);
+    await page.goto(`${server.url}/account`);
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.waitForURL(/\/account\/audit$/);
     await page.getByLabel('Actor').fill(member.user.username);
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/actor=/);
