@@ -381,6 +381,7 @@ async function bench(duration, connections, dir, databaseUrl) {
     args.only ? args.only.split(',').includes(s.name) : !s.optIn || process.env.BENCH_LARGE === '1',
   );
   const rows = [];
+  const twins = [];
   try {
     for (const s of selected) {
       const started = performance.now();
@@ -412,6 +413,33 @@ async function bench(duration, connections, dir, databaseUrl) {
         duration,
         timeout: prepared.timeout,
       });
+      if (s.twin) {
+        // The same request on a second server over the same database with the twin's settings
+        // (the audit log off): the ratio of the two is what the setting costs.
+        const twinPort = await freePort();
+        const twin = startPinned([...SERVE, 'serve'], {
+          ...env,
+          ...s.twin.env,
+          PORT: String(twinPort),
+        });
+        await twin.ready;
+        const url = `http://127.0.0.1:${twinPort}${prepared.path}`;
+        const opts = { token: reqToken, headers: reqHeaders, script: prepared.script, connections };
+        wrk(url, { ...opts, duration: 2 });
+        const twin_ = measure(twin.child.pid, url, { ...opts, duration });
+        await twin.stop();
+        twins.push({
+          scenario: s.name,
+          twin: s.twin.name,
+          rps: Math.round(service_.rps),
+          twin_rps: Math.round(twin_.rps),
+          rps_ratio: Number((service_.rps / twin_.rps).toFixed(3)),
+          cpu_us: Math.round(service_.cpuUs),
+          twin_cpu_us: Math.round(twin_.cpuUs),
+          cpu_ratio: Number((service_.cpuUs / twin_.cpuUs).toFixed(3)),
+          non_2xx: service_.non2xx + twin_.non2xx,
+        });
+      }
       const unit = prepared.unit ?? 1; // items per request (e.g. responses per exported page)
       if (s.noFloor) {
         // Compared with its small twin (scaleOf), not with the floor.
@@ -519,6 +547,10 @@ async function bench(duration, connections, dir, databaseUrl) {
   process.stdout.write(
     `\nSurvey Service bench: ${databaseUrl.split(':')[0]}, ${connections} connections, ${duration}s per run, server on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}\n\n${floored.length ? `${table}\n` : ''}${scaled.length ? `\nScale with data (each large scenario against its small twin):\n\n${scaleTable}\n` : ''}`,
   );
+  for (const t of twins)
+    process.stdout.write(
+      `\n${t.scenario} against ${t.twin}: ${t.rps} / ${t.twin_rps} req/s = ${t.rps_ratio}; CPU ${t.cpu_us} / ${t.twin_cpu_us} µs/req = ${t.cpu_ratio}${t.non_2xx ? `; ${t.non_2xx} non-2xx` : ''}\n`,
+    );
   for (const run of scale) {
     const lines = run.rows.map(
       (r) =>
@@ -538,7 +570,7 @@ async function bench(duration, connections, dir, databaseUrl) {
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench/results/latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), database: databaseUrl.split(':')[0], connections, duration, rows, scale_out: scale }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), database: databaseUrl.split(':')[0], connections, duration, rows, twins, scale_out: scale }, null, 2)}\n`,
   );
 }
 

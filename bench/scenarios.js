@@ -147,6 +147,29 @@ export const scenarios = [
     },
   },
   {
+    name: 'survey_patch',
+    description:
+      "PATCH /v3/surveys/{id} (the title): an owner's change, its audit log row written in the change's commit",
+    target: 'informative: the cost of auditing, against the same change with AUDIT_LOG=false (twin)',
+    // Measured again on a second server with the audit log off: the ratio is what auditing costs.
+    twin: { name: 'survey_patch_unaudited', env: { AUDIT_LOG: 'false' } },
+    prepare: async (ctx) => {
+      const survey = (
+        await ctx.http(ctx.base, 'POST', '/v3/surveys', { token: ctx.token, body: { title: 'Bench audit' } })
+      ).json;
+      const body = { title: 'Bench audit (renamed)' };
+      const file = join(ctx.dir, 'patch.json');
+      writeFileSync(file, JSON.stringify(body));
+      process.env.BENCH_PATCH_BODY = file;
+      return {
+        path: `/v3/surveys/${survey.id}`,
+        method: 'PATCH',
+        body,
+        script: new URL('./patch-json.lua', import.meta.url).pathname,
+      };
+    },
+  },
+  {
     name: 'builder_page',
     description: "GET /create/?sm=: a 20-question survey's builder page, signed in",
     target: 'informative: an HTML page (session, survey, design, answer counts)',

@@ -30,6 +30,7 @@ import { workgroupMembersRoutes } from './api/v3/workgroups/members.js';
 import { workgroupSharesRoutes } from './api/v3/workgroups/shares.js';
 import { workgroupsRoutes } from './api/v3/workgroups/workgroups.js';
 import type { Deps } from './context.js';
+import { installAudit } from './http/audit.js';
 import { installRequestObservers } from './http/observe.js';
 import { API_PREFIX, errorSender, installHttpConventions, newRequestId } from './http/pipeline.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -53,6 +54,7 @@ import { mailOutboxPages } from './web/mail/outbox-page.js';
 import { operatorArea } from './web/operator/plugin.js';
 import { respondPages } from './web/respond/pages.js';
 import { responsesPages } from './web/responses/responses.js';
+import { currentUser } from './web/session.js';
 import { sharingPages } from './web/sharing/share.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
@@ -110,6 +112,12 @@ export async function buildApp(deps: Deps): Promise<Api> {
 
   await app.register(securityHeaders);
   installHttpConventions(app, deps, { pageNotFound });
+  installAudit(app, deps, {
+    pageActor: async (request) => {
+      const user = await currentUser(deps, request);
+      return user ? { id: user.id, username: user.username } : null;
+    },
+  });
   installRequestObservers(app, deps.log, config.metrics.port === undefined ? null : deps.metrics);
   await app.register(healthRoutes(deps));
 

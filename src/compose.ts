@@ -9,6 +9,7 @@ import { migrateToLatest, refuseNewerDatabase } from './db/migrate.js';
 import { storedServerKey } from './db/settings.js';
 import { PgResponseStore } from './db/stores/responses-pg.js';
 import { SqliteResponseStore } from './db/stores/responses-sqlite.js';
+import { AuditContext, auditCommitHook } from './domain/audit/context.js';
 import { HeavyRequests } from './domain/limits/heavy-requests.js';
 import { outboxBacklog } from './outbox/backlog.js';
 import { workerHeartbeats } from './outbox/heartbeat.js';
@@ -29,7 +30,17 @@ export interface DepsOptions {
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   let metrics: Metrics | undefined;
+  const audit = new AuditContext();
+  const clock = options.clock ?? systemClock;
   const db = openDatabase(config.databaseUrl, {
+    // The audit log's row in the commit of every change (domain/audit); AUDIT_LOG=false: none.
+    commitHook: config.auditLog
+      ? auditCommitHook(
+          audit,
+          () => db,
+          () => clock,
+        )
+      : undefined,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     poolSize: config.databasePoolMax,
     onQuery: config.metrics.port === undefined ? undefined : (s) => metrics?.queryLatency.observe(s),
@@ -40,7 +51,6 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     else await refuseNewerDatabase(db, VERSION);
     // The server key: SECRET_KEY if configured, else one generated on first start and kept.
     const secrets = new ServerSecrets(config.secretKey || (await storedServerKey(db, randomToken(32))));
-    const clock = options.clock ?? systemClock;
     const now = () => clock.now().toISOString();
     const deps: Deps = {
       config,
@@ -54,6 +64,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       caches: createCaches(options.compiledSchemas),
       runners: createRunners(),
       heavyRequests: new HeavyRequests(config.heavyRequestsPerAccount),
+      audit,
       stores: {
         responses: db.sqlite ? new SqliteResponseStore(db, now) : new PgResponseStore(db, now),
       },

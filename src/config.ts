@@ -131,6 +131,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Days kept before the worker prunes (RETAIN_<KIND>_DAYS; 0 = keep forever). */
   retention: Record<RetainedKind, number>;
+  /** AUDIT_LOG (default true): write the audit log; off only to measure what it costs (the bench). */
+  auditLog: boolean;
   /** RETENTION_INTERVAL_SECONDS: how often each worker runs its retention job. */
   retentionIntervalSeconds: number;
   /** BACKFILL_INTERVAL_SECONDS: how often each worker completes derived rows an older release left out. */
@@ -144,7 +146,14 @@ export interface Config {
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
 // Finished exports expire by EXPORT_RETENTION_HOURS (their own expires_at), pruned with their files.
-export const RETAINED_KINDS = ['deliveries', 'emails', 'sign_in_failures', 'sessions', 'events'] as const;
+export const RETAINED_KINDS = [
+  'deliveries',
+  'emails',
+  'sign_in_failures',
+  'sessions',
+  'events',
+  'audit',
+] as const;
 export type RetainedKind = (typeof RETAINED_KINDS)[number];
 
 /** ajv-formats' plugin: its CommonJS default export, typed as the module it is not. */
@@ -336,6 +345,11 @@ export const ENV_SCHEMA = Type.Partial(
     RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
     RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
     RETAIN_EVENTS_DAYS: whole(30, 'days events are kept once every consumer has read them (0 = forever)'),
+    RETAIN_AUDIT_DAYS: whole(365, 'days audit log rows are kept (0 = forever)'),
+    AUDIT_LOG: flag(
+      true,
+      'write the audit log (false only to measure its cost: changes then leave no trail)',
+    ),
     RETENTION_INTERVAL_SECONDS: whole(60, "seconds between the worker's retention passes", 1),
     BACKFILL_INTERVAL_SECONDS: whole(
       600,
@@ -605,7 +619,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sign_in_failures: n('RETAIN_SIGN_IN_FAILURES_DAYS'),
       sessions: n('RETAIN_SESSIONS_DAYS'),
       events: n('RETAIN_EVENTS_DAYS'),
+      audit: n('RETAIN_AUDIT_DAYS'),
     },
+    auditLog: flag('AUDIT_LOG'),
     retentionIntervalSeconds: n('RETENTION_INTERVAL_SECONDS'),
     backfillIntervalSeconds: n('BACKFILL_INTERVAL_SECONDS'),
     mailDkim: dkimOf(str),

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { IdAllocator } from './db/ids.js';
 import type { ResponseStore } from './db/stores/responses.js';
+import type { AuditContext } from './domain/audit/context.js';
 import type { HeavyRequests } from './domain/limits/heavy-requests.js';
 import type { Clock } from './platform/clock.js';
 import type { Passwords } from './platform/passwords.js';
@@ -34,4 +35,7 @@ export interface Deps {
   heavyRequests: HeavyRequests;
   /** Where hot tables are written, one implementation per database engine (src/db/stores/). */
   stores: { responses: ResponseStore };
+  /** The audit scope of the current request or CLI verb (an AsyncLocalStorage): the database
+   * driver adds its row to the first commit that writes (domain/audit). */
+  audit: AuditContext;
 }

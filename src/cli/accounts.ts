@@ -41,7 +41,7 @@ export const accountCommands: Commands = (program) => {
     .option('--operator', 'the user operates the service (reviews apps, manages their lifecycle)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('user create', async (deps) => {
         const { createUser, setOperator } = await domain();
         const created = await createUser(deps, {
           username: opts.username,
@@ -67,7 +67,7 @@ export const accountCommands: Commands = (program) => {
     .requiredOption('--email <email>')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('user invite', async (deps) => {
         const { inviteToSignUp } = await domain();
         const url = await inviteToSignUp(deps, opts.email);
         print(!!opts.json, { email: opts.email, url }, `invited ${opts.email}: ${url}`);
@@ -99,7 +99,7 @@ export const accountCommands: Commands = (program) => {
     )
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('user update', async (deps) => {
         const { updateUser, isOperator, setSendLimit, sendLimitOf, resetTwoFactor } = await domain();
         const updated = await updateUser(deps, opts.username, {
           plan: opts.plan,
@@ -139,6 +139,7 @@ export const accountCommands: Commands = (program) => {
     .option('--json', 'print one JSON object')
     .action(async (opts: { from: string; to: string; json?: boolean }) =>
       withDeps(
+        'user rename',
         async (deps) => {
           const { renameUser } = await domain();
           const r = await renameUser(deps, opts.from, opts.to);
@@ -168,7 +169,7 @@ export const accountCommands: Commands = (program) => {
     .option('--day-limit <n>', 'requests per day (0 = no cap)', wholeNumber)
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('app create', async (deps) => {
         const { requireUser, createApp } = await domain();
         const owner = await requireUser(deps, opts.owner);
         let scopes: Record<string, 'optional'> | undefined;
@@ -211,7 +212,7 @@ export const accountCommands: Commands = (program) => {
     .requiredOption('--username <username>')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('app revoke', async (deps) => {
         const { requireUser, findAppById, uninstallApp } = await domain();
         const target = await findAppById(deps, opts.appId);
         if (!target) throw new ApiError(1020, `no app with id ${opts.appId}`);
@@ -231,7 +232,7 @@ export const accountCommands: Commands = (program) => {
     .option('--note <text>', 'a note for the developer')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('app review', async (deps) => {
         const { reviewApp, effectiveStatus } = await domain();
         if (!!opts.approve === !!opts.reject)
           throw new ApiError(1002, 'give exactly one of --approve or --reject');
@@ -261,7 +262,7 @@ export const accountCommands: Commands = (program) => {
     .option('--days <n>', 'days to add (default 90)', wholeNumber, 90)
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('app extend', async (deps) => {
         const { extendDraft } = await domain();
         const extended = await extendDraft(deps, opts.appId, opts.days);
         print(
@@ -279,7 +280,7 @@ export const accountCommands: Commands = (program) => {
     .option('--public', 'deploy as public (counts as reviewed and approved)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('app deploy', async (deps) => {
         const { operatorDeploy } = await domain();
         if (!!opts.private === !!opts.public)
           throw new ApiError(1002, 'give exactly one of --private or --public');

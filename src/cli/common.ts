@@ -18,8 +18,13 @@ export function print(json: boolean, object: Record<string, unknown>, human: str
   process.stdout.write(json ? `${JSON.stringify(object)}\n` : `${human}\n`);
 }
 
-/** Runs a provisioning verb with migrated services, closing the database afterwards. */
+/**
+ * Runs a provisioning verb with migrated services, closing the database afterwards. The verb is
+ * its path (`user update`): the process runs as that one change of the audit log, whose row is
+ * written in the verb's first committing write (or, when it fails before any, as `failed`).
+ */
 export async function withDeps<T>(
+  verb: string,
   fn: (deps: Deps) => Promise<T>,
   options: { migrate?: boolean } = {},
 ): Promise<T> {
@@ -27,9 +32,28 @@ export async function withDeps<T>(
   const config = (await import('../config.js')).loadConfig();
   const { createDeps } = await import('../compose.js');
   const deps = await createDeps(config, options);
+  const [{ newScope }, { auditAfter }] = await Promise.all([
+    import('../domain/audit/context.js'),
+    import('../domain/audit/log.js'),
+  ]);
+  const scope = newScope({
+    actorId: null,
+    actorName: 'cli',
+    via: 'cli',
+    appId: null,
+    address: null,
+    action: verb,
+    targetType: verb.split(' ')[0],
+    targetId: null,
+  });
+  deps.audit.processScope = scope;
   try {
     return await fn(deps);
+  } catch (err) {
+    await auditAfter(deps, scope, 'failed', null).catch(() => {});
+    throw err;
   } finally {
+    deps.audit.processScope = undefined;
     await deps.db.close();
   }
 }

@@ -54,7 +54,7 @@ export const exportCommands: Commands = (program) => {
       'summary formats: split each line by the answers of this choice question',
     )
     .action(async (opts: ExportOptions) => {
-      await withDeps(async (deps) => {
+      await withDeps('export', async (deps) => {
         const { surveyForCli, checkExportAllowed, writeExportTo } = await domain();
         const { survey, paid } = await surveyForCli(deps, opts.survey, opts.owner);
         const spec: ExportSpec = {

@@ -94,7 +94,7 @@ export const importCommands: Commands = (program) => {
       const token = opts.token ?? process.env.SURVEY_IMPORT_TOKEN;
       if (!token) throw new Error('give --token or set SURVEY_IMPORT_TOKEN');
       if (opts.dailyBudget < 1) throw new Error('--daily-budget must be at least 1');
-      await withDeps(async (deps) => {
+      await withDeps('import', async (deps) => {
         const { requireUser, planImport, runImport } = await domain();
         const owner = await requireUser(deps, opts.owner);
         const base = { owner, from: opts.from, token, dailyBudget: opts.dailyBudget };

@@ -59,7 +59,7 @@ export const opsCommands: Commands = (program) => {
     .option('--dry-run', 'report what would be erased (counts and ids) and erase nothing')
     .option('--json', 'print one JSON object')
     .action(async (opts: { email: string; owner?: string; dryRun?: boolean; json?: boolean }) =>
-      withDeps(async (deps) => {
+      withDeps('erase', async (deps) => {
         const { requireUser, erasePerson } = await domain();
         const owner = opts.owner ? await requireUser(deps, opts.owner) : undefined;
         const r = await erasePerson(deps, opts.email, owner?.id, { dryRun: opts.dryRun });

@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../platform/version.js';
 import { accountCommands } from './accounts.js';
+import { auditCommands } from './audit.js';
 import type { Commands } from './common.js';
 import { exportCommands } from './exports.js';
 import { importCommands } from './import.js';
@@ -22,6 +23,7 @@ const areas: Commands[] = [
   exportCommands,
   importCommands,
   opsCommands,
+  auditCommands,
 ];
 
 export function buildProgram(): Command {

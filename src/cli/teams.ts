@@ -34,7 +34,7 @@ export const teamCommands: Commands = (program) => {
     .option('--max-invites <n>', 'members the team may have (default 100)', wholeNumber)
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('team create', async (deps) => {
         const { requireUser, createTeam } = await domain();
         const owner = await requireUser(deps, opts.owner);
         const created = await createTeam(deps, owner, { name: opts.name, maxInvites: opts.maxInvites });
@@ -53,7 +53,7 @@ export const teamCommands: Commands = (program) => {
     .option('--by <username>', 'the owner or admin who adds (default: the team owner)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('team add', async (deps) => {
         const { requireUser, addMember, acceptUrl } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const user = await requireUser(deps, opts.username);
@@ -87,7 +87,7 @@ export const teamCommands: Commands = (program) => {
     .option('--by <username>', 'the owner or admin who resends (default: the team owner)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('team resend', async (deps) => {
         const { requireUser, acceptUrl, resendInvitation } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const user = await requireUser(deps, opts.username);
@@ -104,7 +104,7 @@ export const teamCommands: Commands = (program) => {
     .option('--by <username>', 'the owner or admin who removes (default: the team owner)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('team remove', async (deps) => {
         const { removeMember } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         await removeMember(deps, opts.team, opts.username, actor);
@@ -120,7 +120,7 @@ export const teamCommands: Commands = (program) => {
     .option('--by <username>', 'the owner or admin who changes it (default: the team owner)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('team set-type', async (deps) => {
         const { setMemberType } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const m = await setMemberType(deps, opts.team, opts.username, opts.type, actor);
@@ -135,7 +135,7 @@ export const teamCommands: Commands = (program) => {
     .option('--by <username>', 'the owner or admin who renames (default: the team owner)')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('team rename', async (deps) => {
         const { renameTeam } = await domain();
         const actor = await actorFor(deps, opts.team, opts.by);
         const t = await renameTeam(deps, opts.team, opts.name, actor);

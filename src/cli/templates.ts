@@ -17,7 +17,7 @@ export const templateCommands: Commands = (program) => {
     .requiredOption('--name <name>')
     .option('--json', 'print one JSON object')
     .action(async (opts) =>
-      withDeps(async (deps) => {
+      withDeps('template add', async (deps) => {
         const { requireUser, addTeamTemplate } = await domain();
         const owner = await requireUser(deps, opts.owner);
         const t = await addTeamTemplate(deps, owner.id, opts.survey, opts.name);

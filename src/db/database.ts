@@ -13,6 +13,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { type CommitHook, HookedDriver } from './commit-hook.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -45,6 +46,8 @@ export interface OpenOptions {
   onQuery?: (seconds: number) => void;
   /** PostgreSQL connections per process (default: defaultPoolSize()). */
   poolSize?: number;
+  /** Adds a row to the commit of each write (the audit log): see db/commit-hook.ts. */
+  commitHook?: CommitHook;
 }
 
 /**
@@ -77,7 +80,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     const driver = new FifoSqliteDriver({ database: withStatementCache(sqlite) });
     const kysely = new Kysely<Database>({
-      dialect: new FifoSqliteDialect(driver),
+      dialect: new FifoSqliteDialect(driver, options.commitHook),
       log: queryLog(options.onQuery),
     });
     return {
@@ -102,7 +105,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new HookedPostgresDialect({ pool }, options.commitHook),
     log: queryLog(options.onQuery),
   });
   return {
@@ -156,11 +159,27 @@ class FifoSqliteDriver extends SqliteDriver {
 }
 
 class FifoSqliteDialect extends SqliteDialect {
-  constructor(private readonly driver: FifoSqliteDriver) {
+  constructor(
+    private readonly driver: FifoSqliteDriver,
+    private readonly hook: CommitHook | undefined,
+  ) {
     super({ database: () => Promise.reject(new Error('the driver opens the database')) });
   }
   override createDriver(): Driver {
-    return this.driver;
+    return this.hook ? new HookedDriver(this.driver, this.hook) : this.driver;
+  }
+}
+
+class HookedPostgresDialect extends PostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    private readonly hook: CommitHook | undefined,
+  ) {
+    super(config);
+  }
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    return this.hook ? new HookedDriver(driver, this.hook) : driver;
   }
 }
 

@@ -1,4 +1,5 @@
 // The whole database as Kysely sees it: one interface per area, joined here.
+import type { AuditTables } from './tables/audit.js';
 import type { CollectTables } from './tables/collect.js';
 import type { ExportTables } from './tables/exports.js';
 import type { ImportTables } from './tables/imports.js';
@@ -34,4 +35,5 @@ export interface Database
     SharedResultsTables,
     ScaleTables,
     WorkerTables,
-    TwoFactorTables {}
+    TwoFactorTables,
+    AuditTables {}

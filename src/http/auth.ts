@@ -228,12 +228,8 @@ export function createAuthenticator(deps: Deps) {
       throw new ApiError(1040);
     }
 
-    if (granted.set.size === 0) throw new ApiError(1057);
-    if (scope) {
-      if (scopeInfo(scope).paid === 'yes' && !paid)
-        throw new ApiError(1015, `The ${scope} scope needs a paid plan.`);
-      if (!granted.set.has(scope)) throw new ApiError(1014, `This request needs the ${scope} scope.`);
-    }
+    // Known before the scope is checked, so a refused change names its actor (http/audit.ts); a
+    // handler runs only once every check below passed.
     request.auth = {
       user,
       app,
@@ -243,6 +239,12 @@ export function createAuthenticator(deps: Deps) {
       plan,
       paid,
     };
+    if (granted.set.size === 0) throw new ApiError(1057);
+    if (scope) {
+      if (scopeInfo(scope).paid === 'yes' && !paid)
+        throw new ApiError(1015, `The ${scope} scope needs a paid plan.`);
+      if (!granted.set.has(scope)) throw new ApiError(1014, `This request needs the ${scope} scope.`);
+    }
   }
 
   /**

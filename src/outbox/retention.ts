@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import { RETAINED_KINDS, type RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
+import { pruneAudit } from '../domain/audit/log.js';
 import { pruneExports } from '../domain/exports/exports.js';
 import { pruneUploadWindows } from '../domain/uploads/admission.js';
 import { sweepUploads } from '../domain/uploads/uploads.js';
@@ -31,6 +32,8 @@ async function deleteSome(
 }
 
 export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
+  // The audit log, by the time of each row (RETAIN_AUDIT_DAYS, a year by default).
+  audit: pruneAudit,
   // Finished deliveries and emails (their attempts cascade); pending ones are never pruned.
   deliveries: (deps, cutoff, limit) =>
     deleteSome(deps, 'webhook_deliveries', 'id', sql`status <> 'pending' AND created_at < ${cutoff}`, limit),

@@ -45,6 +45,7 @@ import * as m0066 from './0066_person_shares.js';
 import * as m0069 from './0069_alert_recipients.js';
 import * as m0071 from './0071_two_factor.js';
 import * as m0072 from './0072_session_details.js';
+import * as m0073 from './0073_audit_log.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0069_alert_recipients': m0069,
   '0071_two_factor': m0071,
   '0072_session_details': m0072,
+  '0073_audit_log': m0073,
 };

@@ -13,6 +13,7 @@ import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
 import { deviceName, MAX_USER_AGENT } from '../../platform/user-agents.js';
+import { recordSignIn } from '../audit/log.js';
 import { recordEvent } from '../core/events.js';
 import type { User } from './users.js';
 
@@ -28,7 +29,8 @@ export const LAST_SEEN_EVERY_MS = 5 * 60_000;
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** How a session began (others record the method and second factor; this module keeps the agent). */
+/** How a sign-in happened: every way of signing in starts its session here, which writes its row
+ * of the audit log in the session's transaction. */
 export interface SessionMeta {
   userAgent?: string | null;
   method?: 'password' | 'oidc' | 'saml';
@@ -56,40 +58,51 @@ export async function startSession(
   const id = randomToken(32);
   const now = deps.clock.now();
   const [eventId] = await deps.ids.take(1);
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('sessions')
-      .where('user_id', '=', user.id)
-      .where('expires_at', '<=', now.toISOString())
-      .execute();
-    await trx
-      .insertInto('sessions')
-      .values({
-        session_hash: sha256(id),
-        user_id: user.id,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+  // The sign-in's row is its own (below): the request's scope (a consent form) keeps its row.
+  await deps.audit.apart(() =>
+    deps.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('sessions')
+        .where('user_id', '=', user.id)
+        .where('expires_at', '<=', now.toISOString())
+        .execute();
+      await trx
+        .insertInto('sessions')
+        .values({
+          session_hash: sha256(id),
+          user_id: user.id,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+          ip,
+          user_agent: meta?.userAgent ? meta.userAgent.slice(0, MAX_USER_AGENT) : null,
+          last_seen_at: now.toISOString(),
+          public_id: randomToken(16),
+        })
+        .execute();
+      await trx
+        .updateTable('users')
+        .set({ date_last_login: now.toISOString() })
+        .where('id', '=', user.id)
+        .execute();
+      await recordEvent(deps, trx, eventId, {
+        type: 'authentication_succeeded',
+        ownerId: user.id,
+        actorId: user.id,
+        resourceType: 'user',
+        resourceId: user.id,
         ip,
-        user_agent: meta?.userAgent ? meta.userAgent.slice(0, MAX_USER_AGENT) : null,
-        last_seen_at: now.toISOString(),
-        public_id: randomToken(16),
-      })
-      .execute();
-    await trx
-      .updateTable('users')
-      .set({ date_last_login: now.toISOString() })
-      .where('id', '=', user.id)
-      .execute();
-    await recordEvent(deps, trx, eventId, {
-      type: 'authentication_succeeded',
-      ownerId: user.id,
-      actorId: user.id,
-      resourceType: 'user',
-      resourceId: user.id,
-      ip,
-      ...(meta?.secondFactor ? { data: { second_factor: meta.secondFactor } } : {}),
-    });
-  });
+        ...(meta?.secondFactor ? { data: { second_factor: meta.secondFactor } } : {}),
+      });
+      const method = meta?.method;
+      await recordSignIn(deps, trx, {
+        user,
+        via: method === 'oidc' || method === 'saml' ? method : 'session',
+        ip,
+        outcome: 'ok',
+        secondFactor: meta?.secondFactor ?? null,
+      });
+    }),
+  );
   return id;
 }
 

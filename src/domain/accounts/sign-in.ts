@@ -6,6 +6,7 @@
 // against guessers without holding its owner; a device token that fails as often is refused.
 import type { Deps } from '../../context.js';
 import { addressKey } from '../../platform/addresses.js';
+import { recordSignIn } from '../audit/log.js';
 import { recordEvent } from '../core/events.js';
 import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../limits/attempts.js';
 import { DEVICE_MS, deviceKey, issueDevice, knownDevice } from './devices.js';
@@ -68,14 +69,25 @@ export async function signIn(
     return { ok: true, user, device: issueDevice(deps, devices, user.id) };
   }
   const [eventId] = await deps.ids.take(1);
-  await recordEvent(deps, deps.db.kysely, eventId, {
-    type: 'authentication_failed',
-    ownerId: user?.id ?? null,
-    actorId: null,
-    resourceType: 'user',
-    resourceId: user?.id ?? null,
-    ip,
-    data: { username },
-  });
+  await deps.audit.apart(() =>
+    deps.db.kysely.transaction().execute(async (trx) => {
+      await recordEvent(deps, trx, eventId, {
+        type: 'authentication_failed',
+        ownerId: user?.id ?? null,
+        actorId: null,
+        resourceType: 'user',
+        resourceId: user?.id ?? null,
+        ip,
+        data: { username },
+      });
+      // Only a name that is an account's is kept: a password typed into the name field is not.
+      await recordSignIn(deps, trx, {
+        user: user ? { id: user.id, username: user.username } : null,
+        via: 'session',
+        ip,
+        outcome: 'failed',
+      });
+    }),
+  );
   return { ok: false, reason: 'invalid' };
 }

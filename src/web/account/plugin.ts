@@ -2,6 +2,7 @@
 // settings page, the security page (two-factor sign-in and sessions) and the linked apps of /account.
 import type { Deps } from '../../context.js';
 import { pageArea } from '../page-area.js';
+import { accountAuditPages } from './audit.js';
 import { accountPages } from './linked-apps.js';
 import { passwordPages } from './password.js';
 import { securityPages } from './security.js';
@@ -22,5 +23,6 @@ export function accountArea(deps: Deps) {
     settingsPages,
     securityPages,
     accountPages,
+    accountAuditPages,
   ]);
 }

@@ -12,6 +12,7 @@ import { setTimeZone } from '../../domain/accounts/preferences.js';
 import type { User } from '../../domain/accounts/users.js';
 import { resendVerification } from '../../domain/accounts/verification.js';
 import { setAlertsOptOut } from '../../domain/alerts/alerts.js';
+import { ownedTeamId } from '../../domain/audit/log.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { dailySendCap } from '../../domain/limits/send-limit.js';
 import { ApiError } from '../../platform/errors.js';
@@ -141,6 +142,14 @@ ${await notificationSection(deps, user.id, csrf, state)}
 <li><a href="/developer/apps">Developer apps</a>: apps you have registered</li>
 </ul>
 </section>
+${
+  (await ownedTeamId(deps, user.id))
+    ? html`<section aria-labelledby="audit-heading">
+<h2 id="audit-heading">Your team</h2>
+<p><a href="/account/audit">Audit log</a>: every change your team's members made, their sign-ins and the changes refused to them.</p>
+</section>`
+    : ''
+}
 <section aria-labelledby="import-heading">
 <h2 id="import-heading">Moving in</h2>
 <p><a href="/import">Import from SurveyMonkey</a>: copy your surveys, responses and contacts into this account.</p>

@@ -20,6 +20,7 @@ import { Field, type PageApp } from '../page-area.js';
 import { csrfToken, requireSignedIn } from '../session.js';
 import { textList } from '../typed.js';
 import { operatorAccountPages } from './accounts.js';
+import { operatorAuditPages } from './audit.js';
 
 const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,30}$' }) });
 
@@ -48,7 +49,7 @@ function changeRows(
     .map(([label, now, next]) => html`<dt>${label}</dt><dd>${now} → <strong>${next}</strong></dd>`);
 }
 
-const OPERATOR_NAV = html`<p><a href="/operator/apps">Apps</a> · <a href="/operator/accounts">Accounts</a> · <a href="/operator/erase">Erase a person's data</a></p>`;
+const OPERATOR_NAV = html`<p><a href="/operator/apps">Apps</a> · <a href="/operator/accounts">Accounts</a> · <a href="/operator/erase">Erase a person's data</a> · <a href="/operator/audit">Audit log</a></p>`;
 
 const EraseBody = Type.Object({
   _csrf: Type.String(),
@@ -99,6 +100,7 @@ export async function operatorPages(app: PageApp, deps: Deps): Promise<void> {
     return user;
   }
   operatorAccountPages(app, deps, operator, OPERATOR_NAV);
+  operatorAuditPages(app, deps, operator, OPERATOR_NAV);
 
   app.get(
     '/operator/apps',
