@@ -10,6 +10,7 @@ import type { ReachTables } from './tables/reach.js';
 import type { ScaleTables } from './tables/scale.js';
 import type { SharedResultsTables } from './tables/shared-results.js';
 import type { SharingTables } from './tables/sharing.js';
+import type { SsoTables } from './tables/sso.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 import type { ThemeTables } from './tables/themes.js';
@@ -32,4 +33,5 @@ export interface Database
     ThemeTables,
     SharedResultsTables,
     ScaleTables,
-    WorkerTables {}
+    WorkerTables,
+    SsoTables {}

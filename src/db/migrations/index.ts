@@ -43,6 +43,7 @@ import * as m0062 from './0062_outbox_first_attempt.js';
 import * as m0063 from './0063_worker_heartbeats.js';
 import * as m0066 from './0066_person_shares.js';
 import * as m0069 from './0069_alert_recipients.js';
+import * as m0070 from './0070_sso_identities.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0063_worker_heartbeats': m0063,
   '0066_person_shares': m0066,
   '0069_alert_recipients': m0069,
+  '0070_sso_identities': m0070,
 };

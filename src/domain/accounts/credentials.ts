@@ -6,7 +6,7 @@ import { emailKey } from '../../db/account-keys.js';
 import { ApiError } from '../../platform/errors.js';
 import { sha256 } from '../../platform/secrets.js';
 import { waitText } from '../limits/attempts.js';
-import { signIn } from './sign-in.js';
+import { SSO_REQUIRED_TEXT, signIn } from './sign-in.js';
 import { checkEmail, checkPassword, takenError, type User } from './users.js';
 import { queueVerification } from './verification.js';
 
@@ -15,6 +15,7 @@ async function confirmPassword(deps: Deps, user: User, password: string, ip: str
   const result = await signIn(deps, user.username, password, ip);
   if (result.ok) return;
   if (result.reason === 'invalid') throw new ApiError(1002, 'The current password is not correct.');
+  if (result.reason === 'sso_required') throw new ApiError(1002, SSO_REQUIRED_TEXT);
   throw new ApiError(1040, `Too many wrong passwords. Try again in ${waitText(result.retryAfterSeconds)}.`);
 }
 

@@ -7,7 +7,19 @@ import { findUserById, type User } from './users.js';
 
 export const SESSION_DAYS = 14;
 
-export async function startSession(deps: Deps, user: User, ip: string | null): Promise<string> {
+/** How a session began (the sign-in event says it; `method` defaults to the password). */
+export interface SessionMeta {
+  userAgent?: string | null;
+  method?: 'password' | 'oidc' | 'saml';
+  secondFactor?: 'totp' | 'recovery_code' | 'passkey' | null;
+}
+
+export async function startSession(
+  deps: Deps,
+  user: User,
+  ip: string | null,
+  meta?: SessionMeta,
+): Promise<string> {
   const id = randomToken(32);
   const now = deps.clock.now();
   const [eventId] = await deps.ids.take(1);
@@ -39,6 +51,7 @@ export async function startSession(deps: Deps, user: User, ip: string | null): P
       resourceType: 'user',
       resourceId: user.id,
       ip,
+      ...(meta?.method && meta.method !== 'password' ? { data: { method: meta.method } } : {}),
     });
   });
   return id;

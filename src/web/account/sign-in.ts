@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { dropSession, endSession, SESSION_DAYS, startSession } from '../../domain/accounts/sessions.js';
-import { signIn } from '../../domain/accounts/sign-in.js';
+import { SSO_REQUIRED_TEXT, signIn } from '../../domain/accounts/sign-in.js';
 import { SIGNUP_PATH } from '../../domain/accounts/signup.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { html } from '../html.js';
@@ -69,11 +69,14 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
         const message =
           result.reason === 'locked'
             ? `Too many failed sign-ins. Sign-in is locked for ${waitText(result.retryAfterSeconds)}.`
-            : result.reason === 'slow'
-              ? `Too many failed sign-ins. Wait ${waitText(result.retryAfterSeconds)} before trying again.`
-              : 'The username or password is not correct.';
-        if (result.reason !== 'invalid') reply.header('retry-after', String(result.retryAfterSeconds));
-        const status = result.reason === 'invalid' ? 401 : 429;
+            : result.reason === 'sso_required'
+              ? SSO_REQUIRED_TEXT
+              : result.reason === 'slow'
+                ? `Too many failed sign-ins. Wait ${waitText(result.retryAfterSeconds)} before trying again.`
+                : 'The username or password is not correct.';
+        if (result.reason === 'slow' || result.reason === 'locked')
+          reply.header('retry-after', String(result.retryAfterSeconds));
+        const status = result.reason === 'invalid' ? 401 : result.reason === 'sso_required' ? 403 : 429;
         return sendPage(reply, await form(reply, next, username, message), status);
       }
       const old = sessionId(request);
