@@ -54,6 +54,7 @@ import { operatorArea } from './web/operator/plugin.js';
 import { respondPages } from './web/respond/pages.js';
 import { responsesPages } from './web/responses/responses.js';
 import { sharingPages } from './web/sharing/share.js';
+import { ssoArea } from './web/sso/plugin.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
 import { teamWorkspacePages } from './web/teams/plugin.js';
@@ -164,6 +165,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(docsPages);
   await app.register(teamPages, { deps });
   await app.register(accountArea(deps));
+  await app.register(ssoArea(deps));
   await app.register(developerArea(deps));
   await app.register(operatorArea(deps));
   await app.register(oauthRoutes(deps));

@@ -16,6 +16,7 @@ import {
   sessionId,
   setDeviceCookie,
 } from '../session.js';
+import { OIDC_LOGIN_PATH, SAML_LOGIN_PATH } from '../sso/paths.js';
 import { sendPage, userPage } from './frame.js';
 import { FORGOT_PATH } from './password.js';
 
@@ -34,8 +35,18 @@ export async function signInPages(app: PageApp, deps: Deps): Promise<void> {
     username: string,
     error: string | null,
   ) {
+    const { oidc, saml } = deps.config.sso;
+    const providers =
+      oidc || saml
+        ? html`<div class="actions sso">
+${oidc ? html`<a class="button" href="${OIDC_LOGIN_PATH}?next=${encodeURIComponent(next)}">${oidc.name}</a>` : ''}
+${saml ? html`<a class="button${oidc ? ' secondary' : ''}" href="${SAML_LOGIN_PATH}?next=${encodeURIComponent(next)}">${saml.name}</a>` : ''}
+</div>
+<p>${deps.config.sso.required ? 'Password sign-in is for operators only.' : 'Or sign in with your username and password:'}</p>`
+        : '';
     const body = html`<h1>Sign in</h1>
 ${error ? html`<p role="alert" class="error" id="login-error">${error}</p>` : ''}
+${providers}
 <form method="post" action="/login" novalidate>
 <input type="hidden" name="_csrf" value="${await csrfToken(deps, reply)}">
 <input type="hidden" name="next" value="${next}">
