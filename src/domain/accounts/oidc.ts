@@ -62,6 +62,9 @@ async function discovered(deps: Deps): Promise<{ config: client.Configuration; e
     client.ClientSecretBasic(oidc.clientSecret),
   );
   if (insecureAllowed(oidc.issuer)) client.allowInsecureRequests(config);
+  // The ID token's signature is checked against the provider's keys even though it came straight
+  // from the token endpoint (OIDC allows trusting TLS there; this does not).
+  client.enableNonRepudiationChecks(config);
   if (entry.jwks) client.setJwksCache(config, entry.jwks);
   return { config, entry };
 }
@@ -138,6 +141,11 @@ export async function finishOidc(
 
 /** The library's reason, without the stack, for the error page. */
 function describe(err: unknown): string {
-  const e = err as { message?: string; error_description?: string; cause?: { message?: string } };
-  return e.error_description ?? e.message ?? 'unknown error';
+  const e = err as { message?: string; error_description?: string };
+  // oauth4webapi names the claim that failed in the error's cause (openid-client may wrap it once more).
+  let claim = '';
+  for (let c: unknown = err; c && typeof c === 'object' && !claim; c = (c as { cause?: unknown }).cause)
+    if (typeof (c as { claim?: unknown }).claim === 'string')
+      claim = ` (the "${(c as { claim: string }).claim}" claim)`;
+  return `${e.error_description ?? e.message ?? 'unknown error'}${claim}.`;
 }
