@@ -159,6 +159,8 @@ export async function finishSaml(deps: Deps, samlResponse: string): Promise<{ us
         'expired',
         `This response answers no sign-in started here, or one already finished (${message}).`,
       );
+    if (/subject confirmation|NotOnOrAfter|NotBefore|expired/i.test(message))
+      throw new SsoError('expired', `The SAML assertion has expired or is not valid yet (${message}).`);
     throw new SsoError('invalid_response', `The SAML response could not be verified: ${message}.`);
   }
   if (!profile) throw new SsoError('invalid_response', 'The SAML response holds no assertion.');
