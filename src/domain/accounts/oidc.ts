@@ -132,7 +132,9 @@ export async function finishOidc(
     issuer: claims.iss,
     subject: claims.sub,
     email: str(claims.email),
-    emailVerified: claims.email_verified === true,
+    // Entra ID sends no email_verified; its optional claim xms_edov says the address's domain is
+    // verified as the tenant's.
+    emailVerified: claims.email_verified === true || [true, 1, '1', 'true'].includes(claims.xms_edov as never),
     firstName: str(claims.given_name) ?? str(claims.name),
     lastName: str(claims.family_name),
   });
