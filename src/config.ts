@@ -13,6 +13,7 @@ import addFormatsModule from 'ajv-formats';
 import { envReaders, type TSchema, Type } from './platform/env-schema.js';
 import { errorMessage } from './platform/errors.js';
 import { PLANS, type Plan } from './platform/plans.js';
+import { SSO_ENV, type SsoConfig, ssoOf } from './platform/sso-config.js';
 
 export const REGIONS = ['us', 'eu', 'ca'] as const;
 export type Region = (typeof REGIONS)[number];
@@ -140,17 +141,6 @@ export interface Config {
   alertDigestIntervalSeconds: number;
   /** Single sign-on (docs/single-sign-on.md). */
   sso: SsoConfig;
-}
-
-export interface SsoConfig {
-  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_NAME; null = no OpenID Connect. */
-  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
-  /** SAML_IDP_METADATA and SAML_NAME; null = no SAML. */
-  saml: { idpMetadata: string; name: string } | null;
-  /** OIDC_ALLOWED_DOMAINS, lower-cased; empty = any domain. */
-  allowedDomains: string[];
-  /** SSO_REQUIRED: password sign-in for operators only. */
-  required: boolean;
 }
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
@@ -341,37 +331,7 @@ export const ENV_SCHEMA = Type.Partial(
       pattern: '^$|^[A-Za-z0-9_.:@/-]{1,100}$',
     }),
     SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
-    OIDC_ISSUER: httpUrl(
-      'OpenID Connect issuer for single sign-on (discovery from its /.well-known/openid-configuration)',
-    ),
-    OIDC_CLIENT_ID: text(undefined, "this service's client id at the OpenID Connect provider"),
-    OIDC_CLIENT_SECRET: text(
-      undefined,
-      "this service's client secret at the OpenID Connect provider",
-      secret,
-    ),
-    OIDC_NAME: text('Single sign-on', 'the label of the OpenID Connect button on the sign-in page', {
-      maxLength: 60,
-    }),
-    OIDC_ALLOWED_DOMAINS: text(
-      '',
-      'email domains single sign-on (OIDC and SAML) admits, comma-separated (empty = any)',
-      {
-        minLength: 0,
-        pattern: '^$|^[A-Za-z0-9.-]+(,[A-Za-z0-9.-]+)*$',
-      },
-    ),
-    SAML_IDP_METADATA: text(
-      undefined,
-      "the SAML identity provider's metadata: a file path or an http(s) URL",
-    ),
-    SAML_NAME: text('Single sign-on (SAML)', 'the label of the SAML button on the sign-in page', {
-      maxLength: 60,
-    }),
-    SSO_REQUIRED: flag(
-      false,
-      'password sign-in only for operators; everyone else signs in through single sign-on',
-    ),
+    ...SSO_ENV,
     RETAIN_DELIVERIES_DAYS: whole(30, 'days finished webhook deliveries are kept (0 = forever)'),
     RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
     RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
@@ -646,33 +606,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backfillIntervalSeconds: n('BACKFILL_INTERVAL_SECONDS'),
     mailDkim: dkimOf(str),
     alertDigestIntervalSeconds: n('ALERT_DIGEST_INTERVAL_SECONDS'),
-    sso: ssoOf(str, flag('SSO_REQUIRED')),
+    sso: ssoOf(str, flag('SSO_REQUIRED'), (message) => new ConfigError(message)),
   };
-}
-
-/** The single sign-on settings: the three OIDC variables go together, and SSO_REQUIRED needs a provider. */
-function ssoOf(s: (name: EnvName) => string | undefined, required: boolean): SsoConfig {
-  const issuer = s('OIDC_ISSUER');
-  const clientId = s('OIDC_CLIENT_ID');
-  const clientSecret = s('OIDC_CLIENT_SECRET');
-  const some = issuer || clientId || clientSecret;
-  if (some && !(issuer && clientId && clientSecret))
-    throw new ConfigError(
-      'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three or none',
-    );
-  const idpMetadata = s('SAML_IDP_METADATA');
-  const oidc =
-    issuer && clientId && clientSecret ? { issuer, clientId, clientSecret, name: s('OIDC_NAME')! } : null;
-  const saml = idpMetadata ? { idpMetadata, name: s('SAML_NAME')! } : null;
-  if (required && !oidc && !saml)
-    throw new ConfigError(
-      'SSO_REQUIRED=true needs a single sign-on provider: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or SAML_IDP_METADATA',
-    );
-  const allowedDomains = (s('OIDC_ALLOWED_DOMAINS') ?? '')
-    .split(',')
-    .map((d) => d.trim().toLowerCase())
-    .filter(Boolean);
-  return { oidc, saml, allowedDomains, required };
 }
 
 /** The DKIM settings: all or nothing, the key given inline or as a file. */

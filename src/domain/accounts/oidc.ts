@@ -134,7 +134,8 @@ export async function finishOidc(
     email: str(claims.email),
     // Entra ID sends no email_verified; its optional claim xms_edov says the address's domain is
     // verified as the tenant's.
-    emailVerified: claims.email_verified === true || [true, 1, '1', 'true'].includes(claims.xms_edov as never),
+    emailVerified:
+      claims.email_verified === true || [true, 1, '1', 'true'].some((v) => v === claims.xms_edov),
     firstName: str(claims.given_name) ?? str(claims.name),
     lastName: str(claims.family_name),
   });
