@@ -4,6 +4,7 @@
 // another browser's callback, a foreign domain, an unverified address) with an error page and no
 // change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setOperator } from '../../src/domain/accounts/users.js';
 import { TestClock } from '../helpers/clock.js';
 import { startServer, type TestServer, WebSession } from '../helpers/fixtures.js';
 import {
@@ -34,6 +35,7 @@ beforeAll(async () => {
       OIDC_CLIENT_SECRET: CLIENT.secret,
       OIDC_NAME: 'Sign in with Example ID',
       OIDC_ALLOWED_DOMAINS: 'example.com,example.org',
+      SSO_REQUIRED: 'true',
     },
   });
 });
@@ -247,5 +249,20 @@ describe('OpenID Connect sign-in', () => {
     const trip = await oidcRoundTrip(sp, provider);
     const answers = await Promise.all([trip.answer(), trip.answer(), trip.answer()]);
     expect(answers.map((a) => a.status).sort()).toEqual([303, 400, 400]);
+  });
+
+  it('under SSO_REQUIRED refuses the password form to everyone but operators (break glass)', async () => {
+    const person = await server.account({ username: 'person', password: 'person-password' });
+    const operator = await server.account({ username: 'operator', password: 'operator-password' });
+    await setOperator(server.deps, operator.user.id, true);
+    const page = await new WebSession(server.url).get('/login');
+    expect(page.text).toContain('Password sign-in is for operators only.');
+    const refused = await new WebSession(server.url).signIn('person', 'person-password');
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain(
+      'Password sign-in is turned off on this service: sign in with single sign-on.',
+    );
+    expect((await new WebSession(server.url).signIn('operator', 'operator-password')).status).toBe(303);
+    expect(person.user.id).toBeTruthy();
   });
 });

@@ -2,6 +2,8 @@
 // provider (panva's oidc-provider) on a loopback port, whose login interaction signs in whichever
 // test person `provider.user` names, and a SAML identity provider (samlify in IdP mode) that
 // answers our AuthnRequests with signed responses. A test plays the browser between them.
+
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -71,6 +73,14 @@ export async function startOidcProvider(redirectUri: string): Promise<OidcProvid
     },
     conformIdTokenClaims: false,
     cookies: { keys: ['test-cookie-key-0123456789'] },
+    jwks: {
+      keys: [
+        {
+          ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+          use: 'sig',
+        },
+      ],
+    },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: Context, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     ttl: { IdToken: () => state.idTokenTtl },
