@@ -56,6 +56,7 @@ import { respondPages } from './web/respond/pages.js';
 import { responsesPages } from './web/responses/responses.js';
 import { currentUser } from './web/session.js';
 import { sharingPages } from './web/sharing/share.js';
+import { ssoArea } from './web/sso/plugin.js';
 import { surveyWebPages } from './web/surveys/preview.js';
 import { teamPages } from './web/teams/accept.js';
 import { teamWorkspacePages } from './web/teams/plugin.js';
@@ -172,6 +173,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
   await app.register(docsPages);
   await app.register(teamPages, { deps });
   await app.register(accountArea(deps));
+  await app.register(ssoArea(deps));
   await app.register(developerArea(deps));
   await app.register(operatorArea(deps));
   await app.register(oauthRoutes(deps));

@@ -142,6 +142,10 @@ export interface Caches {
    * analyze page's figures (being computed, or done) and the results stamp they were read at.
    * (Typed there: naming its type here would make an import circle through Deps.) */
   analyzeResults: CacheMap<string, { stamp: string; results: Promise<object> }>;
+  /** domain/accounts/oidc.ts and saml.ts: the provider's discovered configuration or parsed IdP
+   * metadata, by issuer or metadata location, with when it was read (performance.now()); read
+   * again after an hour, or at once after a failure. (Typed there, as analyzeResults.) */
+  ssoProviders: CacheMap<string, { at: number; value: Promise<object> }>;
   /** http/pipeline.ts: request validators compiled from route schemas (`CompiledSchemas`). */
   validators: CompiledSchemas['validators'];
   /** http/pipeline.ts: reply serializers compiled from route schemas (`CompiledSchemas`). */
@@ -185,6 +189,7 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     sharedResults: new CacheMap(500),
     diskFree: new CacheMap(10),
     analyzeResults: new CacheMap(200),
+    ssoProviders: new CacheMap(4),
     ...compiledSchemas,
   };
   return {

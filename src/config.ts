@@ -5,14 +5,14 @@
 
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { envReaders, type TSchema, Type } from './platform/env-schema.js';
+import { envReaders, hostAddress, type TSchema, Type } from './platform/env-schema.js';
 import { errorMessage } from './platform/errors.js';
 import { PLANS, type Plan } from './platform/plans.js';
+import { SSO_ENV, type SsoConfig, ssoOf } from './platform/sso-config.js';
 
 export const REGIONS = ['us', 'eu', 'ca'] as const;
 export type Region = (typeof REGIONS)[number];
@@ -142,6 +142,8 @@ export interface Config {
   mailDkim: { domain: string; selector: string; privateKey?: string; privateKeyFile?: string } | null;
   /** ALERT_DIGEST_INTERVAL_SECONDS: how often the worker looks for daily alert digests that are due. */
   alertDigestIntervalSeconds: number;
+  /** Single sign-on (docs/single-sign-on.md). */
+  sso: SsoConfig;
 }
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
@@ -340,16 +342,14 @@ export const ENV_SCHEMA = Type.Partial(
       pattern: '^$|^[A-Za-z0-9_.:@/-]{1,100}$',
     }),
     SHUTDOWN_TIMEOUT_MS: whole(10_000, 'how long SIGTERM waits for in-flight work'),
+    ...SSO_ENV,
     RETAIN_DELIVERIES_DAYS: whole(30, 'days finished webhook deliveries are kept (0 = forever)'),
     RETAIN_EMAILS_DAYS: whole(30, 'days sent or failed emails are kept (0 = forever)'),
     RETAIN_SIGN_IN_FAILURES_DAYS: whole(2, 'days sign-in failure counters are kept (0 = forever)'),
     RETAIN_SESSIONS_DAYS: whole(1, 'days expired sessions are kept (0 = forever)'),
     RETAIN_EVENTS_DAYS: whole(30, 'days events are kept once every consumer has read them (0 = forever)'),
     RETAIN_AUDIT_DAYS: whole(365, 'days audit log rows are kept (0 = forever)'),
-    AUDIT_LOG: flag(
-      true,
-      'write the audit log (false only to measure its cost: changes then leave no trail)',
-    ),
+    AUDIT_LOG: flag(true, 'write the audit log (false only to measure its cost: changes leave no trail)'),
     RETENTION_INTERVAL_SECONDS: whole(60, "seconds between the worker's retention passes", 1),
     BACKFILL_INTERVAL_SECONDS: whole(
       600,
@@ -411,18 +411,6 @@ function frequencyBits(s: string): number {
   let perChar = 0;
   for (const n of counts.values()) perChar -= (n / s.length) * Math.log2(n / s.length);
   return perChar * s.length;
-}
-
-/** A listening address: an IP address (v4 or v6) or a host name of letters, digits and hyphens. */
-function hostAddress(value: string): boolean {
-  if (isIP(value)) return true;
-  return (
-    value.length <= 253 &&
-    value
-      .replace(/\.$/, '')
-      .split('.')
-      .every((label) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label))
-  );
 }
 
 const KEY_ADVICE =
@@ -626,6 +614,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backfillIntervalSeconds: n('BACKFILL_INTERVAL_SECONDS'),
     mailDkim: dkimOf(str),
     alertDigestIntervalSeconds: n('ALERT_DIGEST_INTERVAL_SECONDS'),
+    sso: ssoOf(str, flag('SSO_REQUIRED'), (message) => new ConfigError(message)),
   };
 }
 

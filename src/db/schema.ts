@@ -11,6 +11,7 @@ import type { ReachTables } from './tables/reach.js';
 import type { ScaleTables } from './tables/scale.js';
 import type { SharedResultsTables } from './tables/shared-results.js';
 import type { SharingTables } from './tables/sharing.js';
+import type { SsoTables } from './tables/sso.js';
 import type { SurveyTables } from './tables/surveys.js';
 import type { TeamTables } from './tables/teams.js';
 import type { ThemeTables } from './tables/themes.js';
@@ -36,4 +37,5 @@ export interface Database
     ScaleTables,
     WorkerTables,
     TwoFactorTables,
-    AuditTables {}
+    AuditTables,
+    SsoTables {}

@@ -1,6 +1,7 @@
 // The few JSON Schema builders the environment schema (config.ts) is written with, named and shaped
 // as TypeBox's. Every command reads the configuration first, and loading TypeBox (hundreds of
 // modules) for these plain objects cost more CPU than the rest of a failed start together.
+import { isIP } from 'node:net';
 import { isOneOf } from './lists.js';
 
 export type TSchema = Record<string, unknown>;
@@ -62,4 +63,16 @@ export function envReaders<Name extends string>(
       return v !== undefined && isOneOf(list, v) ? v : fail(name);
     },
   };
+}
+
+/** A listening address: an IP address (v4 or v6) or a host name of letters, digits and hyphens. */
+export function hostAddress(value: string): boolean {
+  if (isIP(value)) return true;
+  return (
+    value.length <= 253 &&
+    value
+      .replace(/\.$/, '')
+      .split('.')
+      .every((label) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label))
+  );
 }

@@ -45,6 +45,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Use this database URL instead of a fresh one (the caller owns it). */
   databaseUrl?: string;
+  /** Listen on this port (a test whose PUBLIC_URL must be the server's own, e.g. for single sign-on). */
+  port?: number;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
@@ -76,7 +78,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     // (a download's stream ends a read after the client has every byte) stayed open as an idle
     // keep-alive connection until Fastify's 72 s keep-alive timeout, past the hook timeout
     const closeApp = gracefulClose(app.server);
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.listen({ port: i === 0 && !scaleOut ? (options.port ?? 0) : 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     started.push({ deps, app, url, close: () => closeApp(() => app.close()) });
   }

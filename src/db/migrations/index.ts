@@ -43,6 +43,7 @@ import * as m0062 from './0062_outbox_first_attempt.js';
 import * as m0063 from './0063_worker_heartbeats.js';
 import * as m0066 from './0066_person_shares.js';
 import * as m0069 from './0069_alert_recipients.js';
+import * as m0070 from './0070_sso_identities.js';
 import * as m0071 from './0071_two_factor.js';
 import * as m0072 from './0072_session_details.js';
 import * as m0073 from './0073_audit_log.js';
@@ -91,6 +92,7 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0063_worker_heartbeats': m0063,
   '0066_person_shares': m0066,
   '0069_alert_recipients': m0069,
+  '0070_sso_identities': m0070,
   '0071_two_factor': m0071,
   '0072_session_details': m0072,
   '0073_audit_log': m0073,

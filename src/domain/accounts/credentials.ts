@@ -6,7 +6,7 @@ import { emailKey } from '../../db/account-keys.js';
 import { ApiError } from '../../platform/errors.js';
 import { waitText } from '../limits/attempts.js';
 import { endOtherSessions } from './sessions.js';
-import { signIn } from './sign-in.js';
+import { SSO_REQUIRED_TEXT, signIn } from './sign-in.js';
 import { checkEmail, checkPassword, takenError, type User } from './users.js';
 import { queueVerification } from './verification.js';
 
@@ -20,6 +20,7 @@ export async function confirmPassword(
   const result = await signIn(deps, user.username, password, ip);
   if (result.ok) return;
   if (result.reason === 'invalid') throw new ApiError(1002, 'The current password is not correct.');
+  if (result.reason === 'sso_required') throw new ApiError(1002, SSO_REQUIRED_TEXT);
   throw new ApiError(1040, `Too many wrong passwords. Try again in ${waitText(result.retryAfterSeconds)}.`);
 }
 

@@ -58,6 +58,12 @@ export async function startSession(
   const id = randomToken(32);
   const now = deps.clock.now();
   const [eventId] = await deps.ids.take(1);
+  const method = meta?.method ?? 'password';
+  // What the sign-in event says beyond a password sign-in: single sign-on, a second factor.
+  const said = {
+    ...(method !== 'password' ? { method } : {}),
+    ...(meta?.secondFactor ? { second_factor: meta.secondFactor } : {}),
+  };
   // The sign-in's row is its own (below): the request's scope (a consent form) keeps its row.
   await deps.audit.apart(() =>
     deps.db.kysely.transaction().execute(async (trx) => {
@@ -91,9 +97,8 @@ export async function startSession(
         resourceType: 'user',
         resourceId: user.id,
         ip,
-        ...(meta?.secondFactor ? { data: { second_factor: meta.secondFactor } } : {}),
+        ...(Object.keys(said).length > 0 ? { data: said } : {}),
       });
-      const method = meta?.method;
       await recordSignIn(deps, trx, {
         user,
         via: method === 'oidc' || method === 'saml' ? method : 'session',

@@ -10,16 +10,22 @@ import { recordSignIn } from '../audit/log.js';
 import { recordEvent } from '../core/events.js';
 import { attemptSucceeded, type Keys, type Policy, reserveAttempt } from '../limits/attempts.js';
 import { DEVICE_MS, deviceKey, issueDevice, knownDevice } from './devices.js';
-import { findUserByUsername, type User, verifyUserPassword } from './users.js';
+import { findUserByUsername, isOperator, type User, verifyUserPassword } from './users.js';
 
 export const ACCOUNT_POLICY: Policy = { slowAfter: 3, lockAt: 10 };
 export const IP_POLICY: Policy = { slowAfter: 10, lockAt: 30 };
 /** A known device: slowed like the account, and refused for good (its token's life) at the lock. */
 export const DEVICE_POLICY: Policy = { slowAfter: 3, lockAt: 10, lockMs: DEVICE_MS };
 
+/** What a password sign-in refused under SSO_REQUIRED is told. */
+export const SSO_REQUIRED_TEXT =
+  'Password sign-in is turned off on this service: sign in with single sign-on.';
+
 export type SignInResult =
   | { ok: true; user: User /** the browser's device cookie from now on */; device: string }
   | { ok: false; reason: 'invalid' }
+  /** SSO_REQUIRED: this account signs in through single sign-on only (operators excepted). */
+  | { ok: false; reason: 'sso_required' }
   | { ok: false; reason: 'slow'; retryAfterSeconds: number }
   | { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
@@ -44,6 +50,10 @@ export async function signIn(
   devices?: string,
 ): Promise<SignInResult> {
   const user = await findUserByUsername(deps, username);
+  // Under SSO_REQUIRED only operators (the break-glass path) have a password to try: anyone else's
+  // is not even checked, so it can be neither used nor guessed here.
+  if (deps.config.sso.required && !(user && (await isOperator(deps, user.id))))
+    return { ok: false, reason: 'sso_required' };
   const device = user ? knownDevice(deps, devices, user.id) : null;
   let keys: Keys | null = null;
   if (device) {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import { endSession } from '../../domain/accounts/sessions.js';
-import { signIn } from '../../domain/accounts/sign-in.js';
+import { SSO_REQUIRED_TEXT, signIn } from '../../domain/accounts/sign-in.js';
 import { SIGNUP_PATH } from '../../domain/accounts/signup.js';
 import { hasTwoFactor, pendingProof } from '../../domain/accounts/two-factor.js';
 import { waitText } from '../../domain/limits/attempts.js';
@@ -18,6 +18,7 @@ import {
   sessionId,
   setPendingCookie,
 } from '../session.js';
+import { OIDC_LOGIN_PATH, SAML_LOGIN_PATH } from '../sso/paths.js';
 import { sendPage, userPage } from './frame.js';
 import { FORGOT_PATH } from './password.js';
 import { SECOND_FACTOR_PATH } from './sign-in-two-factor.js';
@@ -37,8 +38,18 @@ export async function signInPages(app: PageApp, deps: Deps): Promise<void> {
     username: string,
     error: string | null,
   ) {
+    const { oidc, saml } = deps.config.sso;
+    const providers =
+      oidc || saml
+        ? html`<div class="actions sso">
+${oidc ? html`<a class="button" href="${OIDC_LOGIN_PATH}?next=${encodeURIComponent(next)}">${oidc.name}</a>` : ''}
+${saml ? html`<a class="button${oidc ? ' secondary' : ''}" href="${SAML_LOGIN_PATH}?next=${encodeURIComponent(next)}">${saml.name}</a>` : ''}
+</div>
+<p>${deps.config.sso.required ? 'Password sign-in is for operators only.' : 'Or sign in with your username and password:'}</p>`
+        : '';
     const body = html`<h1>Sign in</h1>
 ${error ? html`<p role="alert" class="error" id="login-error">${error}</p>` : ''}
+${providers}
 <form method="post" action="/login" novalidate>
 <input type="hidden" name="_csrf" value="${await csrfToken(deps, reply)}">
 <input type="hidden" name="next" value="${next}">
@@ -72,11 +83,14 @@ ${deps.config.signupMode === 'closed' ? '' : html`<li><a href="${SIGNUP_PATH}">C
         const message =
           result.reason === 'locked'
             ? `Too many failed sign-ins. Sign-in is locked for ${waitText(result.retryAfterSeconds)}.`
-            : result.reason === 'slow'
-              ? `Too many failed sign-ins. Wait ${waitText(result.retryAfterSeconds)} before trying again.`
-              : 'The username or password is not correct.';
-        if (result.reason !== 'invalid') reply.header('retry-after', String(result.retryAfterSeconds));
-        const status = result.reason === 'invalid' ? 401 : 429;
+            : result.reason === 'sso_required'
+              ? SSO_REQUIRED_TEXT
+              : result.reason === 'slow'
+                ? `Too many failed sign-ins. Wait ${waitText(result.retryAfterSeconds)} before trying again.`
+                : 'The username or password is not correct.';
+        if (result.reason === 'slow' || result.reason === 'locked')
+          reply.header('retry-after', String(result.retryAfterSeconds));
+        const status = result.reason === 'invalid' ? 401 : result.reason === 'sso_required' ? 403 : 429;
         return sendPage(reply, await form(reply, next, username, message), status);
       }
       // An account with two-factor sign-in holds a proof of its password until the second factor.

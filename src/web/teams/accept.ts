@@ -5,7 +5,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../context.js';
-import { signIn } from '../../domain/accounts/sign-in.js';
+import { SSO_REQUIRED_TEXT, signIn } from '../../domain/accounts/sign-in.js';
 import { findUserById } from '../../domain/accounts/users.js';
 import { waitText } from '../../domain/limits/attempts.js';
 import { ACCEPT_PATH, invitationByToken } from '../../domain/teams/invitations.js';
@@ -84,6 +84,13 @@ async function teamRoutes(app: PageApp, options: { deps: Deps }): Promise<void> 
       // device for a browser that signed in before), so concurrent guesses check no more
       // passwords than sequential ones would.
       const checked = await signIn(deps, username, password, request.ip, deviceCookie(request));
+      if (!checked.ok && checked.reason === 'sso_required')
+        return send(
+          reply,
+          403,
+          `Join ${teamName}`,
+          form(token, teamName, username, member.type, SSO_REQUIRED_TEXT),
+        );
       if (!checked.ok && checked.reason !== 'invalid')
         return send(
           reply.header('retry-after', String(checked.retryAfterSeconds)),
