@@ -20,7 +20,7 @@ import { ApiError, errorMessage } from '../../platform/errors.js';
 import { parseAs, StringList } from '../../platform/json.js';
 import { randomToken } from '../../platform/secrets.js';
 import { endOtherSessions } from './sessions.js';
-import { type Pending, type SecondFactor, turnOnWith } from './two-factor.js';
+import { type Pending, type SecondFactor, turnOnWith, twoFactorRow } from './two-factor.js';
 import type { User } from './users.js';
 
 const REGISTER = 'passkey-register';
@@ -142,15 +142,7 @@ export async function addPasskey(
     await deps.db.kysely.transaction().execute(async (trx) => {
       await trx
         .insertInto('user_two_factor')
-        .values({
-          user_id: user.id,
-          totp_secret: null,
-          totp_enabled_at: null,
-          totp_last_step: null,
-          totp_pending_secret: null,
-          passkey_last_challenge_at: null,
-          created_at: now,
-        })
+        .values(twoFactorRow(user.id, now))
         .onConflict((oc) => oc.column('user_id').doNothing())
         .execute();
       await trx

@@ -131,6 +131,19 @@ export async function twoFactorStatus(deps: Deps, user: User): Promise<TwoFactor
   };
 }
 
+/** The account's two-factor row before any factor is set (passkeys.ts adds it too). */
+export function twoFactorRow(userId: string, createdAt: string, pendingSecret: string | null = null) {
+  return {
+    user_id: userId,
+    totp_secret: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    totp_pending_secret: pendingSecret,
+    passkey_last_challenge_at: null,
+    created_at: createdAt,
+  };
+}
+
 /** A new app secret for the account, waiting for its first code (replaces one waiting before). */
 export async function startTotpEnrolment(deps: Deps, user: User): Promise<void> {
   const status = await twoFactorStatus(deps, user);
@@ -138,15 +151,7 @@ export async function startTotpEnrolment(deps: Deps, user: User): Promise<void> 
   const sealed = deps.secrets.seal(SEAL, new Secret({ size: 20 }).base32);
   await deps.db.kysely
     .insertInto('user_two_factor')
-    .values({
-      user_id: user.id,
-      totp_secret: null,
-      totp_enabled_at: null,
-      totp_last_step: null,
-      totp_pending_secret: sealed,
-      passkey_last_challenge_at: null,
-      created_at: deps.clock.now().toISOString(),
-    })
+    .values(twoFactorRow(user.id, deps.clock.now().toISOString(), sealed))
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ totp_pending_secret: sealed }))
     .execute();
 }
