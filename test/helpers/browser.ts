@@ -1,4 +1,5 @@
-// A real browser for page tests: Playwright driving Debian's Chromium (/usr/bin/chromium). One
+// A real browser for page tests: Playwright driving Debian's Chromium (its headless shell where
+// installed, else /usr/bin/chromium: browser-setup.ts). One
 // Chromium serves the whole run (started by browser-setup.ts, vitest's globalSetup); each worker
 // connects to it once, and each test file works in browser contexts of its own, which it closes
 // when it ends (`releaseBrowser`), so files share no cookies, storage or pages.
