@@ -1,7 +1,9 @@
 // The one module tests import for their set-up: a test server, accounts and the shared browser
 // (re-exported), a cookie-keeping page session signed in through the real sign-in form, the one
 // CSRF-token scraper, and seeded surveys created through the real /v3 API with every id a test needs.
-import { expect } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ApiClient } from './client.js';
 
 export { type AccountOptions, createAccount, type TestAccount } from './accounts.js';
@@ -517,4 +519,24 @@ export async function seedSurvey(
     seeded.collector = c.body;
   }
   return seeded;
+}
+
+/**
+ * Another site on a loopback port for the file's tests (an OAuth client's callback, an app's
+ * redirect target): every GET answers `html`. A real server, because a browser follows a redirect
+ * to another site itself (Chromium's headless shell does not let a test's route answer it).
+ * Returns the site's origin (set once the file's hooks have run).
+ */
+export function otherSite(html: string): { origin: string } {
+  const site = { origin: '' };
+  const server = createServer((_request, reply) => {
+    reply.setHeader('content-type', 'text/html; charset=utf-8');
+    reply.end(html);
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    site.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return site;
 }

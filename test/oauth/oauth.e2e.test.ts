@@ -8,14 +8,16 @@ import { setOperator } from '../../src/domain/accounts/users.js';
 import { addMember, createTeam } from '../../src/domain/teams/teams.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { TestClock } from '../helpers/clock.js';
-import { serverAndBrowser, signInPage } from '../helpers/fixtures.js';
+import { otherSite, serverAndBrowser, signInPage } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { authorizePath, exchange } from './flow.js';
 
 let server: TestServer;
 let browser: Browser;
 const clock = new TestClock('2026-06-01T12:00:00Z');
-const CALLBACK = 'http://client.test/callback';
+/** The client app's site: its callback answers a stub page. */
+const client = otherSite('<!doctype html><title>client</title><p>client</p>');
+const callback = () => `${client.origin}/callback`;
 const REVOKED = { status: 1, errmsg: 'Client revoked access grant' };
 
 serverAndBrowser(
@@ -26,16 +28,9 @@ serverAndBrowser(
   { clock },
 );
 
-/** A browser context without JavaScript, where the client app's callback answers a stub page. */
+/** A browser context without JavaScript. */
 async function visitor(javaScriptEnabled = false): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ javaScriptEnabled, baseURL: server.url });
-  await context.route('http://client.test/**', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><title>client</title><p>client</p>',
-    }),
-  );
   return { context, page: await context.newPage() };
 }
 
@@ -50,7 +45,7 @@ async function registerApp(page: Page, name: string): Promise<Registered> {
   await page.goto('/developer/apps');
   await page.getByRole('link', { name: 'Register an app' }).click();
   await page.getByLabel('App name').fill(name);
-  await page.getByLabel('Redirect URIs').fill(CALLBACK);
+  await page.getByLabel('Redirect URIs').fill(callback());
   await page.getByLabel('View Users').selectOption('required');
   await page.getByLabel('View Surveys', { exact: true }).selectOption('optional');
   await page.getByLabel('View Collectors').selectOption('optional');
@@ -71,10 +66,10 @@ async function approveOnConsent(
   state: string,
   uncheck: string[] = [],
 ): Promise<URL> {
-  await page.goto(authorizePath({ clientId, redirectUri: CALLBACK, state }));
+  await page.goto(authorizePath({ clientId, redirectUri: callback(), state }));
   for (const label of uncheck) await page.getByLabel(label).uncheck();
   await page.getByRole('button', { name: 'Allow' }).click();
-  await page.waitForURL(/^http:\/\/client\.test\//);
+  await page.waitForURL((url) => url.href.startsWith(callback()));
   return new URL(page.url());
 }
 
@@ -84,7 +79,7 @@ function tokenFields(app: Registered, code: string) {
     client_id: app.clientId,
     client_secret: app.clientSecret,
     code,
-    redirect_uri: CALLBACK,
+    redirect_uri: callback(),
   };
 }
 
@@ -113,7 +108,7 @@ describe('the authorization code flow in a browser', () => {
   });
 
   it('authorize → approve → exchange → GET /v3/users/me', async () => {
-    await ownerPage.goto(authorizePath({ clientId: app.clientId, redirectUri: CALLBACK, state: 'st-1' }));
+    await ownerPage.goto(authorizePath({ clientId: app.clientId, redirectUri: callback(), state: 'st-1' }));
     expect(await ownerPage.locator('h1').textContent()).toBe('Allow Survey Sync to use your account?');
     const required = await ownerPage
       .locator('fieldset', { hasText: 'Required access' })
@@ -122,7 +117,7 @@ describe('the authorization code flow in a browser', () => {
     expect(required).toEqual(['View Users']);
     expect(await ownerPage.getByLabel('View Surveys').isChecked()).toBe(true);
     const url = await approveOnConsent(ownerPage, app.clientId, 'st-1', ['View Collectors']);
-    expect(`${url.origin}${url.pathname}`).toBe(CALLBACK);
+    expect(`${url.origin}${url.pathname}`).toBe(callback());
     expect(url.searchParams.get('state')).toBe('st-1');
     const res = await exchange(server.url, tokenFields(app, url.searchParams.get('code')!));
     expect(res.status).toBe(200);
@@ -143,9 +138,9 @@ describe('the authorization code flow in a browser', () => {
   });
 
   it('deny → access_denied at the redirect URI', async () => {
-    await ownerPage.goto(authorizePath({ clientId: app.clientId, redirectUri: CALLBACK, state: 'st-2' }));
+    await ownerPage.goto(authorizePath({ clientId: app.clientId, redirectUri: callback(), state: 'st-2' }));
     await ownerPage.getByRole('button', { name: 'Deny' }).click();
-    await ownerPage.waitForURL(/^http:\/\/client\.test\//);
+    await ownerPage.waitForURL((url) => url.href.startsWith(callback()));
     const url = new URL(ownerPage.url());
     expect(url.searchParams.get('error')).toBe('access_denied');
     expect(url.searchParams.get('error_description')).toBe('Resource owner canceled the request');
@@ -174,7 +169,7 @@ describe('the authorization code flow in a browser', () => {
       page,
       server.url,
       other,
-      authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }),
+      authorizePath({ clientId: app.clientId, redirectUri: callback() }),
     );
     expect(page.url()).toContain(`${server.url}/oauth/authorize`);
     expect(await page.locator('h1').textContent()).toBe('App not available');
@@ -233,7 +228,7 @@ describe('private apps', () => {
       other.page,
       server.url,
       outsider,
-      authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }),
+      authorizePath({ clientId: app.clientId, redirectUri: callback() }),
     );
     expect(await other.page.locator('h1').textContent()).toBe('App not available');
     expect(await other.page.getByRole('alert').textContent()).toContain('private app');
@@ -245,7 +240,7 @@ describe('private apps', () => {
     const cheap = await registerApp(basic.page, 'Basic Tool');
     await basic.page.goto(`/developer/apps/${cheap.appId}`);
     await basic.page.getByRole('button', { name: 'Deploy as private' }).click();
-    await basic.page.goto(authorizePath({ clientId: cheap.clientId, redirectUri: CALLBACK }));
+    await basic.page.goto(authorizePath({ clientId: cheap.clientId, redirectUri: callback() }));
     expect(await basic.page.locator('h1').textContent()).toBe('App not available');
     expect(await basic.page.getByRole('alert').textContent()).toContain('paid plan');
     await basic.context.close();
@@ -311,7 +306,7 @@ describe('escaping and accessibility', () => {
     const pages = [
       `/developer/apps/${app.appId}`,
       '/developer/apps',
-      authorizePath({ clientId: app.clientId, redirectUri: CALLBACK }),
+      authorizePath({ clientId: app.clientId, redirectUri: callback() }),
       '/account/apps',
       '/operator/apps',
     ];
@@ -378,7 +373,7 @@ describe('escaping and accessibility', () => {
     await setOperator(server.deps, owner.user.id, true);
     const created = await createApp(server.deps, owner.user, {
       name: 'Audit app',
-      redirectUris: [CALLBACK],
+      redirectUris: [callback()],
       scopes: { users_read: 'required', surveys_read: 'optional' },
     });
     const { context, page } = await visitor(true);
@@ -392,8 +387,8 @@ describe('escaping and accessibility', () => {
       `/developer/apps/${created.app.id}`,
       '/apps',
       '/operator/apps',
-      authorizePath({ clientId: created.app.client_id, redirectUri: CALLBACK }),
-      authorizePath({ clientId: 'unknown', redirectUri: CALLBACK }),
+      authorizePath({ clientId: created.app.client_id, redirectUri: callback() }),
+      authorizePath({ clientId: 'unknown', redirectUri: callback() }),
     ])
       await auditPage(page, path);
     await context.close();
@@ -403,7 +398,7 @@ describe('escaping and accessibility', () => {
     const owner = await server.account({ plan: 'premier' });
     const created = await createApp(server.deps, owner.user, {
       name: 'Focus app',
-      redirectUris: [CALLBACK],
+      redirectUris: [callback()],
       scopes: { users_read: 'required', surveys_read: 'optional', collectors_read: 'optional' },
     });
     const { context, page } = await visitor(true);
@@ -423,7 +418,7 @@ describe('escaping and accessibility', () => {
     await page.getByLabel('Password').fill(owner.password);
     await page.keyboard.press('Enter');
     await page.waitForURL(/:\d+\/$/);
-    await page.goto(authorizePath({ clientId: created.app.client_id, redirectUri: CALLBACK }));
+    await page.goto(authorizePath({ clientId: created.app.client_id, redirectUri: callback() }));
     await page.getByLabel('View Surveys').focus();
     const order: string[] = [];
     for (let i = 0; i < 3; i++) {

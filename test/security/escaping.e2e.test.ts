@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/domain/accounts/apps.js';
 import { OutboxWorker } from '../../src/outbox/worker.js';
 import type { TestAccount } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
+import { otherSite, releaseBrowser, sharedBrowser, signInPage } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { linksIn } from '../invite/helpers.js';
 import { authorizePath } from '../oauth/flow.js';
@@ -19,7 +19,9 @@ const SCRIPT = '<script>window.__xss=1;alert(1)</script>';
 const ATTR = '"><img src=x onerror="window.__xss=1;alert(1)">';
 /** A payload naming where it was put, so a page shows which text it escaped. */
 const X = (where: string) => `${where}${SCRIPT}${ATTR}`;
-const REDIRECT = 'https://app.example/callback';
+/** The app's own site, where the consent page sends the browser back. */
+const appSite = otherSite('<!doctype html><title>app</title><p>back at the app</p>');
+const redirect = () => `${appSite.origin}/callback`;
 
 let server: TestServer;
 let browser: Browser;
@@ -125,7 +127,7 @@ beforeAll(async () => {
   personalLink = links.survey!;
   optOutLink = links.optOut!;
 
-  const app = await createApp(server.deps, owner.user, { name: X('AppName'), redirectUris: [REDIRECT] });
+  const app = await createApp(server.deps, owner.user, { name: X('AppName'), redirectUris: [redirect()] });
   appClientId = app.app.client_id;
 });
 afterAll(async () => {
@@ -244,16 +246,13 @@ describe('pages show script payloads as text', () => {
 
   it('the OAuth consent page, the developer’s apps and the linked apps with an app named by a payload', async () => {
     const { context, page, dialogs } = await visitor(true);
-    await page.route('https://app.example/**', (route) =>
-      route.fulfill({ status: 200, body: 'back at the app' }),
-    );
-    await page.goto(`${server.url}${authorizePath({ clientId: appClientId, redirectUri: REDIRECT })}`);
+    await page.goto(`${server.url}${authorizePath({ clientId: appClientId, redirectUri: redirect() })}`);
     await expectEscaped(page, dialogs, ['AppName']);
-    // Allowing redirects to the app (answered here by a stub); the next pages open in a new tab
+    // Allowing redirects to the app (its stub site answers); the next pages open in a new tab
     // of the same session, so that redirect cannot interrupt them.
-    const back = page.waitForResponse(/app\.example/);
     await page.getByRole('button', { name: /allow/i }).click();
-    expect((await back).status()).toBe(200);
+    await page.waitForURL((url) => url.href.startsWith(appSite.origin));
+    expect(await page.textContent('p')).toBe('back at the app');
     await page.close();
     const next = await context.newPage();
     next.on('dialog', (d) => {
