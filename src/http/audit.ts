@@ -39,6 +39,12 @@ export function actionOf(method: string, url: string): string {
   return `${method} ${url.replace(/:(\w+)/g, '{$1}')}`;
 }
 
+/** A path's id as the row keeps it: as sent, but at most 100 characters and no NUL (which PostgreSQL
+ * cannot store; a refused request with one still gets its row). */
+function storedId(id: string): string {
+  return id.replaceAll('\u0000', '\uFFFD').slice(0, 100);
+}
+
 /** The target a route names: the resource of its last parameter (`surveys/:survey_id` → survey),
  * else of its last segment (`POST /v3/surveys` → survey, no id). */
 export function targetOf(url: string): { type: string | null; param: string | null } {
@@ -90,7 +96,7 @@ export function installAudit(app: FastifyInstance, deps: Deps, options: AuditOpt
         address: request.ip,
         action,
         targetType: target.type,
-        targetId: typeof id === 'string' || typeof id === 'number' ? String(id) : null,
+        targetId: typeof id === 'string' || typeof id === 'number' ? storedId(String(id)) : null,
       });
     };
     const actorOf = (request: FastifyRequest): Promise<AuditActor | null> | AuditActor | null => {
