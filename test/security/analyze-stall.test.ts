@@ -110,8 +110,8 @@ afterAll(async () => {
 describe('the analyze page of many long answers', () => {
   it('caps an account at two heavy results requests at once; /healthz answers while they run', async () => {
     // Three different filters (each computed, none shared), sent at once: two run, the third is
-    // refused with a page that says why; /healthz, asked once the refusal is in, answers before
-    // either of the two running pages does.
+    // refused with a page that says why; /healthz, asked once the refusal is in, answers while
+    // they run.
     const done: string[] = [];
     const ask = (day: string) =>
       web.get(`${analyze}?start=2000-01-${day}`).then((r) => {
@@ -127,7 +127,10 @@ describe('the analyze page of many long answers', () => {
     done.push(`healthz ${health.status}`);
     const pages = await Promise.all(running);
     expect(pages.map((r) => r.status).sort()).toEqual([200, 200, 429]);
-    expect(done.slice(0, 2)).toEqual(['429', 'healthz 200']);
+    // The refusal comes first; /healthz, asked then, answers while a page is still being computed
+    // (before the last one is done: on a loaded machine the first may finish within its round trip).
+    expect(done[0]).toBe('429');
+    expect(done.indexOf('healthz 200')).toBeLessThan(done.lastIndexOf('page'));
     expect(refused?.headers.get('retry-after')).toBe('5');
     expect(refused?.text).toContain('Too many results pages at once');
     expect(refused?.text).toMatch(/<h1>[^<]+<\/h1>/);

@@ -129,7 +129,9 @@ describe('building the 10-question survey', () => {
     await plain.getByLabel('Question text').fill('Back?');
     await plain.getByLabel('Choices or columns (optional)').fill('Yes -> page 1');
     await plain.getByRole('button', { name: 'Add question' }).click();
-    await expect(page.evaluate('document.activeElement.id')).resolves.toBe(`add-${d.pages[2].id}-error`);
+    // autofocus applies at the new document's next rendering step, which can come after the click
+    // has returned: ask until it has.
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe(`add-${d.pages[2].id}-error`);
     await expect(page.locator(`#add-${d.pages[2].id}-error`).textContent()).resolves.toContain(
       'skip logic only goes to a later page than this one (page 3)',
     );
