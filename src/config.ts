@@ -7,9 +7,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { envReaders, hostAddress, type TSchema, Type } from './platform/env-schema.js';
+import { checkEnv, envReaders, hostAddress, type TSchema, Type } from './platform/env-schema.js';
 import { errorMessage } from './platform/errors.js';
 import { PLANS, type Plan } from './platform/plans.js';
 import { SSO_ENV, type SsoConfig, ssoOf } from './platform/sso-config.js';
@@ -157,9 +155,6 @@ export const RETAINED_KINDS = [
   'audit',
 ] as const;
 export type RetainedKind = (typeof RETAINED_KINDS)[number];
-
-/** ajv-formats' plugin: its CommonJS default export, typed as the module it is not. */
-export const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export const SIGNUP_MODES = ['open', 'invite-only', 'closed'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];
@@ -416,25 +411,6 @@ function frequencyBits(s: string): number {
 const KEY_ADVICE =
   "at least 32 random bytes: 43 or more base64 characters or 64 hex digits; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`";
 
-const validateEnv = (() => {
-  // validateSchema off: checking our own schema against JSON Schema's meta-schema compiled that
-  // meta-schema in every process, a tenth of a second of each command's start.
-  const ajv = addFormats(
-    new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false, validateSchema: false }),
-  );
-  ajv.addKeyword({
-    keyword: 'strongKey',
-    type: 'string',
-    validate: (_: boolean, key: string) => keyWeakness(key) === null,
-  });
-  ajv.addKeyword({
-    keyword: 'hostAddress',
-    type: 'string',
-    validate: (_: boolean, value: string) => hostAddress(value),
-  });
-  return ajv.compile(ENV_SCHEMA);
-})();
-
 /** What a variable accepts, in words, from its schema. */
 function allowed(schema: VarSchema, value: string): string {
   if (schema.strongKey) return keyWeakness(value) ?? KEY_ADVICE;
@@ -464,17 +440,14 @@ export function readEnv(env: NodeJS.ProcessEnv): Env {
     const raw = env[name];
     if (raw !== undefined && raw !== '') given[name] = raw;
   }
-  if (validateEnv(given)) return given;
-  // allErrors gives several errors per variable (a union's branches, type and pattern): one line each.
-  const names = [...new Set(validateEnv.errors!.map((e) => e.instancePath.replace(/^\//, '')))];
-  const lines = names.map((name) => {
-    const schema = VARS[name];
+  const invalid = checkEnv(ENV_SCHEMA, given, {
+    strongKey: (key) => keyWeakness(key) === null,
+    hostAddress,
+  });
+  if (invalid.length === 0) return given;
+  const lines = invalid.map((name) => {
     const value = env[name] ?? '';
-    const shown = schema?.secret ? mask(value) : value;
-    const what = schema
-      ? allowed(schema, value)
-      : validateEnv.errors!.find((e) => e.instancePath === `/${name}`)?.message;
-    return `${name}=${JSON.stringify(shown)} is not allowed: ${name} must be ${what}`;
+    return `${name}=${JSON.stringify(VARS[name].secret ? mask(value) : value)} is not allowed: ${name} must be ${allowed(VARS[name], value)}`;
   });
   throw new ConfigError(
     lines.length === 1

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
-import { addFormats } from '../config.js';
 import type { Deps } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError, errorBody } from '../platform/errors.js';
@@ -51,6 +51,9 @@ export function newRequestId(req?: { headers: Record<string, string | string[] |
   const given = req?.headers['x-request-id'];
   return typeof given === 'string' && INCOMING_ID.test(given) ? given : randomUUID();
 }
+
+/** ajv-formats' plugin: its CommonJS default export, typed as the module it is not. */
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function ajvFor(part: 'body' | 'other'): Ajv {
   // Bodies are strict (a string is not a number); query strings and paths arrive as text and are
