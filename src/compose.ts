@@ -69,11 +69,18 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         responses: db.sqlite ? new SqliteResponseStore(db, now) : new PgResponseStore(db, now),
       },
     };
-    metrics = deps.metrics = new Metrics(
-      db,
-      () => outboxBacklog(deps),
-      () => workerHeartbeats(deps),
-    );
+    // Built on first use: a command that counts nothing never loads prom-client.
+    Object.defineProperty(deps, 'metrics', {
+      get: () => {
+        metrics ??= new Metrics(
+          db,
+          () => outboxBacklog(deps),
+          () => workerHeartbeats(deps),
+        );
+        return metrics;
+      },
+      enumerable: true,
+    });
     if (options.migrate !== false) {
       const clashes = await fillAccountKeys(db.kysely);
       if (clashes.length)

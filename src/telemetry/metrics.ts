@@ -1,7 +1,8 @@
 // Prometheus metrics (prom-client), one registry per process (per Deps in tests). Served on a
 // separate listener (METRICS_PORT, ops/metrics-server.ts) so they never share the public port;
 // unset, nothing is measured per request at all (the HTTP hook is only installed when metrics are on).
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
 import type { Db } from '../db/database.js';
 import { VERSION } from '../platform/version.js';
 
@@ -13,6 +14,11 @@ export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 /** Per kind: rows waiting, and seconds the oldest undelivered one has waited, from its first attempt
  * or else from when it fell due (0 when none is due). */
 export type OutboxBacklog = Record<OutboxKind, { pending: number; oldestDueSeconds: number }>;
+
+/** prom-client, loaded by the first Metrics (compose.ts builds one on first use): a command that
+ * counts nothing does not load it. (Node's module cache keeps it once loaded.) */
+const load = createRequire(import.meta.url);
+const prom = (): typeof PromClient => load('prom-client');
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
 const NAME = 'survey_http_request_duration_seconds';
@@ -43,53 +49,53 @@ function histogramLines(s: RequestSeries) {
 }
 
 export class Metrics {
-  readonly registry = new Registry();
-  readonly rateLimited = new Counter({
+  readonly registry = new (prom().Registry)();
+  readonly rateLimited = new (prom().Counter)({
     name: 'survey_rate_limit_rejections_total',
     help: 'API requests refused with 429 by an app rate limit',
     registers: [this.registry],
   });
-  readonly queryLatency = new Histogram({
+  readonly queryLatency = new (prom().Histogram)({
     name: 'survey_db_query_duration_seconds',
     help: 'Database query time through the query builder (hot prepared reads on SQLite are not timed)',
     buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
     registers: [this.registry],
   });
-  readonly deliveries = new Counter({
+  readonly deliveries = new (prom().Counter)({
     name: 'survey_webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome (delivered, retry, failed)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly emails = new Counter({
+  readonly emails = new (prom().Counter)({
     name: 'survey_emails_total',
     help: 'Email send attempts by outcome (sent, retry, failed)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly sendsRefused = new Counter({
+  readonly sendsRefused = new (prom().Counter)({
     name: 'survey_mail_sends_refused_total',
     help: "Invitation sends (and test sends) refused whole because they would pass the account's daily send cap",
     registers: [this.registry],
   });
-  readonly outboxAttempts = new Counter({
+  readonly outboxAttempts = new (prom().Counter)({
     name: 'survey_outbox_attempts_total',
     help: 'Delivery attempts by kind (deliveries = webhooks, emails) and outcome (delivered or sent, retry, failed)',
     labelNames: ['kind', 'outcome'] as const,
     registers: [this.registry],
   });
-  readonly responses = new Counter({
+  readonly responses = new (prom().Counter)({
     name: 'survey_responses_received_total',
     help: 'Survey responses created (API and respondent pages)',
     registers: [this.registry],
   });
-  readonly resultsCache = new Counter({
+  readonly resultsCache = new (prom().Counter)({
     name: 'survey_results_cache_total',
     help: 'Analyze pages by whether their figures were computed (miss) or reused under the same results stamp (hit)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly heavyRefused = new Counter({
+  readonly heavyRefused = new (prom().Counter)({
     name: 'survey_heavy_requests_refused_total',
     help: 'Analyze pages and results downloads refused with 429: the account already ran HEAVY_REQUESTS_PER_ACCOUNT',
     registers: [this.registry],
@@ -115,7 +121,7 @@ export class Metrics {
         aggregator: 'sum',
         values: series().map((s) => ({ labels: s.labels, value: s.count })),
       }),
-    } as unknown as Parameters<Registry['registerMetric']>[0]);
+    } as unknown as Parameters<PromClient.Registry['registerMetric']>[0]);
     this.registry.registerMetric({
       name: 'survey_http_request_duration_seconds',
       get: async () => ({
@@ -125,8 +131,8 @@ export class Metrics {
         aggregator: 'sum',
         values: series().flatMap(histogramLines),
       }),
-    } as unknown as Parameters<Registry['registerMetric']>[0]);
-    new Gauge({
+    } as unknown as Parameters<PromClient.Registry['registerMetric']>[0]);
+    new (prom().Gauge)({
       name: 'survey_db_pool_connections',
       help: 'Database connections by state (in_use, idle, waiting = queries waiting for one)',
       labelNames: ['state'] as const,
@@ -138,7 +144,7 @@ export class Metrics {
         this.set({ state: 'waiting' }, s.waiting);
       },
     });
-    new Gauge({
+    new (prom().Gauge)({
       name: 'survey_service_info',
       help: 'The running version (always 1)',
       labelNames: ['version'] as const,
@@ -152,7 +158,7 @@ export class Metrics {
       });
       return pending;
     };
-    new Gauge({
+    new (prom().Gauge)({
       name: 'survey_outbox_pending',
       help: 'Work waiting for the worker, by kind (deliveries, events to fan out to webhooks, emails, exports)',
       labelNames: ['kind'] as const,
@@ -162,7 +168,7 @@ export class Metrics {
         for (const kind of OUTBOX_KINDS) this.set({ kind }, b[kind].pending);
       },
     });
-    new Gauge({
+    new (prom().Gauge)({
       name: 'survey_worker_heartbeat_timestamp_seconds',
       help: "Unix time of each running outbox worker's last loop, from the database (every process reports every worker; a worker that stopped cleanly is not listed)",
       labelNames: ['worker'] as const,
@@ -173,7 +179,7 @@ export class Metrics {
         for (const b of beats) this.set({ worker: b.worker }, b.beatAt);
       },
     });
-    new Gauge({
+    new (prom().Gauge)({
       name: 'survey_outbox_oldest_due_seconds',
       help: 'Seconds the oldest undelivered item of each kind has waited: since its first attempt, else since it fell due (0 when none is due)',
       labelNames: ['kind'] as const,
@@ -190,7 +196,7 @@ export class Metrics {
   collectProcessMetrics(): void {
     if (this.processMetrics) return;
     this.processMetrics = true;
-    collectDefaultMetrics({ register: this.registry });
+    prom().collectDefaultMetrics({ register: this.registry });
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

@@ -2,6 +2,9 @@
 // application's modules load (each verb imports what it runs when it runs). Node's ESM debug log
 // (NODE_DEBUG=esm) names every module a run loads.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
@@ -41,6 +44,48 @@ describe('survey-service start-up', () => {
       ]);
       expect(r.modules).toContain('src/config.ts');
       expect(r.modules.filter((m) => HEAVY.test(m))).toEqual([]);
+    }
+  });
+
+  it('loads only what a verb uses: on SQLite, neither PostgreSQL’s client, ajv nor prom-client', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ss-startup-'));
+    try {
+      const r = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/main.ts',
+          'user',
+          'create',
+          '--username',
+          'ada',
+          '--email',
+          'ada@example.com',
+          '--password',
+          'password1',
+        ],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+            LOG_LEVEL: 'silent',
+            // CommonJS packages show in the module log, ES modules in the esm one
+            NODE_DEBUG: 'module,esm',
+          },
+          encoding: 'utf8',
+          maxBuffer: 1024 ** 3, // the module logs run to tens of megabytes
+        },
+      );
+      expect(r.status, r.stderr.slice(-2000)).toBe(0);
+      const packages = new Set(
+        [...r.stderr.matchAll(/node_modules\/((?:@[^/]+\/)?[^/'"\s]+)\//g)].map((m) => m[1]),
+      );
+      expect(packages).toContain('better-sqlite3');
+      expect([...packages].filter((p) => ['pg', 'ajv', 'prom-client'].includes(p))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
