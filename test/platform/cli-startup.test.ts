@@ -1,6 +1,7 @@
 // Start-up cost of the command line: help, the version and a wrong variable are answered before the
-// application's modules load (each verb imports what it runs when it runs). Node's ESM debug log
-// (NODE_DEBUG=esm) names every module a run loads.
+// application's modules load (each verb imports what it runs when it runs). Node's debug logs
+// (NODE_DEBUG=module,esm) name every module a run loads: CommonJS packages in the first, ES modules
+// in the second.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,14 +12,19 @@ import { ROOT } from '../helpers/cli.js';
 function modulesLoaded(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent', NODE_DEBUG: 'esm', ...env },
+    env: { ...process.env, LOG_LEVEL: 'silent', NODE_DEBUG: 'module,esm', ...env },
     encoding: 'utf8',
+    maxBuffer: 1024 ** 3, // the logs of a verb that runs run to tens of megabytes
   });
   const modules = [...r.stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((m) =>
     m[1].slice(`file://${ROOT}`.length),
   );
+  /** Every package a line of either log names. */
+  const packages = new Set(
+    [...r.stderr.matchAll(/node_modules\/((?:@[^/]+\/)?[^/'"\s]+)\//g)].map((m) => m[1]),
+  );
   const errors = r.stderr.split('\n').filter((l) => l.startsWith('survey-service:'));
-  return { status: r.status, stdout: r.stdout, errors, modules };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, errors, modules, packages };
 }
 
 // What a cheap answer must not load: the services, the database, the web stack and TypeBox.
@@ -50,40 +56,13 @@ describe('survey-service start-up', () => {
   it('loads only what a verb uses: on SQLite, neither PostgreSQL’s client, ajv nor prom-client', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ss-startup-'));
     try {
-      const r = spawnSync(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/main.ts',
-          'user',
-          'create',
-          '--username',
-          'ada',
-          '--email',
-          'ada@example.com',
-          '--password',
-          'password1',
-        ],
-        {
-          cwd: ROOT,
-          env: {
-            ...process.env,
-            DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-            LOG_LEVEL: 'silent',
-            // CommonJS packages show in the module log, ES modules in the esm one
-            NODE_DEBUG: 'module,esm',
-          },
-          encoding: 'utf8',
-          maxBuffer: 1024 ** 3, // the module logs run to tens of megabytes
-        },
+      const r = modulesLoaded(
+        ['user', 'create', '--username', 'ada', '--email', 'ada@example.com', '--password', 'password1'],
+        { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` },
       );
       expect(r.status, r.stderr.slice(-2000)).toBe(0);
-      const packages = new Set(
-        [...r.stderr.matchAll(/node_modules\/((?:@[^/]+\/)?[^/'"\s]+)\//g)].map((m) => m[1]),
-      );
-      expect(packages).toContain('better-sqlite3');
-      expect([...packages].filter((p) => ['pg', 'ajv', 'prom-client'].includes(p))).toEqual([]);
+      expect(r.packages).toContain('better-sqlite3');
+      expect([...r.packages].filter((p) => ['pg', 'ajv', 'prom-client'].includes(p))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
