@@ -47,6 +47,7 @@ import * as m0070 from './0070_sso_identities.js';
 import * as m0071 from './0071_two_factor.js';
 import * as m0072 from './0072_session_details.js';
 import * as m0073 from './0073_audit_log.js';
+import * as m0074 from './0074_email_match_indexes.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0071_two_factor': m0071,
   '0072_session_details': m0072,
   '0073_audit_log': m0073,
+  '0074_email_match_indexes': m0074,
 };
