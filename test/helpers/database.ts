@@ -21,20 +21,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = process.env.TEST_DATABASE_URL;
   if (admin && usingPostgres) {
     const name = `ss_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
+    await adminQuery(admin, `CREATE DATABASE ${name}`, unflushed(name));
     const url = new URL(admin);
     url.pathname = `/${name}`;
     return {
       url: url.toString(),
-      drop: async () => {
-        const c = new pg.Client({ connectionString: admin });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      },
+      drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'ss-test-'));
@@ -54,15 +46,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export async function createMigratedTestDatabase(): Promise<TestDatabase> {
   const admin = process.env.TEST_DATABASE_URL;
   if (admin && usingPostgres) {
-    const template = await postgresTemplate(admin);
-    const name = `ss_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    await adminQuery(admin, `CREATE DATABASE ${name} TEMPLATE ${template}`);
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-    };
+    // CREATE DATABASE waits for its copy of the template to reach the disk (0.2 to 1 s here): each
+    // process copies the next file's database while this one runs its tests.
+    const next = spare ?? copyOfTemplate(admin);
+    spare = copyOfTemplate(admin);
+    spare.catch(() => {}); // a failure shows when it is taken
+    return next;
   }
   sqliteTemplate ??= createTestDatabase().then(async (db) => {
     process.once('exit', () => void db.drop());
@@ -78,6 +67,30 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** This process's next PostgreSQL database, and the template's name (its first copy also sweeps). */
+let spare: Promise<TestDatabase> | undefined;
+let pgTemplate: Promise<string> | undefined;
+
+async function copyOfTemplate(admin: string): Promise<TestDatabase> {
+  if (!pgTemplate) {
+    pgTemplate = postgresTemplate(admin);
+    void sweep(admin).catch(() => {});
+  }
+  const from = await pgTemplate;
+  const name = `ss_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await adminQuery(admin, `CREATE DATABASE ${name} TEMPLATE ${from}`, unflushed(name));
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    // DROP DATABASE waits for a checkpoint (up to seconds here while other tests write): the file
+    // that closes it goes on meanwhile, and a drop cut off by the end of the process is swept.
+    drop: async () => {
+      void adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    },
+  };
+}
+
 let sqliteTemplate: Promise<string> | undefined;
 
 async function migrated(url: string): Promise<void> {
@@ -89,11 +102,44 @@ async function migrated(url: string): Promise<void> {
   }
 }
 
-async function adminQuery(admin: string, query: string): Promise<void> {
+/** Drops the databases of test processes of this machine that have ended (a process's last spare
+ * copy, or all of one that was killed). */
+async function sweep(admin: string): Promise<void> {
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
-    await client.query(query);
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname ~ '^ss_test_[0-9]+_'",
+    );
+    for (const { datname } of rows) {
+      const pid = Number(datname.split('_')[2]);
+      if (pid !== process.pid && !alive(pid))
+        await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A test database's commits do not wait for the disk (as CI's own cluster is set up, in .ci/run):
+ * the tests stop and kill the service, never this server, so nothing acknowledged is lost, and a
+ * PostgreSQL pass no longer waits on a flush per commit. */
+const unflushed = (name: string) => `ALTER DATABASE ${name} SET synchronous_commit = off`;
+
+async function adminQuery(admin: string, ...queries: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    for (const query of queries) await client.query(query);
   } finally {
     await client.end();
   }
