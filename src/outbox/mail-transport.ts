@@ -3,7 +3,7 @@
 // default needs no mail server. Both sign with DKIM when MAIL_DKIM_* is set.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import { emlFileName } from '../platform/mail-files.js';
 
@@ -42,6 +42,9 @@ function dkimOption(config: Config) {
   };
 }
 
+/** nodemailer loads with the first message a process sends, not with every process that may send. */
+const nodemailer = () => import('nodemailer').then((m) => m.default);
+
 export function createMailTransport(config: Config): MailTransport {
   const dkim = dkimOption(config);
   const message = (m: OutgoingMail) => ({
@@ -56,30 +59,39 @@ export function createMailTransport(config: Config): MailTransport {
     // Time limits well inside the worker's claim lease, so a hanging server cannot outlive a claim.
     // One pooled connection per worker, kept open across messages (the worker sends one at a time):
     // a new connection and greeting per message cost more than the message itself.
-    const smtp = nodemailer.createTransport({
-      pool: true,
-      maxConnections: 1,
-      url: config.mail.smtpUrl,
-      connectionTimeout: 15_000,
-      greetingTimeout: 15_000,
-      socketTimeout: 60_000,
-      dkim,
-    });
+    const url = config.mail.smtpUrl;
+    let smtp: Promise<Transporter> | undefined;
+    const pooled = () =>
+      (smtp ??= nodemailer().then((n) =>
+        n.createTransport({
+          pool: true,
+          maxConnections: 1,
+          url,
+          connectionTimeout: 15_000,
+          greetingTimeout: 15_000,
+          socketTimeout: 60_000,
+          dkim,
+        }),
+      ));
     return {
       kind: 'smtp',
       async send(m) {
-        const info = await smtp.sendMail(message(m));
+        const info = await (await pooled()).sendMail(message(m));
         return String(info.messageId ?? '');
       },
-      close: () => smtp.close(),
+      close: () => void smtp?.then((t) => t.close()),
     };
   }
   const dir = config.mail.dir;
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix', dkim });
+  let stream: Promise<Transporter> | undefined;
+  const writer = () =>
+    (stream ??= nodemailer().then((n) =>
+      n.createTransport({ streamTransport: true, buffer: true, newline: 'unix', dkim }),
+    ));
   return {
     kind: 'file',
     async send(m) {
-      const info = await stream.sendMail(message(m));
+      const info = await (await writer()).sendMail(message(m));
       mkdirSync(dir, { recursive: true });
       const name = emlFileName(m.id);
       const tmp = join(dir, `.${name}.tmp`);
@@ -87,6 +99,6 @@ export function createMailTransport(config: Config): MailTransport {
       renameSync(tmp, join(dir, name));
       return name;
     },
-    close: () => stream.close(),
+    close: () => void stream?.then((t) => t.close()),
   };
 }

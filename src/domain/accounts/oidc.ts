@@ -3,7 +3,7 @@
 // signature, issuer, audience, expiry and nonce verified by the library. The flow's state, nonce and
 // PKCE verifier wait in sso_pending (sso.ts), keyed by the state's hash and bound to the browser
 // that started it, so any process can finish what another started.
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import type { Deps } from '../../context.js';
 import { randomToken } from '../../platform/secrets.js';
 import { accountForIdentity, type Pending, SsoError, savePending, takePending } from './sso.js';
@@ -12,10 +12,12 @@ import type { User } from './users.js';
 export const OIDC_CALLBACK_PATH = '/auth/oidc/callback';
 const SCOPE = 'openid email profile';
 const REFRESH_MS = 3_600_000;
+/** The client loads with the first sign-in through the provider, not with every process. */
+const openid = () => import('openid-client');
 
 interface Discovered {
-  server: client.ServerMetadata;
-  jwks?: client.ExportedJWKSCache;
+  server: Client.ServerMetadata;
+  jwks?: Client.ExportedJWKSCache;
 }
 
 /** http is allowed only for an issuer on this machine (a local provider, the tests' one). */
@@ -25,9 +27,10 @@ function insecureAllowed(issuer: string): boolean {
 }
 
 /** The provider's metadata, discovered once an hour per process (deps.caches.ssoProviders). */
-async function discovered(deps: Deps): Promise<{ config: client.Configuration; entry: Discovered }> {
+async function discovered(deps: Deps): Promise<{ config: Client.Configuration; entry: Discovered }> {
   const oidc = deps.config.sso.oidc;
   if (!oidc) throw new SsoError('not_configured', 'OpenID Connect sign-in is not set up on this service.');
+  const client = await openid();
   const key = `oidc:${oidc.issuer}`;
   const cached = deps.caches.ssoProviders.get(key);
   let value = cached && performance.now() - cached.at < REFRESH_MS ? cached.value : undefined;
@@ -76,6 +79,7 @@ export async function startOidc(
   next: string,
 ): Promise<{ url: string; browser: string }> {
   const { config } = await discovered(deps);
+  const client = await openid();
   const state = client.randomState();
   const nonce = client.randomNonce();
   const codeVerifier = client.randomPKCECodeVerifier();
@@ -112,7 +116,8 @@ export async function finishOidc(
       `The provider refused the sign-in: ${params.get('error_description') ?? error}.`,
     );
   const { config, entry } = await discovered(deps);
-  let claims: client.IDToken | undefined;
+  const client = await openid();
+  let claims: Client.IDToken | undefined;
   try {
     const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
       pkceCodeVerifier: pending.codeVerifier ?? undefined,

@@ -7,14 +7,8 @@
 // The relying party is the host of the datacenter the page was served on (PUBLIC_URL, _EU, _CA):
 // an assertion whose origin is another host, or another scheme, is refused. The port is not
 // compared: a passkey is scoped by the browser to the host (the RP ID) already.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type * as WebAuthn from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Deps } from '../../context.js';
 import { ApiError, errorMessage } from '../../platform/errors.js';
 import { parseAs, StringList } from '../../platform/json.js';
@@ -28,6 +22,9 @@ const SIGN_IN = 'passkey-sign-in';
 /** How long a challenge is honoured. */
 const CHALLENGE_MS = 5 * 60_000;
 const RP_NAME = 'Survey Service';
+/** The library loads on the first passkey step: importing it took 0.6 s of CPU, most of what
+ * `serve` spent loading libraries before its first answer. */
+const webauthn = (): Promise<typeof WebAuthn> => import('@simplewebauthn/server');
 export const MAX_PASSKEYS = 10;
 
 export interface RelyingParty {
@@ -83,7 +80,7 @@ const transportsOf = (json: string): string[] => parseAs(StringList, json);
 /** The options for `navigator.credentials.create` (the browser library's startRegistration). */
 export async function passkeyRegistrationOptions(deps: Deps, user: User, rp: RelyingParty) {
   const existing = await passkeysOf(deps, user.id);
-  return generateRegistrationOptions({
+  return (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.id,
     userName: user.username,
@@ -113,9 +110,9 @@ export async function addPasskey(
   const existing = await passkeysOf(deps, user.id);
   if (existing.length >= MAX_PASSKEYS)
     throw new ApiError(1025, `An account can have ${MAX_PASSKEYS} passkeys at most.`);
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let verified: Awaited<ReturnType<typeof WebAuthn.verifyRegistrationResponse>>;
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: (c) => challengeIssued(deps, REGISTER, user.id, c) !== null,
       expectedOrigin: checkedOrigin(rp, response.response.clientDataJSON),
@@ -173,7 +170,7 @@ export async function addPasskey(
 /** The options for `navigator.credentials.get` at the second-factor step of `pending`. */
 export async function passkeySignInOptions(deps: Deps, pending: Pending, rp: RelyingParty) {
   const keys = await passkeysOf(deps, pending.user.id);
-  return generateAuthenticationOptions({
+  return (await webauthn()).generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: keys.map((p) => ({ id: p.id, transports: transportsOf(p.transports) })),
     challenge: challenge(deps, SIGN_IN, `${pending.user.id}:${pending.nonce}`),
@@ -205,7 +202,7 @@ export async function verifyPasskeySignIn(
   if (!key) return null;
   let issued: number | null = null;
   try {
-    const result = await verifyAuthenticationResponse({
+    const result = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: (c) => {
         issued = challengeIssued(deps, SIGN_IN, bound, c);

@@ -5,8 +5,7 @@
 // sso_pending; this module adds what it leaves out: the assertion's Recipient must be our consumer,
 // the request is taken once, and each assertion ID is used once (sso_replays), across processes.
 import { readFile } from 'node:fs/promises';
-import { type CacheProvider, type Profile, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
-import { parseStringPromise, processors } from 'xml2js';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import type { Deps } from '../../context.js';
 import {
   accountForIdentity,
@@ -37,9 +36,15 @@ const children = (node: XmlNode | undefined, name: string): XmlNode[] =>
 
 const HTTP_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
+// The libraries load at the first SAML step (with their XML signature stack, 0.3 s of a process's
+// start where no SAML provider is configured).
+const nodeSaml = () => import('@node-saml/node-saml');
+const xml2js = () => import('xml2js');
+
 /** Reads an IdP's metadata XML (an EntityDescriptor, or the first IdP of an EntitiesDescriptor). */
 export async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
   // Namespace prefixes dropped: IdPs write md:, saml2:, or none.
+  const { parseStringPromise, processors } = await xml2js();
   const root = (await parseStringPromise(xml, { tagNameProcessors: [processors.stripPrefix] })) as Record<
     string,
     XmlNode
@@ -104,7 +109,8 @@ export function spUrls(deps: Deps): { entityId: string; acsUrl: string } {
 }
 
 /** The library, with InResponseTo kept in the database and `next` stored with each request. */
-function samlFor(deps: Deps, idp: IdpMetadata | null, next = '/'): SAML {
+async function samlFor(deps: Deps, idp: IdpMetadata | null, next = '/'): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await nodeSaml();
   const { entityId, acsUrl } = spUrls(deps);
   const cacheProvider: CacheProvider = {
     saveAsync: async (id, value) => {
@@ -135,14 +141,14 @@ function samlFor(deps: Deps, idp: IdpMetadata | null, next = '/'): SAML {
 }
 
 /** The SP metadata for the IdP's administrator. */
-export function spMetadata(deps: Deps): string {
-  return samlFor(deps, null).generateServiceProviderMetadata(null, null);
+export async function spMetadata(deps: Deps): Promise<string> {
+  return (await samlFor(deps, null)).generateServiceProviderMetadata(null, null);
 }
 
 /** Starts a sign-in: the IdP's URL carrying our AuthnRequest (HTTP-Redirect binding). */
 export async function startSaml(deps: Deps, next: string): Promise<string> {
   const idp = await idpMetadata(deps);
-  return samlFor(deps, idp, next).getAuthorizeUrlAsync('', undefined, {});
+  return (await samlFor(deps, idp, next)).getAuthorizeUrlAsync('', undefined, {});
 }
 
 /** Finishes a sign-in from the consumer's POST. Throws SsoError on anything wrong. */
@@ -151,7 +157,9 @@ export async function finishSaml(deps: Deps, samlResponse: string): Promise<{ us
   const { acsUrl } = spUrls(deps);
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(deps, idp).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await (await samlFor(deps, idp)).validatePostResponseAsync({
+      SAMLResponse: samlResponse,
+    }));
   } catch (err) {
     const message = (err as Error).message ?? 'unknown error';
     if (/InResponseTo/.test(message))

@@ -4,7 +4,6 @@
 // and submits the form), and turning two-factor off. Every removal asks for the password again.
 // The app and the recovery codes work without JavaScript.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import QRCode from 'qrcode';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import {
@@ -29,6 +28,7 @@ import { SCRIPTS } from '../assets.js';
 import { errorFor, type FormErrorState, hidden, invalidIf } from '../forms.js';
 import { type Html, html } from '../html.js';
 import { type PageApp, validated } from '../page-area.js';
+import { qrcode } from '../qr.js';
 import { safeNext, sessionId, signedInOnly } from '../session.js';
 
 export const TWO_FACTOR_NOTICES: Record<string, string> = {
@@ -96,7 +96,7 @@ ${password('totp-remove', 'totp-remove-password')}
 <div class="actions"><button type="submit" class="danger">Remove the app</button></div>
 </form></details>`;
   } else if (status.pendingUri && status.pendingSecret) {
-    const qr = await QRCode.toDataURL(status.pendingUri, {
+    const qr = await (await qrcode()).toDataURL(status.pendingUri, {
       margin: 2,
       errorCorrectionLevel: 'M',
       width: 240,

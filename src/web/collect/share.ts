@@ -3,7 +3,6 @@
 // survey on another site (embed.js inline or as a popup, or a plain iframe without script), and
 // the origins allowed to frame it (the collector's `embed_origins`, the same rule as the API's).
 import type { FastifyRequest } from 'fastify';
-import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import {
@@ -24,6 +23,7 @@ import {
 } from '../forms.js';
 import { type Html, html, raw } from '../html.js';
 import type { PageApp } from '../page-area.js';
+import { qrcode } from '../qr.js';
 
 type State = FormErrorState & { notice?: string; form?: Record<string, string | undefined> };
 
@@ -78,14 +78,14 @@ export async function shareRoutes(app: PageApp, deps: Deps, page: ManagedPage<St
   app.get('/r/:token/qr.svg', { schema: { hide: true, params: Params } }, async (request, reply) => {
     const link = await linkOf(request, request.params.token);
     if (!link) return reply.code(404).type('text/plain').send('Not found');
-    const svg = await QRCode.toString(link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
+    const svg = await (await qrcode()).toString(link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
     return reply.type('image/svg+xml').header('cache-control', day).send(svg);
   });
   app.get('/r/:token/qr.png', { schema: { hide: true, params: Params } }, async (request, reply) => {
     const link = await linkOf(request, request.params.token);
     if (!link) return reply.code(404).type('text/plain').send('Not found');
     // 1200 px: about 10 cm at 300 dpi, enough for print.
-    const png = await QRCode.toBuffer(link, {
+    const png = await (await qrcode()).toBuffer(link, {
       type: 'png',
       width: 1200,
       margin: 2,

@@ -128,7 +128,7 @@ async function ssoRoutes(app: PageApp, deps: Deps): Promise<void> {
     handle(reply, async () => {
       if (!deps.config.sso.saml)
         throw new SsoError('not_configured', 'SAML sign-in is not set up on this service.');
-      return reply.type('application/samlmetadata+xml; charset=utf-8').send(spMetadata(deps));
+      return reply.type('application/samlmetadata+xml; charset=utf-8').send(await spMetadata(deps));
     }),
   );
 
