@@ -79,7 +79,12 @@ export function createMailTransport(config: Config): MailTransport {
         const info = await (await pooled()).sendMail(message(m));
         return String(info.messageId ?? '');
       },
-      close: () => void smtp?.then((t) => t.close()),
+      // a transport that failed to start has nothing to close
+      close: () =>
+        void smtp?.then(
+          (t) => t.close(),
+          () => {},
+        ),
     };
   }
   const dir = config.mail.dir;
@@ -99,6 +104,10 @@ export function createMailTransport(config: Config): MailTransport {
       renameSync(tmp, join(dir, name));
       return name;
     },
-    close: () => void stream?.then((t) => t.close()),
+    close: () =>
+      void stream?.then(
+        (t) => t.close(),
+        () => {},
+      ),
   };
 }
