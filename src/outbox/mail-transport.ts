@@ -4,6 +4,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import type StreamTransport from 'nodemailer/lib/stream-transport/index.js';
 import type { Config } from '../config.js';
 import { emlFileName } from '../platform/mail-files.js';
 
@@ -42,8 +44,19 @@ function dkimOption(config: Config) {
   };
 }
 
-/** nodemailer loads with the first message a process sends, not with every process that may send. */
-const nodemailer = () => import('nodemailer').then((m) => m.default);
+/** A transporter made at its first message: nodemailer loads then, not with every process that may
+ * send. Closing one never made, or one that failed to start, does nothing. */
+function transporterOnFirstUse(options: SMTPPool.Options | StreamTransport.Options) {
+  let made: Promise<Transporter> | undefined;
+  return {
+    get: () => (made ??= import('nodemailer').then((m) => m.default.createTransport(options))),
+    close: () =>
+      void made?.then(
+        (t) => t.close(),
+        () => {},
+      ),
+  };
+}
 
 export function createMailTransport(config: Config): MailTransport {
   const dkim = dkimOption(config);
@@ -59,44 +72,30 @@ export function createMailTransport(config: Config): MailTransport {
     // Time limits well inside the worker's claim lease, so a hanging server cannot outlive a claim.
     // One pooled connection per worker, kept open across messages (the worker sends one at a time):
     // a new connection and greeting per message cost more than the message itself.
-    const url = config.mail.smtpUrl;
-    let smtp: Promise<Transporter> | undefined;
-    const pooled = () =>
-      (smtp ??= nodemailer().then((n) =>
-        n.createTransport({
-          pool: true,
-          maxConnections: 1,
-          url,
-          connectionTimeout: 15_000,
-          greetingTimeout: 15_000,
-          socketTimeout: 60_000,
-          dkim,
-        }),
-      ));
+    const smtp = transporterOnFirstUse({
+      pool: true,
+      maxConnections: 1,
+      url: config.mail.smtpUrl,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+      dkim,
+    });
     return {
       kind: 'smtp',
       async send(m) {
-        const info = await (await pooled()).sendMail(message(m));
+        const info = await (await smtp.get()).sendMail(message(m));
         return String(info.messageId ?? '');
       },
-      // a transport that failed to start has nothing to close
-      close: () =>
-        void smtp?.then(
-          (t) => t.close(),
-          () => {},
-        ),
+      close: smtp.close,
     };
   }
   const dir = config.mail.dir;
-  let stream: Promise<Transporter> | undefined;
-  const writer = () =>
-    (stream ??= nodemailer().then((n) =>
-      n.createTransport({ streamTransport: true, buffer: true, newline: 'unix', dkim }),
-    ));
+  const stream = transporterOnFirstUse({ streamTransport: true, buffer: true, newline: 'unix', dkim });
   return {
     kind: 'file',
     async send(m) {
-      const info = await (await writer()).sendMail(message(m));
+      const info = await (await stream.get()).sendMail(message(m));
       mkdirSync(dir, { recursive: true });
       const name = emlFileName(m.id);
       const tmp = join(dir, `.${name}.tmp`);
@@ -104,10 +103,6 @@ export function createMailTransport(config: Config): MailTransport {
       renameSync(tmp, join(dir, name));
       return name;
     },
-    close: () =>
-      void stream?.then(
-        (t) => t.close(),
-        () => {},
-      ),
+    close: stream.close,
   };
 }
