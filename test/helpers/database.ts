@@ -20,14 +20,8 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = process.env.TEST_DATABASE_URL;
   if (admin && usingPostgres) {
-    const name = `ss_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    await adminQuery(admin, `CREATE DATABASE ${name}`, unflushed(name));
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-    };
+    const { name, url } = await newPostgresDatabase(admin);
+    return { url, drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
   }
   const dir = mkdtempSync(join(tmpdir(), 'ss-test-'));
   return {
@@ -76,13 +70,9 @@ async function copyOfTemplate(admin: string): Promise<TestDatabase> {
     pgTemplate = postgresTemplate(admin);
     void sweep(admin).catch(() => {});
   }
-  const from = await pgTemplate;
-  const name = `ss_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await adminQuery(admin, `CREATE DATABASE ${name} TEMPLATE ${from}`, unflushed(name));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+  const { name, url } = await newPostgresDatabase(admin, await pgTemplate);
   return {
-    url: url.toString(),
+    url,
     // DROP DATABASE waits for a checkpoint (up to seconds here while other tests write): the file
     // that closes it goes on meanwhile, and a drop cut off by the end of the process is swept.
     drop: async () => {
@@ -113,8 +103,7 @@ async function sweep(admin: string): Promise<void> {
     );
     for (const { datname } of rows) {
       const pid = Number(datname.split('_')[2]);
-      if (pid !== process.pid && !alive(pid))
-        await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+      if (!alive(pid)) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
     }
   } finally {
     await client.end();
@@ -130,10 +119,21 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A test database's commits do not wait for the disk (as CI's own cluster is set up, in .ci/run):
- * the tests stop and kill the service, never this server, so nothing acknowledged is lost, and a
- * PostgreSQL pass no longer waits on a flush per commit. */
-const unflushed = (name: string) => `ALTER DATABASE ${name} SET synchronous_commit = off`;
+/** A new database named after this process (`sweep` reads the pid back), empty or a copy of
+ * `template`. Its commits do not wait for the disk (as CI's own cluster is set up, in
+ * .ci/run): the tests stop and kill the service, never this server, so nothing acknowledged is
+ * lost, and a PostgreSQL pass no longer waits on a flush per commit. */
+async function newPostgresDatabase(admin: string, template?: string): Promise<{ name: string; url: string }> {
+  const name = `ss_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await adminQuery(
+    admin,
+    `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`,
+    `ALTER DATABASE ${name} SET synchronous_commit = off`,
+  );
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
 
 async function adminQuery(admin: string, ...queries: string[]): Promise<void> {
   const client = new pg.Client({ connectionString: admin });
