@@ -26,6 +26,8 @@ export interface SurveysTable {
   logo_url: string | null;
   /** #rrggbb accent colour of respondent pages, or null */
   theme_color: string | null;
+  /** 'page' or 'one_at_a_time': how the respondent pages show the questions (migration 0079) */
+  question_layout: Generated<string>;
   /** Kept in the transaction of every page/question change, so reading them is one row. */
   question_count: number;
   page_count: number;

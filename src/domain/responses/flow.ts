@@ -540,6 +540,38 @@ export async function answerPage(
 }
 
 /**
+ * Answers part of a page (a screen, when a survey shows one question at a time) without leaving it:
+ * the part is checked by the same rules (nothing is saved when an answer needs putting right), the
+ * page's other answers are kept, and the response stays on this page: its logic runs when the
+ * page's last part is answered through answerPage.
+ */
+export async function answerPart(
+  deps: Deps,
+  r: Respondent,
+  response: ResponseRow | undefined,
+  given: PageAnswers,
+  started: string | undefined,
+): Promise<Outcome> {
+  const { page, errors, accepted } = checkPage(deps, r, response, given);
+  await discardFiles((given.files ?? []).filter((f) => errors.size > 0 || !accepted.includes(f)));
+  if (errors.size > 0) return { kind: 'invalid', errors };
+  const { path, logicPath } = pathBefore(response, page.id);
+  const kept = (response?.response_status as ResponseStatus | undefined) ?? 'partial';
+  const status = kept === 'disqualified' ? 'partial' : kept;
+  await saveWithFiles(deps, r, response, page, accepted, (id) =>
+    save(deps, r, response, page, started, {
+      id,
+      status,
+      currentPageId: page.id,
+      path,
+      logicPath,
+      finished: false,
+    }),
+  );
+  return { kind: 'next', pageId: page.id };
+}
+
+/**
  * Exit: saves the page's acceptable answers (and files) as a partial response the respondent can
  * resume (same browser), dropping those that need putting right, unless the collector lets no
  * saved response change (edit_response_type never), when answers on this page are not kept.

@@ -57,7 +57,12 @@ export interface SurveySettings {
   /** respondent pages' logo (https URL) and accent colour (#rrggbb): extensions */
   logo_url: string | null;
   theme_color: string | null;
+  /** how respondent pages show the questions: a page at a time, or one question a screen (an extension) */
+  question_layout: QuestionLayout;
 }
+
+export const QUESTION_LAYOUTS = ['page', 'one_at_a_time'] as const;
+export type QuestionLayout = (typeof QUESTION_LAYOUTS)[number];
 
 export interface BlueprintPage {
   /** the source page's id (copies): rules that jump to it are remapped to its copy */
@@ -96,6 +101,7 @@ export function defaultSettings(): SurveySettings {
     quiz_options: null,
     logo_url: null,
     theme_color: null,
+    question_layout: 'page',
   };
 }
 
@@ -162,6 +168,7 @@ export function settingsColumns(s: SurveySettings) {
     quiz_options: s.quiz_options ? JSON.stringify(s.quiz_options) : null,
     logo_url: s.logo_url,
     theme_color: s.theme_color,
+    question_layout: s.question_layout,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   checkSettings,
   DEFAULT_BUTTONS,
   defaultSettings,
+  type QuestionLayout,
   type QuizOptions,
   type SurveySettings,
   settingsColumns,
@@ -42,6 +43,7 @@ export interface SettingsInput {
   quiz_options?: QuizOptions | null;
   logo_url?: string | null;
   theme_color?: string | null;
+  question_layout?: QuestionLayout;
 }
 
 export interface CreateInput extends SettingsInput {
@@ -70,6 +72,7 @@ export function applySettings(base: SurveySettings, input: SettingsInput): Surve
   if (input.quiz_options !== undefined) out.quiz_options = input.quiz_options;
   if (input.logo_url !== undefined) out.logo_url = input.logo_url;
   if (input.theme_color !== undefined) out.theme_color = input.theme_color?.toLowerCase() ?? null;
+  if (input.question_layout !== undefined) out.question_layout = input.question_layout;
   return out;
 }
 
@@ -87,6 +90,8 @@ export function settingsOf(row: SurveyRow): SurveySettings {
     quiz_options: row.quiz_options ? (JSON.parse(row.quiz_options) as QuizOptions) : null,
     logo_url: row.logo_url,
     theme_color: row.theme_color,
+    // a value this release does not know (written by a later one) reads as the default
+    question_layout: row.question_layout === 'one_at_a_time' ? 'one_at_a_time' : 'page',
   };
 }
 

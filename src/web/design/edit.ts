@@ -15,6 +15,7 @@ import Value from 'typebox/value';
 import { SurveyUpdateBody } from '../../api/v3/surveys/schemas.js';
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
+import { QUESTION_LAYOUTS, type QuestionLayout } from '../../domain/surveys/blueprint.js';
 import {
   answerCounts,
   copyQuestion,
@@ -113,6 +114,13 @@ function settingWords(path: string): string {
   return words[path] ?? 'A setting';
 }
 
+/** The layout radio's value: one of the API's choices. */
+function layoutOf(v: string): QuestionLayout {
+  const layout = QUESTION_LAYOUTS.find((x) => x === v);
+  if (!layout) throw new ApiError(1002, 'Choose a page at a time or one question at a time.');
+  return layout;
+}
+
 /** Custom variables typed one a line, "name" or "name: label" (the label defaults to the name). */
 function variablesOf(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -208,6 +216,7 @@ export async function designPages(app: PageApp, deps: Deps): Promise<void> {
       exit_button: formText(100_000),
       done_button: formText(100_000),
       custom_variables: formText(100_000),
+      question_layout: formText(50),
     },
     undefined,
     at(() => 'settings'),
@@ -228,6 +237,7 @@ export async function designPages(app: PageApp, deps: Deps): Promise<void> {
         ...(form.custom_variables === undefined
           ? {}
           : { custom_variables: variablesOf(form.custom_variables) }),
+        ...(form.question_layout === undefined ? {} : { question_layout: layoutOf(form.question_layout) }),
       };
       // The API's PATCH /v3/surveys/{id} body schema, so the page accepts what the API accepts.
       const [error] = [...Value.Errors(SurveyUpdateBody, input)];

@@ -419,6 +419,17 @@ ${errorHere(state, 'settings')}
       )
         .map(([k, v]) => (v && v !== k ? `${k}: ${v}` : k))
         .join('\n')}</textarea>
+<fieldset><legend>How respondents see the questions</legend>
+${(
+  [
+    ['page', 'A page at a time'],
+    ['one_at_a_time', 'One question at a time (each on its own screen, with progress; Enter goes on)'],
+  ] as const
+).map(
+  ([v, text]) =>
+    html`<div class="choice"><input type="radio" id="settings-layout-${v}" name="question_layout" value="${v}"${settings.question_layout === v ? raw(' checked') : ''}><label for="settings-layout-${v}">${text}</label></div>`,
+)}
+</fieldset>
 <p class="hint">The thank-you message and the redirect after the last page belong to each way of collecting responses: set them on the <a href="${surveyPaths(survey).collect}">Collect</a> page.</p>
 <div class="actions"><button type="submit">Save settings</button></div>
 </form></details>

@@ -36,6 +36,7 @@ import {
   responseOfRespondent,
   storedPages,
 } from '../../domain/responses/responses.js';
+import { answerScreen, exitScreen, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
@@ -65,6 +66,7 @@ import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
+import { renderScreen } from './screen.js';
 import { SCRIPT } from './script.js';
 import {
   csrfToken,
@@ -144,7 +146,7 @@ function closedPage(reply: FastifyReply, ctx: Ctx, reason: keyof typeof CLOSED_T
 
 function queryOf(request: FastifyRequest): string {
   const search = new URLSearchParams(request.url.split('?')[1] ?? '');
-  search.delete('p');
+  for (const own of ['p', 'screen']) search.delete(own);
   return search.size > 0 ? search.toString() : '';
 }
 
@@ -380,27 +382,24 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         if (stop) return stop;
         const place = placeOf(ctx.index, response, request.query.p);
         const started = response?.date_created ?? deps.clock.now().toISOString();
-        return send(
-          reply,
-          200,
-          ctx.survey.title,
-          renderSurveyPage(
-            deps,
-            ctx,
-            sess,
-            place,
-            valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!),
-            new Map(),
-            started,
-            await pageView(
+        const r = { ...ctx, link: new URLSearchParams(ctx.query), respondentKey: sha256(sess) };
+        const view = await pageView(deps, r, response, place.pageId);
+        const values = valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!);
+        const body = oneAtATime(ctx.survey)
+          ? renderScreen(
               deps,
-              { ...ctx, link: new URLSearchParams(ctx.query), respondentKey: sha256(sess) },
+              ctx,
+              sess,
               response,
-              place.pageId,
-            ),
-          ),
-          ctx.survey,
-        );
+              place,
+              request.query.screen,
+              undefined,
+              new Map(),
+              started,
+              view,
+            )
+          : renderSurveyPage(deps, ctx, sess, place, values, new Map(), started, view);
+        return send(reply, 200, ctx.survey.title, body, ctx.survey);
       },
     );
 
@@ -596,10 +595,13 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       const stop = gate(reply, ctx, response);
       if (stop) return stop;
       const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
-      const here = (pageId: string) =>
-        `${ctx.path}?${new URLSearchParams([...new URLSearchParams(ctx.query), ['p', pageId]]).toString()}`;
+      const here = (pageId: string, screen?: number) =>
+        `${ctx.path}?${new URLSearchParams([...new URLSearchParams(ctx.query), ['p', pageId]]).toString()}${screen === undefined ? '' : `&screen=${screen}`}`;
       const nav = String(form.nav ?? 'next');
-      if (nav === 'prev') return reply.redirect(here(place.back ?? place.pageId), 303);
+      const back = oneAtATime(ctx.survey)
+        ? screenBack({ ...ctx, link: new URLSearchParams(ctx.query) }, response, place, form.screen)
+        : { pageId: place.back ?? place.pageId, screen: undefined };
+      if (nav === 'prev') return reply.redirect(here(back.pageId, back.screen), 303);
 
       // Every page that is saved counts against the submission limits (one client cannot flood).
       const flood = await admitSubmission(deps, ctx.collector.id, request.ip);
@@ -630,7 +632,9 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       let finished: ResponseRow;
       try {
         if (nav === 'exit') {
-          const saved = await exitPage(deps, respondent, response, given, started);
+          const saved = oneAtATime(ctx.survey)
+            ? await exitScreen(deps, respondent, response, given, started, form.screen)
+            : await exitPage(deps, respondent, response, given, started);
           return send(
             reply,
             200,
@@ -643,28 +647,23 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             ctx.survey,
           );
         }
-        const outcome = await answerPage(deps, respondent, response, given, started);
+        const outcome = oneAtATime(ctx.survey)
+          ? await answerScreen(deps, respondent, response, given, started, form.screen)
+          : await answerPage(deps, respondent, response, given, started);
         if (outcome.kind === 'invalid') {
           const values = Object.fromEntries(
             Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
           ) as Values;
-          return send(
-            reply,
-            422,
-            `${ctx.survey.title}: please check your answers`,
-            renderSurveyPage(
-              deps,
-              ctx,
-              sess!,
-              place,
-              values,
-              outcome.errors,
-              started ?? deps.clock.now().toISOString(),
-              await pageView(deps, respondent, response, place.pageId),
-            ),
-            ctx.survey,
-          );
+          const [view, at] = [
+            await pageView(deps, respondent, response, place.pageId),
+            started ?? deps.clock.now().toISOString(),
+          ];
+          const body = oneAtATime(ctx.survey)
+            ? renderScreen(deps, ctx, sess, response, place, form.screen, values, outcome.errors, at, view)
+            : renderSurveyPage(deps, ctx, sess!, place, values, outcome.errors, at, view);
+          return send(reply, 422, `${ctx.survey.title}: please check your answers`, body, ctx.survey);
         }
+        if (outcome.kind === 'screen') return reply.redirect(here(outcome.pageId, outcome.screen), 303);
         if (outcome.kind === 'next') return reply.redirect(here(outcome.pageId), 303);
         if (outcome.status === 'disqualified') {
           if (ctx.collector.options.allow_multiple_responses)

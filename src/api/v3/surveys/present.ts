@@ -35,6 +35,7 @@ export function presentSurvey(request: FastifyRequest, s: SurveyRow): Static<typ
     ...(settings.quiz_options ? { quiz_options: settings.quiz_options } : {}),
     ...(settings.logo_url ? { logo_url: settings.logo_url } : {}),
     ...(settings.theme_color ? { theme_color: settings.theme_color } : {}),
+    question_layout: settings.question_layout,
     href: `${base}/v3/surveys/${s.id}`,
     ...surveyUrls(base, s),
   };

@@ -109,6 +109,12 @@ const settingsFields = {
       }),
     ),
   ),
+  question_layout: Type.Optional(
+    Type.Union([Type.Literal('page'), Type.Literal('one_at_a_time')], {
+      description:
+        'Extension: how respondent pages show the questions: "page" (default, a page at a time) or "one_at_a_time" (each question on its own screen)',
+    }),
+  ),
 };
 
 export const SurveyCreateBody = Type.Object(
@@ -163,6 +169,9 @@ const surveyFields = {
   quiz_options: Type.Optional(QuizOptions),
   logo_url: Type.Optional(Type.String({ description: 'Extension: respondent pages’ logo (when set)' })),
   theme_color: Type.Optional(Type.String({ description: 'Extension: respondent pages’ colour (when set)' })),
+  question_layout: Type.String({
+    description: 'Extension: "page" or "one_at_a_time" (each question on its own screen)',
+  }),
   href: Type.String(),
   analyze_url: Type.String(),
   edit_url: Type.String(),

@@ -1,0 +1,122 @@
+// A survey shown one question at a time (domain/responses/screens.ts): the respondent page of one
+// screen. The same form as a page (pages.ts) with the screen's number in it, so it works as a plain
+// form: Next comes first, which makes it the button Enter submits natively. Its script
+// (screen-script.ts) adds the transition, choice keys and the focus on the question.
+import type { Deps } from '../../context.js';
+import type { Collector } from '../../domain/collectors/collectors.js';
+import type { DesignIndex } from '../../domain/responses/design-index.js';
+import { mayResume, type PageView, type Place, type Respondent } from '../../domain/responses/flow.js';
+import { type ResponseRow, storedPages } from '../../domain/responses/responses.js';
+import { screenPlace } from '../../domain/responses/screens.js';
+import type { SurveyRow } from '../../domain/surveys/access.js';
+import { settingsOf } from '../../domain/surveys/surveys.js';
+import { acceptedTypes, sizeText } from '../../domain/uploads/uploads.js';
+import { type Html, html, raw } from '../html.js';
+import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
+import { type Values, valuesFromAnswers } from './form-answers.js';
+import { SCREEN_SCRIPT } from './screen-script.js';
+import { SCRIPT } from './script.js';
+import { csrfToken } from './session.js';
+
+/** What of the respondent page's context a screen needs. */
+export interface ScreenCtx extends Pick<Respondent, 'recipient'> {
+  survey: SurveyRow;
+  collector: Collector;
+  index: DesignIndex;
+  path: string;
+  query: string;
+}
+
+/** The page's saved answers as form values. */
+function savedValues(ctx: ScreenCtx, response: ResponseRow | undefined, pageId: string): Values {
+  const out: Values = {};
+  const page = response ? storedPages(response).find((p) => p.id === pageId) : undefined;
+  for (const qa of page?.questions ?? []) {
+    const q = ctx.index.questions.get(qa.id);
+    if (q) Object.assign(out, valuesFromAnswers(q, qa.answers));
+  }
+  return out;
+}
+
+/**
+ * A screen of the page `place` names: `asked` (the query's or the form's `screen`) if reached,
+ * else where the respondent left off; with `errors`, the screen of the first. `values` are the
+ * form's when it was posted, shown only on the screen that was posted.
+ */
+export function renderScreen(
+  deps: Deps,
+  ctx: ScreenCtx,
+  session: string,
+  response: ResponseRow | undefined,
+  place: Place,
+  asked: unknown,
+  posted: Values | undefined,
+  errors: ReadonlyMap<string, string>,
+  started: string,
+  view: PageView,
+): Html {
+  const link = new URLSearchParams(ctx.query);
+  const at = screenPlace({ ...ctx, link }, response, place, view, asked, errors);
+  const s = settingsOf(ctx.survey);
+  const pages = ctx.index.pages;
+  const pageIndex = pages.findIndex((x) => x.id === place.pageId);
+  const p = pages[pageIndex];
+  const values = posted && String(at.screen) === asked ? posted : savedValues(ctx, response, p.id);
+  const shown = new Map([...errors].filter(([id]) => at.questions.some((q) => q.id === id)));
+  // Numbered as on pages: the questions of the pages before, then this one's place on its page.
+  const number =
+    pages
+      .slice(0, pageIndex)
+      .reduce((n, x) => n + x.questions.filter((q) => q.family !== 'presentation').length, 0) + at.screen;
+  const upload = {
+    accept: acceptedTypes(deps, ','),
+    maxBytes: deps.config.uploads.maxBytes,
+    maxText: sizeText(deps.config.uploads.maxBytes),
+  };
+  const questions = at.questions.map((q) => {
+    const rendered = renderQuestion(
+      { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
+      {
+        seed: view.seed,
+        recall: view.recall,
+        counts: view.counts,
+        number: q.family === 'presentation' ? undefined : number + 1,
+        values,
+        error: shown.get(q.id),
+        upload,
+      },
+    );
+    if (q.family === 'presentation') return rendered;
+    const req = q.doc.required;
+    return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
+  });
+  const { done, total, exact } = at.progress;
+  const query = ctx.query ? `?${ctx.query}` : '';
+  const summary =
+    shown.size > 0
+      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>This answer needs your attention.</strong></p><ul>${[...shown.keys()].map((id) => html`<li><a href="#q${id}">${recalledText(ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? '', view.recall)}: ${shown.get(id)}</a></li>`)}</ul></div>`
+      : '';
+  const files = at.questions.some((q) => q.displayType === 'file_upload');
+  return html`<h1>${ctx.survey.title}</h1>
+${summary}
+<form method="post" action="${ctx.path}${query}" novalidate data-respond data-screen${files ? raw(' enctype="multipart/form-data"') : ''}>
+<input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
+<input type="hidden" name="p" value="${p.id}">
+<input type="hidden" name="screen" value="${at.screen}">
+<input type="hidden" name="started" value="${started}">
+${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
+${p.description && at.screen === 0 ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
+<div class="screen">${questions}</div>
+<nav class="survey-nav" aria-label="Survey questions">
+<button type="submit" name="nav" value="${at.finishes ? 'done' : 'next'}">${at.finishes ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
+<span class="muted enter-hint" hidden>or press Enter</span>
+${at.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
+${s.buttons_text.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons_text.exit_button}</button>` : ''}
+</nav>
+<div class="progress"><label for="progress">Question ${done + 1} of ${exact ? total : `up to ${total}`}</label>
+<progress id="progress" value="${done}" max="${total}">${Math.round((done / total) * 100)}%</progress></div>
+${s.buttons_text.exit_button && !mayResume(ctx.collector) ? html`<p class="muted exit-note">${s.buttons_text.exit_button} leaves the survey: answers on this question are not saved.</p>` : ''}
+</form>
+${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}
+${SCRIPT}${SCREEN_SCRIPT}`;
+}
