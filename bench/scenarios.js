@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { answersFor, collectSetup, postResponses, signIn } from './collect-data.js';
+import { answersFor, benchPages, collectSetup, postResponses, signIn } from './collect-data.js';
 
 // The bench scenarios. Each prepares its data through the public API and names the request wrk
 // repeats; `unit` converts requests/s into items/s where a request carries many items.
@@ -206,6 +206,29 @@ export const scenarios = [
     prepare: async (ctx) => {
       const { collector } = await collectSetup(ctx);
       return { path: new URL(collector.url).pathname };
+    },
+  },
+  {
+    name: 'respondent_screen',
+    description:
+      'GET /r/{token}?p=…&screen=1: the second screen of a survey shown one question at a time, as a new respondent',
+    target: 'informative: an HTML page; compare respondent_page (the same survey a page at a time)',
+    prepare: async (ctx) => {
+      const survey = await ctx.http(ctx.base, 'POST', '/v3/surveys', {
+        token: ctx.token,
+        body: { title: 'Bench screens', question_layout: 'one_at_a_time', pages: benchPages },
+      });
+      if (survey.status !== 201) throw new Error(`survey: ${survey.text}`);
+      const { id } = survey.json;
+      const details = (await ctx.http(ctx.base, 'GET', `/v3/surveys/${id}/details`, { token: ctx.token }))
+        .json;
+      const collector = (
+        await ctx.http(ctx.base, 'POST', `/v3/surveys/${id}/collectors`, {
+          token: ctx.token,
+          body: { type: 'weblink' },
+        })
+      ).json;
+      return { path: `${new URL(collector.url).pathname}?p=${details.pages[0].id}&screen=1` };
     },
   },
   {
