@@ -111,6 +111,11 @@ describe('one question at a time', () => {
       // each choice shows its key; the first choice has the focus
       expect(await page.locator('.choice-key').allTextContents()).toEqual(['A', 'B', 'C']);
       expect(await page.evaluate('document.activeElement.value')).toBe(s.choices.colour[0]);
+      // Enter with no choice: the screen comes back with the owner's message, the summary focused
+      await page.keyboard.press('Enter');
+      await page.locator('.error-summary').waitFor();
+      expect(await page.evaluate('document.activeElement.id')).toBe('problems');
+      await checkPage(page, 'respond-one-at-a-time-error');
       await page.keyboard.press('b');
       expect(await page.isChecked(`input[value="${s.choices.colour[1]}"]`)).toBe(true);
       await page.keyboard.press('Enter');

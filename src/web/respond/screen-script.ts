@@ -30,7 +30,8 @@ export const SCREEN_SCRIPT = inlineScript(`
     label.parentNode.insertBefore(k, label);
   });
   if (!document.getElementById('problems')) {
-    var first = screen.querySelector('input:checked:not([type="hidden"]), input:not([type="hidden"]), select, textarea');
+    var first = screen.querySelector('input:checked:not([type="hidden"])') ||
+      screen.querySelector('input:not([type="hidden"]), select, textarea');
     if (first) first.focus();
   }
   var typing = function (el) {
