@@ -419,7 +419,7 @@ ${errorHere(state, 'settings')}
       )
         .map(([k, v]) => (v && v !== k ? `${k}: ${v}` : k))
         .join('\n')}</textarea>
-<fieldset><legend>How respondents see the questions</legend>
+<fieldset><legend>How respondents see the questions</legend><div class="choices">
 ${(
   [
     ['page', 'A page at a time'],
@@ -429,7 +429,7 @@ ${(
   ([v, text]) =>
     html`<div class="choice"><input type="radio" id="settings-layout-${v}" name="question_layout" value="${v}"${settings.question_layout === v ? raw(' checked') : ''}><label for="settings-layout-${v}">${text}</label></div>`,
 )}
-</fieldset>
+</div></fieldset>
 <p class="hint">The thank-you message and the redirect after the last page belong to each way of collecting responses: set them on the <a href="${surveyPaths(survey).collect}">Collect</a> page.</p>
 <div class="actions"><button type="submit">Save settings</button></div>
 </form></details>
