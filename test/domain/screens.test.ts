@@ -8,10 +8,10 @@ import type { Answer } from '../../src/domain/responses/answers.js';
 import { designIndex } from '../../src/domain/responses/design-index.js';
 import { pageView, placeOf, type Respondent } from '../../src/domain/responses/flow.js';
 import { type ResponseRow, responseOfRespondent, storedPages } from '../../src/domain/responses/responses.js';
-import { answerScreen, screenBack, screenPlace } from '../../src/domain/responses/screens.js';
+import { answerScreen, exitScreen, screenBack, screenPlace } from '../../src/domain/responses/screens.js';
 import { requireSurvey } from '../../src/domain/surveys/access.js';
-import { createPage, createQuestion, updatePage } from '../../src/domain/surveys/design.js';
-import { createSurvey, updateSurvey } from '../../src/domain/surveys/surveys.js';
+import { createQuestion, updatePage } from '../../src/domain/surveys/design.js';
+import { createSurvey, loadDesign, updateSurvey } from '../../src/domain/surveys/surveys.js';
 import { type DomainAccount, type DomainTest, openDomain } from './setup.js';
 
 let t: DomainTest;
@@ -30,12 +30,11 @@ let sessions = 0;
  * and C, then the page's own rule disqualifies. Page 3: a last text. One question at a time.
  */
 async function setUp() {
-  const created = await createSurvey(t.deps, owner.actor, { title: 'Screens', pages: [] });
-  const [p1, p2, p3] = [
-    await createPage(t.deps, owner.actor, created, { title: 'One' }),
-    await createPage(t.deps, owner.actor, created, { title: 'Two' }),
-    await createPage(t.deps, owner.actor, created, { title: 'Three' }),
-  ];
+  const created = await createSurvey(t.deps, owner.actor, {
+    title: 'Screens',
+    pages: ['One', 'Two', 'Three'].map((title) => ({ title, questions: [] })),
+  });
+  const [p1, p2, p3] = (await loadDesign(t.deps, created.id)).pages;
   const text = (pageId: string, heading: string, extra = {}) =>
     createQuestion(t.deps, owner.actor, created, pageId, {
       family: 'open_ended',
@@ -168,6 +167,49 @@ describe('one question at a time', () => {
     await s.post(ids.p1, 1, { [ids.name]: [{ text: 'Ann' }] });
     const both = storedPages((await s.saved())!).find((p) => p.id === ids.p1)!;
     expect(both.questions.map((q) => q.id)).toEqual([ids.pet, ids.name]);
+  });
+
+  it('Exit on a screen keeps what the page’s other screens saved', async () => {
+    const s = await setUp();
+    const { ids } = s;
+    await s.post(ids.p1, 0, { [ids.pet]: [{ choice_id: ids.cat }] });
+    await s.post(ids.p1, 1, {});
+    await s.post(ids.p2, 0, { [ids.a]: [{ text: 'a' }] });
+    // the form of screen 1 (B): every question of the page, only B answered
+    const page = s.r.index.pageById.get(ids.p2)!;
+    const given = {
+      page: {
+        id: ids.p2,
+        questions: page.questions.map((q) => ({ id: q.id, answers: q.id === ids.b ? [{ text: 'b' }] : [] })),
+      },
+    };
+    expect(await exitScreen(t.deps, s.r, await s.saved(), given, undefined, '1')).toBe(true);
+    const saved = (await s.saved())!;
+    expect(saved.response_status).toBe('partial');
+    expect(saved.current_page_id).toBe(ids.p2);
+    expect(storedPages(saved).find((p) => p.id === ids.p2)!.questions).toEqual([
+      { id: ids.a, answers: [{ text: 'a' }] },
+      { id: ids.b, answers: [{ text: 'b' }] },
+    ]);
+    // coming back: the screen after B
+    expect((await s.at(saved)).screen).toBe(2);
+  });
+
+  it('sends a page’s last screen back to an earlier screen whose required answer is missing', async () => {
+    const s = await setUp();
+    const { ids } = s;
+    // screen 1 asked for directly, the pet never given
+    const out = await s.post(ids.p1, 1, { [ids.name]: [{ text: 'Di' }] });
+    expect(out.kind).toBe('invalid');
+    if (out.kind !== 'invalid') return;
+    expect([...out.errors.keys()]).toEqual([ids.pet]);
+    expect(await s.saved()).toBeUndefined();
+    const shown = await s.at(undefined, '1');
+    expect(shown.page.pageId).toBe(ids.p1);
+    expect(shown.screen).toBe(1);
+    const place = placeOf(s.r.index, undefined);
+    const view = await pageView(t.deps, s.r, undefined, place.pageId);
+    expect(screenPlace(s.r, undefined, place, view, '1', out.errors).screen).toBe(0);
   });
 
   it('runs the page’s skip logic only when its last screen is answered', async () => {
