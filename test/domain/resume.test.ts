@@ -36,8 +36,8 @@ let sessions = 0;
 /** Two pages, each a required choice and a text; a weblink collector with `options`. */
 async function setUp(options: CollectorInput = {}) {
   const created = await createSurvey(t.deps, owner.actor, { title: 'Later', pages: [] });
-  const pages = [];
-  const questions = [];
+  const pages: string[] = [];
+  const questions: Array<{ choice: string; red: string; text: string }> = [];
   for (const title of ['One', 'Two']) {
     const page = await createPage(t.deps, owner.actor, created, { title });
     pages.push(page.id);

@@ -23,6 +23,6 @@ export function dropOffSection(index: DesignIndex, d: DropOff): Html | string {
   return html`<section class="q-result" id="drop-off"><h3>Where respondents stopped</h3>
 <p class="muted">Partial responses by the page they were on when they left; completed responses count as finished. Of ${d.total} ${d.total === 1 ? 'response' : 'responses'}.</p>
 ${barChart('Where respondents stopped, page by page', bars, d.total)}
-<table class="figures-table"><caption class="visually-hidden">Where respondents stopped</caption><thead><tr><th scope="col">Where</th><th scope="col" class="num">Responses</th><th scope="col" class="num">Share</th></tr></thead>
+<table class="figures-table drop-off"><caption class="visually-hidden">Where respondents stopped</caption><thead><tr><th scope="col">Where</th><th scope="col" class="num">Responses</th><th scope="col" class="num">Share</th></tr></thead>
 <tbody>${bars.map(row)}</tbody></table></section>`;
 }

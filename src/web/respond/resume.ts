@@ -52,10 +52,9 @@ function linkPanel(
   email = '',
 ): Html {
   const url = `${base}${RESUME_PATH}${token}`;
-  return html`<p>To finish later, on this or any other device, open this link. It works until ${day(expiresAt)} (UTC).</p>
+  return html`${note}<p>To finish later, on this or any other device, open this link. It works until ${day(expiresAt)} (UTC).</p>
 <p class="secret resume-link"><a href="${url}">${url}</a></p>
 <p>Anyone with this link can see and change your answers, so keep it to yourself.</p>
-${note}
 <form method="post" action="${RESUME_PATH}${token}/email" class="resume-email">
 <label for="resume-email">Email me the link</label>
 <input type="email" id="resume-email" name="email" autocomplete="email" value="${email}" required>
