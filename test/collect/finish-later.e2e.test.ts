@@ -91,6 +91,8 @@ describe('finish later', () => {
     // the link, once more: done
     await second.goto(`${server.url}${url![1]}`);
     expect(await second.locator('.resume-ended').textContent()).toContain('These answers are already sent.');
+    await first.goto(`${server.url}${url![1]}`);
+    await checkPage(first, 'finish-later-done');
 
     // where respondents stopped: one more leaves on page 1
     const third = await (await browser.newContext()).newPage();
