@@ -14,6 +14,7 @@ import {
   emailResumeLink,
   finishLater,
   openResumeLink,
+  pruneResumeLinks,
   RESUME_EMAILS_PER_LINK,
 } from '../../src/domain/responses/resume.js';
 import { requireSurvey } from '../../src/domain/surveys/access.js';
@@ -125,6 +126,11 @@ describe('finish later', () => {
       state: 'expired',
       expiresAt: saved.expiresAt,
     });
+    // the retention pass keeps an expired link RESUME_DAYS more (it still says "expired"), then deletes it
+    expect(await pruneResumeLinks(t.deps, 500)).toBe(0);
+    t.clock.advance(7 * 86_400_000);
+    expect(await pruneResumeLinks(t.deps, 500)).toBeGreaterThan(0);
+    expect((await openResumeLink(t.deps, saved.token)).state).toBe('unknown');
   });
 
   it('says an unknown or malformed link leads nowhere', async () => {
