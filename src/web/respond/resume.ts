@@ -115,12 +115,19 @@ export function resumeRoutes(app: PageApp, deps: Deps, send: Send) {
         html`<h1>This link is not valid</h1><p>Check that the whole link was copied, or open the survey's own link to start again.</p>`,
       );
     const survey = await withTheme(deps, s.survey);
-    const text = {
-      expired: html`<h1>${survey.title}</h1><div role="status" class="resume-ended" data-state="expired"><p><strong>This link has expired.</strong></p><p>Links to finish a survey later work for ${deps.config.resumeDays} days; this one ended on ${day(s.state === 'expired' ? s.expiresAt : '')}. Open the survey's own link to start again.</p></div>`,
-      done: html`<h1>${survey.title}</h1><div role="status" class="resume-ended" data-state="done"><p><strong>These answers are already sent.</strong></p><p>This survey was finished: there is nothing left to answer. Thank you.</p></div>`,
-      refused: html`<h1>${survey.title}</h1><div role="status" class="resume-ended" data-state="refused"><p><strong>This survey no longer lets saved answers be changed.</strong></p><p>The answers saved so far are kept.</p></div>`,
-    }[s.state];
-    return send(reply, s.state === 'expired' ? 410 : 200, `${survey.title}: finish later`, text, survey);
+    const message =
+      s.state === 'expired'
+        ? html`<p><strong>This link has expired.</strong></p><p>Links to finish a survey later work for ${deps.config.resumeDays} days; this one ended on ${day(s.expiresAt)}. Open the survey's own link to start again.</p>`
+        : s.state === 'done'
+          ? html`<p><strong>These answers are already sent.</strong></p><p>This survey was finished: there is nothing left to answer. Thank you.</p>`
+          : html`<p><strong>This survey no longer lets saved answers be changed.</strong></p><p>The answers saved so far are kept.</p>`;
+    return send(
+      reply,
+      s.state === 'expired' ? 410 : 200,
+      `${survey.title}: finish later`,
+      html`<h1>${survey.title}</h1><div role="status" class="resume-ended" data-state="${s.state}">${message}</div>`,
+      survey,
+    );
   }
 
   app.get('/r/resume/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
