@@ -93,6 +93,8 @@ export interface Config {
   /** Respondent page submissions per minute, per collector and client address
    * (RESPONSES_PER_MINUTE_PER_ADDRESS) and per collector (RESPONSES_PER_MINUTE_PER_COLLECTOR); 0 = no cap. */
   respondentLimits: { perAddressMinute: number; perCollectorMinute: number };
+  /** RESUME_DAYS: how long a respondent's "Finish later" link works. */
+  resumeDays: number;
   /** Shared results pages (/results/<token>, views and password tries) one client address may open a
    * minute (RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS); 0 = no cap. */
   resultsViewsPerMinute: number;
@@ -293,6 +295,7 @@ export const ENV_SCHEMA = Type.Partial(
       60,
       'respondent page submissions per collector and address a minute (0 = no cap)',
     ),
+    RESUME_DAYS: whole(30, 'days a respondent\'s "Finish later" link works', 1, 3650),
     RESPONSES_PER_MINUTE_PER_COLLECTOR: whole(
       6000,
       'respondent page submissions per collector a minute (0 = no cap)',
@@ -530,6 +533,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddressMinute: n('RESPONSES_PER_MINUTE_PER_ADDRESS'),
       perCollectorMinute: n('RESPONSES_PER_MINUTE_PER_COLLECTOR'),
     },
+    resumeDays: n('RESUME_DAYS'),
     resultsViewsPerMinute: n('RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS'),
     heavyRequestsPerAccount: n('HEAVY_REQUESTS_PER_ACCOUNT'),
     contactLimits: {

@@ -8,6 +8,7 @@ import type { NotifyTables } from './tables/notify.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
+import type { ResumeTables } from './tables/resume.js';
 import type { ScaleTables } from './tables/scale.js';
 import type { SharedResultsTables } from './tables/shared-results.js';
 import type { SharingTables } from './tables/sharing.js';
@@ -38,4 +39,5 @@ export interface Database
     WorkerTables,
     TwoFactorTables,
     AuditTables,
-    SsoTables {}
+    SsoTables,
+    ResumeTables {}

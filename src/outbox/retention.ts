@@ -3,12 +3,14 @@
 // locks for long).
 // Finished exports carry their own expiry (EXPORT_RETENTION_HOURS) and go in the same pass, with
 // their files (domain/exports pruneExports), as do expired account links (domain/accounts/links.ts)
-// and uploads whose response never committed or is gone (domain/uploads sweepUploads).
+// and uploads whose response never committed or is gone (domain/uploads sweepUploads), and
+// "Finish later" links RESUME_DAYS after they expired (domain/responses/resume.ts).
 import { sql } from 'kysely';
 import { RETAINED_KINDS, type RetainedKind } from '../config.js';
 import type { Deps } from '../context.js';
 import { pruneAudit } from '../domain/audit/log.js';
 import { pruneExports } from '../domain/exports/exports.js';
+import { pruneResumeLinks } from '../domain/responses/resume.js';
 import { pruneUploadWindows } from '../domain/uploads/admission.js';
 import { sweepUploads } from '../domain/uploads/uploads.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/rules.js';
@@ -85,10 +87,12 @@ export const PRUNERS: Partial<Record<RetainedKind, Pruner>> = {
 export async function pruneOnce(
   deps: Deps,
   options: { batchSize?: number; batches?: number } = {},
-): Promise<Partial<Record<RetainedKind | 'exports' | 'account_links' | 'uploads', number>>> {
+): Promise<Partial<Record<RetainedKind | 'exports' | 'account_links' | 'uploads' | 'resume_links', number>>> {
   const { batchSize = 500, batches = 10 } = options;
   const now = deps.clock.now().getTime();
-  const pruned: Partial<Record<RetainedKind | 'exports' | 'account_links' | 'uploads', number>> = {};
+  const pruned: Partial<
+    Record<RetainedKind | 'exports' | 'account_links' | 'uploads' | 'resume_links', number>
+  > = {};
   for (const kind of RETAINED_KINDS) {
     const prune = PRUNERS[kind];
     const days = deps.config.retention[kind];
@@ -111,6 +115,7 @@ export async function pruneOnce(
     sql`expires_at < ${deps.clock.now().toISOString()}`,
     batchSize,
   );
+  pruned.resume_links = await pruneResumeLinks(deps, batchSize);
   // Uploaded files no committed response refers to (an interrupted upload, a deleted survey).
   pruned.uploads = await sweepUploads(deps, batchSize);
   await pruneUploadWindows(deps);

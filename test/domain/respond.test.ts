@@ -162,8 +162,9 @@ describe('Exit', () => {
     const s = await setUp();
     const r = s.respondent();
     // the colour is missing (required): the name is still kept
-    expect(await exitPage(t.deps, r, undefined, { page: s.firstPage(null, 'Ann') }, undefined)).toBe(true);
+    const exited = await exitPage(t.deps, r, undefined, { page: s.firstPage(null, 'Ann') }, undefined);
     const saved = (await responseOfRespondent(t.deps, s.collector.id, r.respondentKey))!;
+    expect(exited?.id).toBe(saved.id);
     expect(saved.response_status).toBe('partial');
     expect(saved.current_page_id).toBe(s.pages[0]);
   });
@@ -173,7 +174,7 @@ describe('Exit', () => {
     const r = s.respondent();
     expect(
       await exitPage(t.deps, r, undefined, { page: s.firstPage(s.choices.green, 'Ann') }, undefined),
-    ).toBe(false);
+    ).toBeNull();
     expect(await responseOfRespondent(t.deps, s.collector.id, r.respondentKey)).toBeUndefined();
   });
 });

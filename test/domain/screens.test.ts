@@ -8,6 +8,7 @@ import type { Answer } from '../../src/domain/responses/answers.js';
 import { designIndex } from '../../src/domain/responses/design-index.js';
 import { pageView, placeOf, type Respondent } from '../../src/domain/responses/flow.js';
 import { type ResponseRow, responseOfRespondent, storedPages } from '../../src/domain/responses/responses.js';
+import { finishLater } from '../../src/domain/responses/resume.js';
 import { answerScreen, exitScreen, screenBack, screenPlace } from '../../src/domain/responses/screens.js';
 import { requireSurvey } from '../../src/domain/surveys/access.js';
 import { createQuestion, updatePage } from '../../src/domain/surveys/design.js';
@@ -183,7 +184,9 @@ describe('one question at a time', () => {
         questions: page.questions.map((q) => ({ id: q.id, answers: q.id === ids.b ? [{ text: 'b' }] : [] })),
       },
     };
-    expect(await exitScreen(t.deps, s.r, await s.saved(), given, undefined, '1')).toBe(true);
+    expect(await exitScreen(t.deps, s.r, await s.saved(), given, undefined, '1')).toMatchObject({
+      response_status: 'partial',
+    });
     const saved = (await s.saved())!;
     expect(saved.response_status).toBe('partial');
     expect(saved.current_page_id).toBe(ids.p2);
@@ -193,6 +196,28 @@ describe('one question at a time', () => {
     ]);
     // coming back: the screen after B
     expect((await s.at(saved)).screen).toBe(2);
+  });
+
+  it('Finish later on a screen keeps the page’s other screens and gives a link to this response', async () => {
+    const s = await setUp();
+    const { ids } = s;
+    await s.post(ids.p1, 0, { [ids.pet]: [{ choice_id: ids.cat }] });
+    await s.post(ids.p1, 1, {});
+    await s.post(ids.p2, 0, { [ids.a]: [{ text: 'a' }] });
+    const page = s.r.index.pageById.get(ids.p2)!;
+    const given = {
+      page: {
+        id: ids.p2,
+        questions: page.questions.map((q) => ({ id: q.id, answers: q.id === ids.b ? [{ text: 'b' }] : [] })),
+      },
+    };
+    const later = await finishLater(t.deps, s.r, await s.saved(), given, undefined, '1');
+    const saved = (await s.saved())!;
+    expect(later?.response.id).toBe(saved.id);
+    expect(storedPages(saved).find((p) => p.id === ids.p2)!.questions).toEqual([
+      { id: ids.a, answers: [{ text: 'a' }] },
+      { id: ids.b, answers: [{ text: 'b' }] },
+    ]);
   });
 
   it('sends a page’s last screen back to an earlier screen whose required answer is missing', async () => {

@@ -11,6 +11,7 @@ import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js'
 import type { ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { type Crosstab, isComparable, resultsBy } from './crosstab.js';
+import { type DropOff, dropOff } from './dropoff.js';
 import type { QuestionRollup } from './rollups.js';
 import { type QuizDistribution, quizDistribution } from './scores.js';
 import { responseTrend, type Trend } from './trend.js';
@@ -25,6 +26,8 @@ export interface AnalyzeResults {
   words: Map<string, QuestionWords>;
   quiz: QuizDistribution | null;
   trend: Trend;
+  /** where respondents stopped, page by page */
+  dropOff: DropOff;
 }
 
 /** Questions whose latest written answers the page lists. */
@@ -74,13 +77,14 @@ async function compute(
   by: IndexedQuestion | undefined,
 ): Promise<AnalyzeResults> {
   // Independent reads, at once (on PostgreSQL they run side by side).
-  const [{ total, items, compared }, { texts, words }, quiz, trend] = await Promise.all([
+  const [{ total, items, compared }, { texts, words }, quiz, trend, stops] = await Promise.all([
     resultsBy(deps, index, filters, questions, by),
     textResults(deps, survey.language, filters, questions, textual(questions)),
     quizDistribution(deps, survey, index, filters),
     responseTrend(deps, filters),
+    dropOff(deps, index, filters),
   ]);
-  return { total, items, compared, texts, words, quiz, trend };
+  return { total, items, compared, texts, words, quiz, trend, dropOff: stops };
 }
 
 /** The analyze page's figures of the responses matching `filters` (already narrowed to what the

@@ -575,7 +575,7 @@ export async function answerPart(
  * Exit: saves the page's acceptable answers (and files) as a partial response the respondent can
  * resume (same browser), dropping those that need putting right, unless the collector lets no
  * saved response change (edit_response_type never), when answers on this page are not kept.
- * Answers true when they were saved.
+ * Answers the saved response, or null when nothing was saved.
  */
 export async function exitPage(
   deps: Deps,
@@ -583,16 +583,16 @@ export async function exitPage(
   response: ResponseRow | undefined,
   given: PageAnswers,
   started: string | undefined,
-): Promise<boolean> {
+): Promise<ResponseRow | null> {
   if (!mayResume(r.collector) || (response && response.response_status !== 'partial')) {
     await discardFiles(given.files ?? []);
-    return false;
+    return null;
   }
   const { page, errors, accepted } = checkPage(deps, r, response, given);
   await discardFiles((given.files ?? []).filter((f) => !accepted.includes(f)));
   page.questions = (page.questions ?? []).filter((q) => !errors.has(q.id));
   const { path, logicPath } = pathBefore(response, page.id);
-  await saveWithFiles(deps, r, response, page, accepted, (id) =>
+  return saveWithFiles(deps, r, response, page, accepted, (id) =>
     save(deps, r, response, page, started, {
       id,
       status: 'partial',
@@ -602,7 +602,6 @@ export async function exitPage(
       finished: false,
     }),
   );
-  return true;
 }
 
 /** Whether a respondent who leaves can come back to a saved partial response. */
@@ -619,8 +618,13 @@ export type EditLink =
 /** Opens an edit_url's token; undefined when it leads nowhere (no such response, no link). */
 export async function openEditLink(deps: Deps, token: string): Promise<EditLink | undefined> {
   const response = await responseByEditToken(deps, token);
-  const collector = response && (await collectorById(deps, response.collector_id));
-  if (!response || !collector?.url_token) return undefined;
+  return response && openResponse(deps, response);
+}
+
+/** Where a response is continued (an edit_url or a "Finish later" link), if anywhere. */
+export async function openResponse(deps: Deps, response: ResponseRow): Promise<EditLink | undefined> {
+  const collector = await collectorById(deps, response.collector_id);
+  if (!collector?.url_token) return undefined;
   const mode = collector.options.edit_response_type;
   if (mode === 'never' || (mode === 'until_complete' && response.response_status === 'completed'))
     return { refused: mode };

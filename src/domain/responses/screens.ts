@@ -227,7 +227,7 @@ export async function exitScreen(
   given: PageAnswers,
   started: string | undefined,
   asked: unknown,
-): Promise<boolean> {
+): Promise<ResponseRow | null> {
   const { part } = await screenPart(deps, r, response, given, asked);
   return exitPage(deps, r, response, part, started);
 }

@@ -52,6 +52,7 @@ import { richText } from '../surveys/render-question.js';
 import { planOf } from '../typed.js';
 import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { compareForm, compareResult } from './compare.js';
+import { dropOffSection } from './dropoff.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
 import { shareResultsLink } from './share-results.js';
 import { wordsPanel } from './text.js';
@@ -369,7 +370,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
         release();
       }
       reply.header('x-results-cache', computed.cache);
-      const { total, items, compared, texts, words, quiz, trend } = computed.results;
+      const { total, items, compared, texts, words, quiz, trend, dropOff } = computed.results;
       const form = filterForm(
         `/analyze/${token}`,
         f,
@@ -387,6 +388,7 @@ ${planNotice(plan, survey)}
 ${matchCount(total, f)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
 ${trendResult(trend)}
+${dropOffSection(index, dropOff)}
 ${compareForm(`/analyze/${token}`, f, index, compared?.by)}
 ${compared ? compareResult(compared) : ''}
 ${quiz ? quizResult(quiz) : ''}

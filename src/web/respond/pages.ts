@@ -36,6 +36,7 @@ import {
   responseOfRespondent,
   storedPages,
 } from '../../domain/responses/responses.js';
+import { finishLater } from '../../domain/responses/resume.js';
 import { answerScreen, exitScreen, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
@@ -66,6 +67,7 @@ import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
+import { continueResponse, laterButton, resumeRoutes } from './resume.js';
 import { renderScreen } from './screen.js';
 import { SCRIPT } from './script.js';
 import {
@@ -209,6 +211,7 @@ ${questions}
 ${place.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
 <button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
 ${s.buttons_text.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons_text.exit_button}</button>` : ''}
+${laterButton(ctx.collector)}
 </nav>
 <div class="progress"><label for="progress">Page ${done + 1} of ${total === done + 1 || isLast ? done + 1 : `up to ${total}`}</label>
 <progress id="progress" value="${done}" max="${total}">${Math.round((done / total) * 100)}%</progress></div>
@@ -415,14 +418,9 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           'Response cannot be edited',
           html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${link.refused === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
         );
-      const { response, collector, recipient: invited } = link;
-      const sess = newSessionToken();
-      await bindRespondent(deps, response.id, sha256(sess));
-      const path = `/r/${collector.url_token}`;
-      const cookie = invited ? `sr${collector.id}r${invited.id}` : `sr${collector.id}`;
-      setCookie(deps, reply, cookie, sess, path, 60 * 60 * 24 * 30);
-      return reply.redirect(invited ? `${path}?rcp=${invited.token}` : path, 303);
+      return continueResponse(deps, reply, link);
     });
+    const laterPage = resumeRoutes(app, deps, send);
 
     app.post<{ Params: { token: string }; Body: Form }>(
       '/r/:token/password',
@@ -631,6 +629,10 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       };
       let finished: ResponseRow;
       try {
+        if (nav === 'later') {
+          const saved = await finishLater(deps, respondent, response, given, started, form.screen);
+          return laterPage(reply, ctx.survey, saved, linkOf(ctx));
+        }
         if (nav === 'exit') {
           const saved = oneAtATime(ctx.survey)
             ? await exitScreen(deps, respondent, response, given, started, form.screen)

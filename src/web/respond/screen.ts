@@ -14,6 +14,7 @@ import { acceptedTypes, sizeText } from '../../domain/uploads/uploads.js';
 import { type Html, html, raw } from '../html.js';
 import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
 import { type Values, valuesFromAnswers } from './form-answers.js';
+import { laterButton } from './resume.js';
 import { SCREEN_SCRIPT } from './screen-script.js';
 import { SCRIPT } from './script.js';
 import { csrfToken } from './session.js';
@@ -112,6 +113,7 @@ ${p.description && at.screen === 0 ? html`<p>${richText(p.description, view.reca
 <span class="muted enter-hint" hidden>or press Enter</span>
 ${at.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
 ${s.buttons_text.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons_text.exit_button}</button>` : ''}
+${laterButton(ctx.collector)}
 </nav>
 <div class="progress"><label for="progress">Question ${done + 1} of ${exact ? total : `up to ${total}`}</label>
 <progress id="progress" value="${done}" max="${total}">${Math.round((done / total) * 100)}%</progress></div>
