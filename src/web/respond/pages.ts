@@ -30,12 +30,7 @@ import {
   placeOf,
   type Respondent,
 } from '../../domain/responses/flow.js';
-import {
-  bindRespondent,
-  type ResponseRow,
-  responseOfRespondent,
-  storedPages,
-} from '../../domain/responses/responses.js';
+import { type ResponseRow, responseOfRespondent, storedPages } from '../../domain/responses/responses.js';
 import { finishLater } from '../../domain/responses/resume.js';
 import { answerScreen, exitScreen, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
