@@ -7,6 +7,7 @@ import type { InvitationTables } from './tables/invitations.js';
 import type { NotifyTables } from './tables/notify.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
+import type { QuotaTables } from './tables/quotas.js';
 import type { ReachTables } from './tables/reach.js';
 import type { ScaleTables } from './tables/scale.js';
 import type { SharedResultsTables } from './tables/shared-results.js';
@@ -38,4 +39,5 @@ export interface Database
     WorkerTables,
     TwoFactorTables,
     AuditTables,
-    SsoTables {}
+    SsoTables,
+    QuotaTables {}
