@@ -275,6 +275,40 @@ describe('the count under concurrency', () => {
   });
 });
 
+describe('counting API updates', () => {
+  it('counts a partial response when a PATCH completes it, and keeps it overquota beyond the limit', async () => {
+    const s = await onePage();
+    const quota = await addQuota(s, {
+      name: 'Under 30',
+      limit: 1,
+      conditions: [under30(s)],
+      action: { type: 'end_survey' },
+    });
+    const page = {
+      id: s.pages[0],
+      questions: [{ id: s.questions.age, answers: [{ choice_id: s.choices.age[0] }] }],
+    };
+    const partial = async () => {
+      const res = await api().post(
+        `/v3/collectors/${s.collector.id}/responses`,
+        { response_status: 'partial', pages: [page] },
+        auth(),
+      );
+      expect(res.status, res.text).toBe(201);
+      return res.body.id as string;
+    };
+    const [a, b] = [await partial(), await partial()];
+    const complete = (id: string) =>
+      api().patch(`/v3/surveys/${s.id}/responses/${id}`, { response_status: 'completed' }, auth());
+    expect((await complete(a)).body.response_status).toBe('completed');
+    expect((await complete(b)).body.response_status).toBe('overquota');
+    // editing a completed response does not count it again
+    const again = await api().patch(`/v3/surveys/${s.id}/responses/${a}`, { custom_value: 'x' }, auth());
+    expect(again.body.response_status).toBe('completed');
+    expect((await api().get(`/v3/surveys/${s.id}/quotas/${quota.id}`, auth())).body.count).toBe(1);
+  });
+});
+
 describe('the actions', () => {
   /** A one-page survey whose quota of 1 on "Under 30" takes `action`, already filled by one respondent. */
   async function full(action: Record<string, unknown>) {

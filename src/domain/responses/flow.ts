@@ -124,23 +124,35 @@ export async function reviseResponse(
   created: string | undefined,
   mode: 'patch' | 'put',
 ): Promise<ResponseRow> {
+  // A response counts against the survey's quotas once, when it first completes.
+  const written = (
+    status: ResponseStatus,
+    write: (s: ResponseStatus, within?: Within) => Promise<ResponseRow>,
+  ) =>
+    status !== 'completed' || current.response_status === 'completed'
+      ? write(status)
+      : completeUnderQuotas(
+          deps,
+          { surveyId: current.survey_id, collectorId: current.collector_id },
+          write,
+        ).then((done) => done.row);
   // A PATCH that leaves the answers alone keeps the path they took (and the status it is given).
   if (mode === 'patch' && input.pages === undefined)
-    return updateResponse(deps, actor, current, index, input, created, mode);
+    return written(input.response_status ?? (current.response_status as ResponseStatus), (s, within) =>
+      updateResponse(deps, actor, current, index, { ...input, response_status: s }, created, mode, {
+        within,
+      }),
+    );
   const status =
     input.response_status ?? (mode === 'put' ? 'completed' : (current.response_status as ResponseStatus));
   const variables =
     input.custom_variables ?? (JSON.parse(current.custom_variables || '{}') as Record<string, string>);
   const r = replay(index, updatedPages(index, current, input, mode), status, variables);
-  const row = await updateResponse(
-    deps,
-    actor,
-    current,
-    index,
-    { ...input, response_status: r.status },
-    created,
-    mode,
-    r.extras,
+  const row = await written(r.status, (s, within) =>
+    updateResponse(deps, actor, current, index, { ...input, response_status: s }, created, mode, {
+      ...r.extras,
+      within,
+    }),
   );
   // A PUT, or a PATCH of a file-upload question, may leave an uploaded file unanswered.
   if (hasUploads(index)) await keepOnlyReferenced(deps, row.id, storedPages(row));
