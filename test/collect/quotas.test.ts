@@ -242,6 +242,45 @@ describe('the count under concurrency', () => {
     expect(await statuses(s.id)).toEqual({ completed: 3, overquota: 18 });
   });
 
+  it.each([
+    ['redirect', { type: 'redirect', url: 'https://example.org/full' }],
+    ['disqualify', { type: 'disqualify' }],
+    ['close_collector', { type: 'close_collector', message: 'We are done collecting.' }],
+  ])(
+    'with the %s action: 2 of 20 simultaneous respondents complete, 18 get the action',
+    async (kind, action) => {
+      const s = await twoPages();
+      await addQuota(s, { name: 'Under 30', limit: 2, conditions: [under30(s)], action });
+      const sessions = await Promise.all(Array.from({ length: 20 }, () => openSession(s.collector.url)));
+      for (const session of sessions)
+        await postPage(session, { [`q_${s.questions.age}`]: s.choices.age[0] }, 'next');
+      const ends = await Promise.all(
+        sessions.map((session) => postPage(session, { [`q_${s.questions.note}`]: 'hi' }, 'done', s.pages[1])),
+      );
+      const texts = await Promise.all(ends.map((r) => r.text()));
+      expect(texts.filter((t) => t.includes('class="thank-you"'))).toHaveLength(2);
+      if (kind === 'redirect')
+        expect(
+          ends.filter((r) => r.status === 303 && r.headers.get('location') === 'https://example.org/full'),
+        ).toHaveLength(18);
+      if (kind === 'disqualify')
+        expect(texts.filter((t) => t.includes('class="disqualified"'))).toHaveLength(18);
+      if (kind === 'close_collector') {
+        // The first one beyond the quota closes the collector: whoever posts after that finds it
+        // closed (the collector's closed page; that response stays partial).
+        const told = texts.filter((t) => t.includes('We are done collecting.')).length;
+        const closed = texts.filter((t) => t.includes('data-reason="closed"')).length;
+        expect(told).toBeGreaterThanOrEqual(1);
+        expect(told + closed).toBe(18);
+        expect((await api().get(`/v3/collectors/${s.collector.id}`, auth())).body.status).toBe('closed');
+        const partial = closed ? { partial: closed } : {};
+        expect(await statuses(s.id)).toEqual({ completed: 2, overquota: told, ...partial });
+        return;
+      }
+      expect(await statuses(s.id)).toEqual({ completed: 2, overquota: 18 });
+    },
+  );
+
   it('through the API: 20 simultaneous completed responses, 2 completed and 18 overquota', async () => {
     const s = await onePage();
     const quota = await addQuota(s, {
