@@ -385,5 +385,13 @@ describe('the actions', () => {
     expect(await statuses(s.id)).toEqual({ completed: 1, overquota: 1 });
     const later = await fetch(`${server.url}${new URL(s.collector.url).pathname}`);
     expect(await later.text()).toContain('data-reason="closed"');
+    // the close is an event like a close through the API (webhooks, activity)
+    const events = await server.deps.db.kysely
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'collector_updated')
+      .where('resource_id', '=', s.collector.id)
+      .execute();
+    expect(events.map((e) => JSON.parse(e.data).fields)).toEqual([['status']]);
   });
 });

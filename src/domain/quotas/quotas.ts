@@ -16,6 +16,7 @@ import type { QuotasTable } from '../../db/tables/quotas.js';
 import { ApiError } from '../../platform/errors.js';
 import { parseAs } from '../../platform/json.js';
 import { isOneOf } from '../../platform/lists.js';
+import { recordEvent } from '../core/events.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { loadDesign } from '../surveys/surveys.js';
 
@@ -284,12 +285,27 @@ export async function countQuotas(
   }
 }
 
-/** Closes the collector an overquota response came through (the close_collector action). */
+/** Closes the collector an overquota response came through (the close_collector action), with the
+ * collector_updated event a close through the API writes. */
 export async function closeCollectorForQuota(deps: Deps, collectorId: string): Promise<void> {
-  await deps.db.kysely
-    .updateTable('collectors')
-    .set({ status: 'closed', date_modified: deps.clock.now().toISOString() })
-    .where('id', '=', collectorId)
-    .where('status', '<>', 'closed')
-    .execute();
+  const [eventId] = await deps.ids.take(1);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const closed = await trx
+      .updateTable('collectors')
+      .set({ status: 'closed', date_modified: deps.clock.now().toISOString() })
+      .where('id', '=', collectorId)
+      .where('status', '<>', 'closed')
+      .returning(['owner_id', 'survey_id'])
+      .executeTakeFirst();
+    if (!closed) return;
+    await recordEvent(deps, trx, eventId, {
+      type: 'collector_updated',
+      ownerId: closed.owner_id,
+      actorId: null,
+      resourceType: 'collector',
+      resourceId: collectorId,
+      ip: null,
+      data: { survey_id: closed.survey_id, fields: ['status'] },
+    });
+  });
 }
