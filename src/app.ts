@@ -20,6 +20,7 @@ import { rolesRoutes } from './api/v3/roles/roles.js';
 import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
 import { pagesRoutes } from './api/v3/surveys/pages.js';
+import { quotasRoutes } from './api/v3/surveys/quotas.js';
 import { surveysRoutes } from './api/v3/surveys/surveys.js';
 import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
@@ -77,6 +78,7 @@ const apiRoutes: Routes[] = [
   foldersRoutes,
   libraryRoutes,
   translationsRoutes,
+  quotasRoutes,
   webhooksRoutes,
   contactsRoutes,
   contactListsRoutes,

@@ -7,6 +7,7 @@ import type { InvitationTables } from './tables/invitations.js';
 import type { NotifyTables } from './tables/notify.js';
 import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
+import type { QuotaTables } from './tables/quotas.js';
 import type { ReachTables } from './tables/reach.js';
 import type { ResumeTables } from './tables/resume.js';
 import type { ScaleTables } from './tables/scale.js';
@@ -40,4 +41,5 @@ export interface Database
     TwoFactorTables,
     AuditTables,
     SsoTables,
-    ResumeTables {}
+    ResumeTables,
+    QuotaTables {}

@@ -44,6 +44,18 @@ function bodyFor(method: string, path: string): unknown {
       headings: [{ heading: 'Taken' }],
     },
     'PATCH /v3/survey_folders/{folder_id}': { title: 'Taken' },
+    'POST /v3/surveys/{survey_id}/quotas': {
+      name: 'Taken',
+      limit: 1,
+      conditions: [{ question_id: '1', choice_id: '1' }],
+      action: { type: 'end_survey' },
+    },
+    'PUT /v3/surveys/{survey_id}/quotas/{quota_id}': {
+      name: 'Taken',
+      limit: 1,
+      conditions: [{ question_id: '1', choice_id: '1' }],
+      action: { type: 'end_survey' },
+    },
     'POST /v3/surveys/{survey_id}/languages/{language_code}': translations(),
     'PATCH /v3/surveys/{survey_id}/languages/{language_code}': translations(),
     'PUT /v3/webhooks/{webhook_id}': {

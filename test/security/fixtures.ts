@@ -35,6 +35,7 @@ export interface OwnedResources {
   workgroupMemberId: string;
   shareId: string;
   userId: string;
+  quotaId: string;
 }
 
 function created(res: ApiResponse, what: string): any {
@@ -189,6 +190,19 @@ export async function createEveryResource(
     ),
     'share',
   );
+  const quota = created(
+    await c.post(
+      `/v3/surveys/${survey.id}/quotas`,
+      {
+        name: 'Yes sayers',
+        limit: 10,
+        conditions: [{ question_id: choiceQ.id, choice_id: choiceQ.answers.choices[0].id }],
+        action: { type: 'end_survey', message: 'Thank you.' },
+      },
+      t,
+    ),
+    'quota',
+  );
   return {
     surveyId: survey.id,
     pageId: page.id,
@@ -216,6 +230,7 @@ export async function createEveryResource(
     workgroupMemberId: wgMember.id,
     shareId: share.id,
     userId: owner.user.id,
+    quotaId: quota.id,
   };
 }
 
@@ -245,6 +260,7 @@ export function ownedIdFor(ids: OwnedResources, param: string, path: string): st
     workgroup_id: ids.workgroupId,
     share_id: ids.shareId,
     user_id: ids.userId,
+    quota_id: ids.quotaId,
   };
   return byName[param];
 }

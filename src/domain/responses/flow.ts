@@ -13,6 +13,7 @@ import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Collector, collectorById } from '../collectors/collectors.js';
 import type { RecipientRow } from '../invitations/recipients.js';
+import type { Quota } from '../quotas/quotas.js';
 import type { SurveyRow } from '../surveys/access.js';
 import type { PipeRef } from '../surveys/piping.js';
 import { respondentOrder, sortsByCount } from '../surveys/randomise.js';
@@ -29,6 +30,7 @@ import {
 import type { Answer, PageIn } from './answers.js';
 import { answerProblem } from './checks.js';
 import type { DesignIndex, IndexedQuestion } from './design-index.js';
+import { completeUnderQuotas, type Within } from './quota-gate.js';
 import { hiddenOn, type Known, knownFrom, recalled } from './recall.js';
 import {
   createResponse,
@@ -104,16 +106,13 @@ export async function submitResponse(
     input.response_status ?? 'completed',
     input.custom_variables ?? {},
   );
-  return createResponse(
-    deps,
-    actor,
-    survey,
-    collector,
-    index,
-    { ...input, response_status: r.status },
-    created,
-    r.extras,
-  );
+  const write = (status: ResponseStatus, within?: Within) =>
+    createResponse(deps, actor, survey, collector, index, { ...input, response_status: status }, created, {
+      ...r.extras,
+      within,
+    });
+  if (r.status !== 'completed') return write(r.status);
+  return (await completeUnderQuotas(deps, { surveyId: survey.id, collectorId: collector.id }, write)).row;
 }
 
 export async function reviseResponse(
@@ -125,23 +124,35 @@ export async function reviseResponse(
   created: string | undefined,
   mode: 'patch' | 'put',
 ): Promise<ResponseRow> {
+  // A response counts against the survey's quotas once, when it first completes.
+  const written = (
+    status: ResponseStatus,
+    write: (s: ResponseStatus, within?: Within) => Promise<ResponseRow>,
+  ) =>
+    status !== 'completed' || current.response_status === 'completed'
+      ? write(status)
+      : completeUnderQuotas(
+          deps,
+          { surveyId: current.survey_id, collectorId: current.collector_id },
+          write,
+        ).then((done) => done.row);
   // A PATCH that leaves the answers alone keeps the path they took (and the status it is given).
   if (mode === 'patch' && input.pages === undefined)
-    return updateResponse(deps, actor, current, index, input, created, mode);
+    return written(input.response_status ?? (current.response_status as ResponseStatus), (s, within) =>
+      updateResponse(deps, actor, current, index, { ...input, response_status: s }, created, mode, {
+        within,
+      }),
+    );
   const status =
     input.response_status ?? (mode === 'put' ? 'completed' : (current.response_status as ResponseStatus));
   const variables =
     input.custom_variables ?? (JSON.parse(current.custom_variables || '{}') as Record<string, string>);
   const r = replay(index, updatedPages(index, current, input, mode), status, variables);
-  const row = await updateResponse(
-    deps,
-    actor,
-    current,
-    index,
-    { ...input, response_status: r.status },
-    created,
-    mode,
-    r.extras,
+  const row = await written(r.status, (s, within) =>
+    updateResponse(deps, actor, current, index, { ...input, response_status: s }, created, mode, {
+      ...r.extras,
+      within,
+    }),
   );
   // A PUT, or a PATCH of a file-upload question, may leave an uploaded file unanswered.
   if (hasUploads(index)) await keepOnlyReferenced(deps, row.id, storedPages(row));
@@ -206,6 +217,8 @@ export function placeOf(index: DesignIndex, response: ResponseRow | undefined, a
 export type Outcome =
   | { kind: 'next'; pageId: string }
   | { kind: 'finished'; status: Ending; response: ResponseRow }
+  /** completed beyond a full quota its answers meet: saved overquota, the quota's end is shown */
+  | { kind: 'overquota'; quota: Quota; response: ResponseRow }
   /** the page's answers need putting right: a message per question id (nothing was saved) */
   | { kind: 'invalid'; errors: Map<string, string> };
 
@@ -334,6 +347,7 @@ async function save(
     path: string[];
     logicPath: LogicPath;
     finished: boolean;
+    within?: Within;
   },
 ): Promise<ResponseRow> {
   const now = deps.clock.now();
@@ -366,6 +380,7 @@ async function save(
         pagePath: step.path,
         logicPath: step.logicPath,
         metadata: {},
+        within: step.within,
       },
     );
   return updateResponse(
@@ -383,6 +398,7 @@ async function save(
       totalTime: Math.max(0, Math.floor((now.getTime() - Date.parse(response.date_created)) / 1000)),
       // A finished response keeps only the answers of the pages on the path it took.
       onlyPages: step.finished ? new Set(step.path) : undefined,
+      within: step.within,
     },
   );
 }
@@ -524,16 +540,34 @@ export async function answerPage(
   path.push(page.id);
   if (route.fired) logicPath[page.id] = route.fired;
   const kept = (response?.response_status as ResponseStatus | undefined) ?? 'partial';
-  const row = await saveWithFiles(deps, r, response, page, accepted, (id) =>
-    save(deps, r, response, page, started, {
-      id,
-      status: route.end ?? (kept === 'disqualified' ? 'partial' : kept),
-      currentPageId: route.next ?? '0',
-      path,
-      logicPath,
-      finished: route.end !== null,
-    }),
-  );
+  const status = route.end ?? (kept === 'disqualified' ? 'partial' : kept);
+  let over: Quota | undefined;
+  const row = await saveWithFiles(deps, r, response, page, accepted, async (id) => {
+    const write = (s: ResponseStatus, within?: Within) =>
+      save(deps, r, response, page, started, {
+        id,
+        status: s,
+        currentPageId: route.next ?? '0',
+        path,
+        logicPath,
+        finished: route.end !== null,
+        within,
+      });
+    // A response counts against the quotas once, when it first completes.
+    if (status !== 'completed' || kept === 'completed') return write(status);
+    const done = await completeUnderQuotas(
+      deps,
+      { surveyId: r.survey.id, collectorId: r.collector.id },
+      write,
+    );
+    over = done.over;
+    return done.row;
+  });
+  // A quota that disqualifies ends as a disqualified response does (the status says overquota).
+  if (over)
+    return over.action.type === 'disqualify'
+      ? { kind: 'finished', status: 'disqualified', response: row }
+      : { kind: 'overquota', quota: over, response: row };
   return route.end
     ? { kind: 'finished', status: route.end, response: row }
     : { kind: 'next', pageId: route.next! };

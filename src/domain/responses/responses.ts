@@ -64,6 +64,8 @@ export interface CreateExtras {
   dateModified?: string;
   /** Copied history (an import): written without events, so no webhook, alert or activity. */
   silent?: boolean;
+  /** More rows in the response's transaction (quota counts); throwing rolls the response back. */
+  within?: (trx: Trx, row: ResponseRow) => Promise<void>;
 }
 
 const editToken = () => randomBytes(18).toString('base64url');
@@ -186,10 +188,11 @@ export async function createResponse(
         keys: answerKeys(pages, counted),
         events: oneRow(events),
       },
-      activity.length === 0
+      activity.length === 0 && !extras.within
         ? undefined
         : async (trx) => {
             for (const e of activity) await recordActivity(trx, e.id, e.event, now);
+            await extras.within?.(trx, row);
           },
     );
   } catch (err) {
@@ -220,6 +223,8 @@ export interface UpdateExtras {
   onlyPages?: ReadonlySet<string>;
   /** Copied history (an import): written without events, so no webhook, alert or activity. */
   silent?: boolean;
+  /** More rows in the update's transaction (quota counts); throwing rolls the update back. */
+  within?: (trx: Trx, row: ResponseRow) => Promise<void>;
 }
 
 /** The answers an update stores: PUT replaces them, PATCH merges the given questions in. */
@@ -300,6 +305,7 @@ export async function updateResponse(
     await addCounts(trx, current.survey_id, current.collector_id, deltas);
     await addNumbers(trx, current.survey_id, current.collector_id, numbers);
     await writeEvents(deps, trx, eventIds, types, next, actor);
+    await extras.within?.(trx, next);
   });
   return next;
 }

@@ -32,6 +32,7 @@ import {
 } from '../../domain/exports/exports.js';
 import { isSummary } from '../../domain/exports/formats.js';
 import { EXPORT_FORMATS, FILE_TYPES } from '../../domain/exports/writers.js';
+import { listQuotas } from '../../domain/quotas/quotas.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
 import { hiddenByPlan, readableFilters, readableUpTo } from '../../domain/responses/plan-limit.js';
 import { choiceLabel as labelOf } from '../../domain/responses/readable.js';
@@ -54,6 +55,7 @@ import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { compareForm, compareResult } from './compare.js';
 import { dropOffSection } from './dropoff.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
+import { quotaCounts } from './quota-counts.js';
 import { shareResultsLink } from './share-results.js';
 import { wordsPanel } from './text.js';
 
@@ -354,9 +356,10 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
       if (!found) return reply;
       const { survey, plan } = found;
       const token = request.params.token;
-      const [collectors, index] = await Promise.all([
+      const [collectors, index, quotas] = await Promise.all([
         collectorNames(deps, survey.id),
         designIndex(deps, survey),
+        listQuotas(deps, survey),
       ]);
       const f = knownCollector(parseFilter(request.query, index), collectors);
       const filters = readableFilters(plan, responseFilters(survey.id, f));
@@ -386,6 +389,7 @@ ${shareResultsLink(token, f)}
 <p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p>
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
+${quotaCounts(quotas)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
 ${trendResult(trend)}
 ${dropOffSection(index, dropOff)}

@@ -6,6 +6,7 @@ import { ApiError } from '../../platform/errors.js';
 import { pageErrorHandler } from '../account/frame.js';
 import { collectPages } from '../collect/collect.js';
 import { designPages } from '../design/edit.js';
+import { quotaPages } from '../design/quotas.js';
 import { themePages } from '../design/theme.js';
 import { pageArea } from '../page-area.js';
 import { homePages } from './home.js';
@@ -21,7 +22,12 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
 }
 
 export function homeAndDesignPages(deps: Deps) {
-  return pageArea('home-and-design-pages', deps, [homePages, designPages, collectPages, themePages], {
-    errorHandler,
-  });
+  return pageArea(
+    'home-and-design-pages',
+    deps,
+    [homePages, designPages, collectPages, themePages, quotaPages],
+    {
+      errorHandler,
+    },
+  );
 }

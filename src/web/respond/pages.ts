@@ -62,6 +62,7 @@ import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
+import { quotaEnd } from './quota-end.js';
 import { continueResponse, laterButton, resumeRoutes } from './resume.js';
 import { renderScreen } from './screen.js';
 import { SCRIPT } from './script.js';
@@ -662,6 +663,8 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         }
         if (outcome.kind === 'screen') return reply.redirect(here(outcome.pageId, outcome.screen), 303);
         if (outcome.kind === 'next') return reply.redirect(here(outcome.pageId), 303);
+        if (outcome.kind === 'overquota')
+          return quotaEnd(reply, outcome.quota, ctx.survey, (t, b) => send(reply, 200, t, b, ctx.survey));
         if (outcome.status === 'disqualified') {
           if (ctx.collector.options.allow_multiple_responses)
             setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
