@@ -1,11 +1,31 @@
 // A survey shown in the respondent's language: the design index and survey row with the texts of
-// the translation the browser asked for (domain/surveys/translations.ts respondentTranslation).
+// the translation chosen or asked for by the browser (domain/surveys/translations.ts respondentLanguage).
 import type { Collector } from '../../domain/collectors/collectors.js';
 import type { DesignIndex, IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
+import { DEFAULT_BUTTONS } from '../../domain/surveys/blueprint.js';
 import type { StoredQuestion } from '../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import type { RespondentTranslation } from '../../domain/surveys/translations.js';
+import type { Translate } from '../../platform/i18n/index.js';
+
+/** Buttons left at their English defaults are the service's words: shown in the page's language. */
+export function localizeButtons(survey: SurveyRow, t: Translate): SurveyRow {
+  const b = settingsOf(survey).buttons_text;
+  const word = (
+    k: 'next_button' | 'prev_button' | 'exit_button' | 'done_button',
+    key: 'next' | 'prev' | 'exit' | 'done',
+  ) => (b[k] === DEFAULT_BUTTONS[k] ? t(key) : b[k]);
+  return {
+    ...survey,
+    buttons_text: JSON.stringify({
+      next_button: word('next_button', 'next'),
+      prev_button: word('prev_button', 'prev'),
+      done_button: word('done_button', 'done'),
+      exit_button: b.exit_button && word('exit_button', 'exit'),
+    }),
+  };
+}
 
 export function localizeSurvey(survey: SurveyRow, t: RespondentTranslation): SurveyRow {
   const b = settingsOf(survey).buttons_text;
