@@ -57,6 +57,7 @@ export const de: Catalog = {
     'Sie haben die Umfrage verlassen. Die Antworten auf der verlassenen Seite wurden nicht gespeichert; die zuvor abgeschlossenen Seiten bleiben erhalten.',
   select: 'Auswählen…',
   rank: 'Rang…',
+  required_mark: '(erforderlich)',
   specify: 'Bitte angeben',
   image_choice: 'Bildauswahl',
   answer: 'Antwort',

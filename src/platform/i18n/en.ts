@@ -55,6 +55,7 @@ export const en = {
     'You left the survey. The answers on the page you left were not saved; the pages you completed before it are kept.',
   select: 'Select…',
   rank: 'Rank…',
+  required_mark: '(required)',
   specify: 'Please specify',
   image_choice: 'Image choice',
   answer: 'Answer',

@@ -56,6 +56,7 @@ export const es: Catalog = {
     'Ha abandonado la encuesta. Las respuestas de la página que dejó no se guardaron; se conservan las páginas que completó antes.',
   select: 'Seleccionar…',
   rank: 'Posición…',
+  required_mark: '(obligatoria)',
   specify: 'Especifique',
   image_choice: 'Opción de imagen',
   answer: 'Respuesta',

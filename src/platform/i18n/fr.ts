@@ -56,6 +56,7 @@ export const fr: Catalog = {
     'Vous avez quitté le questionnaire. Les réponses de la page quittée n’ont pas été enregistrées ; les pages terminées avant sont conservées.',
   select: 'Choisir…',
   rank: 'Rang…',
+  required_mark: '(obligatoire)',
   specify: 'Veuillez préciser',
   image_choice: 'Choix d’image',
   answer: 'Réponse',

@@ -51,6 +51,7 @@ export const he: Catalog = {
   exit_unsaved: 'יצאת מהסקר. התשובות בעמוד שממנו יצאת לא נשמרו; העמודים שהשלמת לפניו נשמרו.',
   select: 'בחירה…',
   rank: 'דירוג…',
+  required_mark: '(חובה)',
   specify: 'נא לפרט',
   image_choice: 'בחירת תמונה',
   answer: 'תשובה',

@@ -56,6 +56,7 @@ export const it: Catalog = {
     'Hai lasciato il sondaggio. Le risposte della pagina lasciata non sono state salvate; le pagine completate prima sono conservate.',
   select: 'Seleziona…',
   rank: 'Posizione…',
+  required_mark: '(obbligatoria)',
   specify: 'Specifica',
   image_choice: 'Scelta immagine',
   answer: 'Risposta',

@@ -56,6 +56,7 @@ export const ja: Catalog = {
     'アンケートを終了しました。終了したページの回答は保存されていません。それより前に完了したページは保存されています。',
   select: '選択…',
   rank: '順位…',
+  required_mark: '（必須）',
   specify: '具体的にご記入ください',
   image_choice: '画像の選択肢',
   answer: '回答',

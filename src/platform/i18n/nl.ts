@@ -55,6 +55,7 @@ export const nl: Catalog = {
     'U hebt de enquête verlaten. De antwoorden op de verlaten pagina zijn niet bewaard; de pagina’s die u eerder voltooide, blijven bewaard.',
   select: 'Kies…',
   rank: 'Rang…',
+  required_mark: '(verplicht)',
   specify: 'Geef op',
   image_choice: 'Afbeeldingskeuze',
   answer: 'Antwoord',

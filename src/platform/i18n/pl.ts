@@ -56,6 +56,7 @@ export const pl: Catalog = {
     'Opuszczono ankietę. Odpowiedzi z opuszczonej strony nie zostały zapisane; strony ukończone wcześniej są zachowane.',
   select: 'Wybierz…',
   rank: 'Pozycja…',
+  required_mark: '(wymagane)',
   specify: 'Podaj jakie',
   image_choice: 'Wybór obrazu',
   answer: 'Odpowiedź',

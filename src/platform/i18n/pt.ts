@@ -55,6 +55,7 @@ export const pt: Catalog = {
     'Saiu do questionário. As respostas da página que deixou não foram guardadas; as páginas que concluiu antes são mantidas.',
   select: 'Selecionar…',
   rank: 'Posição…',
+  required_mark: '(obrigatória)',
   specify: 'Especifique',
   image_choice: 'Opção de imagem',
   answer: 'Resposta',

@@ -54,6 +54,7 @@ export const sv: Catalog = {
     'Du lämnade enkäten. Svaren på sidan du lämnade sparades inte; sidorna du slutförde innan finns kvar.',
   select: 'Välj…',
   rank: 'Placering…',
+  required_mark: '(obligatorisk)',
   specify: 'Ange',
   image_choice: 'Bildval',
   answer: 'Svar',

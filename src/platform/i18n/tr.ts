@@ -56,6 +56,7 @@ export const tr: Catalog = {
     'Anketten ayrıldınız. Ayrıldığınız sayfadaki yanıtlar kaydedilmedi; daha önce tamamladığınız sayfalar saklanıyor.',
   select: 'Seçin…',
   rank: 'Sıra…',
+  required_mark: '(zorunlu)',
   specify: 'Lütfen belirtin',
   image_choice: 'Görsel seçeneği',
   answer: 'Yanıt',

@@ -52,6 +52,7 @@ export const zh: Catalog = {
   exit_unsaved: '您已退出问卷。离开的那一页上的回答未保存；之前已完成的页面会保留。',
   select: '请选择…',
   rank: '排名…',
+  required_mark: '（必填）',
   specify: '请注明',
   image_choice: '图片选项',
   answer: '回答',

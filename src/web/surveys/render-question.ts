@@ -88,7 +88,7 @@ function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asG
   const showNumber = q.doc.display_options?.show_display_number !== false && o.number !== undefined;
   // A fieldset (role group) takes no aria-required: the legend says it in words for screen readers.
   const required = q.doc.required
-    ? html`<span class="required" aria-hidden="true"> *</span><span class="visually-hidden"> (required)</span>`
+    ? html`<span class="required" aria-hidden="true"> *</span><span class="visually-hidden"> ${say(o)('required_mark')}</span>`
     : '';
   const id = `q${q.id}`;
   const title = html`${showNumber ? html`<span class="qnum">${o.number}.</span> ` : ''}${richText(h.heading, o.recall)}${required}`;
