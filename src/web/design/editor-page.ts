@@ -432,6 +432,7 @@ ${pageMessages(state, writable, 'design')}
 <p class="muted">${plural(survey.page_count, 'page')}, ${plural(survey.question_count, 'question')}, ${plural(survey.response_count, 'response')}.</p>
 <a class="button secondary" href="${surveyPaths(survey).preview}">Preview as a respondent</a>
 <a class="button secondary" href="/create/theme?sm=${encodeURIComponent(token)}">Theme and logo</a>
+<a class="button secondary" href="/create/translate?sm=${encodeURIComponent(token)}">Translations</a>
 </div>
 ${settingsForm}
 ${sections.length ? sections : html`<p class="empty">This survey has no pages.</p>`}
