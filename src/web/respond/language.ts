@@ -2,7 +2,13 @@
 // chosen language rides in the link's `lang` parameter, which every form and redirect keeps) and
 // the messages of the domain's checks in the page's language.
 import type { Language } from '../../domain/surveys/languages.js';
-import { type Message, messageText } from '../../platform/i18n/index.js';
+import {
+  directionOf,
+  type Message,
+  messageText,
+  type Translate,
+  translator,
+} from '../../platform/i18n/index.js';
 import { type Html, html } from '../html.js';
 
 export interface PageLanguage {
@@ -37,4 +43,17 @@ export function languageSwitcher(
 /** A check's message in the page's language. */
 export function shown(m: Message | undefined, lang: string): string | undefined {
   return m && messageText(m, lang);
+}
+
+/** The page frame's language: its `lang`, direction and skip link (layout's options). */
+export function frameLanguage(lang: string): { lang: string; dir: 'ltr' | 'rtl'; skipText: string } {
+  return { lang, dir: directionOf(lang), skipText: translator(lang)('skip') };
+}
+
+/** "Please wait … and try again." */
+export function waitText(t: Translate, seconds: number): string {
+  if (seconds === 1) return t('wait_second');
+  return seconds < 90
+    ? t('wait_seconds', { count: seconds })
+    : t('wait_minutes', { count: Math.ceil(seconds / 60) });
 }

@@ -54,13 +54,7 @@ import {
 } from '../../domain/uploads/uploads.js';
 import { baseUrl } from '../../http/paging.js';
 import { allowFraming } from '../../http/security-headers.js';
-import {
-  browserLanguage,
-  directionOf,
-  type Message,
-  type Translate,
-  translator,
-} from '../../platform/i18n/index.js';
+import { browserLanguage, type Message, type Translate, translator } from '../../platform/i18n/index.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler, sendPage } from '../account/frame.js';
 import { type Html, html, raw } from '../html.js';
@@ -70,7 +64,7 @@ import { pagePlugin } from '../page-area.js';
 import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
 import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
-import { languageSwitcher, type PageLanguage, shown } from './language.js';
+import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
 import { localizeButtons, localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { SCRIPT } from './script.js';
@@ -96,7 +90,6 @@ interface Ctx {
   query: string;
   /** the email invitation recipient whose personal link (?rcp=) this is (email collectors) */
   recipient?: RecipientRow;
-  /** the page's language, the survey's languages and the service's words in it */
   language: PageLanguage;
   t: Translate;
 }
@@ -111,14 +104,11 @@ function send(reply: FastifyReply, status: number, title: string, body: Html, su
   const look = lookOf(survey);
   const base = baseUrl(reply.request);
   const lang = survey?.language ?? browserLanguage(reply.request.headers['accept-language']);
-  const t = translator(lang);
   return sendPage(
     reply,
     layout(title, html`<div class="respond">${body}</div>`, {
-      lang,
-      dir: directionOf(lang),
-      skipText: t('skip'),
-      header: respondentHeader({ title: survey?.title ?? t('survey'), logoUrl: look.logoUrl }),
+      ...frameLanguage(lang),
+      header: respondentHeader({ title: survey?.title ?? translator(lang)('survey'), logoUrl: look.logoUrl }),
       styles: look.styles,
       // tells an embedding page (embed.js) the page's height
       scripts: ['/assets/respond-frame.js'],
@@ -308,8 +298,7 @@ export function respondPages(deps: Deps) {
       // The survey in the language chosen (?lang=) or else the browser asks for, when it has it.
       const chosen = new URLSearchParams(query).get('lang') ?? undefined;
       const l = await respondentLanguage(deps, stored, chosen, request.headers['accept-language']);
-      const t = l.translation;
-      const say = translator(l.language);
+      const [t, say] = [l.translation, translator(l.language)];
       const survey = await withTheme(deps, localizeButtons(t ? localizeSurvey(stored, t) : stored, say));
       return {
         language: { lang: l.language, choices: l.choices },
@@ -425,15 +414,14 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
     app.get<{ Querystring: { sm?: string } }>('/r/', { schema: { hide: true } }, async (request, reply) => {
       const link = await openEditLink(deps, String(request.query.sm ?? ''));
       if (!link) return notFound(reply);
-      if ('refused' in link) {
-        const t = translator(browserLanguage(request.headers['accept-language']));
+      const t = translator(browserLanguage(request.headers['accept-language']));
+      if ('refused' in link)
         return send(
           reply,
           403,
           t('edit_refused_title'),
           html`<h1>${t('edit_refused_title')}</h1><p>${t(link.refused === 'never' ? 'edit_refused_saved' : 'edit_refused_completed')}</p>`,
         );
-      }
       const { response, collector, recipient: invited } = link;
       const sess = newSessionToken();
       await bindRespondent(deps, response.id, sha256(sess));
@@ -478,12 +466,7 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
     /** Too many attempts from this browser's address (wrong passwords, or submissions). */
     function tryAgain(reply: FastifyReply, ctx: Ctx, seconds: number): FastifyReply {
       reply.header('retry-after', String(seconds));
-      const wait =
-        seconds === 1
-          ? ctx.t('wait_second')
-          : seconds < 90
-            ? ctx.t('wait_seconds', { count: seconds })
-            : ctx.t('wait_minutes', { count: Math.ceil(seconds / 60) });
+      const wait = waitText(ctx.t, seconds);
       return send(
         reply,
         429,

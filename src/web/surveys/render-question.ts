@@ -41,6 +41,12 @@ export interface RenderOptions {
 }
 
 const english = translator('en');
+
+/** "Uploaded: <file name>. …" in the page's language, the name in bold. */
+function uploaded(name: string, t: Translate): Html {
+  const [before, after = ''] = t('uploaded', { name: '\u0000' }).split('\u0000');
+  return html`${before}<strong>${name}</strong>${after}`;
+}
 const say = (o: RenderOptions): Translate => o.t ?? english;
 
 const SIMPLE_TAG = /&lt;(\/?)(b|i|em|strong|u|br|p|span)\s*\/?&gt;/gi;
@@ -339,7 +345,7 @@ export function renderOpenEnded(q: RenderableQuestion, o: RenderOptions = {}): H
     return frame(
       q,
       o,
-      html`${value ? html`<p class="upload-current" id="${name}-current">${say(o)('uploaded', { name: value })}</p>` : ''}<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" aria-describedby="${described}" accept="${up.accept}"${up.maxBytes ? html` data-max-bytes="${up.maxBytes}" data-too-big="${say(o)('file_too_big', { size: up.maxText })}"` : ''}${o.error ? raw(' aria-invalid="true"') : ''}>
+      html`${value ? html`<p class="upload-current" id="${name}-current">${uploaded(value, say(o))}</p>` : ''}<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" aria-describedby="${described}" accept="${up.accept}"${up.maxBytes ? html` data-max-bytes="${up.maxBytes}" data-too-big="${say(o)('file_too_big', { size: up.maxText })}"` : ''}${o.error ? raw(' aria-invalid="true"') : ''}>
 <p class="hint muted" id="${name}-hint">${say(o)('file_types', { types: up.accept.replaceAll(',', ', ') })}${up.maxText ? ` ${say(o)('file_at_most', { size: up.maxText })}` : ''}</p>`,
       false,
     );
