@@ -110,6 +110,15 @@ describe('the respondent page in the survey’s languages', () => {
     const next = await web.get(answered.location!);
     expect(next.text).toContain('>Fertig</button>');
     expect(next.text).toContain('>Zurück</button>');
+    // the thank-you page: the collector's message still at its default is the service's word
+    const done = await web.post(answered.location!, {
+      csrf: csrfToken(next.text, 'csrf'),
+      p: seeded.pages[1],
+      nav: 'done',
+    });
+    expect(done.status).toBe(200);
+    expect(text(done.text)).toContain('Vielen Dank, dass Sie an unserer Umfrage teilgenommen haben!');
+    expect(done.text).toMatch(/<title>Mittagessen: Vielen Dank · Survey Service<\/title>/);
   });
 
   it('follows Accept-Language to the best match, right to left for Arabic', async () => {
@@ -126,6 +135,23 @@ describe('the respondent page in the survey’s languages', () => {
     const english = await new WebSession(server.url, { 'accept-language': 'fi' }).get(path);
     expect(english.text).toMatch(/<html lang="en">/);
     expect(english.text).toContain('>Next</button>');
+  });
+
+  it('the closed page speaks the page’s language', async () => {
+    const closed = await server.client.patch(
+      `/v3/collectors/${seeded.collector.id}`,
+      { status: 'closed' },
+      { token: owner.token },
+    );
+    expect(closed.status).toBe(200);
+    const page = await new WebSession(server.url, { 'accept-language': 'ar' }).get(path);
+    expect(text(page.text)).toContain('هذا الاستبيان مغلق.');
+    expect(text(page.text)).toContain('هذا الاستبيان مغلق حاليًا.');
+    await server.client.patch(
+      `/v3/collectors/${seeded.collector.id}`,
+      { status: 'open' },
+      { token: owner.token },
+    );
   });
 
   it('a disabled translation is not offered', async () => {

@@ -15,6 +15,8 @@ export const de: Catalog = {
   closed: 'Diese Umfrage ist geschlossen.',
   expired: 'Diese Umfrage wurde zu ihrem Enddatum geschlossen.',
   full: 'Diese Umfrage hat alle Antworten erhalten, die sie sammeln wollte.',
+  closed_message:
+    'Diese Umfrage ist derzeit geschlossen. Wenden Sie sich für weitere Hilfe bitte an den Verfasser der Umfrage.',
   summary_one: 'Eine Antwort muss korrigiert werden.',
   summary_many: '{count} Antworten müssen korrigiert werden.',
   pages_label: 'Umfrageseiten',
@@ -23,6 +25,7 @@ export const de: Catalog = {
   exit_note: '„{exit}“ verlässt die Umfrage: Antworten auf dieser Seite werden nicht gespeichert.',
   powered: 'Bereitgestellt von Survey Service',
   thank_you_title: '{title}: Vielen Dank',
+  thank_you: 'Vielen Dank, dass Sie an unserer Umfrage teilgenommen haben!',
   close_hint: 'Sie können dieses Fenster jetzt schließen.',
   answered_title: '{title}: bereits beantwortet',
   answered: 'Sie haben diese Umfrage bereits abgeschlossen. Vielen Dank!',

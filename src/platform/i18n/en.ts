@@ -15,6 +15,8 @@ export const en = {
   closed: 'This survey is closed.',
   expired: 'This survey closed on its closing date.',
   full: 'This survey has received all the responses it was collecting.',
+  closed_message:
+    'This survey is currently closed.  Please contact the author of this survey for further assistance.',
   summary_one: 'One answer needs your attention.',
   summary_many: '{count} answers need your attention.',
   pages_label: 'Survey pages',
@@ -23,6 +25,7 @@ export const en = {
   exit_note: '{exit} leaves the survey: answers on this page are not saved.',
   powered: 'Powered by Survey Service',
   thank_you_title: '{title}: thank you',
+  thank_you: 'Thank you for completing our survey!',
   close_hint: 'You may close this window.',
   answered_title: '{title}: already answered',
   answered: 'You have already completed this survey. Thank you!',

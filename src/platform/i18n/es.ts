@@ -15,6 +15,8 @@ export const es: Catalog = {
   closed: 'Esta encuesta está cerrada.',
   expired: 'Esta encuesta se cerró en su fecha de cierre.',
   full: 'Esta encuesta ya ha recibido todas las respuestas que buscaba.',
+  closed_message:
+    'Esta encuesta está cerrada en este momento. Para obtener ayuda, póngase en contacto con su autor.',
   summary_one: 'Una respuesta requiere su atención.',
   summary_many: '{count} respuestas requieren su atención.',
   pages_label: 'Páginas de la encuesta',
@@ -23,6 +25,7 @@ export const es: Catalog = {
   exit_note: '«{exit}» abandona la encuesta: las respuestas de esta página no se guardan.',
   powered: 'Con la tecnología de Survey Service',
   thank_you_title: '{title}: gracias',
+  thank_you: '¡Gracias por completar nuestra encuesta!',
   close_hint: 'Ya puede cerrar esta ventana.',
   answered_title: '{title}: ya respondida',
   answered: 'Ya ha completado esta encuesta. ¡Gracias!',

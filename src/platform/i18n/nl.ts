@@ -14,6 +14,8 @@ export const nl: Catalog = {
   closed: 'Deze enquête is gesloten.',
   expired: 'Deze enquête is op de sluitingsdatum gesloten.',
   full: 'Deze enquête heeft alle antwoorden ontvangen die ze wilde verzamelen.',
+  closed_message:
+    'Deze enquête is momenteel gesloten. Neem voor verdere hulp contact op met de maker van de enquête.',
   summary_one: 'Eén antwoord vraagt uw aandacht.',
   summary_many: '{count} antwoorden vragen uw aandacht.',
   pages_label: 'Enquêtepagina’s',
@@ -22,6 +24,7 @@ export const nl: Catalog = {
   exit_note: '‘{exit}’ verlaat de enquête: antwoorden op deze pagina worden niet bewaard.',
   powered: 'Mogelijk gemaakt door Survey Service',
   thank_you_title: '{title}: bedankt',
+  thank_you: 'Bedankt voor het invullen van onze enquête!',
   close_hint: 'U kunt dit venster sluiten.',
   answered_title: '{title}: al ingevuld',
   answered: 'U hebt deze enquête al ingevuld. Bedankt!',

@@ -14,6 +14,8 @@ export const pt: Catalog = {
   closed: 'Este questionário está encerrado.',
   expired: 'Este questionário foi encerrado na sua data de encerramento.',
   full: 'Este questionário já recebeu todas as respostas que pretendia recolher.',
+  closed_message:
+    'Este questionário está encerrado de momento. Para obter ajuda, contacte o autor do questionário.',
   summary_one: 'Uma resposta precisa da sua atenção.',
   summary_many: '{count} respostas precisam da sua atenção.',
   pages_label: 'Páginas do questionário',
@@ -22,6 +24,7 @@ export const pt: Catalog = {
   exit_note: '«{exit}» sai do questionário: as respostas desta página não são guardadas.',
   powered: 'Com tecnologia Survey Service',
   thank_you_title: '{title}: obrigado',
+  thank_you: 'Obrigado por responder ao nosso questionário!',
   close_hint: 'Pode fechar esta janela.',
   answered_title: '{title}: já respondido',
   answered: 'Já respondeu a este questionário. Obrigado!',

@@ -14,6 +14,8 @@ export const sv: Catalog = {
   closed: 'Den här enkäten är stängd.',
   expired: 'Den här enkäten stängdes på sitt slutdatum.',
   full: 'Den här enkäten har fått alla svar den skulle samla in.',
+  closed_message:
+    'Den här enkäten är stängd för närvarande. Kontakta enkätens upphovsperson om du behöver hjälp.',
   summary_one: 'Ett svar behöver din uppmärksamhet.',
   summary_many: '{count} svar behöver din uppmärksamhet.',
   pages_label: 'Enkätens sidor',
@@ -22,6 +24,7 @@ export const sv: Catalog = {
   exit_note: '”{exit}” lämnar enkäten: svaren på den här sidan sparas inte.',
   powered: 'Drivs av Survey Service',
   thank_you_title: '{title}: tack',
+  thank_you: 'Tack för att du besvarade vår enkät!',
   close_hint: 'Du kan stänga det här fönstret.',
   answered_title: '{title}: redan besvarad',
   answered: 'Du har redan besvarat den här enkäten. Tack!',

@@ -65,7 +65,7 @@ import { recalledText, renderQuestion, richText } from '../surveys/render-questi
 import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
-import { localizeButtons, localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
+import { localized } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { SCRIPT } from './script.js';
 import {
@@ -298,16 +298,12 @@ export function respondPages(deps: Deps) {
       // The survey in the language chosen (?lang=) or else the browser asks for, when it has it.
       const chosen = new URLSearchParams(query).get('lang') ?? undefined;
       const l = await respondentLanguage(deps, stored, chosen, request.headers['accept-language']);
-      const [t, say] = [l.translation, translator(l.language)];
-      const survey = await withTheme(deps, localizeButtons(t ? localizeSurvey(stored, t) : stored, say));
+      const local = localized(l, stored, collector, index);
       return {
-        language: { lang: l.language, choices: l.choices },
-        t: say,
+        ...local,
+        survey: await withTheme(deps, local.survey),
         recipient,
         token,
-        collector: t ? localizeCollector(collector, t) : collector,
-        survey,
-        index: t ? localizeIndex(index, t) : index,
         path: `/r/${token}`,
         query,
       };
