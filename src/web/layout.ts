@@ -14,6 +14,10 @@ import { csrfToken } from './session.js';
 
 export interface PageOptions {
   lang?: string;
+  /** The script's direction (right-to-left for Arabic, Hebrew...; the stylesheet mirrors). */
+  dir?: 'ltr' | 'rtl';
+  /** The skip link's words in the page's language. */
+  skipText?: string;
   /** The header above the page (default: the public header). */
   header?: Html;
   /** A narrow column for short forms (sign-in, confirmations). */
@@ -32,7 +36,7 @@ const PUBLIC_HEADER = html`<header class="site"><a class="brand" href="/">Survey
 export function page(title: string, body: Html | Html[], options: PageOptions = {}): string {
   const scripts = ['/assets/app.js', ...(options.scripts ?? [])];
   return html`<!doctype html>
-<html lang="${options.lang ?? 'en'}">
+<html lang="${options.lang ?? 'en'}"${options.dir === 'rtl' ? html` dir="rtl"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -44,7 +48,7 @@ ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
 ${options.head ?? ''}
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to content</a>
+<a class="skip-link" href="#main">${options.skipText ?? 'Skip to content'}</a>
 ${options.header ?? PUBLIC_HEADER}
 <main id="main"${options.narrow ? html` class="narrow"` : ''}>
 ${body}

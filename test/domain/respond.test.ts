@@ -97,7 +97,9 @@ describe('answering a page', () => {
     const r = s.respondent();
     const outcome = await answerPage(t.deps, r, undefined, { page: s.firstPage(null, 'Ann') }, undefined);
     expect(outcome.kind).toBe('invalid');
-    expect(outcome.kind === 'invalid' && [...outcome.errors.values()]).toEqual(['Please pick a colour.']);
+    expect(outcome.kind === 'invalid' && [...outcome.errors.values()]).toEqual([
+      { text: 'Please pick a colour.' },
+    ]);
     expect(await responseOfRespondent(t.deps, s.collector.id, r.respondentKey)).toBeUndefined();
   });
 

@@ -11,6 +11,7 @@
 // check the answers' shape (answers.ts) but not `required` or formats, and take no files.
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
+import type { Message } from '../../platform/i18n/index.js';
 import { type Collector, collectorById } from '../collectors/collectors.js';
 import type { RecipientRow } from '../invitations/recipients.js';
 import type { Quota } from '../quotas/quotas.js';
@@ -220,7 +221,7 @@ export type Outcome =
   /** completed beyond a full quota its answers meet: saved overquota, the quota's end is shown */
   | { kind: 'overquota'; quota: Quota; response: ResponseRow }
   /** the page's answers need putting right: a message per question id (nothing was saved) */
-  | { kind: 'invalid'; errors: Map<string, string> };
+  | { kind: 'invalid'; errors: Map<string, Message> };
 
 /** When a first page is posted, the time the respondent started (the page's own clock), if sane. */
 function startTime(now: Date, started: string | undefined): string {
@@ -434,9 +435,9 @@ function checkPage(
   r: Respondent,
   response: ResponseRow | undefined,
   given: PageAnswers,
-): { page: PageIn; errors: Map<string, string>; accepted: IncomingFile[] } {
+): { page: PageIn; errors: Map<string, Message>; accepted: IncomingFile[] } {
   const stored = response ? storedPages(response).find((p) => p.id === given.page.id) : undefined;
-  const errors = new Map<string, string>();
+  const errors = new Map<string, Message>();
   const accepted: IncomingFile[] = [];
   // A question the display logic hides is not asked: it is not required and keeps no answer.
   const hidden = hiddenOn(r.index, given.page.id, knownBefore(r, response, given.page.id));

@@ -110,7 +110,7 @@ export function screenPlace(
   place: Place,
   view: PageView,
   asked?: unknown,
-  errors?: ReadonlyMap<string, string>,
+  errors?: ReadonlyMap<string, unknown>,
 ): ScreenPlace {
   const screens = screensOf(view.questions);
   const reach = leftOff(response, place.pageId, screens);

@@ -3,6 +3,7 @@
 // survey's current strings so that changed source text shows up as stale.
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
+import { acceptedLanguages } from '../../platform/i18n/index.js';
 import type { SurveyRow } from './access.js';
 import { findLanguage, type Language } from './languages.js';
 import { loadDesign, settingsOf } from './surveys.js';
@@ -260,58 +261,66 @@ export interface RespondentTranslation {
   text: (context: string, resourceId: string, fallback: string) => string;
 }
 
-/** Accept-Language's tags, most wanted first (q=0 dropped). */
-function wanted(header: string): string[] {
-  return header
-    .split(',')
-    .map((part, i) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((t) => t.tag && t.tag !== '*' && t.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i)
-    .map((t) => t.tag);
+const primary = (t: string) => t.toLowerCase().split('-')[0];
+
+/** The language of `codes` that `tag` names: the same tag, else the same primary language. */
+function matching(codes: readonly string[], tag: string): string | undefined {
+  const t = tag.toLowerCase();
+  return codes.find((c) => c.toLowerCase() === t) ?? codes.find((c) => primary(c) === primary(t));
+}
+
+export interface RespondentLanguage {
+  /** the language the respondent sees the survey in */
+  language: string;
+  /** its translation, or null when it is the survey's own language */
+  translation: RespondentTranslation | null;
+  /** the languages the respondent may switch to: the survey's own, then its enabled translations */
+  choices: Language[];
 }
 
 /**
- * The enabled translation a respondent's browser asks for (Accept-Language), or null when it asks
- * first for the survey's own language or for none the survey is translated into. Reads the
- * database only when the browser prefers a language other than the survey's.
+ * The language a respondent sees: the one they chose (`?lang=`) when the survey offers it, else the
+ * best match of their browser's Accept-Language among the survey's language and its enabled
+ * translations, else the survey's own language. One indexed read of the enabled languages, and the
+ * chosen translation's text only when it is not the survey's language.
  */
-export async function respondentTranslation(
+export async function respondentLanguage(
   deps: Deps,
   survey: SurveyRow,
+  chosen: string | undefined,
   acceptLanguage: string | undefined,
-): Promise<RespondentTranslation | null> {
-  const tags = wanted(acceptLanguage ?? '');
-  const own = survey.language.toLowerCase();
-  const primary = (t: string) => t.split('-')[0];
-  const before = tags.findIndex((t) => t === own || primary(t) === primary(own));
-  const asked = before < 0 ? tags : tags.slice(0, before);
-  if (asked.length === 0) return null;
-  const rows = await deps.db.kysely
+): Promise<RespondentLanguage> {
+  const enabled = await deps.db.kysely
     .selectFrom('survey_translations')
-    .select(['language', 'translations'])
+    .select('language')
     .where('survey_id', '=', survey.id)
     .where('enabled', '=', 1)
+    .orderBy('language')
     .execute();
-  for (const tag of asked) {
-    const row =
-      rows.find((r) => r.language.toLowerCase() === tag) ??
-      rows.find((r) => primary(r.language.toLowerCase()) === primary(tag));
-    if (!row) continue;
-    // A translation of text that has changed since is stale: the current text shows instead.
-    const byKey = new Map(
-      (JSON.parse(row.translations) as Translation[]).filter((t) => t.translation).map((t) => [key(t), t]),
-    );
-    return {
-      language: row.language,
+  const codes = [survey.language, ...enabled.map((r) => r.language).filter((l) => l !== survey.language)];
+  const choices = codes.map((c) => findLanguage(c) ?? { id: c, name: c, native_name: c });
+  const picked =
+    (chosen && matching(codes, chosen)) ??
+    acceptedLanguages(acceptLanguage ?? '')
+      .map((tag) => matching(codes, tag))
+      .find((c) => c !== undefined) ??
+    survey.language;
+  if (picked === survey.language) return { language: picked, translation: null, choices };
+  const row = await stored(deps, survey.id, picked);
+  if (!row) return { language: survey.language, translation: null, choices };
+  // A translation of text that has changed since is stale: the current text shows instead.
+  const byKey = new Map(
+    (JSON.parse(row.translations) as Translation[]).filter((t) => t.translation).map((t) => [key(t), t]),
+  );
+  return {
+    language: picked,
+    choices,
+    translation: {
+      language: picked,
       text: (context, resourceId, fallback) => {
         const t = byKey.get(key({ context, resource_id: resourceId }));
         return t && t.default === fallback ? t.translation : fallback;
       },
-    };
-  }
-  return null;
+    },
+  };
 }

@@ -11,6 +11,7 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../context.js';
+import type { Message } from '../../platform/i18n/index.js';
 import { kindOf } from './types.js';
 
 /** What this area reads of a response's answers (the responses area's StoredPage): the upload each
@@ -106,14 +107,13 @@ export function sizeText(bytes: number): string {
 }
 
 /** Why a received file cannot be kept (the message shown at its question), or null. */
-export function fileProblem(deps: Deps, file: IncomingFile): string | null {
+export function fileProblem(deps: Deps, file: IncomingFile): Message | null {
   const { maxBytes, types } = deps.config.uploads;
-  if (file.tooBig) return `The file is too large: files of at most ${sizeText(maxBytes)} are accepted.`;
+  if (file.tooBig) return { key: 'file_too_big', params: { size: sizeText(maxBytes) } };
   const kind = kindOf(file.name, types);
-  if (!kind) return `Files of this type are not accepted. Please choose one of: ${acceptedTypes(deps)}.`;
-  if (file.size === 0) return 'The file is empty. Please choose another.';
-  if (!kind.sniff(file.head))
-    return `The file’s contents are not what its name says (a ${kind.label} file). Please choose another.`;
+  if (!kind) return { key: 'file_type', params: { types: acceptedTypes(deps) } };
+  if (file.size === 0) return { key: 'file_empty' };
+  if (!kind.sniff(file.head)) return { key: 'file_mismatch', params: { kind: kind.label } };
   return null;
 }
 

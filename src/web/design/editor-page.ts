@@ -444,6 +444,7 @@ ${pageMessages(state, writable, 'design')}
 <a class="button secondary" href="${surveyPaths(survey).preview}">Preview as a respondent</a>
 <a class="button secondary" href="/create/theme?sm=${encodeURIComponent(token)}">Theme and logo</a>
 <a class="button secondary" href="/create/quotas?sm=${encodeURIComponent(token)}">Quotas</a>
+<a class="button secondary" href="/create/translate?sm=${encodeURIComponent(token)}">Translations</a>
 </div>
 ${settingsForm}
 ${sections.length ? sections : html`<p class="empty">This survey has no pages.</p>`}

@@ -8,6 +8,7 @@ import { collectPages } from '../collect/collect.js';
 import { designPages } from '../design/edit.js';
 import { quotaPages } from '../design/quotas.js';
 import { themePages } from '../design/theme.js';
+import { translatePages } from '../design/translate.js';
 import { pageArea } from '../page-area.js';
 import { homePages } from './home.js';
 import { notFoundPage } from './not-found.js';
@@ -25,7 +26,7 @@ export function homeAndDesignPages(deps: Deps) {
   return pageArea(
     'home-and-design-pages',
     deps,
-    [homePages, designPages, collectPages, themePages, quotaPages],
+    [homePages, designPages, collectPages, themePages, quotaPages, translatePages],
     {
       errorHandler,
     },

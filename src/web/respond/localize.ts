@@ -1,11 +1,32 @@
 // A survey shown in the respondent's language: the design index and survey row with the texts of
-// the translation the browser asked for (domain/surveys/translations.ts respondentTranslation).
+// the translation chosen or asked for by the browser (domain/surveys/translations.ts respondentLanguage).
 import type { Collector } from '../../domain/collectors/collectors.js';
+import { CLOSED_PAGE, THANK_YOU } from '../../domain/collectors/options.js';
 import type { DesignIndex, IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
+import { DEFAULT_BUTTONS } from '../../domain/surveys/blueprint.js';
 import type { StoredQuestion } from '../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
-import type { RespondentTranslation } from '../../domain/surveys/translations.js';
+import type { RespondentLanguage, RespondentTranslation } from '../../domain/surveys/translations.js';
+import { type Translate, translator } from '../../platform/i18n/index.js';
+
+/** Buttons left at their English defaults are the service's words: shown in the page's language. */
+export function localizeButtons(survey: SurveyRow, t: Translate): SurveyRow {
+  const b = settingsOf(survey).buttons_text;
+  const word = (
+    k: 'next_button' | 'prev_button' | 'exit_button' | 'done_button',
+    key: 'next' | 'prev' | 'exit' | 'done',
+  ) => (b[k] === DEFAULT_BUTTONS[k] ? t(key) : b[k]);
+  return {
+    ...survey,
+    buttons_text: JSON.stringify({
+      next_button: word('next_button', 'next'),
+      prev_button: word('prev_button', 'prev'),
+      done_button: word('done_button', 'done'),
+      exit_button: b.exit_button && word('exit_button', 'exit'),
+    }),
+  };
+}
 
 export function localizeSurvey(survey: SurveyRow, t: RespondentTranslation): SurveyRow {
   const b = settingsOf(survey).buttons_text;
@@ -20,6 +41,23 @@ export function localizeSurvey(survey: SurveyRow, t: RespondentTranslation): Sur
       done_button: tr('survey_done', b.done_button),
       exit_button: b.exit_button && tr('survey_exit', b.exit_button),
     }),
+  };
+}
+
+/** The collector's messages left at their English defaults are the service's words too. */
+export function localizeCollectorDefaults(collector: Collector, t: Translate): Collector {
+  const o = collector.options;
+  const word = (text: string) =>
+    text === THANK_YOU ? t('thank_you') : text === CLOSED_PAGE ? t('closed_message') : text;
+  return {
+    ...collector,
+    options: {
+      ...o,
+      thank_you_message: word(o.thank_you_message),
+      thank_you_page: { ...o.thank_you_page, message: word(o.thank_you_page.message) },
+      disqualification_message: word(o.disqualification_message),
+      closed_page_message: word(o.closed_page_message),
+    },
   };
 }
 
@@ -88,4 +126,23 @@ export function localizeIndex(index: DesignIndex, t: RespondentTranslation): Des
     }),
   }));
   return { ...index, pages, pageById: new Map(pages.map((p) => [p.id, p])), questions };
+}
+
+/** Everything the respondent reads in their language: the survey, collector and questions as
+ * translated, the service's defaults in the catalog's words, and the page's `t`. */
+export function localized(
+  l: RespondentLanguage,
+  survey: SurveyRow,
+  collector: Collector,
+  index: DesignIndex,
+) {
+  const t = l.translation;
+  const say = translator(l.language);
+  return {
+    language: { lang: l.language, choices: l.choices },
+    t: say,
+    survey: localizeButtons(t ? localizeSurvey(survey, t) : survey, say),
+    collector: localizeCollectorDefaults(t ? localizeCollector(collector, t) : collector, say),
+    index: t ? localizeIndex(index, t) : index,
+  };
 }

@@ -35,7 +35,7 @@ import { finishLater } from '../../domain/responses/resume.js';
 import { answerScreen, exitScreen, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
-import { respondentTranslation } from '../../domain/surveys/translations.js';
+import { respondentLanguage } from '../../domain/surveys/translations.js';
 import {
   ownerTakesFiles,
   type Reservation,
@@ -51,6 +51,7 @@ import {
 } from '../../domain/uploads/uploads.js';
 import { baseUrl } from '../../http/paging.js';
 import { allowFraming } from '../../http/security-headers.js';
+import { browserLanguage, type Message, type Translate, translator } from '../../platform/i18n/index.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler, sendPage } from '../account/frame.js';
 import { type Html, html, raw } from '../html.js';
@@ -60,7 +61,8 @@ import { pagePlugin } from '../page-area.js';
 import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
 import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
-import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
+import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
+import { localized } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
 import { quotaEnd } from './quota-end.js';
 import { continueResponse, laterButton, resumeRoutes } from './resume.js';
@@ -88,6 +90,8 @@ interface Ctx {
   query: string;
   /** the email invitation recipient whose personal link (?rcp=) this is (email collectors) */
   recipient?: RecipientRow;
+  language: PageLanguage;
+  t: Translate;
 }
 
 /** The survey link (or `sub` below it) with the link's own query kept. */
@@ -99,11 +103,12 @@ function linkOf(ctx: Ctx, sub = ''): string {
 function send(reply: FastifyReply, status: number, title: string, body: Html, survey?: Themed): FastifyReply {
   const look = lookOf(survey);
   const base = baseUrl(reply.request);
+  const lang = survey?.language ?? browserLanguage(reply.request.headers['accept-language']);
   return sendPage(
     reply,
     layout(title, html`<div class="respond">${body}</div>`, {
-      lang: survey?.language ?? 'en',
-      header: respondentHeader({ title: survey?.title ?? 'Survey', logoUrl: look.logoUrl }),
+      ...frameLanguage(lang),
+      header: respondentHeader({ title: survey?.title ?? translator(lang)('survey'), logoUrl: look.logoUrl }),
       styles: look.styles,
       // tells an embedding page (embed.js) the page's height
       scripts: ['/assets/respond-frame.js'],
@@ -115,29 +120,24 @@ function send(reply: FastifyReply, status: number, title: string, body: Html, su
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
+  const t = translator(browserLanguage(reply.request.headers['accept-language']));
   return send(
     reply,
     404,
-    'Survey not found',
-    html`<h1>Survey not found</h1><p>This survey link is not valid. Check the address or ask whoever sent it for a new one.</p>`,
+    t('not_found_title'),
+    html`<h1>${t('not_found_title')}</h1><p>${t('not_found')}</p>`,
   );
 }
 
 /** What a respondent form's fields may take, besides its files. */
 const FIELDS_BYTES = 1024 * 1024;
 
-const CLOSED_TEXT = {
-  closed: 'This survey is closed.',
-  expired: 'This survey closed on its closing date.',
-  full: 'This survey has received all the responses it was collecting.',
-};
-
-function closedPage(reply: FastifyReply, ctx: Ctx, reason: keyof typeof CLOSED_TEXT): FastifyReply {
+function closedPage(reply: FastifyReply, ctx: Ctx, reason: 'closed' | 'expired' | 'full'): FastifyReply {
   return send(
     reply,
     200,
-    `${ctx.survey.title}: closed`,
-    html`<h1>${ctx.survey.title}</h1><div role="status" class="closed" data-reason="${reason}"><p><strong>${CLOSED_TEXT[reason]}</strong></p><p>${ctx.collector.options.closed_page_message}</p></div>`,
+    ctx.t('closed_title', { title: ctx.survey.title }),
+    html`<h1>${ctx.survey.title}</h1><div role="status" class="closed" data-reason="${reason}"><p><strong>${ctx.t(reason)}</strong></p><p>${ctx.collector.options.closed_page_message}</p></div>`,
     ctx.survey,
   );
 }
@@ -154,7 +154,7 @@ function renderSurveyPage(
   session: string,
   place: Place,
   values: Values,
-  errors: Map<string, string>,
+  errors: Map<string, Message>,
   started: string,
   view: PageView,
 ): Html {
@@ -179,8 +179,9 @@ function renderSurveyPage(
         counts: view.counts,
         number: q.family === 'presentation' ? undefined : ++number,
         values,
-        error: errors.get(q.id),
+        error: shown(errors.get(q.id), ctx.language.lang),
         upload,
+        t: ctx.t,
       },
     );
     if (q.family === 'presentation') return rendered;
@@ -192,9 +193,9 @@ function renderSurveyPage(
   const { done, total } = place.progress;
   const summary =
     errors.size > 0
-      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${errors.size === 1 ? 'One answer needs' : `${errors.size} answers need`} your attention.</strong></p><ul>${[...errors.keys()].map((id) => html`<li><a href="#q${id}">${recalledText(ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? '', view.recall)}: ${errors.get(id)}</a></li>`)}</ul></div>`
+      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${errors.size === 1 ? ctx.t('summary_one') : ctx.t('summary_many', { count: errors.size })}</strong></p><ul>${[...errors.keys()].map((id) => html`<li><a href="#q${id}">${recalledText(ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? '', view.recall)}: ${shown(errors.get(id), ctx.language.lang)}</a></li>`)}</ul></div>`
       : '';
-  return html`<h1>${ctx.survey.title}</h1>
+  return html`${languageSwitcher(ctx.language, ctx.path, ctx.query, p.id, ctx.t('language'))}<h1>${ctx.survey.title}</h1>
 ${summary}
 <form method="post" action="${action}" novalidate data-respond${p.questions.some((q) => q.displayType === 'file_upload') ? raw(' enctype="multipart/form-data"') : ''}>
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
@@ -203,17 +204,17 @@ ${summary}
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 ${questions}
-<nav class="survey-nav" aria-label="Survey pages">
+<nav class="survey-nav" aria-label="${ctx.t('pages_label')}">
 ${place.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
 <button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
 ${s.buttons_text.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons_text.exit_button}</button>` : ''}
-${laterButton(ctx.collector)}
+${laterButton(ctx.collector, ctx.t)}
 </nav>
-<div class="progress"><label for="progress">Page ${done + 1} of ${total === done + 1 || isLast ? done + 1 : `up to ${total}`}</label>
+<div class="progress"><label for="progress">${total === done + 1 || isLast ? ctx.t('progress', { page: done + 1, total: done + 1 }) : ctx.t('progress_up_to', { page: done + 1, total })}</label>
 <progress id="progress" value="${done}" max="${total}">${Math.round((done / total) * 100)}%</progress></div>
-${s.buttons_text.exit_button && !mayResume(ctx.collector) ? html`<p class="muted exit-note">${s.buttons_text.exit_button} leaves the survey: answers on this page are not saved.</p>` : ''}
+${s.buttons_text.exit_button && !mayResume(ctx.collector) ? html`<p class="muted exit-note">${ctx.t('exit_note', { exit: s.buttons_text.exit_button })}</p>` : ''}
 </form>
-${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}
+${s.footer ? html`<footer class="powered">${ctx.t('powered')}</footer>` : ''}
 ${SCRIPT}`;
 }
 
@@ -239,8 +240,8 @@ function thankYou(
   return send(
     reply,
     200,
-    `${ctx.survey.title}: thank you`,
-    html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>You may close this window.</p>` : ''}</div>${quizResults}`,
+    ctx.t('thank_you_title', { title: ctx.survey.title }),
+    html`<h1>${ctx.survey.title}</h1><div role="status" class="thank-you"><p>${message}</p>${closeHint ? html`<p>${ctx.t('close_hint')}</p>` : ''}</div>${quizResults}`,
     ctx.survey,
   );
 }
@@ -254,7 +255,7 @@ function disqualified(reply: FastifyReply, ctx: Ctx): FastifyReply {
   return send(
     reply,
     200,
-    `${ctx.survey.title}: thank you`,
+    ctx.t('thank_you_title', { title: ctx.survey.title }),
     html`<h1>${ctx.survey.title}</h1><div role="status" class="disqualified"><p>${o.disqualification_message}</p></div>`,
     ctx.survey,
   );
@@ -295,15 +296,15 @@ export function respondPages(deps: Deps) {
       const stored = await surveyOfCollector(deps, collector);
       if (!stored) return null;
       const index = await designIndex(deps, stored);
-      // The survey in the language the browser asks for, when it is translated into it.
-      const t = await respondentTranslation(deps, stored, request.headers['accept-language']);
-      const survey = await withTheme(deps, t ? localizeSurvey(stored, t) : stored);
+      // The survey in the language chosen (?lang=) or else the browser asks for, when it has it.
+      const chosen = new URLSearchParams(query).get('lang') ?? undefined;
+      const l = await respondentLanguage(deps, stored, chosen, request.headers['accept-language']);
+      const local = localized(l, stored, collector, index);
       return {
+        ...local,
+        survey: await withTheme(deps, local.survey),
         recipient,
         token,
-        collector: t ? localizeCollector(collector, t) : collector,
-        survey,
-        index: t ? localizeIndex(index, t) : index,
         path: `/r/${token}`,
         query,
       };
@@ -319,15 +320,15 @@ export function respondPages(deps: Deps) {
       return send(
         reply,
         wrong ? 403 : 200,
-        `${ctx.survey.title}: password`,
+        ctx.t('password_title', { title: ctx.survey.title }),
         html`<h1>${ctx.survey.title}</h1>
-<p>This survey is protected by a password.</p>
-${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` : ''}
+<p>${ctx.t('password_intro')}</p>
+${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : ''}
 <form method="post" action="${action}">
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
-<label for="password">Password</label>
+<label for="password">${ctx.t('password')}</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required>
-<p><button type="submit">Continue</button></p>
+<p><button type="submit">${ctx.t('continue')}</button></p>
 </form>`,
         ctx.survey,
       );
@@ -357,8 +358,8 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         return send(
           reply,
           200,
-          `${ctx.survey.title}: already answered`,
-          html`<h1>${ctx.survey.title}</h1><div role="status"><p>You have already completed this survey. Thank you!</p></div>`,
+          ctx.t('answered_title', { title: ctx.survey.title }),
+          html`<h1>${ctx.survey.title}</h1><div role="status"><p>${ctx.t('answered')}</p></div>`,
           ctx.survey,
         );
       if (response?.response_status === 'disqualified') return disqualified(reply, ctx);
@@ -407,12 +408,13 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
     app.get<{ Querystring: { sm?: string } }>('/r/', { schema: { hide: true } }, async (request, reply) => {
       const link = await openEditLink(deps, String(request.query.sm ?? ''));
       if (!link) return notFound(reply);
+      const t = translator(browserLanguage(request.headers['accept-language']));
       if ('refused' in link)
         return send(
           reply,
           403,
-          'Response cannot be edited',
-          html`<h1>This response cannot be edited</h1><p>The survey does not allow changes to a response ${link.refused === 'never' ? 'once it is saved' : 'after it is completed'}.</p>`,
+          t('edit_refused_title'),
+          html`<h1>${t('edit_refused_title')}</h1><p>${t(link.refused === 'never' ? 'edit_refused_saved' : 'edit_refused_completed')}</p>`,
         );
       return continueResponse(deps, reply, link);
     });
@@ -453,13 +455,12 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
     /** Too many attempts from this browser's address (wrong passwords, or submissions). */
     function tryAgain(reply: FastifyReply, ctx: Ctx, seconds: number): FastifyReply {
       reply.header('retry-after', String(seconds));
-      const wait =
-        seconds < 90 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+      const wait = waitText(ctx.t, seconds);
       return send(
         reply,
         429,
-        `${ctx.survey.title}: please try again shortly`,
-        html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>Too many attempts from your connection.</strong></p><p>Please wait ${wait} and try again.</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
+        ctx.t('wait_title', { title: ctx.survey.title }),
+        html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>${ctx.t('too_many')}</strong></p><p>${wait}</p><p><a href="${linkOf(ctx)}">${ctx.t('return')}</a></p></div>`,
         ctx.survey,
       );
     }
@@ -468,10 +469,10 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       return send(
         reply,
         403,
-        'Please try again',
-        html`<h1>${ctx.survey.title}</h1><p role="alert">Your answers could not be accepted because this page has expired or your browser does not keep cookies. <a href="${linkOf(ctx)}">Open the survey again</a>.</p>${
+        ctx.t('expired_title'),
+        html`<h1>${ctx.survey.title}</h1><p role="alert">${ctx.t('page_expired')} <a href="${linkOf(ctx)}">${ctx.t('open_again')}</a>.</p>${
           embeddable(ctx)
-            ? html`<p>If this survey is shown inside another website, your browser may be blocking its cookies there. <a href="${linkOf(ctx)}" target="_blank" rel="noopener">Open the survey in its own window</a> to answer it.</p>`
+            ? html`<p>${ctx.t('embed_blocked')} <a href="${linkOf(ctx)}" target="_blank" rel="noopener">${ctx.t('open_own_window')}</a></p>`
             : ''
         }`,
         ctx.survey,
@@ -543,8 +544,8 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       return send(
         reply,
         err.code === 1015 ? 403 : err.status,
-        `${ctx.survey.title}: your answers could not be sent`,
-        html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>Your answers on this page could not be accepted.</strong></p><p>${err.detail}</p><p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
+        ctx.t('not_sent_title', { title: ctx.survey.title }),
+        html`<h1>${ctx.survey.title}</h1><div role="alert" class="try-again"><p><strong>${ctx.t('not_sent')}</strong></p><p>${err.detail}</p><p><a href="${linkOf(ctx)}">${ctx.t('return')}</a></p></div>`,
         ctx.survey,
       );
     }
@@ -638,10 +639,8 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             200,
             ctx.survey.title,
             html`<h1>${ctx.survey.title}</h1><div role="status" class="exited">${
-              saved
-                ? html`<p>Your answers are saved. To continue later, open this survey's link again in this browser.</p>`
-                : html`<p>You left the survey. The answers on the page you left were not saved; the pages you completed before it are kept.</p>`
-            }<p><a href="${linkOf(ctx)}">Return to the survey</a></p></div>`,
+              saved ? html`<p>${ctx.t('exit_saved')}</p>` : html`<p>${ctx.t('exit_unsaved')}</p>`
+            }<p><a href="${linkOf(ctx)}">${ctx.t('return')}</a></p></div>`,
             ctx.survey,
           );
         }
@@ -659,7 +658,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
           const body = oneAtATime(ctx.survey)
             ? renderScreen(deps, ctx, sess, response, place, form.screen, values, outcome.errors, at, view)
             : renderSurveyPage(deps, ctx, sess!, place, values, outcome.errors, at, view);
-          return send(reply, 422, `${ctx.survey.title}: please check your answers`, body, ctx.survey);
+          return send(reply, 422, ctx.t('check_title', { title: ctx.survey.title }), body, ctx.survey);
         }
         if (outcome.kind === 'screen') return reply.redirect(here(outcome.pageId, outcome.screen), 303);
         if (outcome.kind === 'next') return reply.redirect(here(outcome.pageId), 303);

@@ -19,6 +19,7 @@ import {
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { baseUrl } from '../../http/paging.js';
 import { ApiError } from '../../platform/errors.js';
+import type { Translate } from '../../platform/i18n/index.js';
 import { sha256 } from '../../platform/secrets.js';
 import { type Html, html } from '../html.js';
 import type { PageApp } from '../page-area.js';
@@ -35,9 +36,9 @@ export type Send = (
 ) => FastifyReply;
 
 /** The button, where the collector lets a saved response be continued. */
-export function laterButton(collector: Collector): Html | string {
+export function laterButton(collector: Collector, t: Translate): Html | string {
   return mayResume(collector)
-    ? html`<button type="submit" name="nav" value="later" class="secondary">Finish later</button>`
+    ? html`<button type="submit" name="nav" value="later" class="secondary">${t('finish_later')}</button>`
     : '';
 }
 

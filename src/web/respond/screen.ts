@@ -11,9 +11,11 @@ import { screenPlace } from '../../domain/responses/screens.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { acceptedTypes, sizeText } from '../../domain/uploads/uploads.js';
+import type { Message, Translate } from '../../platform/i18n/index.js';
 import { type Html, html, raw } from '../html.js';
 import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
 import { type Values, valuesFromAnswers } from './form-answers.js';
+import { languageSwitcher, type PageLanguage, shown as shownText } from './language.js';
 import { laterButton } from './resume.js';
 import { SCREEN_SCRIPT } from './screen-script.js';
 import { SCRIPT } from './script.js';
@@ -26,6 +28,8 @@ export interface ScreenCtx extends Pick<Respondent, 'recipient'> {
   index: DesignIndex;
   path: string;
   query: string;
+  language: PageLanguage;
+  t: Translate;
 }
 
 /** The page's saved answers as form values. */
@@ -52,7 +56,7 @@ export function renderScreen(
   place: Place,
   asked: unknown,
   posted: Values | undefined,
-  errors: ReadonlyMap<string, string>,
+  errors: ReadonlyMap<string, Message>,
   started: string,
   view: PageView,
 ): Html {
@@ -63,7 +67,7 @@ export function renderScreen(
   const pageIndex = pages.findIndex((x) => x.id === place.pageId);
   const p = pages[pageIndex];
   const values = posted && String(at.screen) === asked ? posted : savedValues(ctx, response, p.id);
-  const shown = new Map([...errors].filter(([id]) => at.questions.some((q) => q.id === id)));
+  const failing = new Map([...errors].filter(([id]) => at.questions.some((q) => q.id === id)));
   // Numbered as on pages: the questions of the pages before, then this one's place on its page.
   const number =
     pages
@@ -83,8 +87,9 @@ export function renderScreen(
         counts: view.counts,
         number: q.family === 'presentation' ? undefined : number + 1,
         values,
-        error: shown.get(q.id),
+        error: shownText(failing.get(q.id), ctx.language.lang),
         upload,
+        t: ctx.t,
       },
     );
     if (q.family === 'presentation') return rendered;
@@ -94,11 +99,11 @@ export function renderScreen(
   const { done, total, exact } = at.progress;
   const query = ctx.query ? `?${ctx.query}` : '';
   const summary =
-    shown.size > 0
-      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>This answer needs your attention.</strong></p><ul>${[...shown.keys()].map((id) => html`<li><a href="#q${id}">${recalledText(ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? '', view.recall)}: ${shown.get(id)}</a></li>`)}</ul></div>`
+    failing.size > 0
+      ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems"><p><strong>${failing.size === 1 ? ctx.t('summary_one') : ctx.t('summary_many', { count: failing.size })}</strong></p><ul>${[...failing.keys()].map((id) => html`<li><a href="#q${id}">${recalledText(ctx.index.questions.get(id)?.heading.replace(/<[^>]*>/g, '') ?? '', view.recall)}: ${shownText(failing.get(id), ctx.language.lang)}</a></li>`)}</ul></div>`
       : '';
   const files = at.questions.some((q) => q.displayType === 'file_upload');
-  return html`<h1>${ctx.survey.title}</h1>
+  return html`${languageSwitcher(ctx.language, ctx.path, ctx.query, p.id, ctx.t('language'))}<h1>${ctx.survey.title}</h1>
 ${summary}
 <form method="post" action="${ctx.path}${query}" novalidate data-respond data-screen${files ? raw(' enctype="multipart/form-data"') : ''}>
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
@@ -108,17 +113,17 @@ ${summary}
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description && at.screen === 0 ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 <div class="screen">${questions}</div>
-<nav class="survey-nav" aria-label="Survey questions">
+<nav class="survey-nav" aria-label="${ctx.t('pages_label')}">
 <button type="submit" name="nav" value="${at.finishes ? 'done' : 'next'}">${at.finishes ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
-<span class="muted enter-hint" hidden>or press Enter</span>
+<span class="muted enter-hint" hidden>${ctx.t('enter_hint')}</span>
 ${at.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
 ${s.buttons_text.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons_text.exit_button}</button>` : ''}
-${laterButton(ctx.collector)}
+${laterButton(ctx.collector, ctx.t)}
 </nav>
-<div class="progress"><label for="progress">Question ${done + 1} of ${exact ? total : `up to ${total}`}</label>
+<div class="progress"><label for="progress">${ctx.t(exact ? 'screen_progress' : 'screen_progress_up_to', { n: done + 1, total })}</label>
 <progress id="progress" value="${done}" max="${total}">${Math.round((done / total) * 100)}%</progress></div>
-${s.buttons_text.exit_button && !mayResume(ctx.collector) ? html`<p class="muted exit-note">${s.buttons_text.exit_button} leaves the survey: answers on this question are not saved.</p>` : ''}
+${s.buttons_text.exit_button && !mayResume(ctx.collector) ? html`<p class="muted exit-note">${ctx.t('screen_exit_note', { exit: s.buttons_text.exit_button })}</p>` : ''}
 </form>
-${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}
+${s.footer ? html`<footer class="powered">${ctx.t('powered')}</footer>` : ''}
 ${SCRIPT}${SCREEN_SCRIPT}`;
 }

@@ -12,6 +12,7 @@ import { type PipeRef, splitPipes } from '../../domain/surveys/piping.js';
 import type { Choice, Col, Row, StoredQuestion } from '../../domain/surveys/question-schema.js';
 import { choiceOrder } from '../../domain/surveys/randomise.js';
 import { escapeHtml } from '../../platform/escape.js';
+import { type Translate, translator } from '../../platform/i18n/index.js';
 import { type Html, html, raw } from '../html.js';
 
 export interface RenderableQuestion {
@@ -35,7 +36,18 @@ export interface RenderOptions {
   recall?: (ref: PipeRef) => string;
   /** How many responses chose each choice (or matrix row) so far, by id, for `resp_count_*` sorting. */
   counts?: ReadonlyMap<string, number>;
+  /** The service's own words in the page's language (the respondent page); English without it. */
+  t?: Translate;
 }
+
+const english = translator('en');
+
+/** "Uploaded: <file name>. …" in the page's language, the name in bold. */
+function uploaded(name: string, t: Translate): Html {
+  const [before, after = ''] = t('uploaded', { name: '\u0000' }).split('\u0000');
+  return html`${before}<strong>${name}</strong>${after}`;
+}
+const say = (o: RenderOptions): Translate => o.t ?? english;
 
 const SIMPLE_TAG = /&lt;(\/?)(b|i|em|strong|u|br|p|span)\s*\/?&gt;/gi;
 
@@ -82,7 +94,7 @@ function frame(q: RenderableQuestion, o: RenderOptions, body: Html | Html[], asG
   const showNumber = q.doc.display_options?.show_display_number !== false && o.number !== undefined;
   // A fieldset (role group) takes no aria-required: the legend says it in words for screen readers.
   const required = q.doc.required
-    ? html`<span class="required" aria-hidden="true"> *</span><span class="visually-hidden"> (required)</span>`
+    ? html`<span class="required" aria-hidden="true"> *</span><span class="visually-hidden"> ${say(o)('required_mark')}</span>`
     : '';
   const id = `q${q.id}`;
   const title = html`${showNumber ? html`<span class="qnum">${o.number}.</span> ` : ''}${richText(h.heading, o.recall)}${required}`;
@@ -108,7 +120,7 @@ function otherBox(
   if (!other?.visible) return html``;
   const name = `q_${q.id}_other`;
   // As an answer choice the box has no <label> of its own (the choice's label names the checkbox).
-  const named = asChoice && other.is_answer_choice ? raw(' aria-label="Please specify"') : '';
+  const named = asChoice && other.is_answer_choice ? html` aria-label="${say(o)('specify')}"` : '';
   const box =
     other.num_lines > 1
       ? html`<textarea id="${name}" name="${name}" rows="${other.num_lines}" cols="${other.num_chars}"${named}>${entered(o, name)[0] ?? ''}</textarea>`
@@ -122,7 +134,7 @@ function otherBox(
 
 function choiceLabel(c: Choice, o: RenderOptions): Html {
   if (c.image?.url)
-    return html`<img src="${c.image.url}" alt="${recalledText(c.text, o.recall) || 'Image choice'}" class="choice-img">${c.text ? html`<span>${recalledText(c.text, o.recall)}</span>` : ''}`;
+    return html`<img src="${c.image.url}" alt="${recalledText(c.text, o.recall) || say(o)('image_choice')}" class="choice-img">${c.text ? html`<span>${recalledText(c.text, o.recall)}</span>` : ''}`;
   return richText(c.text, o.recall);
 }
 
@@ -132,13 +144,13 @@ export function renderSingleChoice(q: RenderableQuestion, o: RenderOptions = {})
   const chosen = entered(o, name);
   if (q.subtype === 'menu') {
     const other = q.doc.answers?.other;
-    const options = html`<option value="">Select…</option>${choices.map(
+    const options = html`<option value="">${say(o)('select')}</option>${choices.map(
       (c) =>
         html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${recalledText(c.text, o.recall)}</option>`,
     )}${other?.visible && other.is_answer_choice ? html`<option value="${other.id}"${chosen.includes(other.id) ? raw(' selected') : ''}>${other.text}</option>` : ''}`;
     const select = html`<select id="${name}" name="${name}" aria-labelledby="q${q.id}-title">${options}</select>`;
     const otherText = other?.visible
-      ? html`<div class="other"><label for="${name}_other">${other.is_answer_choice ? 'Please specify' : other.text}</label><input type="text" id="${name}_other" name="${name}_other" value="${entered(o, `${name}_other`)[0] ?? ''}"></div>`
+      ? html`<div class="other"><label for="${name}_other">${other.is_answer_choice ? say(o)('specify') : other.text}</label><input type="text" id="${name}_other" name="${name}_other" value="${entered(o, `${name}_other`)[0] ?? ''}"></div>`
       : '';
     return frame(q, o, html`${select}${otherText}`, false);
   }
@@ -191,10 +203,9 @@ function scrollBox(table: Html): Html {
   return html`<div class="matrix-scroll" role="group" tabindex="0" aria-label="Answer grid (scrolls sideways on narrow screens)">${table}</div>`;
 }
 
-function starLabel(weight: number, kind: string): string {
-  const noun =
-    kind === 'heart' ? 'heart' : kind === 'thumb' ? 'thumb' : kind === 'smiley' ? 'smiley' : 'star';
-  return `${weight} ${noun}${weight === 1 ? '' : 's'}`;
+function starLabel(weight: number, kind: string, t: Translate): string {
+  const noun = kind === 'heart' || kind === 'thumb' || kind === 'smiley' ? kind : 'star';
+  return weight === 1 ? t(`${noun}_one`) : t(`${noun}_many`, { count: weight });
 }
 
 // Star/emoji ratings and the 0–10 scale are radio buttons styled by app.css ("Question widgets"):
@@ -221,7 +232,7 @@ function renderSymbols(q: RenderableQuestion, o: RenderOptions, row: Row | undef
   const color = display?.custom_options?.color;
   const items = visible(q.doc.answers?.choices).map((c) => {
     const id = `c${q.id}_${c.id}`;
-    const label = starLabel(c.weight ?? c.position, kind);
+    const label = starLabel(c.weight ?? c.position, kind, say(o));
     return html`<span class="star"><input type="radio" class="visually-hidden" id="${id}" name="${name}" value="${c.id}"${chosen.includes(c.id) ? raw(' checked') : ''}><label for="${id}"><svg aria-hidden="true" focusable="false" viewBox="0 0 24 24"${color ? html` color="${color}"` : ''}><path d="${SYMBOL_PATHS[kind]}"></path></svg><span class="visually-hidden">${label}</span></label></span>`;
   });
   return frame(q, o, html`<div class="stars ${kind}">${items}</div>`);
@@ -262,7 +273,7 @@ export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html
         html`<tr><th scope="row" id="h${r.id}">${richText(r.text)}</th>${cols.map((c) => {
           const name = `q_${q.id}_${r.id}_${c.id}`;
           const chosen = entered(o, name);
-          return html`<td><select name="${name}" aria-labelledby="h${r.id} h${c.id}"><option value="">Select…</option>${visible(
+          return html`<td><select name="${name}" aria-labelledby="h${r.id} h${c.id}"><option value="">${say(o)('select')}</option>${visible(
             c.choices,
           ).map(
             (x) =>
@@ -281,7 +292,7 @@ export function renderMatrix(q: RenderableQuestion, o: RenderOptions = {}): Html
     const body = rows.map((r) => {
       const name = `q_${q.id}_${r.id}`;
       const chosen = entered(o, name);
-      return html`<div class="rank"><select id="${name}" name="${name}"><option value="">Rank…</option>${choices.map(
+      return html`<div class="rank"><select id="${name}" name="${name}"><option value="">${say(o)('rank')}</option>${choices.map(
         (c) =>
           html`<option value="${c.id}"${chosen.includes(c.id) ? raw(' selected') : ''}>${c.text}</option>`,
       )}</select> <label for="${name}">${richText(r.text)}</label></div>`;
@@ -334,8 +345,8 @@ export function renderOpenEnded(q: RenderableQuestion, o: RenderOptions = {}): H
     return frame(
       q,
       o,
-      html`${value ? html`<p class="upload-current" id="${name}-current">Uploaded: <strong>${value}</strong>. Choose another file to replace it.</p>` : ''}<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" aria-describedby="${described}" accept="${up.accept}"${up.maxBytes ? raw(` data-max-bytes="${up.maxBytes}" data-too-big="The file is too large: files of at most ${up.maxText} are accepted."`) : ''}${o.error ? raw(' aria-invalid="true"') : ''}>
-<p class="hint muted" id="${name}-hint">Accepted file types: ${up.accept.replaceAll(',', ', ')}.${up.maxText ? ` At most ${up.maxText}.` : ''}</p>`,
+      html`${value ? html`<p class="upload-current" id="${name}-current">${uploaded(value, say(o))}</p>` : ''}<input type="file" id="${name}" name="${name}" aria-labelledby="q${q.id}-title" aria-describedby="${described}" accept="${up.accept}"${up.maxBytes ? html` data-max-bytes="${up.maxBytes}" data-too-big="${say(o)('file_too_big', { size: up.maxText })}"` : ''}${o.error ? raw(' aria-invalid="true"') : ''}>
+<p class="hint muted" id="${name}-hint">${say(o)('file_types', { types: up.accept.replaceAll(',', ', ') })}${up.maxText ? ` ${say(o)('file_at_most', { size: up.maxText })}` : ''}</p>`,
       false,
     );
   }
@@ -386,7 +397,7 @@ export function renderDemographic(q: RenderableQuestion, o: RenderOptions = {}):
 export function renderDatetime(q: RenderableQuestion, o: RenderOptions = {}): Html {
   const rows = visible(q.doc.answers?.rows).map((r) => {
     const rn = `q_${q.id}_${r.id}`;
-    const label = r.text || 'Answer';
+    const label = r.text || say(o)('answer');
     const date =
       q.subtype !== 'time_only'
         ? html`<label for="${rn}_date">${label} (date)</label><input type="date" id="${rn}_date" name="${rn}_date" value="${entered(o, `${rn}_date`)[0] ?? ''}">`
