@@ -147,7 +147,7 @@ describe('one question at a time', () => {
     const s = await setUp();
     const out = await s.post(s.ids.p1, 0, {});
     expect(out.kind).toBe('invalid');
-    expect(out.kind === 'invalid' && [...out.errors.values()]).toEqual(['Please pick a pet.']);
+    expect(out.kind === 'invalid' && [...out.errors.values()]).toEqual([{ text: 'Please pick a pet.' }]);
     expect(await s.saved()).toBeUndefined();
   });
 

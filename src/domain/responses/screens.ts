@@ -62,8 +62,11 @@ function screenCount(r: Who, response: ResponseRow | undefined, pageId: string):
   return Math.max(1, page?.questions.filter((q) => answerable(q) && !hidden.has(q.id)).length ?? 0);
 }
 
-const pathOf = (response: ResponseRow | undefined): string[] =>
-  response ? (JSON.parse(response.page_path) as string[]) : [];
+function pathOf(response: ResponseRow | undefined): string[] {
+  // page_path is the JSON array of page ids the flow writes
+  const path: string[] = response ? JSON.parse(response.page_path) : [];
+  return path;
+}
 
 /** Where a respondent coming back to a page left off: its first screen on a page answered before,
  * else the one after the last screen holding a saved answer. */

@@ -76,16 +76,19 @@ const refuse = (detail: string) => new ApiError(1002, detail);
 /** A node as xml2js reads it (explicitArray): text under `_` when it has attributes. */
 type XmlNode = { $?: Record<string, string>; _?: string; [child: string]: unknown };
 
-function textOf(node: unknown): string {
-  if (typeof node === 'string') return node;
-  if (node && typeof node === 'object' && typeof (node as XmlNode)._ === 'string')
-    return (node as XmlNode)._!;
-  return '';
+function isNode(node: unknown): node is XmlNode {
+  return typeof node === 'object' && node !== null;
 }
 
-function kids(node: unknown, name: string): XmlNode[] {
-  const v = node && typeof node === 'object' ? (node as XmlNode)[name] : undefined;
-  return Array.isArray(v) ? (v as XmlNode[]) : [];
+function textOf(node: unknown): string {
+  if (typeof node === 'string') return node;
+  return isNode(node) && typeof node._ === 'string' ? node._ : '';
+}
+
+/** A node's children named `name`: elements, or strings for text-only ones. */
+function kids(node: unknown, name: string): unknown[] {
+  const v = isNode(node) ? node[name] : undefined;
+  return Array.isArray(v) ? v : [];
 }
 
 async function readXliff(text: string, code: string): Promise<Unit[]> {
@@ -106,10 +109,12 @@ async function readXliff(text: string, code: string): Promise<Unit[]> {
   const target = xliff.$?.trgLang;
   if (target && target.toLowerCase() !== code.toLowerCase())
     throw refuse(`The file translates into ${target}, not ${code}.`);
-  const units = kids(xliff, 'file').flatMap((f) => kids(f, 'unit'));
+  const units = kids(xliff, 'file')
+    .flatMap((f) => kids(f, 'unit'))
+    .filter(isNode);
   return units.map((u, i) => {
     const [context, ...rest] = (u.$?.id ?? '').split('.');
-    const segment = kids(u, 'segment')[0];
+    const segment = kids(u, 'segment').find(isNode);
     if (!context || rest.length !== 1 || !segment)
       throw refuse(`Unit ${i + 1} has no id of the form context.resource_id or no segment.`);
     return {
