@@ -26,6 +26,8 @@ export interface SurveysTable {
   logo_url: string | null;
   /** #rrggbb accent colour of respondent pages, or null */
   theme_color: string | null;
+  /** JSON [{name, formula}] of calculated variables (domain/surveys/calculated.ts), or null for none */
+  calculated_variables: string | null;
   /** Kept in the transaction of every page/question change, so reading them is one row. */
   question_count: number;
   page_count: number;

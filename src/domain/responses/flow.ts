@@ -29,7 +29,7 @@ import {
 import type { Answer, PageIn } from './answers.js';
 import { answerProblem } from './checks.js';
 import type { DesignIndex, IndexedQuestion } from './design-index.js';
-import { hiddenOn, type Known, knownFrom, recalled } from './recall.js';
+import { hiddenOn, type Known, knownAlong, knownFrom, recalled } from './recall.js';
 import {
   createResponse,
   type ResponseActor,
@@ -69,9 +69,9 @@ function replay(
       `'pages[${i}].id': page ${w.skipped[0]} is not on the respondent's path (${w.pagePath.join(' → ')}): the survey's skip logic skips it, so it cannot hold answers.`,
     );
   }
-  const known = knownFrom(stored, variables);
   stored.forEach((p, i) => {
-    const hidden = hiddenOn(index, p.id, known);
+    // What the respondent's page would know: the answers before it on the path.
+    const hidden = hiddenOn(index, p.id, knownAlong(stored, w.pagePath, p.id, variables));
     const j = p.questions.findIndex((q) => hidden.has(q.id) && q.answers.length > 0);
     if (j >= 0)
       throw new ApiError(

@@ -11,6 +11,7 @@ import type {
   Row,
   StoredQuestion,
 } from '../surveys/question-schema.js';
+import type { ParsedVariable } from '../surveys/calculated.js';
 
 export interface AnswerIn {
   choice_id?: string;
@@ -80,6 +81,8 @@ export interface DesignIndex {
   pages: IndexedPage[];
   pageById: Map<string, IndexedPage>;
   questions: Map<string, IndexedQuestion>;
+  /** the survey's calculated variables, each after those it uses (domain/surveys/calculated.ts) */
+  calculated?: ParsedVariable[];
 }
 
 /** The statements of the seek (kept in deps.caches.pageSeeks; the marks in deps.caches.seekMarks,

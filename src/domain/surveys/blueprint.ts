@@ -1,6 +1,7 @@
 // Writing a whole survey at once: Blank, Bulk, copies of surveys and (team) templates all become
 // a blueprint (settings + pages of question bodies) written in one transaction with its events.
 import { randomBytes } from 'node:crypto';
+import { type CalculatedVariable, remapFormula } from './calculated.js';
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
@@ -73,6 +74,8 @@ export interface BlueprintPage {
 
 export interface Blueprint extends SurveySettings {
   pages: BlueprintPage[];
+  /** a copy's calculated variables, naming the source's question ids (remapped when written) */
+  calculated_variables?: CalculatedVariable[];
 }
 
 export const DEFAULT_BUTTONS: ButtonsText = {
@@ -270,7 +273,10 @@ function pageTexts(
   pages: BlueprintPage[],
   sourceIds: ReadonlyMap<string, string>,
 ): Array<{ title: string; description: string }> {
-  const survey = { custom_variables: JSON.stringify(blueprint.custom_variables ?? {}) };
+  const survey = {
+    custom_variables: JSON.stringify(blueprint.custom_variables ?? {}),
+    calculated_variables: JSON.stringify(sourceIds.size > 0 ? (blueprint.calculated_variables ?? []) : []),
+  };
   return pages.map((p, i) => {
     const page = { title: p.title ?? '', description: p.description ?? '' };
     checkPagePipes(survey, page);
@@ -335,6 +341,16 @@ export async function writeBlueprint(
     question_count: questionCount,
     page_count: pages.length,
     design_version: 0,
+    // A copy's formulas name the copies of the source's questions; other new surveys have none.
+    calculated_variables:
+      sourceIds.size > 0 && blueprint.calculated_variables?.length
+        ? JSON.stringify(
+            blueprint.calculated_variables.map((v) => ({
+              name: v.name,
+              formula: remapFormula(v.formula, sourceIds),
+            })),
+          )
+        : null,
     response_count: 0,
     preview_token: token(),
     manage_token: token(),

@@ -5,6 +5,7 @@ import type { Static } from 'typebox';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
 import type { Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
+import { calculatedOf } from '../../../domain/surveys/calculated.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { baseUrl } from '../../../http/paging.js';
@@ -35,6 +36,7 @@ export function presentSurvey(request: FastifyRequest, s: SurveyRow): Static<typ
     ...(settings.quiz_options ? { quiz_options: settings.quiz_options } : {}),
     ...(settings.logo_url ? { logo_url: settings.logo_url } : {}),
     ...(settings.theme_color ? { theme_color: settings.theme_color } : {}),
+    calculated_variables: calculatedOf(s),
     href: `${base}/v3/surveys/${s.id}`,
     ...surveyUrls(base, s),
   };

@@ -1,6 +1,7 @@
 // TypeBox schemas of the survey resources (reference §4–6). Question schemas come from the one
 // question schema family in domain/surveys/question-schema.ts.
 import { type TSchema, Type } from 'typebox';
+import { CALCULATED_MAX, CalculatedVariableInput } from '../../../domain/surveys/calculated.js';
 import {
   Logic,
   NO_NUL,
@@ -136,7 +137,19 @@ export const SurveyCreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SurveyUpdateBody = Type.Object(settingsFields, { additionalProperties: false });
+export const SurveyUpdateBody = Type.Object(
+  {
+    ...settingsFields,
+    calculated_variables: Type.Optional(
+      Type.Array(CalculatedVariableInput, {
+        maxItems: CALCULATED_MAX,
+        description:
+          'Extension: named values computed from the answers, [{name, formula}] (docs/api.md); replaces the list; PUT without it clears it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const surveyFields = {
   id: Type.String(),
@@ -163,6 +176,9 @@ const surveyFields = {
   quiz_options: Type.Optional(QuizOptions),
   logo_url: Type.Optional(Type.String({ description: 'Extension: respondent pages’ logo (when set)' })),
   theme_color: Type.Optional(Type.String({ description: 'Extension: respondent pages’ colour (when set)' })),
+  calculated_variables: Type.Array(Type.Object({ name: Type.String(), formula: Type.String() }), {
+    description: 'Extension: the calculated variables, [] when none',
+  }),
   href: Type.String(),
   analyze_url: Type.String(),
   edit_url: Type.String(),
