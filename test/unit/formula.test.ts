@@ -2,6 +2,7 @@
 // over answers (domain/responses/recall.ts calculatedValues), against the rules written at the top
 // of formula.ts.
 import { describe, expect, it } from 'vitest';
+import type { StoredQuestionAnswers } from '../../src/domain/responses/answers.js';
 import { calculatedValues, knownFrom } from '../../src/domain/responses/recall.js';
 import { parsedCalculated } from '../../src/domain/surveys/calculated.js';
 import {
@@ -141,7 +142,13 @@ describe('values from answers', () => {
     {
       id: 'p1',
       questions: [
-        { id: '1', choices: [{ id: 'a', score: 5 }, { id: 'b', score: 1 }] },
+        {
+          id: '1',
+          choices: [
+            { id: 'a', score: 5 },
+            { id: 'b', score: 1 },
+          ],
+        },
         { id: '2', family: 'multiple_choice', choices: [{ id: 'x' }, { id: 'y' }, { id: 'z' }] },
         { id: '3', family: 'open_ended' },
       ],
@@ -158,7 +165,7 @@ describe('values from answers', () => {
     { name: 'best', formula: 'max(score("1"), question("2"))' },
     { name: 'link', formula: 'custom_variable("age") + 1' },
   ]);
-  const values = (answers: ReturnType<typeof picks>, vars: Record<string, string> = {}) =>
+  const values = (answers: StoredQuestionAnswers[], vars: Record<string, string> = {}) =>
     Object.fromEntries(
       [...calculatedValues(index, knownFrom([{ id: 'p1', questions: answers }], vars))].map(([k, v]) => [
         k,

@@ -96,7 +96,8 @@ function refValue(
   if (ref.kind === 'score') {
     let sum = 0;
     for (const a of answers) {
-      const c = a.choice_id === undefined || a.other_id !== undefined ? undefined : q.choices.get(a.choice_id);
+      const c =
+        a.choice_id === undefined || a.other_id !== undefined ? undefined : q.choices.get(a.choice_id);
       sum += c?.quiz_options?.score ?? 0;
     }
     return sum;

@@ -2,6 +2,7 @@
 // modules that only name them (the cache registry, src/caches.ts) import this file and no code of the
 // responses area.
 import type { ResponseRow } from '../../db/stores/responses.js';
+import type { ParsedVariable } from '../surveys/calculated.js';
 import type {
   Choice,
   Col,
@@ -11,7 +12,6 @@ import type {
   Row,
   StoredQuestion,
 } from '../surveys/question-schema.js';
-import type { ParsedVariable } from '../surveys/calculated.js';
 
 export interface AnswerIn {
   choice_id?: string;

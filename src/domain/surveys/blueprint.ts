@@ -1,7 +1,6 @@
 // Writing a whole survey at once: Blank, Bulk, copies of surveys and (team) templates all become
 // a blueprint (settings + pages of question bodies) written in one transaction with its events.
 import { randomBytes } from 'node:crypto';
-import { type CalculatedVariable, remapFormula } from './calculated.js';
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
@@ -11,6 +10,7 @@ import type { NewEvent } from '../core/event-types.js';
 import { recordEvent } from '../core/events.js';
 import { ownedRow } from '../core/owned.js';
 import type { SurveyRow } from './access.js';
+import { type CalculatedVariable, remapFormula } from './calculated.js';
 import { checkPagePipes } from './display-logic.js';
 import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
 import {

@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import { parseAs } from '../../platform/json.js';
-import { type Formula, FormulaError, formulaRefs, evaluationOrder, parseFormula } from './formula.js';
+import { evaluationOrder, type Formula, FormulaError, formulaRefs, parseFormula } from './formula.js';
 
 export const CALCULATED_MAX = 50;
 export const CALCULATED_NAME = '^[A-Za-z][A-Za-z0-9_]{0,39}$';
@@ -52,7 +52,11 @@ export function parsedCalculated(list: readonly CalculatedVariable[]): ParsedVar
   const order = evaluationOrder(
     parsed.map((v) => ({
       name: v.name,
-      uses: v.tree ? formulaRefs(v.tree).filter((r) => r.kind === 'variable').map((r) => r.key) : [],
+      uses: v.tree
+        ? formulaRefs(v.tree)
+            .filter((r) => r.kind === 'variable')
+            .map((r) => r.key)
+        : [],
     })),
   );
   if (!('order' in order)) return parsed;
@@ -78,7 +82,8 @@ export function checkCalculated(
   scope: FormulaScope,
   prefix = 'calculated_variables',
 ): CalculatedVariable[] {
-  if (list.length > CALCULATED_MAX) throw bad(prefix, `a survey has at most ${CALCULATED_MAX} calculated variables.`);
+  if (list.length > CALCULATED_MAX)
+    throw bad(prefix, `a survey has at most ${CALCULATED_MAX} calculated variables.`);
   const names = new Map<string, number>();
   list.forEach((v, i) => {
     if (!new RegExp(CALCULATED_NAME).test(v.name))

@@ -44,7 +44,10 @@ export function displayLogicShape(d: DisplayLogic): DisplayLogic {
   if (numeric && !Number.isFinite(Number(d.value)))
     throw bad('.value', `${operator} compares numbers: "${d.value}" is not a number.`);
   if (['answered', 'not_answered', 'selected', 'not_selected'].includes(operator) && d.value !== undefined)
-    throw bad('.value', `value is only allowed with equals, not_equals, contains, greater_than or less_than.`);
+    throw bad(
+      '.value',
+      `value is only allowed with equals, not_equals, contains, greater_than or less_than.`,
+    );
   return { ...d, operator };
 }
 
@@ -136,10 +139,7 @@ export function pageTextsOf(page: { title?: string; description?: string }) {
 
 /** 400/1002 for a page text's recall of an unknown contact field or custom variable (where its
  * recalls of questions look is checkSurveyLookBacks'). */
-export function checkPagePipes(
-  survey: Declares,
-  page: { title?: string; description?: string },
-): void {
+export function checkPagePipes(survey: Declares, page: { title?: string; description?: string }): void {
   checkRecallNames(survey, pagePipes(page));
 }
 

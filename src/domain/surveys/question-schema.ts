@@ -273,7 +273,12 @@ export const DisplayLogic = Type.Object(
     question_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
     custom_variable: Type.Optional(Type.String({ pattern: NO_NUL, minLength: 1, maxLength: 100 })),
     variable: Type.Optional(
-      Type.String({ pattern: NO_NUL, minLength: 1, maxLength: 100, description: 'Extension: a calculated variable' }),
+      Type.String({
+        pattern: NO_NUL,
+        minLength: 1,
+        maxLength: 100,
+        description: 'Extension: a calculated variable',
+      }),
     ),
     operator: Type.Optional(Type.Enum(DISPLAY_OPERATORS)),
     choice_ids: Type.Optional(

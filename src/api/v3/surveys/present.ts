@@ -3,9 +3,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
+import { calculatedOf } from '../../../domain/surveys/calculated.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
 import type { Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
-import { calculatedOf } from '../../../domain/surveys/calculated.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
 import { surveyUrls } from '../../../domain/surveys/urls.js';
 import { baseUrl } from '../../../http/paging.js';
