@@ -203,7 +203,7 @@ export function readableRecalls(text: string, numbers: ReadonlyMap<string, numbe
 
 /** One entry of the builder's "Insert answer from…" list. */
 export interface RecallChoice {
-  group: 'Earlier questions' | 'Contact (email invitations)' | 'Custom variables';
+  group: 'Earlier questions' | 'Contact (email invitations)' | 'Custom variables' | 'Calculated variables';
   label: string;
   syntax: string;
 }
@@ -218,6 +218,7 @@ export function recallChoices(
   }>,
   pageIndex: number,
   customVariables: readonly string[],
+  calculated: readonly string[] = [],
 ): RecallChoice[] {
   const numbers = questionNumbers(pages);
   const out: RecallChoice[] = [];
@@ -246,6 +247,12 @@ export function recallChoices(
       group: 'Custom variables',
       label: name,
       syntax: recallSyntax({ kind: 'custom_variable', key: name }),
+    });
+  for (const name of calculated)
+    out.push({
+      group: 'Calculated variables',
+      label: name,
+      syntax: recallSyntax({ kind: 'variable', key: name }),
     });
   return out;
 }

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
+import { calculatedOf } from '../../domain/surveys/calculated.js';
 import { answerCounts } from '../../domain/surveys/design.js';
 import { LANGUAGES } from '../../domain/surveys/languages.js';
 import { questionNumbers, readableRecalls, recallChoices } from '../../domain/surveys/piping.js';
@@ -174,8 +175,8 @@ function displayForm(
 <span class="field"><label for="${id}">Show ${label}</label>
 <select id="${id}" name="show">${opt('', 'Always')}${conditions.map((c) => opt(c.value, `Only if ${c.label}`))}</select></span>
 ${
-  conditions.some((c) => c.value.startsWith('var:'))
-    ? html`<span class="field"><label for="${id}-value">Value (for a custom variable)</label>
+  conditions.some((c) => /^(var|calc-[a-z]+):/.test(c.value))
+    ? html`<span class="field"><label for="${id}-value">Value (for a variable)</label>
 <input id="${id}-value" name="value" type="text" maxlength="1000" value="${typed}"></span>`
     : ''
 }
@@ -245,12 +246,14 @@ export async function renderEditor(
   let number = 0;
 
   const variables = Object.keys(settings.custom_variables);
+  const calculatedNames = calculatedOf(survey).map((v) => v.name);
   const sections = pages.map((p, pageIndex) => {
     const qs = questions.get(p.id) ?? [];
     const conditions = conditionChoices(
       pages.slice(0, pageIndex).flatMap((x) => questions.get(x.id) ?? []),
       variables,
       numbers,
+      calculatedNames,
     );
     const recalls = recallChoices(
       pages
@@ -264,6 +267,7 @@ export async function renderEditor(
         .map((qs) => ({ questions: qs })),
       pageIndex,
       variables,
+      calculatedNames,
     );
     const items = qs.map((q, i) => {
       const n = q.family === 'presentation' ? undefined : ++number;
@@ -432,6 +436,7 @@ ${pageMessages(state, writable, 'design')}
 <p class="muted">${plural(survey.page_count, 'page')}, ${plural(survey.question_count, 'question')}, ${plural(survey.response_count, 'response')}.</p>
 <a class="button secondary" href="${surveyPaths(survey).preview}">Preview as a respondent</a>
 <a class="button secondary" href="/create/theme?sm=${encodeURIComponent(token)}">Theme and logo</a>
+<a class="button secondary" href="/create/variables?sm=${encodeURIComponent(token)}">Calculated variables</a>
 </div>
 ${settingsForm}
 ${sections.length ? sections : html`<p class="empty">This survey has no pages.</p>`}

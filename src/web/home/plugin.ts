@@ -7,6 +7,7 @@ import { pageErrorHandler } from '../account/frame.js';
 import { collectPages } from '../collect/collect.js';
 import { designPages } from '../design/edit.js';
 import { themePages } from '../design/theme.js';
+import { variablesPages } from '../design/variables.js';
 import { pageArea } from '../page-area.js';
 import { homePages } from './home.js';
 import { notFoundPage } from './not-found.js';
@@ -21,7 +22,12 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
 }
 
 export function homeAndDesignPages(deps: Deps) {
-  return pageArea('home-and-design-pages', deps, [homePages, designPages, collectPages, themePages], {
-    errorHandler,
-  });
+  return pageArea(
+    'home-and-design-pages',
+    deps,
+    [homePages, designPages, collectPages, themePages, variablesPages],
+    {
+      errorHandler,
+    },
+  );
 }
