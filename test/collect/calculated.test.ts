@@ -240,3 +240,56 @@ describe('the API replay and the exports', () => {
     expect(sps).toContain("calc_half 'half: Calculated value'");
   });
 });
+
+describe('a skip rule conditioned on a variable', () => {
+  it('ends the survey after the page only when the variable compares so, on the pages and through the API', async () => {
+    const pagePath = `/v3/surveys/${s.id}/pages/${s.pages[0]}`;
+    const unknown = await server.client.patch(
+      pagePath,
+      { logic: { action: 'end_survey', when: { variable: 'nope', operator: 'greater_than', value: '20' } } },
+      { token: owner.token },
+    );
+    expect(unknown.status).toBe(400);
+    expect(errorCode(unknown)).toBe('1002');
+    expect(unknown.body.error.message).toContain("'logic.when.variable'");
+    const rule = { action: 'end_survey', when: { variable: 'total', operator: 'greater_than', value: '20' } };
+    const set = await server.client.patch(pagePath, { logic: rule }, { token: owner.token });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.logic).toEqual(rule);
+
+    const [, high] = s.choices.pick;
+    // 5 + 30 > 20: the survey ends after page 1 (and the end redirect carries the total)
+    const a = respondent(collector.url);
+    await a.open();
+    const ended = await a.post({ [`q_${s.questions.pick}`]: high, [`q_${s.questions.count}`]: '30' });
+    expect(ended.headers.get('location')).toBe('https://example.com/done?score=35&half=17.5&src=');
+    // 5 + 3: on to page 2
+    const b = respondent(collector.url);
+    await b.open();
+    const next = await b.post({ [`q_${s.questions.pick}`]: high, [`q_${s.questions.count}`]: '3' });
+    expect(next.status).toBe(303);
+    expect(next.headers.get('location')).not.toContain('example.com');
+
+    const page1 = (count: string) => ({
+      pages: [
+        {
+          id: s.pages[0],
+          questions: [
+            { id: s.questions.pick, answers: [{ choice_id: high }] },
+            { id: s.questions.count, answers: [{ text: count }] },
+          ],
+        },
+      ],
+    });
+    const short = await server.client.post(`/v3/collectors/${collector.id}/responses`, page1('30'), {
+      token: owner.token,
+    });
+    expect(short.status, short.text).toBe(201);
+    expect(short.body.page_path).toEqual([s.pages[0]]);
+    expect(short.body.logic_path).toEqual({ [s.pages[0]]: { action: 'end_survey' } });
+    const long = await server.client.post(`/v3/collectors/${collector.id}/responses`, page1('3'), {
+      token: owner.token,
+    });
+    expect(long.body.page_path).toEqual(s.pages);
+  });
+});

@@ -97,6 +97,23 @@ describe('calculated variables in the builder and on the respondent pages', () =
     expect(await page.locator('.notice').textContent()).toBe('The variable was removed.');
     expect(await page.locator('#var-x-half').count()).toBe(0);
 
+    // The builder's rule after page 1, only when the total is over 20.
+    await page.goto(`${server.url}${edit.pathname}${edit.search}`);
+    const rule = page.locator(`#logic-${s.pages[0]}`);
+    await rule.getByLabel('After this page').selectOption('end_survey');
+    await rule.getByLabel('Only if').selectOption({ label: '"total" is greater than the value' });
+    await rule.getByLabel('Value').fill('20');
+    await rule.getByRole('button', { name: /Save rule/ }).click();
+    expect(await page.locator('.notice').textContent()).toBe('The rule after the page was saved.');
+    const p1 = (await server.client.get(`/v3/surveys/${s.id}/pages/${s.pages[0]}`, { token: owner.token }))
+      .body;
+    expect(p1.logic).toEqual({
+      action: 'end_survey',
+      when: { variable: 'total', operator: 'greater_than', value: '20' },
+    });
+    await jsPage.goto(`${server.url}${edit.pathname}${edit.search}#logic-${s.pages[0]}`);
+    await checkPage(jsPage, 'builder-rule-on-variable');
+
     // A respondent without script: the next page recalls the total.
     const piped = await server.client.patch(
       `/v3/surveys/${s.id}/pages/${s.pages[1]}`,

@@ -29,7 +29,7 @@ import {
 import type { Answer, PageIn } from './answers.js';
 import { answerProblem } from './checks.js';
 import type { DesignIndex, IndexedQuestion } from './design-index.js';
-import { hiddenOn, type Known, knownAlong, knownFrom, recalled } from './recall.js';
+import { hiddenOn, type Known, knownAlong, knownFrom, recalled, withAnswers } from './recall.js';
 import {
   createResponse,
   type ResponseActor,
@@ -61,7 +61,7 @@ function replay(
     id: p.id,
     questions: (p.questions ?? []).map((q) => ({ id: q.id, answers: q.answers ?? [] })),
   }));
-  const w: Walk = walk(index, stored, status === 'partial');
+  const w: Walk = walk(index, stored, status === 'partial', variables);
   if (w.skipped.length > 0) {
     const i = pages.findIndex((p) => p.id === w.skipped[0]);
     throw new ApiError(
@@ -515,10 +515,12 @@ export async function answerPage(
     return { kind: 'invalid', errors };
   }
   await discardFiles((given.files ?? []).filter((f) => !accepted.includes(f)));
+  const answers = (page.questions ?? []).map((q) => ({ id: q.id, answers: q.answers ?? [] }));
   const route = routeAfter(
     r.index,
     page.id,
-    (page.questions ?? []).map((q) => ({ id: q.id, answers: q.answers ?? [] })),
+    answers,
+    withAnswers(knownBefore(r, response, page.id), answers),
   );
   const { path, logicPath } = pathBefore(response, page.id);
   path.push(page.id);

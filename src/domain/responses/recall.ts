@@ -43,6 +43,13 @@ export function knownAlong(
   );
 }
 
+/** What is known once a page's answers are added (the page's skip rules see them). */
+export function withAnswers(known: Known, page: ReadonlyArray<{ id: string; answers: Answer[] }>): Known {
+  const answers = new Map(known.answers);
+  for (const q of page) if (q.answers.length > 0) answers.set(q.id, q.answers);
+  return { answers, variables: known.variables, contact: known.contact };
+}
+
 /** An answer as text: the choice's (or row's) text, or what was typed; several joined by commas. */
 export function answerText(q: IndexedQuestion, answers: readonly Answer[]): string {
   const parts: string[] = [];

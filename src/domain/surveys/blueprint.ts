@@ -12,7 +12,14 @@ import { ownedRow } from '../core/owned.js';
 import type { SurveyRow } from './access.js';
 import { type CalculatedVariable, remapFormula } from './calculated.js';
 import { checkPagePipes } from './display-logic.js';
-import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
+import {
+  checkRuleConditions,
+  checkTargets,
+  type PlacedRule,
+  questionRules,
+  remapLogic,
+  remapQuestion,
+} from './logic.js';
 import {
   checkRecallSyntax,
   pagePipes,
@@ -330,6 +337,13 @@ export async function writeBlueprint(
     pages.flatMap((p, i) =>
       (p.questionIds ?? []).flatMap((id, j) => (prepared[i][j] ? [[id, prepared[i][j].id] as const] : [])),
     ),
+  );
+  // A copy keeps its variables (and the rules conditioned on them); a new survey has none.
+  checkRuleConditions(
+    sourceIds.size > 0
+      ? { calculated_variables: JSON.stringify(blueprint.calculated_variables ?? []) }
+      : undefined,
+    rules,
   );
   if (sourceIds.size > 0) remapRecalls(pages, prepared, sourceIds);
   else refuseRecalls(prepared);

@@ -17,6 +17,20 @@ export const Logic = Type.Object(
     page_id: Type.Optional(
       Type.String({ pattern: '^[0-9]{1,20}$', description: 'The page to go to (go_to_page only)' }),
     ),
+    when: Type.Optional(
+      Type.Object(
+        {
+          variable: Type.String({ minLength: 1, maxLength: 100 }),
+          operator: Type.Enum(['greater_than', 'less_than', 'equals', 'not_equals'] as const),
+          value: Type.String({ maxLength: 100 }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Extension: the rule applies only when this calculated variable (its value after this page) compares so with value',
+        },
+      ),
+    ),
   },
   {
     additionalProperties: false,

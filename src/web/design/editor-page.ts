@@ -35,6 +35,7 @@ import {
   ruleMarker,
   ruleSelect,
   ruleValue,
+  ruleWhenFields,
 } from './logic-ui.js';
 import { type Draft, draftOf, kindOf, QUESTION_KINDS } from './question-form.js';
 import { findKind, validationsFor } from './question-kinds.js';
@@ -345,6 +346,7 @@ ${destructiveForm(act(`pages/${p.id}/delete`), csrf, pageDestruction(p, pageInde
 ${errorHere(state, lf)}
 <span class="field"><label for="${lf}-then">After this page<span class="visually-hidden"> (page ${pageIndex + 1})</span></label>
 ${ruleSelect(`${lf}-then`, 'logic', ruleValue(p.logic), pageChoices, pageIndex, last ? 'Finish the survey (no rule)' : `Continue to page ${pageIndex + 2} (no rule)`, `${lf}-help`)}</span>
+${ruleWhenFields(lf, calculatedNames, p.logic)}
 <button type="submit" class="secondary" aria-label="Save rule after page ${pageIndex + 1}">Save rule</button>
 <p class="hint" id="${lf}-help">Applies when no choice on this page has a rule that fires.</p>
 </form>`

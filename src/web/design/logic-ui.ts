@@ -142,6 +142,36 @@ export function conditionChoices(
 }
 
 const CALC_OPERATORS = { gt: 'is greater than', lt: 'is less than', eq: 'equals' } as const;
+
+/** A page rule's "Only if" fields: a calculated variable compared with a typed value (`when`). */
+export function ruleWhenFields(id: string, names: readonly string[], logic: Logic | null | undefined): Html {
+  if (names.length === 0) return html``;
+  const w = logic?.when;
+  const current = w
+    ? `calc-${Object.entries(CALC_STORED).find(([, o]) => o === w.operator)?.[0] ?? 'eq'}:${w.variable}`
+    : '';
+  const opt = (v: string, text: string) =>
+    html`<option value="${v}"${current === v ? raw(' selected') : ''}>${text}</option>`;
+  const options = names.flatMap((n) =>
+    Object.entries(CALC_OPERATORS).map(([op, words]) => opt(`calc-${op}:${n}`, `"${n}" ${words} the value`)),
+  );
+  return html`<span class="field"><label for="${id}-when">Only if</label>
+<select id="${id}-when" name="when">${opt('', 'Always')}${options}</select></span>
+<span class="field"><label for="${id}-when-value">Value</label>
+<input id="${id}-when-value" name="when_value" type="text" maxlength="100" value="${w?.value ?? ''}"></span>`;
+}
+
+/** The `when` of a page rule's form, or undefined for "Always". */
+export function whenOf(when: string | undefined, value: string | undefined): Logic['when'] {
+  const calc = /^calc-(gt|lt|eq):(.{1,100})$/.exec(when ?? '');
+  if (!calc) return undefined;
+  if (!value?.trim()) throw new ApiError(1002, `Type the value "${calc[2]}" is compared with.`);
+  return {
+    variable: calc[2],
+    operator: CALC_STORED[calc[1] as keyof typeof CALC_STORED],
+    value: value.trim(),
+  };
+}
 const CALC_STORED = { gt: 'greater_than', lt: 'less_than', eq: 'equals' } as const;
 
 /** A stored condition as the select's value ('' for always shown). */
