@@ -254,7 +254,8 @@ export async function renderEditor(
       pages.slice(0, pageIndex).flatMap((x) => questions.get(x.id) ?? []),
       variables,
       numbers,
-      calculatedNames,
+      // a variable counts the answers of earlier pages: on page 1 it is always empty
+      pageIndex > 0 ? calculatedNames : [],
     );
     const recalls = recallChoices(
       pages
@@ -391,7 +392,7 @@ ${errorHere(state, f)}
     return html`<section class="survey-page" id="page-${p.id}" aria-labelledby="page-${p.id}-heading">
 <h2 id="page-${p.id}-heading">${pageLabel(p, pageIndex)}</h2>
 ${p.description ? html`<p class="page-description">${p.description}</p>` : ''}
-${p.logic ? html`<p class="logic-note"><span class="badge accent">Logic</span> After this page: ${ruleMarker(p.logic, pageChoices)}</p>` : ''}
+${p.logic ? html`<p class="logic-note"><span class="badge accent">Logic</span> After this page: ${ruleMarker(p.logic, pageChoices)}${p.logic.when ? ` (only if "${p.logic.when.variable}" ${p.logic.when.operator.replace('_', ' ')} ${p.logic.when.value})` : ''}</p>` : ''}
 ${pageTools}
 <ol class="questions" data-page="${p.id}" aria-label="Questions on page ${pageIndex + 1}">${items}</ol>
 ${items.length ? '' : html`<p class="empty">This page has no questions yet.</p>`}
