@@ -194,6 +194,32 @@ describe('using calculated variables', () => {
     );
   });
 
+  it('conditions a skip rule only on a variable the survey has, compared with a number', async () => {
+    const choice = (when: object) =>
+      createQuestion(t.deps, owner.actor, survey, pageId, {
+        family: 'single_choice',
+        subtype: 'vertical',
+        headings: [{ heading: 'Go on?' }],
+        answers: { choices: [{ text: 'No', logic: { action: 'end_survey', ...when } }] },
+      });
+    await refused(
+      choice({ when: { variable: 'nope', operator: 'equals', value: '1' } }),
+      1002,
+      /'answers\.choices\[0\]\.logic\.when\.variable': the survey has no calculated variable "nope"/,
+    );
+    await refused(
+      choice({ when: { variable: 'total', operator: 'less_than', value: 'ten' } }),
+      1002,
+      /'answers\.choices\[0\]\.logic\.when\.value': less_than compares numbers/,
+    );
+    const ok = await choice({ when: { variable: 'total', operator: 'less_than', value: '10' } });
+    expect(ok.doc.answers?.choices?.[0].logic?.when).toEqual({
+      variable: 'total',
+      operator: 'less_than',
+      value: '10',
+    });
+  });
+
   it('copies the variables with the copies of the questions they name', async () => {
     const copy = await copySurvey(t.deps, owner.actor, survey.id);
     const copied = (await loadDesign(t.deps, copy.id)).questions;
