@@ -50,6 +50,7 @@ import * as m0073 from './0073_audit_log.js';
 import * as m0074 from './0074_email_match_indexes.js';
 import * as m0075 from './0075_resume_links.js';
 import * as m0077 from './0077_quotas.js';
+import * as m0078 from './0078_calculated_variables.js';
 import * as m0079 from './0079_question_layout.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
@@ -103,5 +104,6 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0074_email_match_indexes': m0074,
   '0075_resume_links': m0075,
   '0077_quotas': m0077,
+  '0078_calculated_variables': m0078,
   '0079_question_layout': m0079,
 };

@@ -28,6 +28,8 @@ export interface SurveysTable {
   theme_color: string | null;
   /** 'page' or 'one_at_a_time': how the respondent pages show the questions (migration 0079) */
   question_layout: Generated<string>;
+  /** JSON [{name, formula}] of calculated variables (domain/surveys/calculated.ts), or null for none */
+  calculated_variables: string | null;
   /** Kept in the transaction of every page/question change, so reading them is one row. */
   question_count: number;
   page_count: number;

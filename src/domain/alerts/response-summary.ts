@@ -65,6 +65,7 @@ export async function responseSummaries(
         's.title',
         's.manage_token',
         's.design_version',
+        's.calculated_variables',
         'u.region',
         'u.account_type',
       ])
@@ -77,7 +78,11 @@ export async function responseSummaries(
       const answers: ResponseSummary['answers'] = [];
       let answered = 0;
       if (readable) {
-        const index = await designIndex(deps, { id: r.survey_id, design_version: r.design_version });
+        const index = await designIndex(deps, {
+          id: r.survey_id,
+          design_version: r.design_version,
+          calculated_variables: r.calculated_variables,
+        });
         let pages: StoredPage[] = [];
         try {
           pages = JSON.parse(r.pages) as StoredPage[];

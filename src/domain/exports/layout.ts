@@ -6,6 +6,7 @@
 import type { Cell } from '../../platform/csv.js';
 import { JsonObject, parseAs } from '../../platform/json.js';
 import type { Answer } from '../responses/answers.js';
+import { responseValues } from '../responses/calculated.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { choiceLabel } from '../responses/readable.js';
 import { type ExportRow, storedPages } from '../responses/responses.js';
@@ -28,6 +29,8 @@ export interface Column {
   questionId?: string;
   /** Labels of the numeric codes this column can hold (for the codebook and SPSS). */
   codes?: Coded[];
+  /** The calculated variable this column holds (after every question's). */
+  calculated?: string;
 }
 
 interface QuestionSlots {
@@ -43,6 +46,8 @@ export interface Layout {
   /** The survey's custom variable names (one column each after Custom Data 1). */
   customVariables: string[];
   questions: Map<string, QuestionSlots>;
+  /** The design, when it has calculated variables (their values are computed per response). */
+  calculatedFrom?: DesignIndex;
 }
 
 const RESPONDENT = [
@@ -171,7 +176,11 @@ export function buildLayout(index: DesignIndex, customVariables: string[]): Layo
       });
       questions.set(q.id, { q, slots, values });
     }
-  return { columns, customVariables, questions };
+  // A number each (empty when it has no value): numeric in SPSS, no codes to label.
+  for (const v of index.calculated ?? [])
+    columns.push({ question: v.name, detail: 'Calculated value', calculated: v.name, codes: [] });
+  const calculated = (index.calculated?.length ?? 0) > 0;
+  return { columns, customVariables, questions, ...(calculated && { calculatedFrom: index }) };
 }
 
 const spaced = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
@@ -212,6 +221,12 @@ export function responseCells(
         cells[at] = answerValue(slots, a, mode);
       }
     }
+  if (layout.calculatedFrom) {
+    const values = responseValues(layout.calculatedFrom, row);
+    layout.columns.forEach((c, i) => {
+      if (c.calculated !== undefined) cells[i] = values.get(c.calculated) ?? null;
+    });
+  }
   return cells;
 }
 

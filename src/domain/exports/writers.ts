@@ -110,6 +110,10 @@ function spssNames(layout: Layout): string[] {
   const order = new Map([...layout.questions.keys()].map((id, i) => [id, i + 1]));
   const seen = new Map<string, number>();
   for (const c of layout.columns.slice(names.length)) {
+    if (c.calculated !== undefined) {
+      names.push(`calc_${c.calculated}`.slice(0, 64));
+      continue;
+    }
     const q = order.get(c.questionId!)!;
     const k = (seen.get(c.questionId!) ?? 0) + 1;
     seen.set(c.questionId!, k);

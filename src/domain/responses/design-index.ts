@@ -3,6 +3,7 @@
 // survey's design_version is unchanged: every page/question change moves it (design.ts touch).
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../surveys/access.js';
+import { calculatedOf, parsedCalculated } from '../surveys/calculated.js';
 import { questionNumbers, readableRecalls } from '../surveys/piping.js';
 import { loadDesign } from '../surveys/surveys.js';
 import type { DesignIndex, IndexedPage, IndexedQuestion } from './types.js';
@@ -11,13 +12,20 @@ export type { DesignIndex, IndexedPage, IndexedQuestion } from './types.js';
 
 export async function designIndex(
   deps: Deps,
-  survey: Pick<SurveyRow, 'id' | 'design_version'>,
+  survey: Pick<SurveyRow, 'id' | 'design_version' | 'calculated_variables'>,
 ): Promise<DesignIndex> {
   const cache = deps.caches.designs;
   const hit = cache.get(survey.id);
   if (hit && hit.version === survey.design_version) return hit.index;
   const { pages, questions } = await loadDesign(deps, survey.id);
-  const index: DesignIndex = { surveyId: survey.id, pages: [], pageById: new Map(), questions: new Map() };
+  const index: DesignIndex = {
+    surveyId: survey.id,
+    pages: [],
+    pageById: new Map(),
+    questions: new Map(),
+    // Changing the definitions moves design_version too (surveys.ts updateSurvey).
+    calculated: parsedCalculated(calculatedOf(survey)),
+  };
   const numbers = questionNumbers(pages.map((p) => ({ questions: questions.get(p.id) ?? [] })));
   for (const p of pages) {
     const page: IndexedPage = { ...p, questions: [] };

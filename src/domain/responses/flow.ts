@@ -32,7 +32,7 @@ import type { Answer, PageIn } from './answers.js';
 import { answerProblem } from './checks.js';
 import type { DesignIndex, IndexedQuestion } from './design-index.js';
 import { completeUnderQuotas, type Within } from './quota-gate.js';
-import { hiddenOn, type Known, knownFrom, recalled } from './recall.js';
+import { hiddenOn, type Known, knownAlong, knownFrom, recalled, withAnswers } from './recall.js';
 import {
   createResponse,
   type ResponseActor,
@@ -64,7 +64,7 @@ function replay(
     id: p.id,
     questions: (p.questions ?? []).map((q) => ({ id: q.id, answers: q.answers ?? [] })),
   }));
-  const w: Walk = walk(index, stored, status === 'partial');
+  const w: Walk = walk(index, stored, status === 'partial', variables);
   if (w.skipped.length > 0) {
     const i = pages.findIndex((p) => p.id === w.skipped[0]);
     throw new ApiError(
@@ -72,9 +72,9 @@ function replay(
       `'pages[${i}].id': page ${w.skipped[0]} is not on the respondent's path (${w.pagePath.join(' → ')}): the survey's skip logic skips it, so it cannot hold answers.`,
     );
   }
-  const known = knownFrom(stored, variables);
   stored.forEach((p, i) => {
-    const hidden = hiddenOn(index, p.id, known);
+    // What the respondent's page would know: the answers before it on the path.
+    const hidden = hiddenOn(index, p.id, knownAlong(stored, w.pagePath, p.id, variables));
     const j = p.questions.findIndex((q) => hidden.has(q.id) && q.answers.length > 0);
     if (j >= 0)
       throw new ApiError(
@@ -532,10 +532,12 @@ export async function answerPage(
     return { kind: 'invalid', errors };
   }
   await discardFiles((given.files ?? []).filter((f) => !accepted.includes(f)));
+  const answers = (page.questions ?? []).map((q) => ({ id: q.id, answers: q.answers ?? [] }));
   const route = routeAfter(
     r.index,
     page.id,
-    (page.questions ?? []).map((q) => ({ id: q.id, answers: q.answers ?? [] })),
+    answers,
+    withAnswers(knownBefore(r, response, page.id), answers),
   );
   const { path, logicPath } = pathBefore(response, page.id);
   path.push(page.id);

@@ -1,9 +1,10 @@
 // Evaluating skip logic (domain/surveys/logic.ts) over answers: where a respondent goes after a
 // page, and the path a whole response takes. Pure functions over the cached design index, so a
 // respondent's page costs no query for its logic.
-import type { LogicAction } from '../surveys/question-schema.js';
+import type { Logic, LogicAction } from '../surveys/question-schema.js';
 import type { StoredPage, StoredQuestionAnswers } from './answers.js';
 import type { DesignIndex } from './design-index.js';
+import { conditionHolds, type Known, knownFrom } from './recall.js';
 
 /** The rule that fired after a page: a choice's (question_id, choice_id) or the page's own. */
 export interface LogicStep {
@@ -27,9 +28,15 @@ export interface Route {
 /**
  * Where the respondent goes after `pageId`: the first choice rule (in question order) whose choice
  * was picked, else the page's rule, else the next page. A jump that is not forward (a design
- * changed under a rule) counts as no rule.
+ * changed under a rule) counts as no rule, and so does a rule whose `when` (a calculated variable
+ * compared, from `known`: the answers up to and including this page) does not hold.
  */
-export function routeAfter(index: DesignIndex, pageId: string, answers: StoredQuestionAnswers[]): Route {
+export function routeAfter(
+  index: DesignIndex,
+  pageId: string,
+  answers: StoredQuestionAnswers[],
+  known: Known = knownFrom([{ id: pageId, questions: answers }], {}),
+): Route {
   const page = index.pageById.get(pageId);
   const at = page ? index.pages.indexOf(page) : -1;
   const picked = new Map(answers.map((q) => [q.id, new Set(q.answers.map((a) => a.choice_id))]));
@@ -37,20 +44,30 @@ export function routeAfter(index: DesignIndex, pageId: string, answers: StoredQu
     const t = target === undefined ? undefined : index.pageById.get(target);
     return t !== undefined && index.pages.indexOf(t) > at;
   };
+  const holds = (logic: Logic) => !logic.when || conditionHolds(index, logic.when, known);
   let fired: LogicStep | undefined;
   for (const q of page?.questions ?? []) {
     if (q.family !== 'single_choice') continue;
     const chosen = picked.get(q.id);
     if (!chosen) continue;
     for (const c of q.choices.values())
-      if (c.logic && chosen.has(c.id) && (c.logic.action !== 'go_to_page' || forward(c.logic.page_id))) {
-        fired = { question_id: q.id, choice_id: c.id, ...c.logic };
+      if (
+        c.logic &&
+        chosen.has(c.id) &&
+        (c.logic.action !== 'go_to_page' || forward(c.logic.page_id)) &&
+        holds(c.logic)
+      ) {
+        const { when: _, ...rule } = c.logic;
+        fired = { question_id: q.id, choice_id: c.id, ...rule };
         break;
       }
     if (fired) break;
   }
   const own = page?.logic;
-  if (!fired && own && (own.action !== 'go_to_page' || forward(own.page_id))) fired = { ...own };
+  if (!fired && own && (own.action !== 'go_to_page' || forward(own.page_id)) && holds(own)) {
+    const { when: _, ...rule } = own;
+    fired = { ...rule };
+  }
   if (fired?.action === 'end_survey') return { next: null, end: 'completed', fired };
   if (fired?.action === 'disqualify') return { next: null, end: 'disqualified', fired };
   if (fired) return { next: fired.page_id!, end: null, fired };
@@ -74,7 +91,12 @@ export interface Walk {
  * stops at the first page on the path that was not given; otherwise it runs to the end, visiting
  * pages without answers as a respondent who skips optional questions would.
  */
-export function walk(index: DesignIndex, pages: StoredPage[], upToGiven: boolean): Walk {
+export function walk(
+  index: DesignIndex,
+  pages: StoredPage[],
+  upToGiven: boolean,
+  variables: Record<string, string> = {},
+): Walk {
   const given = new Map(pages.map((p) => [p.id, p.questions]));
   const out: Walk = { pagePath: [], logicPath: {}, end: null, stoppedAt: null, skipped: [] };
   let at: string | null = index.pages[0]?.id ?? null;
@@ -84,7 +106,14 @@ export function walk(index: DesignIndex, pages: StoredPage[], upToGiven: boolean
       break;
     }
     out.pagePath.push(at);
-    const route = routeAfter(index, at, given.get(at) ?? []);
+    // A rule's `when` sees the answers of the path so far, this page's included.
+    const known = index.calculated?.length
+      ? knownFrom(
+          out.pagePath.map((id) => ({ id, questions: given.get(id) ?? [] })),
+          variables,
+        )
+      : undefined;
+    const route = routeAfter(index, at, given.get(at) ?? [], known);
     if (route.fired) out.logicPath[at] = route.fired;
     if (route.end) out.end = route.end;
     at = route.next;

@@ -2,6 +2,7 @@
 // modules that only name them (the cache registry, src/caches.ts) import this file and no code of the
 // responses area.
 import type { ResponseRow } from '../../db/stores/responses.js';
+import type { ParsedVariable } from '../surveys/calculated.js';
 import type {
   Choice,
   Col,
@@ -80,6 +81,8 @@ export interface DesignIndex {
   pages: IndexedPage[];
   pageById: Map<string, IndexedPage>;
   questions: Map<string, IndexedQuestion>;
+  /** the survey's calculated variables, each after those it uses (domain/surveys/calculated.ts) */
+  calculated?: ParsedVariable[];
 }
 
 /** The statements of the seek (kept in deps.caches.pageSeeks; the marks in deps.caches.seekMarks,

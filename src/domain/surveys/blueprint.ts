@@ -10,8 +10,16 @@ import type { NewEvent } from '../core/event-types.js';
 import { recordEvent } from '../core/events.js';
 import { ownedRow } from '../core/owned.js';
 import type { SurveyRow } from './access.js';
+import { type CalculatedVariable, remapFormula } from './calculated.js';
 import { checkPagePipes } from './display-logic.js';
-import { checkTargets, type PlacedRule, questionRules, remapLogic, remapQuestion } from './logic.js';
+import {
+  checkRuleConditions,
+  checkTargets,
+  type PlacedRule,
+  questionRules,
+  remapLogic,
+  remapQuestion,
+} from './logic.js';
 import {
   checkRecallSyntax,
   pagePipes,
@@ -78,6 +86,8 @@ export interface BlueprintPage {
 
 export interface Blueprint extends SurveySettings {
   pages: BlueprintPage[];
+  /** a copy's calculated variables, naming the source's question ids (remapped when written) */
+  calculated_variables?: CalculatedVariable[];
 }
 
 export const DEFAULT_BUTTONS: ButtonsText = {
@@ -277,7 +287,10 @@ function pageTexts(
   pages: BlueprintPage[],
   sourceIds: ReadonlyMap<string, string>,
 ): Array<{ title: string; description: string }> {
-  const survey = { custom_variables: JSON.stringify(blueprint.custom_variables ?? {}) };
+  const survey = {
+    custom_variables: JSON.stringify(blueprint.custom_variables ?? {}),
+    calculated_variables: JSON.stringify(sourceIds.size > 0 ? (blueprint.calculated_variables ?? []) : []),
+  };
   return pages.map((p, i) => {
     const page = { title: p.title ?? '', description: p.description ?? '' };
     checkPagePipes(survey, page);
@@ -332,6 +345,13 @@ export async function writeBlueprint(
       (p.questionIds ?? []).flatMap((id, j) => (prepared[i][j] ? [[id, prepared[i][j].id] as const] : [])),
     ),
   );
+  // A copy keeps its variables (and the rules conditioned on them); a new survey has none.
+  checkRuleConditions(
+    sourceIds.size > 0
+      ? { calculated_variables: JSON.stringify(blueprint.calculated_variables ?? []) }
+      : undefined,
+    rules,
+  );
   if (sourceIds.size > 0) remapRecalls(pages, prepared, sourceIds);
   else refuseRecalls(prepared);
   const texts = pageTexts(blueprint, pages, sourceIds);
@@ -342,6 +362,16 @@ export async function writeBlueprint(
     question_count: questionCount,
     page_count: pages.length,
     design_version: 0,
+    // A copy's formulas name the copies of the source's questions; other new surveys have none.
+    calculated_variables:
+      sourceIds.size > 0 && blueprint.calculated_variables?.length
+        ? JSON.stringify(
+            blueprint.calculated_variables.map((v) => ({
+              name: v.name,
+              formula: remapFormula(v.formula, sourceIds),
+            })),
+          )
+        : null,
     response_count: 0,
     preview_token: token(),
     manage_token: token(),

@@ -15,7 +15,14 @@ import {
   clearConditionsOn,
   pageTextsOf,
 } from './display-logic.js';
-import { checkLogicShape, checkTargets, type PlacedRule, parseLogic, questionRules } from './logic.js';
+import {
+  checkLogicShape,
+  checkRuleConditions,
+  checkTargets,
+  type PlacedRule,
+  parseLogic,
+  questionRules,
+} from './logic.js';
 import { checkRecallSyntax, pagePipes } from './piping.js';
 import { clamp, closeGap, makeRoom, move } from './positions.js';
 import { answerIds, idsNeeded, normalizeQuestion, storedAsInput } from './question-rules.js';
@@ -218,6 +225,7 @@ export async function createPage(
   input: PageInput,
 ): Promise<PageWithCount> {
   if (input.logic) checkLogicShape(input.logic, 'logic');
+  if (input.logic) checkRuleConditions(survey, [{ field: 'logic', logic: input.logic }]);
   checkRecallSyntax(pageTextsOf(input));
   checkPagePipes(survey, input);
   const [pageId, eventId] = await deps.ids.take(2);
@@ -279,6 +287,7 @@ export async function updatePage(
           : current.sorting,
   };
   if (next.logic) checkLogicShape(next.logic, 'logic');
+  if (next.logic) checkRuleConditions(survey, [{ field: 'logic', logic: next.logic }]);
   checkRecallSyntax(pageTextsOf(input));
   checkPagePipes(survey, next);
   let position = current.position;
@@ -435,6 +444,7 @@ export async function createQuestion(
   const id = next();
   const doc = normalizeQuestion(input, next);
   const rules = questionRules(pageId, doc, '');
+  checkRuleConditions(survey, rules);
   if (rules.length > 0) checkTargets(await pageOrder(deps, survey.id), rules);
   await checkLookBack(deps, survey, pageId, undefined, doc);
   let row!: QuestionRow;
@@ -502,6 +512,7 @@ export async function updateQuestion(
   let k = 0;
   const doc = normalizeQuestion(merged, () => ids[k++], answerIds(current.doc));
   const rules = questionRules(pageId, doc, '');
+  checkRuleConditions(survey, rules);
   if (rules.length > 0) checkTargets(await pageOrder(deps, survey.id), rules);
   await checkLookBack(deps, survey, pageId, questionId, doc);
   let position = current.position;

@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/errors.js';
+import { calculatedOf } from './calculated.js';
 import {
   CONTACT_FIELDS,
   checkRecallSyntax,
@@ -21,22 +22,32 @@ const bad = (field: string, text: string) => new ApiError(1002, `'display_logic$
 
 /** The condition's own shape: one source, and what its operator needs. Returns it as stored. */
 export function displayLogicShape(d: DisplayLogic): DisplayLogic {
-  if ((d.question_id === undefined) === (d.custom_variable === undefined))
-    throw bad('', 'give either question_id (an earlier question) or custom_variable, not both.');
+  const sources = [d.question_id, d.custom_variable, d.variable].filter((x) => x !== undefined);
+  if (sources.length !== 1)
+    throw bad(
+      '',
+      'give one of question_id (an earlier question), custom_variable or variable (a calculated variable).',
+    );
   const operator = d.operator ?? (d.choice_ids ? 'selected' : d.value !== undefined ? 'equals' : 'answered');
   if (operator === 'selected' || operator === 'not_selected') {
     if (d.question_id === undefined)
       throw bad(
         '.operator',
-        `${operator} compares the choices of a question; use equals or contains for a custom variable.`,
+        `${operator} compares the choices of a question; use equals, contains, greater_than or less_than for a variable.`,
       );
     if (!d.choice_ids) throw bad('.choice_ids', `${operator} needs the choice ids to compare with.`);
   } else if (d.choice_ids)
     throw bad('.choice_ids', `choice_ids is only allowed with selected or not_selected.`);
-  if (['equals', 'not_equals', 'contains'].includes(operator) && d.value === undefined)
+  const numeric = operator === 'greater_than' || operator === 'less_than';
+  if ((numeric || ['equals', 'not_equals', 'contains'].includes(operator)) && d.value === undefined)
     throw bad('.value', `${operator} needs a value to compare with.`);
+  if (numeric && !Number.isFinite(Number(d.value)))
+    throw bad('.value', `${operator} compares numbers: "${d.value}" is not a number.`);
   if (['answered', 'not_answered', 'selected', 'not_selected'].includes(operator) && d.value !== undefined)
-    throw bad('.value', `value is only allowed with equals, not_equals or contains.`);
+    throw bad(
+      '.value',
+      `value is only allowed with equals, not_equals, contains, greater_than or less_than.`,
+    );
   return { ...d, operator };
 }
 
@@ -91,12 +102,18 @@ const notEarlier = (field: string, id: string) =>
     `'${field}': question ${id} is not on an earlier page; a question can only look back at answers given on the pages before it.`,
   );
 
-/** 400/1002 naming the field for a recall of an unknown contact field or custom variable. */
-function checkRecallNames(
-  survey: { custom_variables: string },
-  recalls: Array<{ field: string; ref: PipeRef }>,
-): void {
+/** What names a survey declares: its custom variables, and its calculated variables (when known). */
+interface Declares {
+  custom_variables: string;
+  calculated_variables?: string | null;
+}
+
+const calculatedNames = (survey: Declares) => new Set(calculatedOf(survey).map((v) => v.name));
+
+/** 400/1002 naming the field for a recall of an unknown contact field, custom or calculated variable. */
+function checkRecallNames(survey: Declares, recalls: Array<{ field: string; ref: PipeRef }>): void {
   const declared = JSON.parse(survey.custom_variables || '{}') as Record<string, string>;
+  const calculated = calculatedNames(survey);
   for (const { field, ref } of recalls) {
     if (ref.kind === 'contact' && !(CONTACT_FIELDS as readonly string[]).includes(ref.key))
       throw new ApiError(
@@ -105,6 +122,8 @@ function checkRecallNames(
       );
     if (ref.kind === 'custom_variable' && !Object.hasOwn(declared, ref.key))
       throw new ApiError(1002, `'${field}': the survey has no custom variable "${ref.key}".`);
+    if (ref.kind === 'variable' && !calculated.has(ref.key))
+      throw new ApiError(1002, `'${field}': the survey has no calculated variable "${ref.key}".`);
   }
 }
 
@@ -120,10 +139,7 @@ export function pageTextsOf(page: { title?: string; description?: string }) {
 
 /** 400/1002 for a page text's recall of an unknown contact field or custom variable (where its
  * recalls of questions look is checkSurveyLookBacks'). */
-export function checkPagePipes(
-  survey: { custom_variables: string },
-  page: { title?: string; description?: string },
-): void {
+export function checkPagePipes(survey: Declares, page: { title?: string; description?: string }): void {
   checkRecallNames(survey, pagePipes(page));
 }
 
@@ -202,7 +218,7 @@ export async function clearConditionsOn(
  */
 export async function checkLookBack(
   deps: Deps,
-  survey: { id: string; custom_variables: string },
+  survey: Declares & { id: string },
   pageId: string,
   questionId: string | undefined,
   doc: StoredQuestion,
@@ -214,6 +230,8 @@ export async function checkLookBack(
       '.custom_variable',
       `the survey has no custom variable "${doc.display_logic.custom_variable}".`,
     );
+  if (doc.display_logic?.variable && !calculatedNames(survey).has(doc.display_logic.variable))
+    throw bad('.variable', `the survey has no calculated variable "${doc.display_logic.variable}".`);
   checkRecallNames(survey, questionPipes(doc));
   const pipes = questionPipes(doc).filter((p) => p.ref.kind === 'question');
   const d = doc.display_logic;

@@ -2,6 +2,7 @@
 // the respondent goes after the page. Rules only jump forward (to a later page of the same survey),
 // so every path through a survey is finite and a respondent never sees a page twice.
 import { ApiError } from '../../platform/errors.js';
+import { calculatedOf } from './calculated.js';
 import type { Logic, StoredQuestion } from './question-schema.js';
 
 /** The shape rules beyond the schema: page_id with go_to_page and only there. */
@@ -10,6 +11,35 @@ export function checkLogicShape(logic: Logic, field: string): void {
     throw new ApiError(1002, `'${field}.page_id' is required when the action is go_to_page.`);
   if (logic.action !== 'go_to_page' && logic.page_id !== undefined)
     throw new ApiError(1002, `'${field}.page_id' is only allowed when the action is go_to_page.`);
+}
+
+/**
+ * 400/1002 naming the field when a rule's `when` names a calculated variable the survey does not
+ * have (`survey` undefined: a new survey, which has none yet), or compares greater or less with
+ * something that is not a number.
+ */
+export function checkRuleConditions(
+  survey: { calculated_variables?: string | null } | undefined,
+  rules: ReadonlyArray<{ field: string; logic: Logic }>,
+): void {
+  const names = new Set(survey ? calculatedOf(survey).map((v) => v.name) : []);
+  for (const { field, logic } of rules) {
+    const w = logic.when;
+    if (!w) continue;
+    if (!names.has(w.variable))
+      throw new ApiError(
+        1002,
+        `'${field}.when.variable': the survey has no calculated variable "${w.variable}".`,
+      );
+    if (
+      (w.operator === 'greater_than' || w.operator === 'less_than') &&
+      !Number.isFinite(Number(w.value.trim() || 'x'))
+    )
+      throw new ApiError(
+        1002,
+        `'${field}.when.value': ${w.operator} compares numbers: "${w.value}" is not a number.`,
+      );
+  }
 }
 
 /** A rule found in a survey's design, with the field that holds it (for error messages). */
@@ -58,7 +88,7 @@ export function checkTargets(order: readonly string[], rules: readonly PlacedRul
 export function remapLogic(logic: Logic | undefined, pages: ReadonlyMap<string, string>): Logic | undefined {
   if (logic?.action !== 'go_to_page') return logic;
   const to = pages.get(logic.page_id!);
-  return to ? { action: 'go_to_page', page_id: to } : undefined;
+  return to ? { ...logic, page_id: to } : undefined;
 }
 
 /** The question design with every choice rule's page id mapped by `pages`. */

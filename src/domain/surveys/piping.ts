@@ -6,6 +6,7 @@
 //   [contact("first_name")]                    first_name, last_name, email or custom_1..custom_6
 //                                              (the contact's custom fields) of the invitation
 //   [custom_variable("name")]                  a custom variable of the survey link
+//   [variable("name")]                         a calculated variable (calculated.ts), as a number
 // each optionally ending `, fallback="text"` (shown when there is nothing to recall). SurveyMonkey's
 // contact merge tags [FirstName], [LastName] and [Email] are the same as contact("first_name") etc.
 // A bracket that starts like a recall but names nothing (`[question(1)]`, a question recall without
@@ -14,14 +15,14 @@ import { ApiError } from '../../platform/errors.js';
 import type { StoredQuestion } from './question-schema.js';
 
 export interface PipeRef {
-  kind: 'question' | 'contact' | 'custom_variable';
+  kind: 'question' | 'contact' | 'custom_variable' | 'variable';
   /** the question id, the contact field or the variable's name */
   key: string;
   fallback: string;
 }
 
 const PIPE =
-  /\[(?:(question|contact|custom_variable)\("([^"\]]*)"\)(?:,\s*id="([0-9]{1,20})")?(?:,\s*fallback="([^"\]]*)")?|(FirstName|LastName|Email))\]/g;
+  /\[(?:(question|contact|custom_variable|variable)\("([^"\]]*)"\)(?:,\s*id="([0-9]{1,20})")?(?:,\s*fallback="([^"\]]*)")?|(FirstName|LastName|Email))\]/g;
 
 export const CONTACT_FIELDS = [
   'first_name',
@@ -163,7 +164,7 @@ export function checkRecallSyntax(texts: ReadonlyArray<{ field: string; text: st
       const written = text.slice(m.index, end < 0 ? m.index + 40 : end + 1);
       throw new ApiError(
         1002,
-        `'${field}': ${written} does not name anything to recall. Recall an earlier answer with [question("value"), id="<question id>"], the invitation's contact with [contact("first_name")] (or last_name, email; [FirstName], [LastName], [Email]), or a custom variable with [custom_variable("name")]; the builder's "Insert answer from…" writes them for you.`,
+        `'${field}': ${written} does not name anything to recall. Recall an earlier answer with [question("value"), id="<question id>"], the invitation's contact with [contact("first_name")] (or last_name, email; [FirstName], [LastName], [Email]), a custom variable with [custom_variable("name")], or a calculated variable with [variable("name")]; the builder's "Insert answer from…" writes them for you.`,
       );
     }
   }
@@ -184,6 +185,7 @@ export function recallLabel(ref: PipeRef, numbers: ReadonlyMap<string, number>):
   if (ref.kind === 'contact')
     return `[${CONTACT_LABELS[ref.key as (typeof CONTACT_FIELDS)[number]] ?? ref.key}]`;
   if (ref.kind === 'custom_variable') return `[custom variable ${ref.key}]`;
+  if (ref.kind === 'variable') return `[calculated ${ref.key}]`;
   const n = numbers.get(ref.key);
   return n === undefined ? '[answer to a deleted question]' : `[answer to Q${n}]`;
 }
@@ -201,7 +203,7 @@ export function readableRecalls(text: string, numbers: ReadonlyMap<string, numbe
 
 /** One entry of the builder's "Insert answer from…" list. */
 export interface RecallChoice {
-  group: 'Earlier questions' | 'Contact (email invitations)' | 'Custom variables';
+  group: 'Earlier questions' | 'Contact (email invitations)' | 'Custom variables' | 'Calculated variables';
   label: string;
   syntax: string;
 }
@@ -216,6 +218,7 @@ export function recallChoices(
   }>,
   pageIndex: number,
   customVariables: readonly string[],
+  calculated: readonly string[] = [],
 ): RecallChoice[] {
   const numbers = questionNumbers(pages);
   const out: RecallChoice[] = [];
@@ -244,6 +247,12 @@ export function recallChoices(
       group: 'Custom variables',
       label: name,
       syntax: recallSyntax({ kind: 'custom_variable', key: name }),
+    });
+  for (const name of calculated)
+    out.push({
+      group: 'Calculated variables',
+      label: name,
+      syntax: recallSyntax({ kind: 'variable', key: name }),
     });
   return out;
 }

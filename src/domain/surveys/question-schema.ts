@@ -17,6 +17,20 @@ export const Logic = Type.Object(
     page_id: Type.Optional(
       Type.String({ pattern: '^[0-9]{1,20}$', description: 'The page to go to (go_to_page only)' }),
     ),
+    when: Type.Optional(
+      Type.Object(
+        {
+          variable: Type.String({ minLength: 1, maxLength: 100 }),
+          operator: Type.Enum(['greater_than', 'less_than', 'equals', 'not_equals'] as const),
+          value: Type.String({ maxLength: 100 }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Extension: the rule applies only when this calculated variable (its value after this page) compares so with value',
+        },
+      ),
+    ),
   },
   {
     additionalProperties: false,
@@ -265,11 +279,21 @@ export const DISPLAY_OPERATORS = [
   'contains',
   'answered',
   'not_answered',
+  'greater_than',
+  'less_than',
 ] as const;
 export const DisplayLogic = Type.Object(
   {
     question_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
     custom_variable: Type.Optional(Type.String({ pattern: NO_NUL, minLength: 1, maxLength: 100 })),
+    variable: Type.Optional(
+      Type.String({
+        pattern: NO_NUL,
+        minLength: 1,
+        maxLength: 100,
+        description: 'Extension: a calculated variable',
+      }),
+    ),
     operator: Type.Optional(Type.Enum(DISPLAY_OPERATORS)),
     choice_ids: Type.Optional(
       Type.Array(Type.String({ pattern: '^[0-9]{1,20}$' }), { minItems: 1, maxItems: 200 }),

@@ -25,6 +25,7 @@ import {
   settingsColumns,
   writeBlueprint,
 } from './blueprint.js';
+import { type CalculatedVariable, calculatedOf, checkCalculated } from './calculated.js';
 import { parseLogic } from './logic.js';
 import { storedAsInput } from './question-rules.js';
 import type { Logic, PageSorting, QuestionInput, StoredQuestion } from './question-schema.js';
@@ -44,6 +45,8 @@ export interface SettingsInput {
   logo_url?: string | null;
   theme_color?: string | null;
   question_layout?: QuestionLayout;
+  /** PATCH/PUT only (a new survey has no questions to name); PUT without it clears them */
+  calculated_variables?: CalculatedVariable[];
 }
 
 export interface CreateInput extends SettingsInput {
@@ -100,6 +103,7 @@ export async function blueprintOf(deps: Deps, survey: SurveyRow): Promise<Bluepr
   const { pages, questions } = await loadDesign(deps, survey.id);
   return {
     ...settingsOf(survey),
+    calculated_variables: calculatedOf(survey),
     pages: pages.map((p) => ({
       id: p.id,
       title: p.title,
@@ -223,11 +227,26 @@ export async function updateSurvey(
     custom_variables: input.custom_variables,
     quiz_options: next.quiz_options,
   });
+  const calculated =
+    input.calculated_variables ?? (mode === 'put' && survey.calculated_variables ? [] : undefined);
+  const checked = calculated && (await checkedCalculated(deps, survey.id, next, calculated));
   const [eventId] = await deps.ids.take(1);
   const now = deps.clock.now().toISOString();
-  const columns = { ...settingsColumns(next), date_modified: now };
+  const columns = {
+    ...settingsColumns(next),
+    date_modified: now,
+    ...(checked && { calculated_variables: checked.length > 0 ? JSON.stringify(checked) : null }),
+  };
   await deps.db.kysely.transaction().execute(async (trx) => {
-    await trx.updateTable('surveys').set(columns).where('id', '=', survey.id).execute();
+    await trx
+      .updateTable('surveys')
+      .set((eb) => ({
+        ...columns,
+        // The design index (with the parsed formulas) is kept per design_version.
+        ...(checked && { design_version: eb('design_version', '+', 1) }),
+      }))
+      .where('id', '=', survey.id)
+      .execute();
     await recordEvent(deps, trx, eventId, {
       type: 'survey_updated',
       ownerId: survey.owner_id,
@@ -238,7 +257,30 @@ export async function updateSurvey(
       data: { title: next.title, fields: Object.keys(input) },
     });
   });
-  return { ...survey, ...columns };
+  return { ...survey, ...columns, design_version: survey.design_version + (checked ? 1 : 0) };
+}
+
+/** The calculated variables as stored, checked against the survey's questions and custom
+ * variables (400/1002 naming the field). */
+async function checkedCalculated(
+  deps: Deps,
+  surveyId: string,
+  settings: SurveySettings,
+  list: CalculatedVariable[],
+): Promise<CalculatedVariable[]> {
+  const questions =
+    list.length === 0
+      ? []
+      : await deps.db.kysely
+          .selectFrom('survey_questions')
+          .select('id')
+          .where('survey_id', '=', surveyId)
+          .where('family', '!=', 'presentation')
+          .execute();
+  return checkCalculated(list, {
+    questionIds: new Set(questions.map((q) => q.id)),
+    customVariables: new Set(Object.keys(settings.custom_variables)),
+  });
 }
 
 /** The survey if `actor` may delete it. Sharing grants work on a survey, not ownership of it: only

@@ -56,7 +56,7 @@ import {
   renderEditor,
   rulesTo,
 } from './editor-page.js';
-import { conditionOf, pageOrderOf, ruleOf } from './logic-ui.js';
+import { conditionOf, pageOrderOf, ruleOf, whenOf } from './logic-ui.js';
 import { draftFromForm, findKind, inputOf, kindOf, newDraft, QUESTION_FORM } from './question-form.js';
 import { QUIZ_FORM, quizFromForm, quizWords } from './quiz-settings.js';
 
@@ -344,11 +344,13 @@ export async function designPages(app: PageApp, deps: Deps): Promise<void> {
 
   change(
     '/create/pages/:pageId/logic',
-    { logic: formText(40) },
+    { logic: formText(40), when: formText(200), when_value: formText(200) },
     PageParams,
     at((request) => `logic-${pageOf(request)}`),
     (request) => async (survey, actor) => {
-      const logic = ruleOf(request.body.logic);
+      const rule = ruleOf(request.body.logic);
+      const when = rule && whenOf(request.body.when, request.body.when_value);
+      const logic = rule && when ? { ...rule, when } : rule;
       await updatePage(deps, actor, survey, pageOf(request), { logic }, 'patch');
       return { done: 'page_logic', anchor: `page-${pageOf(request)}` };
     },

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { mayAccess, type SurveyRow } from '../../domain/surveys/access.js';
+import { calculatedOf } from '../../domain/surveys/calculated.js';
 import { answerCounts } from '../../domain/surveys/design.js';
 import { LANGUAGES } from '../../domain/surveys/languages.js';
 import { questionNumbers, readableRecalls, recallChoices } from '../../domain/surveys/piping.js';
@@ -34,6 +35,7 @@ import {
   ruleMarker,
   ruleSelect,
   ruleValue,
+  ruleWhenFields,
 } from './logic-ui.js';
 import { type Draft, draftOf, kindOf, QUESTION_KINDS } from './question-form.js';
 import { findKind, validationsFor } from './question-kinds.js';
@@ -174,8 +176,8 @@ function displayForm(
 <span class="field"><label for="${id}">Show ${label}</label>
 <select id="${id}" name="show">${opt('', 'Always')}${conditions.map((c) => opt(c.value, `Only if ${c.label}`))}</select></span>
 ${
-  conditions.some((c) => c.value.startsWith('var:'))
-    ? html`<span class="field"><label for="${id}-value">Value (for a custom variable)</label>
+  conditions.some((c) => /^(var|calc-[a-z]+):/.test(c.value))
+    ? html`<span class="field"><label for="${id}-value">Value (for a variable)</label>
 <input id="${id}-value" name="value" type="text" maxlength="1000" value="${typed}"></span>`
     : ''
 }
@@ -245,12 +247,15 @@ export async function renderEditor(
   let number = 0;
 
   const variables = Object.keys(settings.custom_variables);
+  const calculatedNames = calculatedOf(survey).map((v) => v.name);
   const sections = pages.map((p, pageIndex) => {
     const qs = questions.get(p.id) ?? [];
     const conditions = conditionChoices(
       pages.slice(0, pageIndex).flatMap((x) => questions.get(x.id) ?? []),
       variables,
       numbers,
+      // a variable counts the answers of earlier pages: on page 1 it is always empty
+      pageIndex > 0 ? calculatedNames : [],
     );
     const recalls = recallChoices(
       pages
@@ -264,6 +269,7 @@ export async function renderEditor(
         .map((qs) => ({ questions: qs })),
       pageIndex,
       variables,
+      calculatedNames,
     );
     const items = qs.map((q, i) => {
       const n = q.family === 'presentation' ? undefined : ++number;
@@ -341,6 +347,7 @@ ${destructiveForm(act(`pages/${p.id}/delete`), csrf, pageDestruction(p, pageInde
 ${errorHere(state, lf)}
 <span class="field"><label for="${lf}-then">After this page<span class="visually-hidden"> (page ${pageIndex + 1})</span></label>
 ${ruleSelect(`${lf}-then`, 'logic', ruleValue(p.logic), pageChoices, pageIndex, last ? 'Finish the survey (no rule)' : `Continue to page ${pageIndex + 2} (no rule)`, `${lf}-help`)}</span>
+${ruleWhenFields(lf, calculatedNames, p.logic)}
 <button type="submit" class="secondary" aria-label="Save rule after page ${pageIndex + 1}">Save rule</button>
 <p class="hint" id="${lf}-help">Applies when no choice on this page has a rule that fires.</p>
 </form>`
@@ -385,7 +392,7 @@ ${errorHere(state, f)}
     return html`<section class="survey-page" id="page-${p.id}" aria-labelledby="page-${p.id}-heading">
 <h2 id="page-${p.id}-heading">${pageLabel(p, pageIndex)}</h2>
 ${p.description ? html`<p class="page-description">${p.description}</p>` : ''}
-${p.logic ? html`<p class="logic-note"><span class="badge accent">Logic</span> After this page: ${ruleMarker(p.logic, pageChoices)}</p>` : ''}
+${p.logic ? html`<p class="logic-note"><span class="badge accent">Logic</span> After this page: ${ruleMarker(p.logic, pageChoices)}${p.logic.when ? ` (only if "${p.logic.when.variable}" ${p.logic.when.operator.replace('_', ' ')} ${p.logic.when.value})` : ''}</p>` : ''}
 ${pageTools}
 <ol class="questions" data-page="${p.id}" aria-label="Questions on page ${pageIndex + 1}">${items}</ol>
 ${items.length ? '' : html`<p class="empty">This page has no questions yet.</p>`}
@@ -445,6 +452,7 @@ ${pageMessages(state, writable, 'design')}
 <a class="button secondary" href="/create/theme?sm=${encodeURIComponent(token)}">Theme and logo</a>
 <a class="button secondary" href="/create/quotas?sm=${encodeURIComponent(token)}">Quotas</a>
 <a class="button secondary" href="/create/translate?sm=${encodeURIComponent(token)}">Translations</a>
+<a class="button secondary" href="/create/variables?sm=${encodeURIComponent(token)}">Calculated variables</a>
 </div>
 ${settingsForm}
 ${sections.length ? sections : html`<p class="empty">This survey has no pages.</p>`}

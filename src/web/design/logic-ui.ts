@@ -122,6 +122,7 @@ export function conditionChoices(
   earlier: ReadonlyArray<{ id: string; doc: StoredQuestion }>,
   variables: readonly string[],
   numbers: ReadonlyMap<string, number>,
+  calculated: readonly string[] = [],
 ): ConditionChoice[] {
   const out: ConditionChoice[] = [];
   const readable = (text: string) => plainText(readableRecalls(text, numbers));
@@ -133,13 +134,54 @@ export function conditionChoices(
       });
   for (const v of variables)
     out.push({ value: `var:${v}`, label: `Custom variable "${v}" equals the value below` });
+  // A calculated variable (`calc-gt:<name>`…): its value compared with the number typed beside it.
+  for (const v of calculated)
+    for (const [op, words] of Object.entries(CALC_OPERATORS))
+      out.push({ value: `calc-${op}:${v}`, label: `Calculated variable "${v}" ${words} the value below` });
   return out;
 }
+
+const CALC_OPERATORS = { gt: 'is greater than', lt: 'is less than', eq: 'equals' } as const;
+
+/** A page rule's "Only if" fields: a calculated variable compared with a typed value (`when`). */
+export function ruleWhenFields(id: string, names: readonly string[], logic: Logic | null | undefined): Html {
+  if (names.length === 0) return html``;
+  const w = logic?.when;
+  const current = w
+    ? `calc-${Object.entries(CALC_STORED).find(([, o]) => o === w.operator)?.[0] ?? 'eq'}:${w.variable}`
+    : '';
+  const opt = (v: string, text: string) =>
+    html`<option value="${v}"${current === v ? raw(' selected') : ''}>${text}</option>`;
+  const options = names.flatMap((n) =>
+    Object.entries(CALC_OPERATORS).map(([op, words]) => opt(`calc-${op}:${n}`, `"${n}" ${words} the value`)),
+  );
+  return html`<span class="field"><label for="${id}-when">Only if</label>
+<select id="${id}-when" name="when">${opt('', 'Always')}${options}</select></span>
+<span class="field"><label for="${id}-when-value">Value</label>
+<input id="${id}-when-value" name="when_value" type="text" maxlength="100" value="${w?.value ?? ''}"></span>`;
+}
+
+/** The `when` of a page rule's form, or undefined for "Always". */
+export function whenOf(when: string | undefined, value: string | undefined): Logic['when'] {
+  const calc = /^calc-(gt|lt|eq):(.{1,100})$/.exec(when ?? '');
+  if (!calc) return undefined;
+  if (!value?.trim()) throw new ApiError(1002, `Type the value "${calc[2]}" is compared with.`);
+  return {
+    variable: calc[2],
+    operator: CALC_STORED[calc[1] as keyof typeof CALC_STORED],
+    value: value.trim(),
+  };
+}
+const CALC_STORED = { gt: 'greater_than', lt: 'less_than', eq: 'equals' } as const;
 
 /** A stored condition as the select's value ('' for always shown). */
 export function conditionValue(d: DisplayLogic | undefined): string {
   if (!d) return '';
   if (d.custom_variable !== undefined) return `var:${d.custom_variable}`;
+  if (d.variable !== undefined) {
+    const op = Object.entries(CALC_STORED).find(([, o]) => o === d.operator)?.[0] ?? 'eq';
+    return `calc-${op}:${d.variable}`;
+  }
   return `q:${d.question_id}:${d.choice_ids?.[0] ?? ''}`;
 }
 
@@ -148,6 +190,13 @@ export function conditionOf(show: string | undefined, value: string | undefined)
   if (!show) return null;
   const q = /^q:([0-9]{1,20}):([0-9]{1,20})$/.exec(show);
   if (q) return { question_id: q[1], choice_ids: [q[2]] };
+  const calc = /^calc-(gt|lt|eq):(.{1,100})$/.exec(show);
+  if (calc) {
+    if (!value?.trim())
+      throw new ApiError(1002, `Type the number the calculated variable "${calc[2]}" is compared with.`);
+    const op = calc[1] as keyof typeof CALC_STORED;
+    return { variable: calc[2], operator: CALC_STORED[op], value: value.trim() };
+  }
   const v = /^var:(.{1,100})$/.exec(show)?.[1];
   if (v === undefined) throw new ApiError(1002, 'Choose when the question is shown.');
   if (!value?.trim()) throw new ApiError(1002, `Type the value the custom variable "${v}" must have.`);
@@ -159,9 +208,11 @@ export function conditionMarker(d: DisplayLogic | undefined, choices: readonly C
   if (!d) return html``;
   const known = choices.find((c) => c.value === conditionValue(d));
   const text =
-    d.custom_variable !== undefined
-      ? `custom variable "${d.custom_variable}" ${d.operator === 'equals' ? 'equals' : (d.operator ?? 'equals').replace('_', ' ')} "${d.value ?? ''}"`
-      : (known?.label ?? `question ${d.question_id} meets a condition`);
+    d.variable !== undefined
+      ? `calculated variable "${d.variable}" ${(d.operator ?? 'equals').replace('_', ' ')} ${d.value ?? ''}`
+      : d.custom_variable !== undefined
+        ? `custom variable "${d.custom_variable}" ${d.operator === 'equals' ? 'equals' : (d.operator ?? 'equals').replace('_', ' ')} "${d.value ?? ''}"`
+        : (known?.label ?? `question ${d.question_id} meets a condition`);
   return html`<p class="logic-note"><span class="badge accent">Shown if</span> ${text}</p>`;
 }
 

@@ -9,6 +9,7 @@ import { designPages } from '../design/edit.js';
 import { quotaPages } from '../design/quotas.js';
 import { themePages } from '../design/theme.js';
 import { translatePages } from '../design/translate.js';
+import { variablesPages } from '../design/variables.js';
 import { pageArea } from '../page-area.js';
 import { homePages } from './home.js';
 import { notFoundPage } from './not-found.js';
@@ -26,7 +27,7 @@ export function homeAndDesignPages(deps: Deps) {
   return pageArea(
     'home-and-design-pages',
     deps,
-    [homePages, designPages, collectPages, themePages, quotaPages, translatePages],
+    [homePages, designPages, collectPages, themePages, quotaPages, translatePages, variablesPages],
     {
       errorHandler,
     },

@@ -18,6 +18,7 @@ import {
 import { checkCollectorPassword } from '../../domain/collectors/password.js';
 import { type RecipientRow, recipientByToken } from '../../domain/invitations/recipients.js';
 import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
+import { redirectWithValues } from '../../domain/responses/calculated.js';
 import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
 import {
   answerPage,
@@ -680,7 +681,8 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
       // Another response may follow in this browser: forget the finished one.
       if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
       if (o.redirect_type === 'loop' && o.allow_multiple_responses) return reply.redirect(ctx.path, 303);
-      if (o.redirect_type === 'url' && o.redirect_url) return reply.redirect(o.redirect_url, 303);
+      if (o.redirect_type === 'url' && o.redirect_url)
+        return reply.redirect(redirectWithValues(o.redirect_url, ctx.index, finished), 303);
       return thankYou(
         reply,
         ctx,

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { SurveyRow } from '../../../domain/surveys/access.js';
+import { calculatedOf } from '../../../domain/surveys/calculated.js';
 import type { PageWithCount, QuestionRow } from '../../../domain/surveys/design.js';
 import type { Question, StoredQuestion } from '../../../domain/surveys/question-schema.js';
 import { settingsOf } from '../../../domain/surveys/surveys.js';
@@ -36,6 +37,7 @@ export function presentSurvey(request: FastifyRequest, s: SurveyRow): Static<typ
     ...(settings.logo_url ? { logo_url: settings.logo_url } : {}),
     ...(settings.theme_color ? { theme_color: settings.theme_color } : {}),
     question_layout: settings.question_layout,
+    calculated_variables: calculatedOf(s),
     href: `${base}/v3/surveys/${s.id}`,
     ...surveyUrls(base, s),
   };

@@ -1,6 +1,7 @@
 // TypeBox schemas of the survey resources (reference §4–6). Question schemas come from the one
 // question schema family in domain/surveys/question-schema.ts.
 import { type TSchema, Type } from 'typebox';
+import { CALCULATED_MAX, CalculatedVariableInput } from '../../../domain/surveys/calculated.js';
 import {
   Logic,
   NO_NUL,
@@ -142,7 +143,19 @@ export const SurveyCreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SurveyUpdateBody = Type.Object(settingsFields, { additionalProperties: false });
+export const SurveyUpdateBody = Type.Object(
+  {
+    ...settingsFields,
+    calculated_variables: Type.Optional(
+      Type.Array(CalculatedVariableInput, {
+        maxItems: CALCULATED_MAX,
+        description:
+          'Extension: named values computed from the answers, [{name, formula}] (docs/api.md); replaces the list; PUT without it clears it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const surveyFields = {
   id: Type.String(),
@@ -171,6 +184,9 @@ const surveyFields = {
   theme_color: Type.Optional(Type.String({ description: 'Extension: respondent pages’ colour (when set)' })),
   question_layout: Type.String({
     description: 'Extension: "page" or "one_at_a_time" (each question on its own screen)',
+  }),
+  calculated_variables: Type.Array(Type.Object({ name: Type.String(), formula: Type.String() }), {
+    description: 'Extension: the calculated variables, [] when none',
   }),
   href: Type.String(),
   analyze_url: Type.String(),
