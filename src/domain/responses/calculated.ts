@@ -13,7 +13,7 @@ export function responseValues(
   response: Pick<ResponseRow, 'pages' | 'custom_variables'>,
 ): ReadonlyMap<string, number | null> {
   if (!index.calculated?.length) return new Map();
-  const variables = JSON.parse(response.custom_variables || '{}') as Record<string, string>;
+  const variables: Record<string, string> = JSON.parse(response.custom_variables || '{}');
   return calculatedValues(index, knownFrom(storedPages(response), variables));
 }
 
@@ -31,7 +31,7 @@ export function redirectWithValues(
   const parts = splitPipes(url);
   if (parts.every((p) => typeof p === 'string')) return url;
   const values = responseValues(index, response);
-  const link = JSON.parse(response.custom_variables || '{}') as Record<string, string>;
+  const link: Record<string, string> = JSON.parse(response.custom_variables || '{}');
   return parts
     .map((p) => {
       if (typeof p === 'string') return p;

@@ -40,6 +40,7 @@ import {
   type ResponseRow,
   type ResponseStatus,
   responseByEditToken,
+  statusOf,
   storedPages,
   updatedPages,
   updateResponse,
@@ -139,15 +140,13 @@ export async function reviseResponse(
         ).then((done) => done.row);
   // A PATCH that leaves the answers alone keeps the path they took (and the status it is given).
   if (mode === 'patch' && input.pages === undefined)
-    return written(input.response_status ?? (current.response_status as ResponseStatus), (s, within) =>
+    return written(input.response_status ?? statusOf(current), (s, within) =>
       updateResponse(deps, actor, current, index, { ...input, response_status: s }, created, mode, {
         within,
       }),
     );
-  const status =
-    input.response_status ?? (mode === 'put' ? 'completed' : (current.response_status as ResponseStatus));
-  const variables =
-    input.custom_variables ?? (JSON.parse(current.custom_variables || '{}') as Record<string, string>);
+  const status = input.response_status ?? (mode === 'put' ? 'completed' : statusOf(current));
+  const variables = input.custom_variables ?? parseVariables(current.custom_variables);
   const r = replay(index, updatedPages(index, current, input, mode), status, variables);
   const row = await written(r.status, (s, within) =>
     updateResponse(deps, actor, current, index, { ...input, response_status: s }, created, mode, {
@@ -232,6 +231,12 @@ function startTime(now: Date, started: string | undefined): string {
 }
 
 /** The survey's declared custom variables, with the values the link gives. */
+/** A stored response's custom_variables column (a JSON object of strings). */
+function parseVariables(column: string | null): Record<string, string> {
+  const variables: Record<string, string> = JSON.parse(column || '{}');
+  return variables;
+}
+
 function customVariables(r: Pick<Respondent, 'survey' | 'link'>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(settingsOf(r.survey).custom_variables)) {
@@ -255,9 +260,7 @@ export function knownBefore(
   const k = path.indexOf(pageId);
   const before = new Set(k >= 0 ? path.slice(0, k) : path);
   const pages = response ? storedPages(response).filter((p) => before.has(p.id)) : [];
-  const variables = response
-    ? (JSON.parse(response.custom_variables || '{}') as Record<string, string>)
-    : customVariables(r);
+  const variables = response ? parseVariables(response.custom_variables) : customVariables(r);
   const who = r.recipient ?? (response && { ...response, email: response.email_address });
   // The recipient's custom fields "1".."6" are recalled as contact("custom_1").."custom_6".
   const custom: Record<string, unknown> = r.recipient ? JSON.parse(r.recipient.custom_fields || '{}') : {};
@@ -542,7 +545,7 @@ export async function answerPage(
   const { path, logicPath } = pathBefore(response, page.id);
   path.push(page.id);
   if (route.fired) logicPath[page.id] = route.fired;
-  const kept = (response?.response_status as ResponseStatus | undefined) ?? 'partial';
+  const kept = response ? statusOf(response) : 'partial';
   const status = route.end ?? (kept === 'disqualified' ? 'partial' : kept);
   let over: Quota | undefined;
   const row = await saveWithFiles(deps, r, response, page, accepted, async (id) => {
@@ -593,7 +596,7 @@ export async function answerPart(
   await discardFiles((given.files ?? []).filter((f) => errors.size > 0 || !accepted.includes(f)));
   if (errors.size > 0) return { kind: 'invalid', errors };
   const { path, logicPath } = pathBefore(response, page.id);
-  const kept = (response?.response_status as ResponseStatus | undefined) ?? 'partial';
+  const kept = response ? statusOf(response) : 'partial';
   const status = kept === 'disqualified' ? 'partial' : kept;
   await saveWithFiles(deps, r, response, page, accepted, (id) =>
     save(deps, r, response, page, started, {

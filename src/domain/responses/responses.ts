@@ -31,6 +31,11 @@ export type { ResponseRow };
 export const RESPONSE_STATUSES = ['completed', 'partial', 'overquota', 'disqualified'] as const;
 export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
 
+/** A stored row's status as the type names it (the column is text; the flow writes only these). */
+export function statusOf(row: { response_status: string }): ResponseStatus {
+  return RESPONSE_STATUSES.find((s) => s === row.response_status) ?? 'partial';
+}
+
 export interface ResponseInput {
   pages?: PageIn[];
   custom_variables?: Record<string, string>;

@@ -115,7 +115,8 @@ export function parseFormula(text: string): Formula {
     if (++depth > MAX_DEPTH) throw new FormulaError('the formula nests too deeply.');
     let l = product();
     while (isOp('+') || isOp('-')) {
-      const op = (tokens[pos++] as { v: '+' | '-' }).v;
+      const op = isOp('+') ? '+' : '-';
+      pos++;
       l = { t: 'bin', op, l, r: product() };
     }
     depth--;
@@ -124,7 +125,8 @@ export function parseFormula(text: string): Formula {
   function product(): Formula {
     let l = unary();
     while (isOp('*') || isOp('/')) {
-      const op = (tokens[pos++] as { v: '*' | '/' }).v;
+      const op = isOp('*') ? '*' : '/';
+      pos++;
       l = { t: 'bin', op, l, r: unary() };
     }
     return l;
@@ -159,15 +161,17 @@ export function parseFormula(text: string): Formula {
       pos++;
       if (!isOp('(')) return { t: 'ref', ref: { kind: 'variable', key: t.v } };
       pos++;
-      if ((REFS as readonly string[]).includes(t.v)) {
+      const kind = REFS.find((r) => r === t.v);
+      if (kind) {
         const arg = peek();
         if (arg.k !== 'str')
           throw new FormulaError(`${t.v}() takes a quoted name or id, as ${t.v}("…"), ${where(arg)}.`);
         pos++;
         expect(')');
-        return { t: 'ref', ref: { kind: t.v as RefKind, key: arg.v } };
+        return { t: 'ref', ref: { kind, key: arg.v } };
       }
-      if (!(FUNCTIONS as readonly string[]).includes(t.v))
+      const fn = FUNCTIONS.find((f) => f === t.v);
+      if (!fn)
         throw new FormulaError(
           `${t.v}() at character ${t.at + 1} is not a function; use min, max, round, question, score, variable or custom_variable.`,
         );
@@ -179,7 +183,6 @@ export function parseFormula(text: string): Formula {
           pos++;
         }
       expect(')');
-      const fn = t.v as (typeof FUNCTIONS)[number];
       if (fn === 'round' && (args.length < 1 || args.length > 2))
         throw new FormulaError(`round() takes a value and optionally the digits to keep.`);
       if (fn !== 'round' && args.length === 0) throw new FormulaError(`${fn}() needs at least one value.`);

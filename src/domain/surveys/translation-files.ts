@@ -99,9 +99,11 @@ async function readXliff(text: string, code: string): Promise<Unit[]> {
   const { parseStringPromise } = await import('xml2js');
   let root: Record<string, XmlNode>;
   try {
-    root = (await parseStringPromise(text, { explicitArray: true, strict: true })) as Record<string, XmlNode>;
+    root = await parseStringPromise(text, { explicitArray: true, strict: true });
   } catch (err) {
-    throw refuse(`The file is not well-formed XML: ${(err as Error).message.split('\n')[0]}`);
+    throw refuse(
+      `The file is not well-formed XML: ${String(err instanceof Error ? err.message : err).split('\n')[0]}`,
+    );
   }
   const xliff = root?.xliff;
   if (xliff?.$?.version !== '2.0')
@@ -132,9 +134,9 @@ const unguard = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s);
 function readCsv(text: string): Unit[] {
   let rows: string[][];
   try {
-    rows = parseCsv(text, { bom: true, relax_column_count: false, skip_empty_lines: true }) as string[][];
+    rows = parseCsv(text, { bom: true, relax_column_count: false, skip_empty_lines: true });
   } catch (err) {
-    throw refuse(`The file is not a readable CSV file: ${(err as Error).message}`);
+    throw refuse(`The file is not a readable CSV file: ${err instanceof Error ? err.message : err}`);
   }
   const [head, ...body] = rows;
   if (!head || CSV_HEADER.some((h, i) => head[i]?.trim().toLowerCase() !== h))
