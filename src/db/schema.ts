@@ -9,6 +9,7 @@ import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { ReachTables } from './tables/reach.js';
 import type { ScaleTables } from './tables/scale.js';
+import type { ScreeningTables } from './tables/screening.js';
 import type { SharedResultsTables } from './tables/shared-results.js';
 import type { SharingTables } from './tables/sharing.js';
 import type { SsoTables } from './tables/sso.js';
@@ -38,4 +39,5 @@ export interface Database
     WorkerTables,
     TwoFactorTables,
     AuditTables,
-    SsoTables {}
+    SsoTables,
+    ScreeningTables {}

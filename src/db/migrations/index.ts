@@ -48,6 +48,7 @@ import * as m0071 from './0071_two_factor.js';
 import * as m0072 from './0072_session_details.js';
 import * as m0073 from './0073_audit_log.js';
 import * as m0074 from './0074_email_match_indexes.js';
+import * as m0076 from './0076_screening.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0072_session_details': m0072,
   '0073_audit_log': m0073,
   '0074_email_match_indexes': m0074,
+  '0076_screening': m0076,
 };

@@ -383,6 +383,7 @@ ${form}
 ${download}
 ${shareResultsLink(token, f)}
 <p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p>
+<p><a href="/analyze/${token}/flagged">Flagged responses</a>: responses that looked automated or duplicate, kept out of these results until you release them.</p>
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}

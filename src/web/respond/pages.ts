@@ -37,6 +37,7 @@ import {
   storedPages,
 } from '../../domain/responses/responses.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
+import { flaggedResponseOf, screenPage } from '../../domain/screening/screen.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
 import {
@@ -65,6 +66,7 @@ import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
+import { screeningFields, screeningSignals } from './screening.js';
 import { SCRIPT } from './script.js';
 import {
   csrfToken,
@@ -200,6 +202,7 @@ ${summary}
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
 <input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="started" value="${started}">
+${screeningFields(deps, session, p.id)}
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 ${questions}
@@ -375,7 +378,9 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const reason = closedReason(ctx.collector, deps.clock.now());
         if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
         if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
-        const response = await responseOfRespondent(deps, ctx.collector.id, sha256(sess));
+        const response =
+          (await responseOfRespondent(deps, ctx.collector.id, sha256(sess))) ??
+          (await flaggedResponseOf(deps, ctx.collector.id, sha256(sess)));
         const stop = gate(reply, ctx, response);
         if (stop) return stop;
         const place = placeOf(ctx.index, response, request.query.p);
@@ -592,7 +597,9 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
       if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
       const respondentKey = sha256(sess);
-      const response = await responseOfRespondent(deps, ctx.collector.id, respondentKey);
+      const response =
+        (await responseOfRespondent(deps, ctx.collector.id, respondentKey)) ??
+        (await flaggedResponseOf(deps, ctx.collector.id, respondentKey));
       const stop = gate(reply, ctx, response);
       if (stop) return stop;
       const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
@@ -627,6 +634,12 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         respondentKey,
         ip: request.ip,
       };
+      // A post the screening keeps aside goes where the flow would have sent it (domain/screening).
+      const signals = screeningSignals(deps, request, reply, ctx.collector, ctx.path, form);
+      const held = await screenPage(deps, respondent, response, pageIn, started, signals);
+      if (held?.kind === 'next') return reply.redirect(here(held.pageId), 303);
+      if (held?.status === 'disqualified') return disqualified(reply, ctx);
+      if (held) return done(reply, ctx, null);
       let finished: ResponseRow;
       try {
         if (nav === 'exit') {
@@ -678,6 +691,11 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         throw err;
       }
 
+      return done(reply, ctx, finished);
+    }
+
+    /** Where a finished response sends the respondent. */
+    function done(reply: FastifyReply, ctx: Ctx, finished: ResponseRow | null): FastifyReply {
       const o = ctx.collector.options;
       // Another response may follow in this browser: forget the finished one.
       if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);
@@ -687,7 +705,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         reply,
         ctx,
         o.redirect_type === 'close',
-        quizResultsSection(ctx.survey, ctx.index, finished),
+        finished ? quizResultsSection(ctx.survey, ctx.index, finished) : '',
       );
     }
   });
