@@ -125,7 +125,7 @@ ${
   total === 0
     ? html`<p class="empty">No flagged responses.</p>`
     : html`<p>${total === 1 ? 'One flagged response' : `${total} flagged responses`}${total > SHOWN ? `, the newest ${SHOWN} shown` : ''}.</p>
-<ul class="flagged-list">${rows.map(item)}</ul>`
+<ul class="plain flagged-list">${rows.map(item)}</ul>`
 }
 <p><a href="${surveyPaths(survey).analyze}">Back to the results</a></p>`;
       return sendPage(
