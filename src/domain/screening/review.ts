@@ -2,10 +2,16 @@
 // one (it is written then as a response through the usual path, so it counts everywhere from now
 // on and its events, hence its alerts and webhooks, happen now) or deleting it.
 import type { Deps } from '../../context.js';
+import { parseAs, StringList, StringMap } from '../../platform/json.js';
+import { isOneOf } from '../../platform/lists.js';
 import { type Collector, CollectorNotOpen, collectorById } from '../collectors/collectors.js';
-import type { PageIn } from '../responses/answers.js';
 import { designIndex } from '../responses/design-index.js';
-import { createResponse, type ResponseActor } from '../responses/responses.js';
+import {
+  createResponse,
+  RESPONSE_STATUSES,
+  type ResponseActor,
+  storedPages,
+} from '../responses/responses.js';
 import type { LogicPath } from '../responses/route.js';
 import type { SurveyRow } from '../surveys/access.js';
 import { asResponse, FLAG_REASONS, type FlaggedRow, type FlagReason } from './screen.js';
@@ -88,7 +94,7 @@ export async function releaseFlagged(
       .executeTakeFirst();
     if (Number(taken.numDeletedRows) === 0) continue;
     try {
-      const pages = (JSON.parse(f.pages) as PageIn[]).filter((p) => index.pageById.has(p.id));
+      const pages = storedPages(f).filter((p) => index.pageById.has(p.id));
       await createResponse(
         deps,
         actor,
@@ -97,9 +103,9 @@ export async function releaseFlagged(
         index,
         {
           pages,
-          response_status: f.response_status === 'partial' ? 'partial' : (f.response_status as 'completed'),
+          response_status: isOneOf(RESPONSE_STATUSES, f.response_status) ? f.response_status : 'partial',
           custom_value: f.custom_value,
-          custom_variables: JSON.parse(f.custom_variables) as Record<string, string>,
+          custom_variables: parseAs(StringMap, f.custom_variables),
           ip_address: f.ip_address,
           ...(f.recipient_id && {
             recipient_id: f.recipient_id,
@@ -113,7 +119,7 @@ export async function releaseFlagged(
           id: f.id,
           respondentKey: f.respondent_key,
           currentPageId: f.current_page_id,
-          pagePath: JSON.parse(f.page_path) as string[],
+          pagePath: parseAs(StringList, f.page_path),
           logicPath: JSON.parse(f.logic_path) as LogicPath,
           totalTime: asResponse(f).total_time,
           dateModified: f.date_modified,

@@ -13,11 +13,17 @@ import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import type { FlaggedResponsesTable } from '../../db/tables/screening.js';
 import { addressKey } from '../../platform/addresses.js';
+import { JsonObject, parseAs, StringList } from '../../platform/json.js';
 import { DEFAULT_SCREENING, type ScreeningOptions } from '../collectors/options.js';
 import type { PageIn } from '../responses/answers.js';
 import type { Respondent } from '../responses/flow.js';
-import { deleteResponses, type ResponseRow } from '../responses/responses.js';
-import { type LogicPath, routeAfter } from '../responses/route.js';
+import {
+  deleteResponses,
+  type ResponseRow,
+  responseOfRespondent,
+  storedPages,
+} from '../responses/responses.js';
+import { routeAfter } from '../responses/route.js';
 
 export type FlaggedRow = Selectable<FlaggedResponsesTable>;
 
@@ -171,9 +177,22 @@ export async function flaggedResponseOf(
   return f && asResponse(f);
 }
 
+/** The respondent's response: the counted one, else the one kept aside (in a response's shape). */
+export async function respondentResponse(
+  deps: Deps,
+  collectorId: string,
+  respondentKey: string,
+): Promise<ResponseRow | undefined> {
+  return (
+    (await responseOfRespondent(deps, collectorId, respondentKey)) ??
+    (await flaggedResponseOf(deps, collectorId, respondentKey))
+  );
+}
+
+/** Where a kept-aside page sends the respondent: the flow's outcomes, without a counted response. */
 export type Held =
   | { kind: 'next'; pageId: string }
-  | { kind: 'finished'; status: 'completed' | 'disqualified' };
+  | { kind: 'finished'; status: 'completed' | 'disqualified'; response?: undefined };
 
 /**
  * Screens a page post. Null: it counts, the flow saves it as usual. Otherwise the page was kept
@@ -197,13 +216,13 @@ export async function screenPage(
   const now = deps.clock.now().toISOString();
   const base = held ? asResponse(held) : real;
   const answers = (page.questions ?? []).map((q) => ({ id: q.id, answers: q.answers ?? [] }));
-  const pages = (base ? (JSON.parse(base.pages) as PageIn[]) : []).filter((p) => p.id !== page.id);
+  const pages = (base ? storedPages(base) : []).filter((p) => p.id !== page.id);
   pages.push({ id: page.id, questions: answers });
   const route = routeAfter(r.index, page.id, answers);
-  const before = base ? (JSON.parse(base.page_path) as string[]) : [];
+  const before = base ? parseAs(StringList, base.page_path) : [];
   const k = before.indexOf(page.id);
   const path = [...(k >= 0 ? before.slice(0, k) : before), page.id];
-  const logicPath = base ? (JSON.parse(base.logic_path) as LogicPath) : {};
+  const logicPath = base ? parseAs(JsonObject, base.logic_path) : {};
   if (route.fired) logicPath[page.id] = route.fired;
   const fields = {
     response_status: route.end ?? 'partial',

@@ -30,14 +30,8 @@ import {
   placeOf,
   type Respondent,
 } from '../../domain/responses/flow.js';
-import {
-  bindRespondent,
-  type ResponseRow,
-  responseOfRespondent,
-  storedPages,
-} from '../../domain/responses/responses.js';
+import { bindRespondent, type ResponseRow, storedPages } from '../../domain/responses/responses.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
-import { flaggedResponseOf, screenPage } from '../../domain/screening/screen.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentTranslation } from '../../domain/surveys/translations.js';
 import {
@@ -66,7 +60,7 @@ import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { localizeCollector, localizeIndex, localizeSurvey } from './localize.js';
 import { quizResultsSection } from './quiz-results.js';
-import { screeningFields, screeningSignals } from './screening.js';
+import { respondentResponse, screeningFields, screenPost } from './screening.js';
 import { SCRIPT } from './script.js';
 import {
   csrfToken,
@@ -378,9 +372,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         const reason = closedReason(ctx.collector, deps.clock.now());
         if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
         if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
-        const response =
-          (await responseOfRespondent(deps, ctx.collector.id, sha256(sess))) ??
-          (await flaggedResponseOf(deps, ctx.collector.id, sha256(sess)));
+        const response = await respondentResponse(deps, ctx.collector.id, sha256(sess));
         const stop = gate(reply, ctx, response);
         if (stop) return stop;
         const place = placeOf(ctx.index, response, request.query.p);
@@ -597,9 +589,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
       if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
       if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
       const respondentKey = sha256(sess);
-      const response =
-        (await responseOfRespondent(deps, ctx.collector.id, respondentKey)) ??
-        (await flaggedResponseOf(deps, ctx.collector.id, respondentKey));
+      const response = await respondentResponse(deps, ctx.collector.id, respondentKey);
       const stop = gate(reply, ctx, response);
       if (stop) return stop;
       const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
@@ -634,15 +624,11 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         respondentKey,
         ip: request.ip,
       };
-      // A post the screening keeps aside goes where the flow would have sent it (domain/screening).
-      const signals = screeningSignals(deps, request, reply, ctx.collector, ctx.path, form);
-      const held = await screenPage(deps, respondent, response, pageIn, started, signals);
-      if (held?.kind === 'next') return reply.redirect(here(held.pageId), 303);
-      if (held?.status === 'disqualified') return disqualified(reply, ctx);
-      if (held) return done(reply, ctx, null);
-      let finished: ResponseRow;
+      // A post the screening keeps aside goes where the flow would send it (domain/screening).
+      const held = await screenPost(deps, request, reply, respondent, response, pageIn, form);
+      let finished: ResponseRow | undefined;
       try {
-        if (nav === 'exit') {
+        if (nav === 'exit' && !held) {
           const saved = await exitPage(deps, respondent, response, given, started);
           return send(
             reply,
@@ -656,7 +642,7 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
             ctx.survey,
           );
         }
-        const outcome = await answerPage(deps, respondent, response, given, started);
+        const outcome = held ?? (await answerPage(deps, respondent, response, given, started));
         if (outcome.kind === 'invalid') {
           const values = Object.fromEntries(
             Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
@@ -691,11 +677,6 @@ ${wrong ? html`<p class="error" role="alert">That password is not correct.</p>` 
         throw err;
       }
 
-      return done(reply, ctx, finished);
-    }
-
-    /** Where a finished response sends the respondent. */
-    function done(reply: FastifyReply, ctx: Ctx, finished: ResponseRow | null): FastifyReply {
       const o = ctx.collector.options;
       // Another response may follow in this browser: forget the finished one.
       if (o.allow_multiple_responses) setCookie(deps, reply, sessionCookie(ctx), '', ctx.path, 0);

@@ -3,17 +3,24 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
 import type { Collector } from '../../domain/collectors/collectors.js';
+import type { PageIn } from '../../domain/responses/answers.js';
+import type { Respondent } from '../../domain/responses/flow.js';
+import type { ResponseRow } from '../../domain/responses/responses.js';
 import {
+  type Held,
   HONEYPOT_FIELD,
   type PostSignals,
   SHOWN_FIELD,
   screeningOf,
+  screenPage,
   shownStamp,
 } from '../../domain/screening/screen.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
 import { type Html, html } from '../html.js';
 import type { Form } from './form-answers.js';
 import { readCookie, setCookie } from './session.js';
+
+export { respondentResponse } from '../../domain/screening/screen.js';
 
 /** The fields every respondent page's form carries (the honeypot is off-screen, out of the tab
  * order and hidden from assistive technology: no person fills it). */
@@ -44,4 +51,21 @@ export function screeningSignals(
     browserKey = sha256(browser);
   }
   return { honeypot: form[HONEYPOT_FIELD], shown: form[SHOWN_FIELD], browserKey };
+}
+
+/** Screens a page post (domain/screening): null when it counts, else where the respondent goes. */
+export function screenPost(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  respondent: Respondent,
+  response: ResponseRow | undefined,
+  page: PageIn,
+  form: Form,
+): Promise<Held | null> {
+  // the survey's own path (/r/<token>), where its cookies live
+  const path = request.url.split('?')[0];
+  const signals = screeningSignals(deps, request, reply, respondent.collector, path, form);
+  const started = typeof form.started === 'string' ? form.started : undefined;
+  return screenPage(deps, respondent, response, page, started, signals);
 }

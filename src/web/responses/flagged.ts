@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
 import type { User } from '../../domain/accounts/users.js';
 import { listCollectors } from '../../domain/collectors/collectors.js';
-import type { StoredPage } from '../../domain/responses/answers.js';
 import { designIndex } from '../../domain/responses/design-index.js';
 import { answerText } from '../../domain/responses/readable.js';
+import { storedPages } from '../../domain/responses/responses.js';
 import {
   countFlagged,
   deleteFlagged,
@@ -89,11 +89,11 @@ export async function flaggedRoutes(app: PageApp, deps: Deps): Promise<void> {
       const base = flaggedPath(survey);
       const done = request.query.done && DONE[request.query.done];
       const item = (f: (typeof rows)[number]): Html => {
-        const pages = (JSON.parse(f.pages) as StoredPage[]).filter((p) => p.questions.length > 0);
+        const pages = storedPages(f).filter((p) => p.questions.length > 0);
         const answers = pages.flatMap((p) =>
           p.questions.map(
             (qa) =>
-              html`<li><strong>${index.questions.get(qa.id)?.label.replace(/<[^>]*>/g, '') ?? 'A removed question'}:</strong> ${qa.answers.map((a) => answerText(index, qa.id, a as Record<string, unknown>)).join(', ') || '—'}</li>`,
+              html`<li><strong>${index.questions.get(qa.id)?.label.replace(/<[^>]*>/g, '') ?? 'A removed question'}:</strong> ${qa.answers.map((a) => answerText(index, qa.id, { ...a })).join(', ') || '—'}</li>`,
           ),
         );
         const started = `${f.date_created.slice(0, 16).replace('T', ' ')} UTC`;
