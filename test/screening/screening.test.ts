@@ -223,6 +223,22 @@ describe('flagged responses stay out of what counts', () => {
     expect((await api(`/v3/surveys/${s.id}`)).response_count).toBe(1);
     await worker.drain();
     expect(receiver.posts().filter((p) => p.path === '/hook/done')).toHaveLength(1);
+    // the export holds the one counted response
+    const job = await server.client.post(
+      `/v3/surveys/${s.id}/exports`,
+      { format: 'csv' },
+      { token: owner.token },
+    );
+    expect([201, 202], job.text).toContain(job.status);
+    await worker.drain();
+    await worker.exportsSettled();
+    const done = await api(new URL(job.body.href).pathname);
+    expect(done).toMatchObject({ status: 'completed', progress: { done: 1, total: 1 } });
+    const file = await fetch(done.download_url.replace(/^http:\/\/localhost/, server.url), {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    const lines = (await file.text()).trim().split('\n');
+    expect(lines.filter((l) => l.includes('Paris'))).toHaveLength(1);
 
     const withFlagged = await api(`/v3/surveys/${s.id}/responses/bulk?include_flagged=true`);
     expect(withFlagged.total).toBe(3);
