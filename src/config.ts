@@ -95,6 +95,9 @@ export interface Config {
   respondentLimits: { perAddressMinute: number; perCollectorMinute: number };
   /** RESUME_DAYS: how long a respondent's "Finish later" link works. */
   resumeDays: number;
+  /** RESPONDENT_MIN_PAGE_MS: a respondent page posted sooner after it was shown is kept aside as
+   * flagged (domain/screening), unless the collector sets its own; 0 = no time check. */
+  respondentMinPageMs: number;
   /** Shared results pages (/results/<token>, views and password tries) one client address may open a
    * minute (RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS); 0 = no cap. */
   resultsViewsPerMinute: number;
@@ -299,6 +302,12 @@ export const ENV_SCHEMA = Type.Partial(
     RESPONSES_PER_MINUTE_PER_COLLECTOR: whole(
       6000,
       'respondent page submissions per collector a minute (0 = no cap)',
+    ),
+    RESPONDENT_MIN_PAGE_MS: whole(
+      1500,
+      'milliseconds a respondent page must be shown before its answers count; a faster post is kept aside as flagged (0 = no time check)',
+      0,
+      60_000,
     ),
     RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS: whole(
       60,
@@ -534,6 +543,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perCollectorMinute: n('RESPONSES_PER_MINUTE_PER_COLLECTOR'),
     },
     resumeDays: n('RESUME_DAYS'),
+    respondentMinPageMs: n('RESPONDENT_MIN_PAGE_MS'),
     resultsViewsPerMinute: n('RESULTS_VIEWS_PER_MINUTE_PER_ADDRESS'),
     heavyRequestsPerAccount: n('HEAVY_REQUESTS_PER_ACCOUNT'),
     contactLimits: {

@@ -11,6 +11,7 @@ import type { QuotaTables } from './tables/quotas.js';
 import type { ReachTables } from './tables/reach.js';
 import type { ResumeTables } from './tables/resume.js';
 import type { ScaleTables } from './tables/scale.js';
+import type { ScreeningTables } from './tables/screening.js';
 import type { SharedResultsTables } from './tables/shared-results.js';
 import type { SharingTables } from './tables/sharing.js';
 import type { SsoTables } from './tables/sso.js';
@@ -42,4 +43,5 @@ export interface Database
     AuditTables,
     SsoTables,
     ResumeTables,
-    QuotaTables {}
+    QuotaTables,
+    ScreeningTables {}

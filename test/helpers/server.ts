@@ -64,6 +64,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     // imports (page and API) may copy only from a closed local port: no test reaches SurveyMonkey
     IMPORT_PAGE_SOURCES: 'http://127.0.0.1:9',
     SCRYPT_LOG_N: process.env.SCRYPT_LOG_N ?? '10',
+    // tests post respondent pages at machine speed: the time check is on only where a test asks
+    RESPONDENT_MIN_PAGE_MS: '0',
     ...options.env,
   });
   // TEST_SCALE_OUT=1: two app instances, each with its own pool and caches (as two processes

@@ -52,6 +52,8 @@ beforeAll(async () => {
     BACKFILL_INTERVAL_SECONDS: '1',
     // every respondent comes from 127.0.0.1: no per-address cap (0 = none)
     RESPONSES_PER_MINUTE_PER_ADDRESS: '0',
+    // the respondents post at once: no time check, or they would be kept aside as flagged
+    RESPONDENT_MIN_PAGE_MS: '0',
   };
 }, 180_000);
 afterAll(async () => {

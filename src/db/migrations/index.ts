@@ -49,6 +49,7 @@ import * as m0072 from './0072_session_details.js';
 import * as m0073 from './0073_audit_log.js';
 import * as m0074 from './0074_email_match_indexes.js';
 import * as m0075 from './0075_resume_links.js';
+import * as m0076 from './0076_screening.js';
 import * as m0077 from './0077_quotas.js';
 import * as m0078 from './0078_calculated_variables.js';
 import * as m0079 from './0079_question_layout.js';
@@ -103,6 +104,7 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0073_audit_log': m0073,
   '0074_email_match_indexes': m0074,
   '0075_resume_links': m0075,
+  '0076_screening': m0076,
   '0077_quotas': m0077,
   '0078_calculated_variables': m0078,
   '0079_question_layout': m0079,

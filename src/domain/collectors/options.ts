@@ -56,7 +56,30 @@ export interface CollectorOptions {
   secondary_button?: Button;
   /** Extension (weblink): the origins (https://host[:port]) allowed to frame the survey. */
   embed_origins?: string[];
+  /** Extension: the respondent screening's settings (domain/screening). */
+  screening?: ScreeningOptions;
 }
+
+export const DUPLICATE_RULES = ['none', 'browser', 'contact', 'address'] as const;
+
+/** What keeps bots and duplicates aside on this collector (absent: the defaults). */
+export interface ScreeningOptions {
+  /** seconds a page must be shown before its post counts; null = the server's default */
+  min_page_seconds: number | null;
+  /** responses one client address may start in a window before the next are flagged; null = no limit */
+  max_per_address: number | null;
+  /** one response per browser, per contact (email invitation) or per address in a window */
+  duplicates: (typeof DUPLICATE_RULES)[number];
+  /** the window of the two rules above, in hours */
+  window_hours: number;
+}
+
+export const DEFAULT_SCREENING: ScreeningOptions = {
+  min_page_seconds: null,
+  max_per_address: null,
+  duplicates: 'none',
+  window_hours: 24,
+};
 
 /** Everything a create/replace body may carry (reference §7.4). */
 export interface CollectorInput {
@@ -90,6 +113,7 @@ export interface CollectorInput {
   primary_button?: Button;
   secondary_button?: Button;
   embed_origins?: string[];
+  screening?: Partial<ScreeningOptions>;
 }
 
 export const POPUP_FIELDS = [
@@ -225,6 +249,7 @@ export function applyOptions(
     if (type !== 'weblink') throw bad(`'embed_origins' is only allowed for weblink collectors.`);
     out.embed_origins = embedOrigins(input.embed_origins);
   }
+  if (input.screening !== undefined) out.screening = screeningOptions(base.screening, input.screening);
   if (input.thank_you_page !== undefined) {
     if (input.thank_you_page.is_enabled !== undefined)
       out.thank_you_page.is_enabled = input.thank_you_page.is_enabled;
@@ -260,4 +285,36 @@ export function embedOrigins(list: readonly string[]): string[] {
     out.add(origin);
   }
   return [...out];
+}
+
+/** The screening settings after `input` changes `current`'s (each field optional). */
+export function screeningOptions(
+  current: ScreeningOptions | undefined,
+  input: Partial<ScreeningOptions>,
+): ScreeningOptions {
+  const out = { ...DEFAULT_SCREENING, ...current };
+  if (input.min_page_seconds !== undefined) {
+    const v = input.min_page_seconds;
+    if (v !== null && !(Number.isFinite(v) && v >= 0 && v <= 60))
+      throw bad(`'screening.min_page_seconds' must be from 0 to 60 seconds, or null for the default.`);
+    out.min_page_seconds = v;
+  }
+  if (input.max_per_address !== undefined) {
+    const v = input.max_per_address;
+    if (v !== null && !(Number.isInteger(v) && v >= 1 && v <= 1_000_000))
+      throw bad(`'screening.max_per_address' must be a whole number from 1, or null for no limit.`);
+    out.max_per_address = v;
+  }
+  if (input.duplicates !== undefined) {
+    if (!(DUPLICATE_RULES as readonly string[]).includes(input.duplicates))
+      throw bad(`'screening.duplicates' must be one of ${DUPLICATE_RULES.join(', ')}.`);
+    out.duplicates = input.duplicates;
+  }
+  if (input.window_hours !== undefined) {
+    const v = input.window_hours;
+    if (!(Number.isInteger(v) && v >= 1 && v <= 8760))
+      throw bad(`'screening.window_hours' must be a whole number of hours from 1 to 8760.`);
+    out.window_hours = v;
+  }
+  return out;
 }

@@ -154,6 +154,18 @@ export async function erasePerson(
     const emails = await owned(trx.deleteFrom('emails').where(toAddress), 'owner_id')
       .returning('id')
       .execute();
+    // Responses the screening kept aside hold the address too (not reported: no one counted them).
+    await owned(
+      trx
+        .deleteFrom('flagged_responses')
+        .where((eb) =>
+          eb.or([
+            eb(sql`lower(email_address)`, '=', address),
+            ...(recipientIds.length ? [eb('recipient_id', 'in', recipientIds)] : []),
+          ]),
+        ),
+      'owner_id',
+    ).execute();
     // Before the commit: should it fail, the rows stay and a second erasure finishes the job, while
     // no file is left behind by an erasure that reported success.
     removeMailFiles(

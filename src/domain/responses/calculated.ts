@@ -25,13 +25,14 @@ export function responseValues(
 export function redirectWithValues(
   url: string,
   index: DesignIndex,
-  response: Pick<ResponseRow, 'pages' | 'custom_variables'>,
+  /** undefined for a response kept aside by screening: its values are left out */
+  response: Pick<ResponseRow, 'pages' | 'custom_variables'> | undefined,
 ): string {
   if (!url.includes('[')) return url;
   const parts = splitPipes(url);
   if (parts.every((p) => typeof p === 'string')) return url;
-  const values = responseValues(index, response);
-  const link: Record<string, string> = JSON.parse(response.custom_variables || '{}');
+  const values = response ? responseValues(index, response) : new Map<string, number | null>();
+  const link: Record<string, string> = JSON.parse(response?.custom_variables || '{}');
   return parts
     .map((p) => {
       if (typeof p === 'string') return p;

@@ -19,9 +19,9 @@ import { escapeHtml } from '../../platform/escape.js';
 import { accessUrl } from '../../platform/regions.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
 import type { SurveyRow } from '../surveys/access.js';
-import { type EditLink, exitPage, openResponse, type PageAnswers, type Respondent } from './flow.js';
+import { type EditLink, openResponse, type PageAnswers, type Respondent } from './flow.js';
 import type { ResponseRow } from './responses.js';
-import { exitScreen, oneAtATime } from './screens.js';
+import { exitPosted } from './screens.js';
 import { bump } from './submission-limit.js';
 
 /** The path of a link (the token follows). */
@@ -56,9 +56,7 @@ export async function finishLater(
   /** The screen posted, when the survey shows one question at a time. */
   screen?: unknown,
 ): Promise<SavedForLater | null> {
-  const saved = oneAtATime(r.survey)
-    ? await exitScreen(deps, r, response, given, started, screen)
-    : await exitPage(deps, r, response, given, started);
+  const saved = await exitPosted(deps, r, response, given, started, screen);
   if (!saved) return null;
   const token = randomToken(32);
   const now = deps.clock.now();

@@ -234,3 +234,31 @@ export async function exitScreen(
   const { part } = await screenPart(deps, r, response, given, asked);
   return exitPage(deps, r, response, part, started);
 }
+
+/** A respondent form's post answered by the survey's layout: a screen, or a whole page. */
+export function answerPosted(
+  deps: Deps,
+  r: Respondent,
+  response: ResponseRow | undefined,
+  given: PageAnswers,
+  started: string | undefined,
+  screen: unknown,
+): Promise<ScreenOutcome | Outcome> {
+  return oneAtATime(r.survey)
+    ? answerScreen(deps, r, response, given, started, screen)
+    : answerPage(deps, r, response, given, started);
+}
+
+/** Exit by the survey's layout: a screen's answers into its page, or the page's. */
+export function exitPosted(
+  deps: Deps,
+  r: Respondent,
+  response: ResponseRow | undefined,
+  given: PageAnswers,
+  started: string | undefined,
+  screen: unknown,
+): Promise<ResponseRow | null> {
+  return oneAtATime(r.survey)
+    ? exitScreen(deps, r, response, given, started, screen)
+    : exitPage(deps, r, response, given, started);
+}

@@ -47,6 +47,7 @@ const BY_SURVEY = [
   'collectors',
   'collector_recipients',
   'responses',
+  'flagged_responses',
   'survey_response_seq',
   'survey_alerts',
   'uploads',

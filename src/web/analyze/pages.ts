@@ -387,6 +387,7 @@ ${form}
 ${download}
 ${shareResultsLink(token, f)}
 <p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p>
+<p><a href="/analyze/${token}/flagged">Flagged responses</a>: responses that looked automated or duplicate, kept out of these results until you release them.</p>
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
 ${quotaCounts(quotas)}

@@ -42,6 +42,7 @@ import { csrfToken, currentUser, formField, formFields, loginUrl } from '../sess
 import { planOf } from '../typed.js';
 import { emailCollectorPages, emailCollectorUrl } from './email.js';
 import { FINISH_FORM, finishForm, finishInput, inFormWords } from './finish.js';
+import { screeningRoutes, screeningSection } from './screening.js';
 import { shareRoutes, shareSection } from './share.js';
 
 /** The most collectors the page lists (a survey with more says so and shows the first ones). */
@@ -57,6 +58,7 @@ const NOTICES: Record<string, string> = {
   finish: 'What follows the last page was saved.',
   deleted: 'The collector and its responses were deleted.',
   embed: 'The sites allowed to show the survey were saved.',
+  screening: 'The bot and duplicate settings were saved.',
 };
 
 const TYPE_LABELS: Record<string, string> = {
@@ -166,6 +168,7 @@ ${url ? html`<dt>Respondent link</dt><dd><a href="${url}">${url}</a></dd>` : ''}
 </dl>
 ${url && c.type === 'weblink' ? html`<label for="${at}-url">Copy the link of ${c.name}</label><input id="${at}-url" class="copy" type="text" readonly value="${url}">` : ''}
 ${url ? shareSection(c, url, base, { at, csrf, writable, action: act(`collectors/${c.id}/embed`), state }) : ''}
+${screeningSection(deps, c, { at, label, csrf, writable, action: act(`collectors/${c.id}/screening`), state })}
 ${c.type === 'email' ? html`<p><a class="button" href="${emailCollectorUrl(token, c.id)}">Messages, recipients and stats<span class="visually-hidden"> of ${c.name}</span></a></p>` : ''}
 ${forms}
 </section>`;
@@ -237,6 +240,7 @@ export async function collectPages(app: PageApp, deps: Deps): Promise<void> {
   };
   managedPage(app, deps, '/collect/list', page);
   await shareRoutes(app, deps, page);
+  screeningRoutes(app, deps, page);
 
   /** A change: collect write access, the action, then back to the page (or the error on it). */
   function change<B extends TProperties, P extends TSchema>(

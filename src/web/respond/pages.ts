@@ -21,8 +21,6 @@ import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
 import { redirectWithValues } from '../../domain/responses/calculated.js';
 import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
 import {
-  answerPage,
-  exitPage,
   mayResume,
   openEditLink,
   type PageView,
@@ -31,9 +29,9 @@ import {
   placeOf,
   type Respondent,
 } from '../../domain/responses/flow.js';
-import { type ResponseRow, responseOfRespondent, storedPages } from '../../domain/responses/responses.js';
+import { type ResponseRow, storedPages } from '../../domain/responses/responses.js';
 import { finishLater } from '../../domain/responses/resume.js';
-import { answerScreen, exitScreen, oneAtATime, screenBack } from '../../domain/responses/screens.js';
+import { answerPosted, exitPosted, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentLanguage } from '../../domain/surveys/translations.js';
@@ -68,6 +66,7 @@ import { quizResultsSection } from './quiz-results.js';
 import { quotaEnd } from './quota-end.js';
 import { continueResponse, laterButton, resumeRoutes } from './resume.js';
 import { renderScreen } from './screen.js';
+import { respondentResponse, screeningFields, screenPost } from './screening.js';
 import { SCRIPT } from './script.js';
 import {
   csrfToken,
@@ -202,6 +201,7 @@ ${summary}
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
 <input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="started" value="${started}">
+${screeningFields(deps, session, p.id)}
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 ${questions}
@@ -378,7 +378,7 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
         const reason = closedReason(ctx.collector, deps.clock.now());
         if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
         if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
-        const response = await responseOfRespondent(deps, ctx.collector.id, sha256(sess));
+        const response = await respondentResponse(deps, ctx.collector.id, sha256(sess));
         const stop = gate(reply, ctx, response);
         if (stop) return stop;
         const place = placeOf(ctx.index, response, request.query.p);
@@ -587,7 +587,7 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
       if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
       if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
       const respondentKey = sha256(sess);
-      const response = await responseOfRespondent(deps, ctx.collector.id, respondentKey);
+      const response = await respondentResponse(deps, ctx.collector.id, respondentKey);
       const stop = gate(reply, ctx, response);
       if (stop) return stop;
       const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
@@ -625,16 +625,16 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
         respondentKey,
         ip: request.ip,
       };
-      let finished: ResponseRow;
+      // A post the screening keeps aside goes where the flow would send it (domain/screening).
+      const held = await screenPost(deps, request, reply, respondent, response, pageIn, form);
+      let finished: ResponseRow | undefined;
       try {
-        if (nav === 'later') {
+        if (nav === 'later' && !held) {
           const saved = await finishLater(deps, respondent, response, given, started, form.screen);
           return laterPage(reply, ctx.survey, saved, linkOf(ctx));
         }
-        if (nav === 'exit') {
-          const saved = oneAtATime(ctx.survey)
-            ? await exitScreen(deps, respondent, response, given, started, form.screen)
-            : await exitPage(deps, respondent, response, given, started);
+        if (nav === 'exit' && !held) {
+          const saved = await exitPosted(deps, respondent, response, given, started, form.screen);
           return send(
             reply,
             200,
@@ -645,9 +645,7 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
             ctx.survey,
           );
         }
-        const outcome = oneAtATime(ctx.survey)
-          ? await answerScreen(deps, respondent, response, given, started, form.screen)
-          : await answerPage(deps, respondent, response, given, started);
+        const outcome = held ?? (await answerPosted(deps, respondent, response, given, started, form.screen));
         if (outcome.kind === 'invalid') {
           const values = Object.fromEntries(
             Object.entries(form).filter(([k, v]) => k.startsWith('q_') && v !== undefined),
@@ -687,7 +685,7 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
         reply,
         ctx,
         o.redirect_type === 'close',
-        quizResultsSection(ctx.survey, ctx.index, finished),
+        finished ? quizResultsSection(ctx.survey, ctx.index, finished) : '',
       );
     }
   });

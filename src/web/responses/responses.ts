@@ -42,6 +42,7 @@ import { csrfToken, formField, requireSignedIn } from '../session.js';
 import { richText } from '../surveys/render-question.js';
 import { planOf } from '../typed.js';
 import { fileLink } from './file-link.js';
+import { flaggedRoutes } from './flagged.js';
 
 const PER_PAGE = 50;
 /** Collectors offered in the filter (a survey rarely has more). */
@@ -295,5 +296,5 @@ ${
 }
 
 export function responsesPages(deps: Deps) {
-  return pageArea('responses-pages', deps, [responsesRoutes]);
+  return pageArea('responses-pages', deps, [responsesRoutes, flaggedRoutes]);
 }

@@ -11,6 +11,7 @@ import {
   requireCollector,
   updateCollector,
 } from '../../../domain/collectors/collectors.js';
+import { DEFAULT_SCREENING } from '../../../domain/collectors/options.js';
 import { requireSurvey } from '../../../domain/surveys/access.js';
 import {
   baseUrl,
@@ -66,6 +67,7 @@ export function presentCollector(base: string, c: Collector): Static<typeof Coll
   };
   if (c.type === 'email') out.is_sender_email_verified = true;
   if (c.type === 'weblink') out.embed_origins = o.embed_origins ?? [];
+  out.screening = { ...DEFAULT_SCREENING, ...o.screening };
   return out as Static<typeof CollectorSchema>;
 }
 

@@ -4,6 +4,7 @@ import {
   ANONYMOUS_TYPES,
   COLLECTOR_STATUSES,
   COLLECTOR_TYPES,
+  DUPLICATE_RULES,
   EDIT_RESPONSE_TYPES,
   REDIRECT_TYPES,
 } from '../../../domain/collectors/options.js';
@@ -21,6 +22,25 @@ const Button = Type.Object(
   },
   { additionalProperties: false },
 );
+const ScreeningIn = Type.Object(
+  {
+    min_page_seconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 60 }))),
+    max_per_address: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),
+    duplicates: Type.Optional(Type.Enum(DUPLICATE_RULES)),
+    window_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 8760 })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Extension: responses kept aside as flagged (time per page, responses per address, one per browser/contact/address in a window)',
+  },
+);
+const ScreeningOut = Type.Object({
+  min_page_seconds: Nullable(Type.Number()),
+  max_per_address: Nullable(Type.Integer()),
+  duplicates: Type.String(),
+  window_hours: Type.Integer(),
+});
 const ButtonOut = Type.Object({
   bg_color: Type.Optional(Type.String()),
   text_color: Type.Optional(Type.String()),
@@ -70,6 +90,7 @@ function optionFields() {
           'Extension (weblink collectors): origins allowed to frame the survey, each https://host[:port]; none by default',
       }),
     ),
+    screening: Type.Optional(ScreeningIn),
   };
 }
 
@@ -128,6 +149,7 @@ export const Collector = Type.Object({
   embed_origins: Type.Optional(
     Type.Array(Type.String(), { description: 'Extension (weblink collectors): origins allowed to frame it' }),
   ),
+  screening: Type.Optional(ScreeningOut),
   href: Type.String(),
 });
 

@@ -16,8 +16,10 @@ import {
   type ResponseActor,
   type ResponseFilters,
   type ResponseInput,
+  type ResponseRow,
   unfiltered,
 } from '../../../domain/responses/responses.js';
+import { asResponse, countFlagged, flaggedPage } from '../../../domain/screening/review.js';
 import { requireSurvey, type SurveyRow } from '../../../domain/surveys/access.js';
 import {
   baseUrl,
@@ -99,6 +101,22 @@ interface ResponseQuery {
   page_ids?: string;
   question_ids?: string;
   simple?: boolean;
+  include_flagged?: boolean;
+}
+
+/** With include_flagged=true: the kept-aside responses follow the counted ones (`total` of them),
+ * on the pages past them; answers the flagged rows of this page and the new total. */
+async function withFlagged(
+  deps: Deps,
+  scope: Scope,
+  page: { offset: number; perPage: number },
+  total: number,
+  shown: number,
+): Promise<{ total: number; flagged: ResponseRow[] }> {
+  const where = scope.collector ? { collectorId: scope.collector.id } : { surveyId: scope.survey.id };
+  const extra = await countFlagged(deps, where);
+  const rows = await flaggedPage(deps, where, Math.max(0, page.offset - total), page.perPage - shown);
+  return { total: total + extra, flagged: rows.map(asResponse) };
 }
 
 function filtersOf(scope: Scope, q: ResponseQuery): ResponseFilters {
@@ -180,14 +198,22 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           'ids',
         );
         const base = baseUrl(request);
-        const data = rows.map((r) => ({
+        const item = (r: ResponseRow) => ({
           id: r.id,
           href:
             form === 'survey'
               ? `${base}/v3/surveys/${r.survey_id}/responses/${r.id}`
               : `${base}/v3/collectors/${r.collector_id}/responses/${r.id}`,
-        }));
-        return envelope(request, page, total, data);
+        });
+        if (q.include_flagged) {
+          const more = await withFlagged(deps, scope, page, total, rows.length);
+          const data = [
+            ...rows.map((r) => ({ ...item(r), flagged: false })),
+            ...more.flagged.map((r) => ({ ...item(r), flagged: true })),
+          ];
+          return envelope(request, page, more.total, data);
+        }
+        return envelope(request, page, total, rows.map(item));
       },
     );
 
@@ -232,6 +258,14 @@ export const responsesRoutes: Routes = (app, deps: Deps) => {
           pageIds: idSet(q.page_ids),
           questionIds: idSet(q.question_ids),
         };
+        if (q.include_flagged) {
+          const more = await withFlagged(deps, scope, page, total, rows.length);
+          const data = [
+            ...rows.map((r) => ({ ...presentResponse(r, options), flagged: false })),
+            ...more.flagged.map((r) => ({ ...presentResponse(r, options), flagged: true })),
+          ];
+          return envelope(request, page, more.total, data, lastPage);
+        }
         if (plainShape(options))
           return reply
             .type('application/json; charset=utf-8')

@@ -91,6 +91,8 @@ const Question = Type.Object({
 const Page = Type.Object({ id: Type.String(), questions: Type.Array(Question) });
 
 export const Response = Type.Object({
+  /** Extension: only with include_flagged=true, whether the screening kept it aside. */
+  flagged: Type.Optional(Type.Boolean()),
   total_time: Type.Integer(),
   href: Type.String(),
   custom_variables: Type.Record(Type.String(), Type.String()),
@@ -143,7 +145,11 @@ export const Response = Type.Object({
 
 export const Responses = Type.Array(Response);
 
-export const ResponseListItem = Type.Object({ id: Type.String(), href: Type.String() });
+export const ResponseListItem = Type.Object({
+  id: Type.String(),
+  href: Type.String(),
+  flagged: Type.Optional(Type.Boolean()),
+});
 
 const DateQ = (d: string) => Type.Optional(Type.String({ maxLength: 40, description: d }));
 const IdList = (d: string) =>
@@ -167,6 +173,12 @@ export function listQuery(kind: 'list' | 'bulk', form: 'survey' | 'collector') {
     total_time_units: Type.Optional(Type.Enum(['second', 'minute', 'hour'])),
     sort_by: Type.Optional(Type.Enum(['date_modified'])),
     sort_order: Type.Optional(Type.Enum(['ASC', 'DESC', 'asc', 'desc'])),
+    include_flagged: Type.Optional(
+      Type.Boolean({
+        description:
+          'Extension: true lists the responses the screening kept aside too (after the others, unfiltered), each with flagged',
+      }),
+    ),
   };
   const collectors = { collector_ids: IdList('Only these collectors') };
   const bulk = {

@@ -1,0 +1,71 @@
+// The respondent form's part of the screening (domain/screening): the honeypot and the signed
+// instant the page was drawn, written into every page's form, and what a post brings back.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../context.js';
+import type { Collector } from '../../domain/collectors/collectors.js';
+import type { PageIn } from '../../domain/responses/answers.js';
+import type { Respondent } from '../../domain/responses/flow.js';
+import type { ResponseRow } from '../../domain/responses/responses.js';
+import {
+  type Held,
+  HONEYPOT_FIELD,
+  type PostSignals,
+  SHOWN_FIELD,
+  screeningOf,
+  screenPage,
+  shownStamp,
+} from '../../domain/screening/screen.js';
+import { randomToken, sha256 } from '../../platform/secrets.js';
+import { type Html, html } from '../html.js';
+import type { Form } from './form-answers.js';
+import { readCookie, setCookie } from './session.js';
+
+export { respondentResponse } from '../../domain/screening/screen.js';
+
+/** The fields every respondent page's form carries (the honeypot is off-screen, out of the tab
+ * order and hidden from assistive technology: no person fills it). */
+export function screeningFields(deps: Deps, session: string, pageId: string): Html {
+  return html`<input type="hidden" name="${SHOWN_FIELD}" value="${shownStamp(deps, sha256(session), pageId)}">
+<div class="visually-hidden" aria-hidden="true"><label for="${HONEYPOT_FIELD}">Leave this field empty</label><input type="text" id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" value="" tabindex="-1" autocomplete="off"></div>`;
+}
+
+/** What a page post says besides its answers; on a collector with one response per browser, the
+ * browser's long-lived cookie (set on its first post). */
+export function screeningSignals(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  collector: Collector,
+  path: string,
+  form: Form,
+): PostSignals {
+  const screening = screeningOf(collector.options);
+  let browserKey: string | null = null;
+  if (screening.duplicates === 'browser') {
+    const name = `sb${collector.id}`;
+    let browser = readCookie(request, name);
+    if (!browser) {
+      browser = randomToken(24);
+      setCookie(deps, reply, name, browser, path, screening.window_hours * 3600);
+    }
+    browserKey = sha256(browser);
+  }
+  return { honeypot: form[HONEYPOT_FIELD], shown: form[SHOWN_FIELD], browserKey };
+}
+
+/** Screens a page post (domain/screening): null when it counts, else where the respondent goes. */
+export function screenPost(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  respondent: Respondent,
+  response: ResponseRow | undefined,
+  page: PageIn,
+  form: Form,
+): Promise<Held | null> {
+  // the survey's own path (/r/<token>), where its cookies live
+  const path = request.url.split('?')[0];
+  const signals = screeningSignals(deps, request, reply, respondent.collector, path, form);
+  const started = typeof form.started === 'string' ? form.started : undefined;
+  return screenPage(deps, respondent, response, page, started, signals);
+}
