@@ -90,10 +90,33 @@ async function recordVersion(db: Db, version: string): Promise<void> {
  */
 export async function migrateToLatest(db: Db, version?: string): Promise<string[]> {
   if (version) await refuseNewerDatabase(db, version);
-  const result: MigrationResultSet = await migrator(db).migrateToLatest();
-  if (result.error) throw result.error;
+  // One migration a transaction (PostgreSQL): with a run's migrations in one transaction, every lock
+  // one took (a key to a hot table) was held while the next took another, the order the running
+  // release's submissions take them reversed: a deadlock. Each migration is rolling-safe on its
+  // own, so a failure part-way leaves a schema the running release serves on.
+  const applied: string[] = [];
+  const m = migrator(db);
+  for (let deadlocks = 0; ; ) {
+    const result: MigrationResultSet = await m.migrateUp();
+    if (result.error) {
+      // A deadlock rolled this migration back whole: take it again (the other side, a transaction
+      // of the release still serving, went through).
+      if (deadlockDetected(result.error) && ++deadlocks < 5) {
+        await new Promise((r) => setTimeout(r, 100 * deadlocks));
+        continue;
+      }
+      throw result.error;
+    }
+    const done = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (done.length === 0) break;
+    applied.push(...done);
+  }
   if (version) await recordVersion(db, version);
-  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return applied;
+}
+
+function deadlockDetected(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === '40P01';
 }
 
 export interface MigrationStatus {

@@ -127,6 +127,24 @@ const flaggedOf = async (s: SeededSurvey) => {
 };
 
 describe('bots are kept aside, people are not', () => {
+  it('never flags people answering one question at a time', async () => {
+    const s = await twoPageSurvey();
+    const patched = await server.client.patch(
+      `/v3/surveys/${s.id}`,
+      { question_layout: 'one_at_a_time' },
+      { token: owner.token },
+    );
+    expect(patched.status, patched.text).toBe(200);
+    const visitors = Array.from({ length: 5 }, () => new Visitor(new URL(s.collector.url).pathname));
+    await Promise.all(visitors.map((v) => v.open()));
+    for (const text of ['Ada', 'Paris']) {
+      clock.advance(3000);
+      await Promise.all(visitors.map((v) => v.answer(text, { screen: v.field('screen') })));
+    }
+    expect(visitors.filter((v) => v.finished())).toHaveLength(5);
+    expect({ flagged: await flaggedOf(s), counted: await counted(s) }).toEqual({ flagged: 0, counted: 5 });
+  });
+
   it('flags filled honeypots, 0.2 s pages and 50 at once from one address over a limit of 10; never people', async () => {
     const figures: Record<string, { sent: number; flagged: number; counted: number }> = {};
     const run = async (name: string, s: SeededSurvey, n: number, pageMs: number, extra = {}) => {

@@ -30,6 +30,8 @@ beforeAll(async () => {
     SECRET_KEY: 'log-test-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF',
     PUBLIC_URL: url,
     PORT: String(port),
+    // the test posts a respondent page at once: no time check, or the answer is kept aside as flagged
+    RESPONDENT_MIN_PAGE_MS: '0',
   };
   runCliJson(['migrate'], env);
   serve = startServeProcess({ ...env, LOG_LEVEL: 'trace' });

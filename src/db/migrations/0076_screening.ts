@@ -12,7 +12,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('flagged_responses')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('owner_id', 'text', (c) => c.notNull())
-    .addColumn('survey_id', 'text', (c) => c.notNull().references('surveys.id').onDelete('cascade'))
+    // No key to surveys: rows go with their collector, which goes with its survey. A second
+    // reference locked surveys too, and with collectors locked first the migration deadlocked
+    // with the running release's submissions (they lock collectors, then surveys).
+    .addColumn('survey_id', 'text', (c) => c.notNull())
     .addColumn('collector_id', 'text', (c) => c.notNull().references('collectors.id').onDelete('cascade'))
     .addColumn('reasons', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('response_status', 'text', (c) => c.notNull())

@@ -201,10 +201,10 @@ ${summary}
 <input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
 <input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="started" value="${started}">
-${screeningFields(deps, session, p.id)}
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 ${questions}
+${screeningFields(deps, session, p.id)}
 <nav class="survey-nav" aria-label="${ctx.t('pages_label')}">
 ${place.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
 <button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons_text.done_button : s.buttons_text.next_button}</button>

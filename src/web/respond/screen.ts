@@ -18,6 +18,7 @@ import { type Values, valuesFromAnswers } from './form-answers.js';
 import { languageSwitcher, type PageLanguage, shown as shownText } from './language.js';
 import { laterButton } from './resume.js';
 import { SCREEN_SCRIPT } from './screen-script.js';
+import { screeningFields } from './screening.js';
 import { SCRIPT } from './script.js';
 import { csrfToken } from './session.js';
 
@@ -113,6 +114,7 @@ ${summary}
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description && at.screen === 0 ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 <div class="screen">${questions}</div>
+${screeningFields(deps, session, p.id)}
 <nav class="survey-nav" aria-label="${ctx.t('pages_label')}">
 <button type="submit" name="nav" value="${at.finishes ? 'done' : 'next'}">${at.finishes ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
 <span class="muted enter-hint" hidden>${ctx.t('enter_hint')}</span>
