@@ -41,13 +41,7 @@ import {
   releaseUpload,
   UploadRefused,
 } from '../../domain/uploads/admission.js';
-import {
-  acceptedTypes,
-  discardFiles,
-  type IncomingFile,
-  receiveFile,
-  sizeText,
-} from '../../domain/uploads/uploads.js';
+import { discardFiles, type IncomingFile, receiveFile } from '../../domain/uploads/uploads.js';
 import { baseUrl } from '../../http/paging.js';
 import { allowFraming } from '../../http/security-headers.js';
 import { browserLanguage, type Message, type Translate, translator } from '../../platform/i18n/index.js';
@@ -57,11 +51,12 @@ import { type Html, html, raw } from '../html.js';
 import { page as layout, respondentHeader } from '../layout.js';
 import type { PageApp } from '../page-area.js';
 import { pagePlugin } from '../page-area.js';
-import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
+import { recalledText, richText } from '../surveys/render-question.js';
 import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
 import { localized } from './localize.js';
+import { numberedBefore, questionFields } from './questions.js';
 import { quizResultsSection } from './quiz-results.js';
 import { quotaEnd } from './quota-end.js';
 import { continueResponse, laterButton, resumeRoutes } from './resume.js';
@@ -162,32 +157,15 @@ function renderSurveyPage(
   const pages = ctx.index.pages;
   const pageIndex = pages.findIndex((x) => x.id === place.pageId);
   const p = pages[pageIndex];
-  let number = pages
-    .slice(0, pageIndex)
-    .reduce((n, x) => n + x.questions.filter((q) => q.family !== 'presentation').length, 0);
-  const upload = {
-    accept: acceptedTypes(deps, ','),
-    maxBytes: deps.config.uploads.maxBytes,
-    maxText: sizeText(deps.config.uploads.maxBytes),
-  };
-  const questions = view.questions.map((q) => {
-    const rendered = renderQuestion(
-      { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
-      {
-        seed: view.seed,
-        recall: view.recall,
-        counts: view.counts,
-        number: q.family === 'presentation' ? undefined : ++number,
-        values,
-        error: shown(errors.get(q.id), ctx.language.lang),
-        upload,
-        t: ctx.t,
-      },
-    );
-    if (q.family === 'presentation') return rendered;
-    const req = q.doc.required;
-    return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
-  });
+  const questions = questionFields(
+    deps,
+    ctx,
+    view.questions,
+    view,
+    values,
+    errors,
+    numberedBefore(pages, pageIndex),
+  );
   const isLast = pageIndex === pages.length - 1;
   const action = linkOf(ctx);
   const { done, total } = place.progress;

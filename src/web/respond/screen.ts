@@ -10,12 +10,12 @@ import { type ResponseRow, storedPages } from '../../domain/responses/responses.
 import { screenPlace } from '../../domain/responses/screens.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
-import { acceptedTypes, sizeText } from '../../domain/uploads/uploads.js';
 import type { Message, Translate } from '../../platform/i18n/index.js';
 import { type Html, html, raw } from '../html.js';
-import { recalledText, renderQuestion, richText } from '../surveys/render-question.js';
+import { recalledText, richText } from '../surveys/render-question.js';
 import { type Values, valuesFromAnswers } from './form-answers.js';
 import { languageSwitcher, type PageLanguage, shown as shownText } from './language.js';
+import { numberedBefore, questionFields } from './questions.js';
 import { laterButton } from './resume.js';
 import { SCREEN_SCRIPT } from './screen-script.js';
 import { screeningFields } from './screening.js';
@@ -70,33 +70,15 @@ export function renderScreen(
   const values = posted && String(at.screen) === asked ? posted : savedValues(ctx, response, p.id);
   const failing = new Map([...errors].filter(([id]) => at.questions.some((q) => q.id === id)));
   // Numbered as on pages: the questions of the pages before, then this one's place on its page.
-  const number =
-    pages
-      .slice(0, pageIndex)
-      .reduce((n, x) => n + x.questions.filter((q) => q.family !== 'presentation').length, 0) + at.screen;
-  const upload = {
-    accept: acceptedTypes(deps, ','),
-    maxBytes: deps.config.uploads.maxBytes,
-    maxText: sizeText(deps.config.uploads.maxBytes),
-  };
-  const questions = at.questions.map((q) => {
-    const rendered = renderQuestion(
-      { id: q.id, family: q.family, subtype: q.subtype, doc: q.doc },
-      {
-        seed: view.seed,
-        recall: view.recall,
-        counts: view.counts,
-        number: q.family === 'presentation' ? undefined : number + 1,
-        values,
-        error: shownText(failing.get(q.id), ctx.language.lang),
-        upload,
-        t: ctx.t,
-      },
-    );
-    if (q.family === 'presentation') return rendered;
-    const req = q.doc.required;
-    return html`<div class="q-wrap"${req ? html` data-required="1" data-required-text="${req.text}"` : ''}>${rendered}</div>`;
-  });
+  const questions = questionFields(
+    deps,
+    ctx,
+    at.questions,
+    view,
+    values,
+    failing,
+    numberedBefore(pages, pageIndex) + at.screen,
+  );
   const { done, total, exact } = at.progress;
   const query = ctx.query ? `?${ctx.query}` : '';
   const summary =
