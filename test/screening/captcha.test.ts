@@ -10,10 +10,11 @@ import { openEnded, seedSurvey, signIn } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 /** Stands in for siteverify: records each form it is sent; "good" passes, any other token fails;
- * while `down`, it drops every connection unanswered. */
+ * while `down`, it drops every connection unanswered; while `silent`, it never answers. */
 class SiteVerify {
   readonly sent: Array<Record<string, string>> = [];
   down = false;
+  silent = false;
   dropped = 0;
   private server: Server | undefined;
   url = '';
@@ -24,6 +25,7 @@ class SiteVerify {
         req.socket.destroy();
         return;
       }
+      if (this.silent) return;
       let body = '';
       req.on('data', (c) => {
         body += c;
@@ -40,6 +42,7 @@ class SiteVerify {
     return this;
   }
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 }
@@ -183,6 +186,21 @@ describe('a configured CAPTCHA', () => {
     expect(verify.dropped).toBeGreaterThan(0);
     expect(await tally(withCaptcha, owner, s.id)).toEqual({ counted: 1, flagged: 0 });
   });
+
+  it('counts a post once the provider has been silent for 3 s', async () => {
+    const { s, path } = await onePage(withCaptcha, owner);
+    verify.silent = true;
+    const t0 = Date.now();
+    try {
+      expect((await respond(withCaptcha, path, { 'cf-turnstile-response': 'bad' })).thanked).toBe(true);
+    } finally {
+      verify.silent = false;
+    }
+    const waited = Date.now() - t0;
+    expect(waited).toBeGreaterThanOrEqual(2900);
+    expect(waited).toBeLessThan(8000);
+    expect(await tally(withCaptcha, owner, s.id)).toEqual({ counted: 1, flagged: 0 });
+  }, 20_000);
 });
 
 describe('without a CAPTCHA (the default)', () => {
