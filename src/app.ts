@@ -38,6 +38,7 @@ import { securityHeaders } from './http/security-headers.js';
 import type { Api, Routes } from './http/types.js';
 import { oauthRoutes } from './oauth/plugin.js';
 import { healthRoutes } from './ops/health.js';
+import { captchaOrigins } from './platform/captcha-config.js';
 import { SCOPES } from './platform/scopes.js';
 import { accountArea } from './web/account/plugin.js';
 import { analyzePages } from './web/analyze/pages.js';
@@ -113,7 +114,7 @@ export async function buildApp(deps: Deps): Promise<Api> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  await app.register(securityHeaders);
+  await app.register(securityHeaders, { thirdParty: captchaOrigins(config.captcha) });
   installHttpConventions(app, deps, { pageNotFound });
   installAudit(app, deps, {
     pageActor: async (request) => {

@@ -7,6 +7,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { CAPTCHA_ENV, type CaptchaConfig, captchaMissing, captchaOf } from './platform/captcha-config.js';
 import { checkEnv, envReaders, hostAddress, type TSchema, Type } from './platform/env-schema.js';
 import { errorMessage } from './platform/errors.js';
 import { PLANS, type Plan } from './platform/plans.js';
@@ -147,6 +148,9 @@ export interface Config {
   alertDigestIntervalSeconds: number;
   /** Single sign-on (docs/single-sign-on.md). */
   sso: SsoConfig;
+  /** The respondent pages' CAPTCHA (CAPTCHA_PROVIDER, CAPTCHA_SITE_KEY, CAPTCHA_SECRET_KEY,
+   * CAPTCHA_VERIFY_URL; domain/screening/captcha.ts); null = none (the default). */
+  captcha: CaptchaConfig | null;
 }
 
 /** What the worker prunes; a feature with rows to expire adds its kind here and to `pruneOnce`. */
@@ -368,6 +372,7 @@ export const ENV_SCHEMA = Type.Partial(
     MAIL_DKIM_PRIVATE_KEY: text(undefined, 'the DKIM private key (PEM)', secret),
     MAIL_DKIM_PRIVATE_KEY_FILE: text(undefined, 'a file holding the DKIM private key (PEM)'),
     ALERT_DIGEST_INTERVAL_SECONDS: whole(300, "seconds between the worker's looks for due alert digests", 1),
+    ...CAPTCHA_ENV,
   }),
 );
 
@@ -456,11 +461,13 @@ export function readEnv(env: NodeJS.ProcessEnv): Env {
     strongKey: (key) => keyWeakness(key) === null,
     hostAddress,
   });
-  if (invalid.length === 0) return given;
+  const missing = captchaMissing(given);
+  if (invalid.length === 0 && missing.length === 0) return given;
   const lines = invalid.map((name) => {
     const value = env[name] ?? '';
     return `${name}=${JSON.stringify(VARS[name].secret ? mask(value) : value)} is not allowed: ${name} must be ${allowed(VARS[name], value)}`;
   });
+  lines.push(...missing);
   throw new ConfigError(
     lines.length === 1
       ? lines[0]
@@ -602,6 +609,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDkim: dkimOf(str),
     alertDigestIntervalSeconds: n('ALERT_DIGEST_INTERVAL_SECONDS'),
     sso: ssoOf(str, flag('SSO_REQUIRED'), (message) => new ConfigError(message)),
+    captcha: captchaOf(str),
   };
 }
 

@@ -6,6 +6,7 @@
 // The policy allows scripts and styles from this site only, plus the inline <script> and <style>
 // blocks the pages declare with `allowInline` (by their SHA-256, so they cannot be changed or
 // added to by injected markup). There is no 'unsafe-inline' and no style attribute anywhere.
+// When the operator configures a CAPTCHA, its provider's origins are allowed too (`thirdParty`).
 // Not @fastify/helmet: it calls helmet(options) anew on every request (about 30 µs, more than a
 // whole GET /v3/users/me costs), and helmet's HSTS ignores the scheme; these headers are fixed
 // strings, computed once.
@@ -20,17 +21,21 @@ export function allowInline(kind: 'script' | 'style', text: string): void {
   inline[kind].add(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
 }
 
-function policy(frameAncestors = "'none'"): string {
+/** `thirdParty`: the origins of a widget the operator configured (the respondent pages' CAPTCHA),
+ * allowed to run scripts, frames, styles and requests; none by default. */
+function policy(thirdParty: readonly string[]): string {
+  const extra = thirdParty.join(' ');
   return [
     "default-src 'self'",
-    `script-src 'self' ${[...inline.script].join(' ')}`.trim(),
+    `script-src 'self' ${extra} ${[...inline.script].join(' ')}`.replace(/ +/g, ' ').trim(),
     "script-src-attr 'none'",
-    `style-src 'self' ${[...inline.style].join(' ')}`.trim(),
+    `style-src 'self' ${extra} ${[...inline.style].join(' ')}`.replace(/ +/g, ' ').trim(),
+    ...(extra ? [`frame-src 'self' ${extra}`, `connect-src 'self' ${extra}`] : []),
     // Survey and email images may live anywhere.
     "img-src 'self' data: https: http:",
     "object-src 'none'",
     "base-uri 'none'",
-    `frame-ancestors ${frameAncestors}`,
+    "frame-ancestors 'none'",
     // No form-action: a survey's finish may redirect to the owner's site, and OAuth consent
     // redirects to the app's registered URI, both of which the directive would block.
   ].join('; ');
@@ -42,7 +47,11 @@ function policy(frameAncestors = "'none'"): string {
  */
 export function allowFraming(reply: FastifyReply, origins: readonly string[]): void {
   if (!origins.length) return;
-  reply.header('content-security-policy', policy(origins.join(' ')));
+  const current = String(reply.getHeader('content-security-policy') ?? '');
+  reply.header(
+    'content-security-policy',
+    current.replace(/frame-ancestors [^;]*/, `frame-ancestors ${origins.join(' ')}`),
+  );
   reply.removeHeader('x-frame-options');
 }
 
@@ -54,7 +63,8 @@ export const SECURITY_HEADERS = 'security-headers';
 /** Adds the headers to every answer of the scope that registers it (the root, before any route);
  * a fastify-plugin, so its hook is the root's and not a child scope's. */
 export const securityHeaders = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, options: { thirdParty?: readonly string[] }) => {
+    const thirdParty = options.thirdParty ?? [];
     let headers: Record<string, string> | undefined;
     let inlineCount = -1;
     app.addHook('onRequest', (request, reply, done) => {
@@ -64,7 +74,7 @@ export const securityHeaders = fp(
       if (!headers || count !== inlineCount) {
         inlineCount = count;
         headers = {
-          'content-security-policy': policy(),
+          'content-security-policy': policy(thirdParty),
           'x-content-type-options': 'nosniff',
           'x-frame-options': 'DENY',
           'referrer-policy': 'no-referrer',

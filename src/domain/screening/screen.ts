@@ -1,7 +1,8 @@
-// Keeping bots and duplicates out of the counted responses, without third parties. Every respondent
-// page post is screened: a honeypot field a person never sees, the time the page was shown
-// (measured by the server: the form carries the instant it was drawn, signed, so a plain-form bot
-// cannot post it early without waiting), and, when a response starts, the collector's limit of
+// Keeping bots and duplicates out of the counted responses, without third parties unless the
+// operator configures a CAPTCHA (captcha.ts). Every respondent page post is screened: a honeypot
+// field a person never sees, the time the page was shown (measured by the server: the form carries
+// the instant it was drawn, signed, so a plain-form bot cannot post it early without waiting), the
+// CAPTCHA's token if any, and, when a response starts, the collector's limit of
 // responses per client address and its duplicate rule. A post caught by any of these is not
 // refused (a refusal teaches a bot what to change): the respondent sees the usual next page or
 // thank-you, and the response is kept aside in `flagged_responses` (migration 0076), which no
@@ -25,6 +26,7 @@ import {
 } from '../responses/responses.js';
 import { routeAfter } from '../responses/route.js';
 import { settingsOf } from '../surveys/surveys.js';
+import { verifyCaptcha } from './captcha.js';
 
 export type FlaggedRow = Selectable<FlaggedResponsesTable>;
 
@@ -34,7 +36,7 @@ export const HONEYPOT_FIELD = 'leave_this_blank';
 /** The form field with the signed instant the page was drawn. */
 export const SHOWN_FIELD = 'shown';
 
-export const FLAG_REASONS = ['honeypot', 'too_fast', 'address_limit', 'duplicate'] as const;
+export const FLAG_REASONS = ['honeypot', 'too_fast', 'address_limit', 'duplicate', 'captcha'] as const;
 export type FlagReason = (typeof FLAG_REASONS)[number];
 
 /** A page drawn longer ago than this no longer proves its time (a new page is drawn on reload). */
@@ -62,6 +64,8 @@ export interface PostSignals {
   shown: unknown;
   /** a hash of this browser's long-lived screening cookie (the per-browser duplicate rule) */
   browserKey: string | null;
+  /** the CAPTCHA widget's token (captcha.ts), when one is configured and the browser ran it */
+  captcha?: unknown;
 }
 
 /** Counts one in `key`'s current window (of `windowMs`) and returns the count so far: one atomic
@@ -102,6 +106,7 @@ async function reasonsOf(
     const early = deps.secrets.verifyAt('respond-shown', value, signals.shown, now, min - 1);
     if (!genuine || early) reasons.push('too_fast');
   }
+  if ((await verifyCaptcha(deps, signals.captcha, r.ip)) === 'failed') reasons.push('captcha');
   if (!starts) return reasons;
   const windowMs = screening.window_hours * 3_600_000;
   const c = r.collector.id;

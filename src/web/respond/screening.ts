@@ -6,6 +6,7 @@ import type { Collector } from '../../domain/collectors/collectors.js';
 import type { PageIn } from '../../domain/responses/answers.js';
 import type { Respondent } from '../../domain/responses/flow.js';
 import type { ResponseRow } from '../../domain/responses/responses.js';
+import { CAPTCHA_WIDGETS } from '../../domain/screening/captcha.js';
 import {
   type Held,
   HONEYPOT_FIELD,
@@ -23,10 +24,20 @@ import { readCookie, setCookie } from './session.js';
 export { respondentResponse } from '../../domain/screening/screen.js';
 
 /** The fields every respondent page's form carries (the honeypot is off-screen, out of the tab
- * order and hidden from assistive technology: no person fills it). */
+ * order and hidden from assistive technology: no person fills it), and the CAPTCHA's widget when
+ * the operator configured one (its script adds the token field; without JavaScript there is none,
+ * which is never held against the respondent). */
 export function screeningFields(deps: Deps, session: string, pageId: string): Html {
   return html`<input type="hidden" name="${SHOWN_FIELD}" value="${shownStamp(deps, sha256(session), pageId)}">
-<div class="visually-hidden" aria-hidden="true"><label for="${HONEYPOT_FIELD}">Leave this field empty</label><input type="text" id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" value="" tabindex="-1" autocomplete="off"></div>`;
+<div class="visually-hidden" aria-hidden="true"><label for="${HONEYPOT_FIELD}">Leave this field empty</label><input type="text" id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" value="" tabindex="-1" autocomplete="off"></div>${captchaWidget(deps)}`;
+}
+
+function captchaWidget(deps: Deps): Html | '' {
+  const captcha = deps.config.captcha;
+  if (!captcha) return '';
+  const widget = CAPTCHA_WIDGETS[captcha.provider];
+  return html`
+<div class="${widget.className}" data-sitekey="${captcha.siteKey}"></div><script src="${widget.script}" async defer></script>`;
 }
 
 /** What a page post says besides its answers; on a collector with one response per browser, the
@@ -50,7 +61,13 @@ export function screeningSignals(
     }
     browserKey = sha256(browser);
   }
-  return { honeypot: form[HONEYPOT_FIELD], shown: form[SHOWN_FIELD], browserKey };
+  const captcha = deps.config.captcha;
+  return {
+    honeypot: form[HONEYPOT_FIELD],
+    shown: form[SHOWN_FIELD],
+    browserKey,
+    captcha: captcha ? form[CAPTCHA_WIDGETS[captcha.provider].field] : undefined,
+  };
 }
 
 /** Screens a page post (domain/screening): null when it counts, else where the respondent goes. */

@@ -40,6 +40,7 @@ export const REASON_LABELS: Record<FlagReason, string> = {
   too_fast: 'Pages answered too fast',
   address_limit: 'Over the limit per address',
   duplicate: 'Duplicate',
+  captcha: 'Failed the CAPTCHA',
 };
 
 const DONE: Record<string, string> = {
