@@ -125,7 +125,8 @@ describe('finish later', () => {
     const s = await twoPages();
     const { link, page } = await leaveOnPage2(s);
     const action = /<form method="post" action="([^"]+)" class="resume-email">/.exec(page)![1];
-    expect(action).toBe(`${link}/email`);
+    // the form keeps the page's language, for its messages
+    expect(action).toBe(`${link}/email?lang=en`);
     const web = new WebSession(server.url);
     const bad = await web.post(action, { email: 'nobody' });
     expect(bad.status).toBe(400);
@@ -206,5 +207,69 @@ describe('finish later', () => {
     expect(expired.text).toContain('This link has expired.');
     const mail = await new WebSession(server.url).post(`${link}/email`, { email: 'late@example.com' });
     expect(mail.status).toBe(410);
+  });
+  it('speaks the page’s language: German from ?lang=de, Arabic right to left, the link’s pages too', async () => {
+    const s = await twoPages();
+    for (const [lang, title] of [
+      ['de', 'Später bitte'],
+      ['ar', 'لاحقًا من فضلك'],
+    ]) {
+      const res = await server.client.post(
+        `/v3/surveys/${s.id}/languages/${lang}`,
+        { translations: [{ context: 'survey_title_html', resource_id: s.id, translation: title }] },
+        { token: owner.token },
+      );
+      expect(res.status, res.text).toBe(200);
+    }
+    /** Leaves page 2 with Finish later on the page in `lang`: the page that gives the link. */
+    async function later(lang: string) {
+      const path = `${new URL(s.collector.url).pathname}?lang=${lang}`;
+      const web = new WebSession(server.url);
+      const next = await post(web, path, {
+        [`q_${s.questions.colour}`]: s.choices.colour[0],
+        [`q_${s.questions.why}`]: 'sunny',
+      });
+      expect(next.location).toContain(`lang=${lang}`);
+      const res = await post(web, next.location!, { nav: 'later' });
+      expect(res.status).toBe(200);
+      return { page: res.text, link: linkOf(res.text)! };
+    }
+
+    const de = await later('de');
+    expect(de.page).toMatch(/<html lang="de">/);
+    expect(de.page).toContain('<h1>Später bitte</h1>');
+    expect(de.page).toContain('Ihre Antworten sind gespeichert.');
+    expect(de.page).toContain('<label for="resume-email">Link per E-Mail senden</label>');
+    expect(de.page).toContain('Zurück zur Umfrage');
+    expect(de.page).not.toContain('Your answers are saved.');
+    // the email form keeps the language: its messages are German too
+    const action = /action="([^"]*\/email[^"]*)"/.exec(de.page)![1];
+    expect(action).toContain('lang=de');
+    const bad = await new WebSession(server.url).post(action, { email: 'not an address' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/<html lang="de">/);
+    expect(bad.text).toContain('Geben Sie eine E-Mail-Adresse ein');
+    const sent = await new WebSession(server.url).post(action, { email: 'spaeter@example.com' });
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain('Der Link ist unterwegs an spaeter@example.com.');
+
+    const ar = await later('ar');
+    expect(ar.page).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(ar.page).toContain('تم حفظ إجاباتك.');
+    // opened from an email, an ended link's page follows the browser's language
+    const unknown = await new WebSession(server.url, { 'accept-language': 'ar' }).get(
+      `/r/resume/${'y'.repeat(43)}`,
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(unknown.text).toContain('هذا الرابط غير صالح');
+    clock.advance(31 * 86_400_000);
+    const expired = await new WebSession(server.url, { 'accept-language': 'ar, en;q=0.5' }).get(ar.link);
+    expect(expired.status).toBe(410);
+    expect(expired.text).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(expired.text).toContain('انتهت صلاحية هذا الرابط.');
+    const german = await new WebSession(server.url, { 'accept-language': 'de' }).get(de.link);
+    expect(german.text).toMatch(/<html lang="de">/);
+    expect(german.text).toContain('Dieser Link ist abgelaufen.');
   });
 });

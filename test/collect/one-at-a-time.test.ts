@@ -186,4 +186,34 @@ describe('the respondent page without script', () => {
       { id: s.questions.name, answers: [{ text: 'Bo' }] },
     ]);
   });
+  it('previews the survey one question a screen, as respondents see it', async () => {
+    const s = await seedSurvey(server, owner, {
+      title: 'Preview screens',
+      body: { question_layout: 'one_at_a_time' },
+      pages: [
+        { title: 'One', questions: { pet: singleChoice('Pet?', ['Cat', 'Dog']), name: openEnded('Name?') } },
+        { title: 'Two', questions: { two: openEnded('Two?') } },
+      ],
+    });
+    const preview = new URL(s.survey.preview).pathname + new URL(s.survey.preview).search;
+    const web = new WebSession(server.url);
+    const first = await web.get(preview);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Pet?');
+    expect(first.text).not.toContain('Name?');
+    expect(first.text).toContain('Question 1 of 3');
+    const second = await web.post(preview, { p: '1', nav: 'next' });
+    expect(second.text).toContain('Name?');
+    expect(second.text).not.toContain('Pet?');
+    expect(second.text).toContain('Question 2 of 3');
+    const third = await web.post(preview, { p: '2', nav: 'next' });
+    expect(third.text).toContain('Two?');
+    expect(third.text).toContain('Question 3 of 3');
+    // a survey shown by pages previews by pages
+    await server.client.patch(`/v3/surveys/${s.id}`, { question_layout: 'page' }, { token: owner.token });
+    const paged = await web.get(preview);
+    expect(paged.text).toContain('Pet?');
+    expect(paged.text).toContain('Name?');
+    expect(paged.text).toContain('Page 1 of 2');
+  });
 });

@@ -363,6 +363,30 @@ describe('the actions', () => {
     return { s, res: await postPage(next, { [`q_${s.questions.age}`]: s.choices.age[0] }, 'done') };
   }
 
+  /** A respondent on the page in `lang` (one the survey offers), beyond its full quota: the page. */
+  async function overquota(s: SeededSurvey, lang: string): Promise<string> {
+    const path = `${new URL(s.collector.url).pathname}?lang=${lang}`;
+    const first = await fetch(`${server.url}${path}`);
+    const page = await first.text();
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+    const res = await fetch(`${server.url}${path}&p=${field('p')}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: (first.headers.get('set-cookie') ?? '').split(';')[0],
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        csrf: field('csrf'),
+        p: field('p'),
+        nav: 'done',
+        [`q_${s.questions.age}`]: s.choices.age[0],
+      }).toString(),
+    });
+    expect(res.status).toBe(200);
+    return res.text();
+  }
+
   it('redirects to the quota’s address', async () => {
     const { s, res } = await full({ type: 'redirect', url: 'https://example.org/quota-full?from=survey' });
     expect(res.status).toBe(303);
@@ -393,5 +417,37 @@ describe('the actions', () => {
       .where('resource_id', '=', s.collector.id)
       .execute();
     expect(events.map((e) => JSON.parse(e.data).fields)).toEqual([['status']]);
+  });
+  it('says its default end message in the page’s language (German; Arabic right to left); an owner’s own stays', async () => {
+    const { s } = await full({ type: 'end_survey' });
+    for (const lang of ['de', 'ar']) {
+      const res = await api().post(
+        `/v3/surveys/${s.id}/languages/${lang}`,
+        {
+          translations: [{ context: 'survey_title_html', resource_id: s.id, translation: `Umfrage ${lang}` }],
+        },
+        auth(),
+      );
+      expect(res.status, res.text).toBe(200);
+    }
+    const de = await overquota(s, 'de');
+    expect(de).toMatch(/<html lang="de">/);
+    expect(de).toContain('class="thank-you overquota"');
+    expect(de).toContain('Vielen Dank für Ihre Zeit.');
+    expect(de).not.toContain('Thank you for your time');
+    const ar = await overquota(s, 'ar');
+    expect(ar).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(ar).toContain('شكرًا لوقتك.');
+    // an owner's own message is shown as written, whatever the language
+    const own = await full({ type: 'end_survey', message: 'We have enough answers, thanks.' });
+    const mine = await api().post(
+      `/v3/surveys/${own.s.id}/languages/de`,
+      { translations: [{ context: 'survey_title_html', resource_id: own.s.id, translation: 'Umfrage' }] },
+      auth(),
+    );
+    expect(mine.status, mine.text).toBe(200);
+    const text = await overquota(own.s, 'de');
+    expect(text).toMatch(/<html lang="de">/);
+    expect(text).toContain('We have enough answers, thanks.');
   });
 });

@@ -27,7 +27,7 @@ import { type ResponseRow, storedPages } from './responses.js';
 export const oneAtATime = (survey: SurveyRow): boolean =>
   settingsOf(survey).question_layout === 'one_at_a_time';
 
-const answerable = (q: IndexedQuestion) => q.family !== 'presentation';
+const answerable = (q: Pick<IndexedQuestion, 'family'>) => q.family !== 'presentation';
 
 /** A screen number from a form or query (`screen`), if it is one. */
 const screenNumber = (v: unknown): number | undefined =>
@@ -37,9 +37,9 @@ const screenNumber = (v: unknown): number | undefined =>
  * A page's shown questions as screens: each answerable question with the presentation questions
  * before it (those after the last go with it); a page that asks nothing is one screen.
  */
-export function screensOf(questions: readonly IndexedQuestion[]): IndexedQuestion[][] {
-  const screens: IndexedQuestion[][] = [];
-  let pending: IndexedQuestion[] = [];
+export function screensOf<Q extends Pick<IndexedQuestion, 'family'>>(questions: readonly Q[]): Q[][] {
+  const screens: Q[][] = [];
+  let pending: Q[] = [];
   for (const q of questions) {
     pending.push(q);
     if (answerable(q)) {

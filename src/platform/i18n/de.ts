@@ -95,4 +95,32 @@ export const de: Catalog = {
   file_empty: 'Die Datei ist leer. Bitte wählen Sie eine andere.',
   file_mismatch:
     'Der Inhalt der Datei passt nicht zu ihrem Namen (eine {kind}-Datei). Bitte wählen Sie eine andere.',
+  later_title: '{title}: später fortsetzen',
+  later_saved: 'Ihre Antworten sind gespeichert.',
+  later_not_kept:
+    'Diese Umfrage speichert keine Antworten zum späteren Fortsetzen. Die Seiten, die Sie vor dieser ausgefüllt haben, bleiben erhalten.',
+  later_link:
+    'Um später fortzufahren – auf diesem oder einem anderen Gerät –, öffnen Sie diesen Link. Er gilt bis zum {date} (UTC).',
+  later_secret:
+    'Mit diesem Link kann jeder Ihre Antworten sehen und ändern. Geben Sie ihn daher nicht weiter.',
+  later_email: 'Link per E-Mail senden',
+  later_send: 'Link senden',
+  later_bad_email: 'Geben Sie eine E-Mail-Adresse ein, z. B. name@example.com.',
+  later_sent: 'Der Link ist unterwegs an {email}.',
+  later_capped:
+    'Dieser Link wurde so oft wie möglich per E-Mail gesendet. Kopieren Sie ihn stattdessen von dieser Seite.',
+  later_too_many: 'Zu viele E-Mails von Ihrer Verbindung.',
+  link_unknown_title: 'Link nicht gefunden',
+  link_unknown_heading: 'Dieser Link ist ungültig',
+  link_unknown:
+    'Prüfen Sie, ob der Link vollständig kopiert wurde, oder öffnen Sie den Link der Umfrage, um neu zu beginnen.',
+  link_expired_heading: 'Dieser Link ist abgelaufen.',
+  link_expired:
+    'Links zum späteren Fortsetzen einer Umfrage gelten {days} Tage; dieser ist am {date} abgelaufen. Öffnen Sie den Link der Umfrage, um neu zu beginnen.',
+  link_done_heading: 'Diese Antworten wurden bereits gesendet.',
+  link_done: 'Diese Umfrage ist abgeschlossen: Es gibt nichts mehr zu beantworten. Vielen Dank.',
+  link_locked_heading: 'Bei dieser Umfrage können gespeicherte Antworten nicht mehr geändert werden.',
+  link_locked: 'Die bisher gespeicherten Antworten bleiben erhalten.',
+  quota_full:
+    'Vielen Dank für Ihre Zeit. Diese Umfrage hat bereits alle Antworten, die sie von Personen wie Ihnen benötigt.',
 };

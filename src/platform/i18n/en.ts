@@ -92,6 +92,30 @@ export const en = {
   file_type: 'Files of this type are not accepted. Please choose one of: {types}.',
   file_empty: 'The file is empty. Please choose another.',
   file_mismatch: 'The file’s contents are not what its name says (a {kind} file). Please choose another.',
+  later_title: '{title}: finish later',
+  later_saved: 'Your answers are saved.',
+  later_not_kept:
+    'This survey does not keep answers to finish later. The pages you completed before this one are kept.',
+  later_link: 'To finish later, on this or any other device, open this link. It works until {date} (UTC).',
+  later_secret: 'Anyone with this link can see and change your answers, so keep it to yourself.',
+  later_email: 'Email me the link',
+  later_send: 'Send the link',
+  later_bad_email: 'Enter an email address, like name@example.com.',
+  later_sent: 'The link is on its way to {email}.',
+  later_capped: 'This link has been emailed as often as it can be. Copy it from this page instead.',
+  later_too_many: 'Too many emails from your connection.',
+  link_unknown_title: 'Link not found',
+  link_unknown_heading: 'This link is not valid',
+  link_unknown: 'Check that the whole link was copied, or open the survey’s own link to start again.',
+  link_expired_heading: 'This link has expired.',
+  link_expired:
+    'Links to finish a survey later work for {days} days; this one ended on {date}. Open the survey’s own link to start again.',
+  link_done_heading: 'These answers are already sent.',
+  link_done: 'This survey was finished: there is nothing left to answer. Thank you.',
+  link_locked_heading: 'This survey no longer lets saved answers be changed.',
+  link_locked: 'The answers saved so far are kept.',
+  quota_full:
+    'Thank you for your time. This survey already has all the responses it needs from people like you.',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -93,4 +93,32 @@ export const es: Catalog = {
   file_type: 'No se aceptan archivos de este tipo. Elija uno de estos: {types}.',
   file_empty: 'El archivo está vacío. Elija otro.',
   file_mismatch: 'El contenido del archivo no coincide con su nombre (un archivo {kind}). Elija otro.',
+  later_title: '{title}: terminar más tarde',
+  later_saved: 'Sus respuestas se han guardado.',
+  later_not_kept:
+    'Esta encuesta no guarda respuestas para terminar más tarde. Las páginas que completó antes de esta se conservan.',
+  later_link:
+    'Para terminar más tarde, en este u otro dispositivo, abra este enlace. Es válido hasta el {date} (UTC).',
+  later_secret:
+    'Cualquier persona con este enlace puede ver y cambiar sus respuestas, así que no lo comparta.',
+  later_email: 'Enviarme el enlace por correo',
+  later_send: 'Enviar el enlace',
+  later_bad_email: 'Introduzca una dirección de correo electrónico, como name@example.com.',
+  later_sent: 'El enlace va de camino a {email}.',
+  later_capped:
+    'Este enlace ya se ha enviado por correo tantas veces como es posible. Cópielo de esta página.',
+  later_too_many: 'Demasiados correos desde su conexión.',
+  link_unknown_title: 'Enlace no encontrado',
+  link_unknown_heading: 'Este enlace no es válido',
+  link_unknown:
+    'Compruebe que se copió el enlace completo, o abra el enlace de la encuesta para empezar de nuevo.',
+  link_expired_heading: 'Este enlace ha caducado.',
+  link_expired:
+    'Los enlaces para terminar una encuesta más tarde son válidos durante {days} días; este caducó el {date}. Abra el enlace de la encuesta para empezar de nuevo.',
+  link_done_heading: 'Estas respuestas ya se enviaron.',
+  link_done: 'Esta encuesta está terminada: no queda nada por responder. Gracias.',
+  link_locked_heading: 'Esta encuesta ya no permite cambiar las respuestas guardadas.',
+  link_locked: 'Las respuestas guardadas hasta ahora se conservan.',
+  quota_full:
+    'Gracias por su tiempo. Esta encuesta ya tiene todas las respuestas que necesita de personas como usted.',
 };

@@ -94,4 +94,31 @@ export const fr: Catalog = {
   file_empty: 'Le fichier est vide. Veuillez en choisir un autre.',
   file_mismatch:
     'Le contenu du fichier ne correspond pas à son nom (un fichier {kind}). Veuillez en choisir un autre.',
+  later_title: '{title} : terminer plus tard',
+  later_saved: 'Vos réponses sont enregistrées.',
+  later_not_kept:
+    'Ce sondage ne conserve pas les réponses pour les terminer plus tard. Les pages remplies avant celle-ci sont conservées.',
+  later_link:
+    'Pour terminer plus tard, sur cet appareil ou un autre, ouvrez ce lien. Il est valable jusqu’au {date} (UTC).',
+  later_secret:
+    'Toute personne disposant de ce lien peut voir et modifier vos réponses : gardez-le pour vous.',
+  later_email: 'M’envoyer le lien par e-mail',
+  later_send: 'Envoyer le lien',
+  later_bad_email: 'Saisissez une adresse e-mail, par exemple name@example.com.',
+  later_sent: 'Le lien est en route vers {email}.',
+  later_capped:
+    'Ce lien a déjà été envoyé par e-mail autant de fois que possible. Copiez-le plutôt depuis cette page.',
+  later_too_many: 'Trop d’e-mails depuis votre connexion.',
+  link_unknown_title: 'Lien introuvable',
+  link_unknown_heading: 'Ce lien n’est pas valide',
+  link_unknown: 'Vérifiez que le lien a été copié en entier, ou ouvrez le lien du sondage pour recommencer.',
+  link_expired_heading: 'Ce lien a expiré.',
+  link_expired:
+    'Les liens pour terminer un sondage plus tard sont valables {days} jours ; celui-ci a expiré le {date}. Ouvrez le lien du sondage pour recommencer.',
+  link_done_heading: 'Ces réponses ont déjà été envoyées.',
+  link_done: 'Ce sondage est terminé : il n’y a plus rien à répondre. Merci.',
+  link_locked_heading: 'Ce sondage ne permet plus de modifier les réponses enregistrées.',
+  link_locked: 'Les réponses enregistrées jusqu’ici sont conservées.',
+  quota_full:
+    'Merci pour votre temps. Ce sondage a déjà toutes les réponses dont il a besoin de personnes comme vous.',
 };

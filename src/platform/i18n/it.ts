@@ -92,4 +92,31 @@ export const it: Catalog = {
   file_type: 'I file di questo tipo non sono accettati. Scegline uno tra: {types}.',
   file_empty: 'Il file è vuoto. Scegline un altro.',
   file_mismatch: 'Il contenuto del file non corrisponde al suo nome (un file {kind}). Scegline un altro.',
+  later_title: '{title}: finisci più tardi',
+  later_saved: 'Le tue risposte sono state salvate.',
+  later_not_kept:
+    'Questo sondaggio non conserva le risposte per finire più tardi. Le pagine completate prima di questa vengono conservate.',
+  later_link:
+    'Per finire più tardi, su questo o su un altro dispositivo, apri questo link. È valido fino al {date} (UTC).',
+  later_secret: 'Chiunque abbia questo link può vedere e modificare le tue risposte: tienilo per te.',
+  later_email: 'Inviami il link via email',
+  later_send: 'Invia il link',
+  later_bad_email: 'Inserisci un indirizzo email, ad esempio name@example.com.',
+  later_sent: 'Il link è in arrivo a {email}.',
+  later_capped:
+    'Questo link è già stato inviato via email il numero massimo di volte. Copialo invece da questa pagina.',
+  later_too_many: 'Troppe email dalla tua connessione.',
+  link_unknown_title: 'Link non trovato',
+  link_unknown_heading: 'Questo link non è valido',
+  link_unknown:
+    'Verifica di aver copiato il link per intero, oppure apri il link del sondaggio per ricominciare.',
+  link_expired_heading: 'Questo link è scaduto.',
+  link_expired:
+    'I link per finire un sondaggio più tardi valgono {days} giorni; questo è scaduto il {date}. Apri il link del sondaggio per ricominciare.',
+  link_done_heading: 'Queste risposte sono già state inviate.',
+  link_done: 'Questo sondaggio è completato: non resta nulla a cui rispondere. Grazie.',
+  link_locked_heading: 'Questo sondaggio non consente più di modificare le risposte salvate.',
+  link_locked: 'Le risposte salvate finora vengono conservate.',
+  quota_full:
+    'Grazie per il tuo tempo. Questo sondaggio ha già tutte le risposte di cui ha bisogno da persone come te.',
 };

@@ -92,4 +92,31 @@ export const nl: Catalog = {
   file_type: 'Bestanden van dit type worden niet aangenomen. Kies een van: {types}.',
   file_empty: 'Het bestand is leeg. Kies een ander.',
   file_mismatch: 'De inhoud van het bestand klopt niet met de naam (een {kind}-bestand). Kies een ander.',
+  later_title: '{title}: later afmaken',
+  later_saved: 'Uw antwoorden zijn opgeslagen.',
+  later_not_kept:
+    'Deze enquête bewaart geen antwoorden om later af te maken. De pagina’s die u vóór deze hebt ingevuld, blijven bewaard.',
+  later_link:
+    'Open deze link om later verder te gaan, op dit of een ander apparaat. Hij werkt tot {date} (UTC).',
+  later_secret: 'Iedereen met deze link kan uw antwoorden zien en wijzigen, dus houd hem voor uzelf.',
+  later_email: 'Stuur mij de link per e-mail',
+  later_send: 'Link versturen',
+  later_bad_email: 'Vul een e-mailadres in, zoals name@example.com.',
+  later_sent: 'De link is onderweg naar {email}.',
+  later_capped:
+    'Deze link is al zo vaak gemaild als mogelijk is. Kopieer hem in plaats daarvan van deze pagina.',
+  later_too_many: 'Te veel e-mails vanaf uw verbinding.',
+  link_unknown_title: 'Link niet gevonden',
+  link_unknown_heading: 'Deze link is ongeldig',
+  link_unknown:
+    'Controleer of de hele link is gekopieerd, of open de link van de enquête om opnieuw te beginnen.',
+  link_expired_heading: 'Deze link is verlopen.',
+  link_expired:
+    'Links om een enquête later af te maken werken {days} dagen; deze is verlopen op {date}. Open de link van de enquête om opnieuw te beginnen.',
+  link_done_heading: 'Deze antwoorden zijn al verstuurd.',
+  link_done: 'Deze enquête is afgerond: er valt niets meer te beantwoorden. Bedankt.',
+  link_locked_heading: 'Bij deze enquête kunnen opgeslagen antwoorden niet meer worden gewijzigd.',
+  link_locked: 'De tot nu toe opgeslagen antwoorden blijven bewaard.',
+  quota_full:
+    'Bedankt voor uw tijd. Deze enquête heeft al alle antwoorden die nodig zijn van mensen zoals u.',
 };

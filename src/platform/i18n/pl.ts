@@ -92,4 +92,29 @@ export const pl: Catalog = {
   file_type: 'Pliki tego typu nie są akceptowane. Wybierz jeden z typów: {types}.',
   file_empty: 'Plik jest pusty. Wybierz inny.',
   file_mismatch: 'Zawartość pliku nie odpowiada jego nazwie (plik {kind}). Wybierz inny.',
+  later_title: '{title}: dokończ później',
+  later_saved: 'Twoje odpowiedzi zostały zapisane.',
+  later_not_kept:
+    'Ta ankieta nie zapisuje odpowiedzi do dokończenia później. Strony wypełnione przed tą zostają zachowane.',
+  later_link: 'Aby dokończyć później, na tym lub innym urządzeniu, otwórz ten link. Działa do {date} (UTC).',
+  later_secret:
+    'Każdy, kto ma ten link, może zobaczyć i zmienić Twoje odpowiedzi, więc zachowaj go dla siebie.',
+  later_email: 'Wyślij mi link e-mailem',
+  later_send: 'Wyślij link',
+  later_bad_email: 'Wpisz adres e-mail, np. name@example.com.',
+  later_sent: 'Link jest w drodze na adres {email}.',
+  later_capped: 'Ten link wysłano e-mailem już maksymalną liczbę razy. Skopiuj go z tej strony.',
+  later_too_many: 'Zbyt wiele e-maili z Twojego połączenia.',
+  link_unknown_title: 'Nie znaleziono linku',
+  link_unknown_heading: 'Ten link jest nieprawidłowy',
+  link_unknown: 'Sprawdź, czy skopiowano cały link, lub otwórz link ankiety, aby zacząć od nowa.',
+  link_expired_heading: 'Ten link wygasł.',
+  link_expired:
+    'Linki do dokończenia ankiety później działają przez {days} dni; ten wygasł {date}. Otwórz link ankiety, aby zacząć od nowa.',
+  link_done_heading: 'Te odpowiedzi zostały już wysłane.',
+  link_done: 'Ta ankieta jest zakończona: nie ma już nic do odpowiedzenia. Dziękujemy.',
+  link_locked_heading: 'Ta ankieta nie pozwala już zmieniać zapisanych odpowiedzi.',
+  link_locked: 'Zapisane dotąd odpowiedzi zostają zachowane.',
+  quota_full:
+    'Dziękujemy za poświęcony czas. Ta ankieta ma już wszystkie potrzebne odpowiedzi od osób takich jak Ty.',
 };

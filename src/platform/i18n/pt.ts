@@ -92,4 +92,31 @@ export const pt: Catalog = {
   file_type: 'Ficheiros deste tipo não são aceites. Escolha um destes: {types}.',
   file_empty: 'O ficheiro está vazio. Escolha outro.',
   file_mismatch: 'O conteúdo do ficheiro não corresponde ao seu nome (um ficheiro {kind}). Escolha outro.',
+  later_title: '{title}: terminar mais tarde',
+  later_saved: 'As suas respostas foram guardadas.',
+  later_not_kept:
+    'Este inquérito não guarda respostas para terminar mais tarde. As páginas que preencheu antes desta são mantidas.',
+  later_link:
+    'Para terminar mais tarde, neste ou noutro dispositivo, abra esta ligação. É válida até {date} (UTC).',
+  later_secret:
+    'Qualquer pessoa com esta ligação pode ver e alterar as suas respostas, por isso guarde-a só para si.',
+  later_email: 'Enviar-me a ligação por e-mail',
+  later_send: 'Enviar a ligação',
+  later_bad_email: 'Introduza um endereço de e-mail, como name@example.com.',
+  later_sent: 'A ligação está a caminho de {email}.',
+  later_capped: 'Esta ligação já foi enviada por e-mail tantas vezes quanto possível. Copie-a desta página.',
+  later_too_many: 'Demasiados e-mails a partir da sua ligação.',
+  link_unknown_title: 'Ligação não encontrada',
+  link_unknown_heading: 'Esta ligação não é válida',
+  link_unknown:
+    'Verifique se a ligação foi copiada por inteiro, ou abra a ligação do inquérito para recomeçar.',
+  link_expired_heading: 'Esta ligação expirou.',
+  link_expired:
+    'As ligações para terminar um inquérito mais tarde são válidas durante {days} dias; esta expirou a {date}. Abra a ligação do inquérito para recomeçar.',
+  link_done_heading: 'Estas respostas já foram enviadas.',
+  link_done: 'Este inquérito está concluído: não há mais nada a responder. Obrigado.',
+  link_locked_heading: 'Este inquérito já não permite alterar as respostas guardadas.',
+  link_locked: 'As respostas guardadas até agora são mantidas.',
+  quota_full:
+    'Obrigado pelo seu tempo. Este inquérito já tem todas as respostas de que precisa de pessoas como você.',
 };

@@ -91,4 +91,29 @@ export const sv: Catalog = {
   file_type: 'Filer av den här typen tas inte emot. Välj en av: {types}.',
   file_empty: 'Filen är tom. Välj en annan.',
   file_mismatch: 'Filens innehåll stämmer inte med dess namn (en {kind}-fil). Välj en annan.',
+  later_title: '{title}: slutför senare',
+  later_saved: 'Dina svar är sparade.',
+  later_not_kept:
+    'Den här enkäten sparar inte svar för att slutföra senare. Sidorna du fyllde i före den här finns kvar.',
+  later_link:
+    'Öppna den här länken för att slutföra senare, på den här eller en annan enhet. Den fungerar till och med {date} (UTC).',
+  later_secret: 'Alla som har länken kan se och ändra dina svar, så behåll den för dig själv.',
+  later_email: 'Mejla länken till mig',
+  later_send: 'Skicka länken',
+  later_bad_email: 'Ange en e-postadress, till exempel name@example.com.',
+  later_sent: 'Länken är på väg till {email}.',
+  later_capped:
+    'Den här länken har mejlats så många gånger som går. Kopiera den från den här sidan i stället.',
+  later_too_many: 'För många mejl från din anslutning.',
+  link_unknown_title: 'Länken hittades inte',
+  link_unknown_heading: 'Den här länken är ogiltig',
+  link_unknown: 'Kontrollera att hela länken kopierades, eller öppna enkätens egen länk för att börja om.',
+  link_expired_heading: 'Den här länken har gått ut.',
+  link_expired:
+    'Länkar för att slutföra en enkät senare gäller i {days} dagar; den här gick ut {date}. Öppna enkätens egen länk för att börja om.',
+  link_done_heading: 'De här svaren är redan skickade.',
+  link_done: 'Enkäten är slutförd: det finns inget kvar att svara på. Tack.',
+  link_locked_heading: 'Den här enkäten tillåter inte längre att sparade svar ändras.',
+  link_locked: 'Svaren som sparats hittills finns kvar.',
+  quota_full: 'Tack för din tid. Den här enkäten har redan alla svar den behöver från personer som du.',
 };

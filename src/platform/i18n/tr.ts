@@ -92,4 +92,32 @@ export const tr: Catalog = {
   file_type: 'Bu türdeki dosyalar kabul edilmiyor. Lütfen şunlardan birini seçin: {types}.',
   file_empty: 'Dosya boş. Lütfen başka bir dosya seçin.',
   file_mismatch: 'Dosyanın içeriği adıyla uyuşmuyor (bir {kind} dosyası). Lütfen başka bir dosya seçin.',
+  later_title: '{title}: daha sonra bitir',
+  later_saved: 'Yanıtlarınız kaydedildi.',
+  later_not_kept:
+    'Bu anket, daha sonra bitirmek için yanıtları saklamıyor. Bundan önce tamamladığınız sayfalar korunur.',
+  later_link:
+    'Daha sonra, bu veya başka bir cihazda bitirmek için bu bağlantıyı açın. Bağlantı {date} (UTC) tarihine kadar geçerlidir.',
+  later_secret:
+    'Bu bağlantıya sahip olan herkes yanıtlarınızı görebilir ve değiştirebilir; bu yüzden kimseyle paylaşmayın.',
+  later_email: 'Bağlantıyı bana e-postayla gönder',
+  later_send: 'Bağlantıyı gönder',
+  later_bad_email: 'name@example.com gibi bir e-posta adresi girin.',
+  later_sent: 'Bağlantı {email} adresine gönderiliyor.',
+  later_capped:
+    'Bu bağlantı gönderilebilecek en fazla sayıda e-postayla gönderildi. Bunun yerine bu sayfadan kopyalayın.',
+  later_too_many: 'Bağlantınızdan çok fazla e-posta gönderildi.',
+  link_unknown_title: 'Bağlantı bulunamadı',
+  link_unknown_heading: 'Bu bağlantı geçerli değil',
+  link_unknown:
+    'Bağlantının tamamının kopyalandığını kontrol edin veya baştan başlamak için anketin kendi bağlantısını açın.',
+  link_expired_heading: 'Bu bağlantının süresi doldu.',
+  link_expired:
+    'Bir anketi daha sonra bitirme bağlantıları {days} gün geçerlidir; bu bağlantının süresi {date} tarihinde doldu. Baştan başlamak için anketin kendi bağlantısını açın.',
+  link_done_heading: 'Bu yanıtlar zaten gönderildi.',
+  link_done: 'Bu anket tamamlandı: yanıtlanacak bir şey kalmadı. Teşekkürler.',
+  link_locked_heading: 'Bu anket artık kaydedilen yanıtların değiştirilmesine izin vermiyor.',
+  link_locked: 'Şimdiye kadar kaydedilen yanıtlar korunur.',
+  quota_full:
+    'Zaman ayırdığınız için teşekkür ederiz. Bu anket, sizin gibi kişilerden ihtiyaç duyduğu tüm yanıtları zaten aldı.',
 };

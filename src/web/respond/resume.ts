@@ -17,12 +17,15 @@ import {
   type SavedForLater,
 } from '../../domain/responses/resume.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
+import { respondentLanguage } from '../../domain/surveys/translations.js';
 import { baseUrl } from '../../http/paging.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Translate } from '../../platform/i18n/index.js';
+import { browserLanguage, type Translate, translator } from '../../platform/i18n/index.js';
 import { sha256 } from '../../platform/secrets.js';
 import { type Html, html } from '../html.js';
 import type { PageApp } from '../page-area.js';
+import { waitText } from './language.js';
+import { localizeSurvey } from './localize.js';
 import { newSessionToken, setCookie } from './session.js';
 import { type Themed, withTheme } from './theme.js';
 
@@ -44,8 +47,16 @@ export function laterButton(collector: Collector, t: Translate): Html | string {
 
 const day = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
 
+/** A sentence with the day (marked up) in the place its translation puts `{date}`. */
+function withDay(t: Translate, key: 'later_link' | 'link_expired', iso: string, days = 0): Html {
+  const [before, after = ''] = t(key, { date: '\u0000', days }).split('\u0000');
+  return html`${before}${day(iso)}${after}`;
+}
+
 /** The link, where to email it, and the way back. */
 function linkPanel(
+  t: Translate,
+  lang: string,
   base: string,
   token: string,
   expiresAt: string,
@@ -53,13 +64,13 @@ function linkPanel(
   email = '',
 ): Html {
   const url = `${base}${RESUME_PATH}${token}`;
-  return html`${note}<p>To finish later, on this or any other device, open this link. It works until ${day(expiresAt)} (UTC).</p>
+  return html`${note}<p>${withDay(t, 'later_link', expiresAt)}</p>
 <p class="secret resume-link"><a href="${url}">${url}</a></p>
-<p>Anyone with this link can see and change your answers, so keep it to yourself.</p>
-<form method="post" action="${RESUME_PATH}${token}/email" class="resume-email">
-<label for="resume-email">Email me the link</label>
+<p>${t('later_secret')}</p>
+<form method="post" action="${RESUME_PATH}${token}/email?lang=${encodeURIComponent(lang)}" class="resume-email">
+<label for="resume-email">${t('later_email')}</label>
 <input type="email" id="resume-email" name="email" autocomplete="email" value="${email}" required>
-<p><button type="submit">Send the link</button></p>
+<p><button type="submit">${t('later_send')}</button></p>
 </form>`;
 }
 
@@ -71,15 +82,17 @@ function finishLaterPage(
   saved: SavedForLater | null,
   back: string,
 ): FastifyReply {
+  // the survey as shown, so in the page's language
+  const t = translator(survey.language);
   const body = saved
-    ? html`<div role="status" class="finish-later"><p><strong>Your answers are saved.</strong></p></div>
-${linkPanel(baseUrl(reply.request), saved.token, saved.expiresAt)}`
-    : html`<div role="status" class="finish-later"><p>This survey does not keep answers to finish later. The pages you completed before this one are kept.</p></div>`;
+    ? html`<div role="status" class="finish-later"><p><strong>${t('later_saved')}</strong></p></div>
+${linkPanel(t, survey.language, baseUrl(reply.request), saved.token, saved.expiresAt)}`
+    : html`<div role="status" class="finish-later"><p>${t('later_not_kept')}</p></div>`;
   return send(
     reply,
     200,
-    `${survey.title}: finish later`,
-    html`<h1>${survey.title}</h1>${body}<p><a href="${back}">Return to the survey</a></p>`,
+    t('later_title', { title: survey.title }),
+    html`<h1>${survey.title}</h1>${body}<p><a href="${back}">${t('return')}</a></p>`,
     survey,
   );
 }
@@ -100,89 +113,101 @@ export async function continueResponse(
   return reply.redirect(invited ? `${path}?rcp=${invited.token}` : path, 303);
 }
 
+/** A message in the page's words. */
+type Words = (t: Translate) => string;
+
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
+const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 35 })) });
 const EmailBody = Type.Object({ email: Type.Optional(Type.String({ maxLength: 1000 })) });
 
 /** The link's routes, registered in the respondent pages' scope with their frame; returns the page
  * that follows Finish later (in that frame). */
 export function resumeRoutes(app: PageApp, deps: Deps, send: Send) {
+  /** The survey in the language the page was in (`lang`), else the one the browser asks for. */
+  async function shownIn(reply: FastifyReply, stored: SurveyRow, lang: string | undefined) {
+    const l = await respondentLanguage(deps, stored, lang, reply.request.headers['accept-language']);
+    const survey = await withTheme(deps, l.translation ? localizeSurvey(stored, l.translation) : stored);
+    return { survey, t: translator(survey.language) };
+  }
+
   /** A page for a link that leads nowhere now. */
-  async function endPage(reply: FastifyReply, s: Exclude<ResumeState, { state: 'open' }>) {
-    if (s.state === 'unknown')
+  async function endPage(
+    reply: FastifyReply,
+    s: Exclude<ResumeState, { state: 'open' }>,
+    lang: string | undefined,
+  ) {
+    if (s.state === 'unknown') {
+      const t = translator(browserLanguage(reply.request.headers['accept-language']));
       return send(
         reply,
         404,
-        'Link not found',
-        html`<h1>This link is not valid</h1><p>Check that the whole link was copied, or open the survey's own link to start again.</p>`,
+        t('link_unknown_title'),
+        html`<h1>${t('link_unknown_heading')}</h1><p>${t('link_unknown')}</p>`,
       );
-    const survey = await withTheme(deps, s.survey);
+    }
+    const { survey, t } = await shownIn(reply, s.survey, lang);
     const message =
       s.state === 'expired'
-        ? html`<p><strong>This link has expired.</strong></p><p>Links to finish a survey later work for ${deps.config.resumeDays} days; this one ended on ${day(s.expiresAt)}. Open the survey's own link to start again.</p>`
+        ? html`<p><strong>${t('link_expired_heading')}</strong></p><p>${withDay(t, 'link_expired', s.expiresAt, deps.config.resumeDays)}</p>`
         : s.state === 'done'
-          ? html`<p><strong>These answers are already sent.</strong></p><p>This survey was finished: there is nothing left to answer. Thank you.</p>`
-          : html`<p><strong>This survey no longer lets saved answers be changed.</strong></p><p>The answers saved so far are kept.</p>`;
+          ? html`<p><strong>${t('link_done_heading')}</strong></p><p>${t('link_done')}</p>`
+          : html`<p><strong>${t('link_locked_heading')}</strong></p><p>${t('link_locked')}</p>`;
     return send(
       reply,
       s.state === 'expired' ? 410 : 200,
-      `${survey.title}: finish later`,
+      t('later_title', { title: survey.title }),
       html`<h1>${survey.title}</h1><div role="status" class="resume-ended" data-state="${s.state}">${message}</div>`,
       survey,
     );
   }
 
-  app.get('/r/resume/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const s = await openResumeLink(deps, request.params.token);
-    if (s.state !== 'open') return endPage(reply, s);
-    return continueResponse(deps, reply, s.link);
-  });
-
+  app.get(
+    '/r/resume/:token',
+    { schema: { hide: true, params: TokenParams, querystring: LangQuery } },
+    async (request, reply) => {
+      const s = await openResumeLink(deps, request.params.token);
+      if (s.state !== 'open') return endPage(reply, s, request.query.lang);
+      return continueResponse(deps, reply, s.link);
+    },
+  );
   app.post(
     '/r/resume/:token/email',
-    { schema: { hide: true, params: TokenParams, body: EmailBody } },
+    { schema: { hide: true, params: TokenParams, querystring: LangQuery, body: EmailBody } },
     async (request, reply) => {
       const token = request.params.token;
+      const lang = request.query.lang;
       const email = request.body.email ?? '';
+      const page = (stored: SurveyRow, expiresAt: string, status: number, message: Words, typed = '') =>
+        emailPage(reply, token, lang, stored, expiresAt, status, message, typed);
       let outcome: EmailOutcome;
       try {
         outcome = await emailResumeLink(deps, token, email, request.ip);
       } catch (err) {
+        // the domain refuses only an address that is not one
         if (!(err instanceof ApiError)) throw err;
         const s = await openResumeLink(deps, token);
-        if (s.state !== 'open') return endPage(reply, s);
-        return emailPage(reply, token, s.survey, s.expiresAt, 400, err.message, email);
+        if (s.state !== 'open') return endPage(reply, s, lang);
+        return page(s.survey, s.expiresAt, 400, (t) => t('later_bad_email'), email);
       }
       switch (outcome.state) {
-        case 'sent':
-          return emailPage(
-            reply,
-            token,
-            outcome.survey,
-            outcome.expiresAt,
-            200,
-            `The link is on its way to ${outcome.to}.`,
-          );
+        case 'sent': {
+          const to = outcome.to;
+          return page(outcome.survey, outcome.expiresAt, 200, (t) => t('later_sent', { email: to }));
+        }
         case 'capped':
-          return emailPage(
-            reply,
-            token,
+          return page(outcome.survey, outcome.expiresAt, 429, (t) => t('later_capped'));
+        case 'wait': {
+          const seconds = outcome.retryAfterSeconds;
+          reply.header('retry-after', String(seconds));
+          return page(
             outcome.survey,
             outcome.expiresAt,
             429,
-            'This link has been emailed as often as it can be. Copy it from this page instead.',
+            (t) => `${t('later_too_many')} ${waitText(t, seconds)}`,
           );
-        case 'wait':
-          reply.header('retry-after', String(outcome.retryAfterSeconds));
-          return emailPage(
-            reply,
-            token,
-            outcome.survey,
-            outcome.expiresAt,
-            429,
-            `Too many emails from your connection. Please wait ${outcome.retryAfterSeconds} seconds and try again.`,
-          );
+        }
         default:
-          return endPage(reply, outcome);
+          return endPage(reply, outcome, lang);
       }
     },
   );
@@ -190,22 +215,23 @@ export function resumeRoutes(app: PageApp, deps: Deps, send: Send) {
   async function emailPage(
     reply: FastifyReply,
     token: string,
+    lang: string | undefined,
     stored: SurveyRow,
     expiresAt: string,
     status: number,
-    message: string,
-    email = '',
+    message: Words,
+    email: string,
   ) {
-    const survey = await withTheme(deps, stored);
+    const { survey, t } = await shownIn(reply, stored, lang);
     const note =
       status === 200
-        ? html`<div role="status" class="resume-sent"><p><strong>${message}</strong></p></div>`
-        : html`<div role="alert" class="error-summary" id="problems"><p><strong>${message}</strong></p></div>`;
+        ? html`<div role="status" class="resume-sent"><p><strong>${message(t)}</strong></p></div>`
+        : html`<div role="alert" class="error-summary" id="problems"><p><strong>${message(t)}</strong></p></div>`;
     return send(
       reply,
       status,
-      `${survey.title}: finish later`,
-      html`<h1>${survey.title}</h1>${linkPanel(baseUrl(reply.request), token, expiresAt, note, email)}`,
+      t('later_title', { title: survey.title }),
+      html`<h1>${survey.title}</h1>${linkPanel(t, survey.language, baseUrl(reply.request), token, expiresAt, note, email)}`,
       survey,
     );
   }

@@ -3,6 +3,7 @@
 // nothing entered is saved. Navigation posts the page back only to move between pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
+import { oneAtATime, screensOf } from '../../domain/responses/screens.js';
 import { mayAccess, type SurveyRow, surveyByPreviewToken } from '../../domain/surveys/access.js';
 import type { ButtonsText } from '../../domain/surveys/blueprint.js';
 import { normalizeQuestion } from '../../domain/surveys/question-rules.js';
@@ -28,7 +29,10 @@ interface PreviewSurvey {
   language: string;
   buttons: ButtonsText;
   footer: boolean;
+  /** its pages, or its screens when it is shown one question at a time */
   pages: PreviewPage[];
+  /** what the progress counts */
+  unit: 'Page' | 'Question';
   /** Where the page's form posts to (carries the token). */
   action: string;
   /** What the banner says this is. */
@@ -85,7 +89,7 @@ ${index > 0 ? html`<button type="submit" name="nav" value="prev" class="secondar
 <button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons.done_button : s.buttons.next_button}</button>
 ${s.buttons.exit_button ? html`<button type="submit" name="nav" value="exit" class="secondary">${s.buttons.exit_button}</button>` : ''}
 </nav>
-<p class="progress">Page ${index + 1} of ${total}</p>
+<p class="progress">${s.unit} ${index + 1} of ${total}</p>
 </form>
 ${s.footer ? html`<footer class="powered">Powered by Survey Service</footer>` : ''}`;
   return layout(`${s.title} (preview)`, body, layoutOf(s));
@@ -137,21 +141,34 @@ async function surveyPreview(
   if (!survey) return undefined;
   const settings = settingsOf(survey);
   const { pages, questions } = await loadDesign(deps, survey.id);
+  const asPages = pages.map((p) => ({
+    title: p.title,
+    description: p.description,
+    questions: questions.get(p.id) ?? [],
+  }));
+  const screens = oneAtATime(survey);
   return {
     title: survey.title,
     language: survey.language,
     buttons: settings.buttons_text,
     footer: settings.footer,
-    pages: pages.map((p) => ({
-      title: p.title,
-      description: p.description,
-      questions: questions.get(p.id) ?? [],
-    })),
+    pages: screens ? asPages.flatMap(asScreens) : asPages,
+    unit: screens ? 'Question' : 'Page',
     action: `/r/Preview/?sm=${encodeURIComponent(token)}`,
     kind: 'survey',
     styles: lookOf(await withTheme(deps, survey)).styles,
     owner: await ownerOf(deps, request, reply, survey),
   };
+}
+
+/** A page as the live survey shows it one question at a time (domain/responses/screens.ts): one
+ * preview page per screen, the page's title on each and its description on the first. */
+function asScreens(p: PreviewPage): PreviewPage[] {
+  return screensOf(p.questions).map((questions, i) => ({
+    title: p.title,
+    description: i === 0 ? p.description : '',
+    questions,
+  }));
 }
 
 function templatePreview(id: string): PreviewSurvey | undefined {
@@ -164,6 +181,7 @@ function templatePreview(id: string): PreviewSurvey | undefined {
     language: 'en',
     buttons: { next_button: 'Next', prev_button: 'Prev', exit_button: 'Exit', done_button: 'Done' },
     footer: true,
+    unit: 'Page',
     pages: t.pages.map((p) => ({
       title: p.title ?? '',
       description: p.description ?? '',
