@@ -252,6 +252,17 @@ describe('finish later', () => {
     const sent = await new WebSession(server.url).post(action, { email: 'spaeter@example.com' });
     expect(sent.status).toBe(200);
     expect(sent.text).toContain('Der Link ist unterwegs an spaeter@example.com.');
+    // and so is the email it sends (quoted-printable undone)
+    await new OutboxWorker(server.deps).runOnce();
+    const mail = smtp.messages.find((m) => m.to.includes('spaeter@example.com'));
+    const body = Buffer.from(
+      mail!.raw
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
+    expect(body).toContain('Um dort weiterzumachen, wo Sie aufgehört haben');
+    expect(body).not.toContain('To continue where you left off');
 
     const ar = await later('ar');
     expect(ar.page).toMatch(/<html lang="ar" dir="rtl">/);

@@ -16,6 +16,7 @@ import { queueEmail } from '../../db/outbox-queue.js';
 import { addressKey } from '../../platform/addresses.js';
 import { ApiError } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/escape.js';
+import { catalogFor, directionOf, translator } from '../../platform/i18n/index.js';
 import { accessUrl } from '../../platform/regions.js';
 import { randomToken, sha256 } from '../../platform/secrets.js';
 import type { SurveyRow } from '../surveys/access.js';
@@ -133,6 +134,8 @@ export async function emailResumeLink(
   token: string,
   address: string,
   ip: string,
+  /** the language of the page the respondent asked from: the email's */
+  lang = 'en',
 ): Promise<EmailOutcome> {
   const to = address.trim();
   if (!EMAIL.test(to) || to.length > 254)
@@ -169,7 +172,7 @@ export async function emailResumeLink(
       // The respondent's own address, not one of the owner's contacts (a bounce marks none).
       ownerId: null,
       to,
-      ...resumeEmail(survey.title, url, expiresAt),
+      ...resumeEmail(survey.title, url, expiresAt, lang),
       purpose: 'resume_link',
       refId: opened.link.response.id,
     });
@@ -179,23 +182,24 @@ export async function emailResumeLink(
 }
 
 /** The email's words: which survey, the link, until when, and that the link is a key. */
-export function resumeEmail(title: string, url: string, expiresAt: string) {
-  const until = expiresAt.slice(0, 10);
+export function resumeEmail(title: string, url: string, expiresAt: string, lang = 'en') {
+  const { lang: code } = catalogFor(lang);
+  const t = translator(code);
+  const date = expiresAt.slice(0, 10);
   const e = escapeHtml;
   return {
-    subject: `Continue the survey: ${title}`,
-    text: `You saved your answers to the survey "${title}" to finish later.
-To continue where you left off, on any device, open this link:
+    subject: t('resume_mail_subject', { title }),
+    text: `${t('resume_mail_saved', { title })}
+${t('resume_mail_open')}
 
 ${url}
 
-The link works until ${until} (UTC). Anyone with it can see and change your answers,
-so keep it to yourself. If you did not ask for this email, ignore it.
+${t('resume_mail_until', { date })}
 `,
-    html: `<!doctype html><html lang="en"><body style="font-family:sans-serif;line-height:1.5">
-<p>You saved your answers to the survey <strong>${e(title)}</strong> to finish later.</p>
-<p><a href="${e(url)}">Continue where you left off</a></p>
-<p style="color:#555">The link works until ${until} (UTC) on any device. Anyone with it can see and change your answers, so keep it to yourself. If you did not ask for this email, ignore it.</p>
+    html: `<!doctype html><html lang="${code}" dir="${directionOf(code)}"><body style="font-family:sans-serif;line-height:1.5">
+<p>${e(t('resume_mail_saved', { title }))}</p>
+<p><a href="${e(url)}">${e(t('resume_mail_continue'))}</a></p>
+<p style="color:#555">${e(t('resume_mail_until', { date }))}</p>
 </body></html>`,
   };
 }

@@ -123,4 +123,12 @@ export const de: Catalog = {
   link_locked: 'Die bisher gespeicherten Antworten bleiben erhalten.',
   quota_full:
     'Vielen Dank für Ihre Zeit. Diese Umfrage hat bereits alle Antworten, die sie von Personen wie Ihnen benötigt.',
+  resume_mail_subject: 'Umfrage fortsetzen: {title}',
+  resume_mail_saved:
+    'Sie haben Ihre Antworten auf die Umfrage „{title}“ gespeichert, um sie später abzuschließen.',
+  resume_mail_open:
+    'Um dort weiterzumachen, wo Sie aufgehört haben, öffnen Sie diesen Link auf einem beliebigen Gerät:',
+  resume_mail_continue: 'Dort weitermachen, wo Sie aufgehört haben',
+  resume_mail_until:
+    'Der Link gilt bis {date} (UTC). Wer ihn hat, kann Ihre Antworten sehen und ändern – geben Sie ihn also nicht weiter. Wenn Sie diese E-Mail nicht angefordert haben, ignorieren Sie sie.',
 };

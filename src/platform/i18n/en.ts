@@ -116,6 +116,12 @@ export const en = {
   link_locked: 'The answers saved so far are kept.',
   quota_full:
     'Thank you for your time. This survey already has all the responses it needs from people like you.',
+  resume_mail_subject: 'Continue the survey: {title}',
+  resume_mail_saved: 'You saved your answers to the survey “{title}” to finish later.',
+  resume_mail_open: 'To continue where you left off, on any device, open this link:',
+  resume_mail_continue: 'Continue where you left off',
+  resume_mail_until:
+    'The link works until {date} (UTC). Anyone with it can see and change your answers, so keep it to yourself. If you did not ask for this email, ignore it.',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -121,4 +121,10 @@ export const es: Catalog = {
   link_locked: 'Las respuestas guardadas hasta ahora se conservan.',
   quota_full:
     'Gracias por su tiempo. Esta encuesta ya tiene todas las respuestas que necesita de personas como usted.',
+  resume_mail_subject: 'Continuar la encuesta: {title}',
+  resume_mail_saved: 'Guardó sus respuestas a la encuesta «{title}» para terminarla más tarde.',
+  resume_mail_open: 'Para continuar donde lo dejó, en cualquier dispositivo, abra este enlace:',
+  resume_mail_continue: 'Continuar donde lo dejó',
+  resume_mail_until:
+    'El enlace es válido hasta el {date} (UTC). Cualquiera que lo tenga puede ver y cambiar sus respuestas, así que no lo comparta. Si no pidió este correo, ignórelo.',
 };

@@ -121,4 +121,12 @@ export const fr: Catalog = {
   link_locked: 'Les réponses enregistrées jusqu’ici sont conservées.',
   quota_full:
     'Merci pour votre temps. Ce sondage a déjà toutes les réponses dont il a besoin de personnes comme vous.',
+  resume_mail_subject: 'Reprendre le questionnaire : {title}',
+  resume_mail_saved:
+    'Vous avez enregistré vos réponses au questionnaire « {title} » pour le terminer plus tard.',
+  resume_mail_open:
+    'Pour reprendre là où vous vous êtes arrêté, sur n’importe quel appareil, ouvrez ce lien :',
+  resume_mail_continue: 'Reprendre là où vous vous êtes arrêté',
+  resume_mail_until:
+    'Le lien est valable jusqu’au {date} (UTC). Toute personne qui l’a peut voir et modifier vos réponses : gardez-le pour vous. Si vous n’avez pas demandé cet e-mail, ignorez-le.',
 };

@@ -119,4 +119,10 @@ export const it: Catalog = {
   link_locked: 'Le risposte salvate finora vengono conservate.',
   quota_full:
     'Grazie per il tuo tempo. Questo sondaggio ha già tutte le risposte di cui ha bisogno da persone come te.',
+  resume_mail_subject: 'Riprendi il sondaggio: {title}',
+  resume_mail_saved: 'Hai salvato le tue risposte al sondaggio «{title}» per completarlo più tardi.',
+  resume_mail_open: 'Per riprendere da dove avevi lasciato, su qualsiasi dispositivo, apri questo link:',
+  resume_mail_continue: 'Riprendi da dove avevi lasciato',
+  resume_mail_until:
+    'Il link è valido fino al {date} (UTC). Chiunque lo abbia può vedere e modificare le tue risposte: tienilo per te. Se non hai richiesto questa email, ignorala.',
 };

@@ -119,4 +119,10 @@ export const nl: Catalog = {
   link_locked: 'De tot nu toe opgeslagen antwoorden blijven bewaard.',
   quota_full:
     'Bedankt voor uw tijd. Deze enquête heeft al alle antwoorden die nodig zijn van mensen zoals u.',
+  resume_mail_subject: 'Enquête voortzetten: {title}',
+  resume_mail_saved: 'U hebt uw antwoorden op de enquête ‘{title}’ bewaard om later af te maken.',
+  resume_mail_open: 'Open deze link op een willekeurig apparaat om verder te gaan waar u gebleven was:',
+  resume_mail_continue: 'Verdergaan waar u gebleven was',
+  resume_mail_until:
+    'De link werkt tot {date} (UTC). Iedereen die hem heeft, kan uw antwoorden zien en wijzigen, dus houd hem voor uzelf. Hebt u deze e-mail niet aangevraagd, negeer hem dan.',
 };

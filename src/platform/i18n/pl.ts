@@ -117,4 +117,11 @@ export const pl: Catalog = {
   link_locked: 'Zapisane dotąd odpowiedzi zostają zachowane.',
   quota_full:
     'Dziękujemy za poświęcony czas. Ta ankieta ma już wszystkie potrzebne odpowiedzi od osób takich jak Ty.',
+  resume_mail_subject: 'Kontynuuj ankietę: {title}',
+  resume_mail_saved: 'Zapisano Twoje odpowiedzi w ankiecie „{title}”, aby można ją było dokończyć później.',
+  resume_mail_open:
+    'Aby kontynuować od miejsca, w którym przerwano, na dowolnym urządzeniu, otwórz ten link:',
+  resume_mail_continue: 'Kontynuuj od miejsca, w którym przerwano',
+  resume_mail_until:
+    'Link działa do {date} (UTC). Każdy, kto go ma, może zobaczyć i zmienić Twoje odpowiedzi, więc nie udostępniaj go innym. Jeśli nie prosiłeś o tę wiadomość, zignoruj ją.',
 };

@@ -119,4 +119,10 @@ export const pt: Catalog = {
   link_locked: 'As respostas guardadas até agora são mantidas.',
   quota_full:
     'Obrigado pelo seu tempo. Este inquérito já tem todas as respostas de que precisa de pessoas como você.',
+  resume_mail_subject: 'Continuar o questionário: {title}',
+  resume_mail_saved: 'Guardou as suas respostas ao questionário «{title}» para terminar mais tarde.',
+  resume_mail_open: 'Para continuar onde parou, em qualquer dispositivo, abra esta ligação:',
+  resume_mail_continue: 'Continuar onde parou',
+  resume_mail_until:
+    'A ligação é válida até {date} (UTC). Quem a tiver pode ver e alterar as suas respostas, por isso não a partilhe. Se não pediu este e-mail, ignore-o.',
 };

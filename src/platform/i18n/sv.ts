@@ -116,4 +116,10 @@ export const sv: Catalog = {
   link_locked_heading: 'Den här enkäten tillåter inte längre att sparade svar ändras.',
   link_locked: 'Svaren som sparats hittills finns kvar.',
   quota_full: 'Tack för din tid. Den här enkäten har redan alla svar den behöver från personer som du.',
+  resume_mail_subject: 'Fortsätt enkäten: {title}',
+  resume_mail_saved: 'Du har sparat dina svar på enkäten ”{title}” för att slutföra den senare.',
+  resume_mail_open: 'Öppna den här länken på valfri enhet för att fortsätta där du slutade:',
+  resume_mail_continue: 'Fortsätt där du slutade',
+  resume_mail_until:
+    'Länken gäller till {date} (UTC). Alla som har den kan se och ändra dina svar, så behåll den för dig själv. Om du inte bad om det här mejlet kan du bortse från det.',
 };

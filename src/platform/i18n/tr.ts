@@ -120,4 +120,10 @@ export const tr: Catalog = {
   link_locked: 'Şimdiye kadar kaydedilen yanıtlar korunur.',
   quota_full:
     'Zaman ayırdığınız için teşekkür ederiz. Bu anket, sizin gibi kişilerden ihtiyaç duyduğu tüm yanıtları zaten aldı.',
+  resume_mail_subject: 'Ankete devam edin: {title}',
+  resume_mail_saved: '“{title}” anketine verdiğiniz yanıtları daha sonra bitirmek üzere kaydettiniz.',
+  resume_mail_open: 'Kaldığınız yerden herhangi bir cihazda devam etmek için bu bağlantıyı açın:',
+  resume_mail_continue: 'Kaldığınız yerden devam edin',
+  resume_mail_until:
+    'Bağlantı {date} (UTC) tarihine kadar geçerlidir. Bağlantıya sahip olan herkes yanıtlarınızı görebilir ve değiştirebilir; bu yüzden kimseyle paylaşmayın. Bu e-postayı siz istemediyseniz dikkate almayın.',
 };

@@ -110,4 +110,10 @@ export const zh: Catalog = {
   link_locked_heading: '此调查不再允许更改已保存的回答。',
   link_locked: '目前已保存的回答会被保留。',
   quota_full: '感谢您抽出时间。此调查已从与您情况相似的人那里收到所需的全部回答。',
+  resume_mail_subject: '继续填写问卷：{title}',
+  resume_mail_saved: '你已保存问卷“{title}”的回答，以便稍后完成。',
+  resume_mail_open: '要在任意设备上从上次离开的地方继续，请打开此链接：',
+  resume_mail_continue: '从上次离开的地方继续',
+  resume_mail_until:
+    '此链接在 {date}（UTC）之前有效。任何拿到此链接的人都能查看和修改你的回答，请勿分享。如果你没有请求此邮件，请忽略。',
 };

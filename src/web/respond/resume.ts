@@ -181,7 +181,7 @@ export function resumeRoutes(app: PageApp, deps: Deps, send: Send) {
         emailPage(reply, token, lang, stored, expiresAt, status, message, typed);
       let outcome: EmailOutcome;
       try {
-        outcome = await emailResumeLink(deps, token, email, request.ip);
+        outcome = await emailResumeLink(deps, token, email, request.ip, lang);
       } catch (err) {
         // the domain refuses only an address that is not one
         if (!(err instanceof ApiError)) throw err;
