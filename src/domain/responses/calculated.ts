@@ -5,7 +5,7 @@ import { formatValue } from '../surveys/formula.js';
 import { splitPipes } from '../surveys/piping.js';
 import type { DesignIndex } from './design-index.js';
 import { calculatedValues, knownFrom } from './recall.js';
-import { type ResponseRow, storedPages } from './responses.js';
+import { type ResponseRow, responseVariables, storedPages } from './responses.js';
 
 /** The response's calculated variables by name (empty values are null). */
 export function responseValues(
@@ -13,7 +13,7 @@ export function responseValues(
   response: Pick<ResponseRow, 'pages' | 'custom_variables'>,
 ): ReadonlyMap<string, number | null> {
   if (!index.calculated?.length) return new Map();
-  const variables: Record<string, string> = JSON.parse(response.custom_variables || '{}');
+  const variables = responseVariables(response);
   return calculatedValues(index, knownFrom(storedPages(response), variables));
 }
 
@@ -32,7 +32,7 @@ export function redirectWithValues(
   const parts = splitPipes(url);
   if (parts.every((p) => typeof p === 'string')) return url;
   const values = response ? responseValues(index, response) : new Map<string, number | null>();
-  const link: Record<string, string> = JSON.parse(response?.custom_variables || '{}');
+  const link = response ? responseVariables(response) : {};
   return parts
     .map((p) => {
       if (typeof p === 'string') return p;

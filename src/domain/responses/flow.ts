@@ -40,6 +40,7 @@ import {
   type ResponseRow,
   type ResponseStatus,
   responseByEditToken,
+  responseVariables,
   statusOf,
   storedPages,
   updatedPages,
@@ -146,7 +147,7 @@ export async function reviseResponse(
       }),
     );
   const status = input.response_status ?? (mode === 'put' ? 'completed' : statusOf(current));
-  const variables = input.custom_variables ?? parseVariables(current.custom_variables);
+  const variables = input.custom_variables ?? responseVariables(current);
   const r = replay(index, updatedPages(index, current, input, mode), status, variables);
   const row = await written(r.status, (s, within) =>
     updateResponse(deps, actor, current, index, { ...input, response_status: s }, created, mode, {
@@ -231,12 +232,6 @@ function startTime(now: Date, started: string | undefined): string {
 }
 
 /** The survey's declared custom variables, with the values the link gives. */
-/** A stored response's custom_variables column (a JSON object of strings). */
-function parseVariables(column: string | null): Record<string, string> {
-  const variables: Record<string, string> = JSON.parse(column || '{}');
-  return variables;
-}
-
 function customVariables(r: Pick<Respondent, 'survey' | 'link'>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(settingsOf(r.survey).custom_variables)) {
@@ -260,7 +255,7 @@ export function knownBefore(
   const k = path.indexOf(pageId);
   const before = new Set(k >= 0 ? path.slice(0, k) : path);
   const pages = response ? storedPages(response).filter((p) => before.has(p.id)) : [];
-  const variables = response ? parseVariables(response.custom_variables) : customVariables(r);
+  const variables = response ? responseVariables(response) : customVariables(r);
   const who = r.recipient ?? (response && { ...response, email: response.email_address });
   // The recipient's custom fields "1".."6" are recalled as contact("custom_1").."custom_6".
   const custom: Record<string, unknown> = r.recipient ? JSON.parse(r.recipient.custom_fields || '{}') : {};

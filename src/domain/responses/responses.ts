@@ -36,6 +36,12 @@ export function statusOf(row: { response_status: string }): ResponseStatus {
   return RESPONSE_STATUSES.find((s) => s === row.response_status) ?? 'partial';
 }
 
+/** A stored row's custom variables (the column is a JSON object of strings). */
+export function responseVariables(row: { custom_variables: string | null }): Record<string, string> {
+  const variables: Record<string, string> = JSON.parse(row.custom_variables || '{}');
+  return variables;
+}
+
 export interface ResponseInput {
   pages?: PageIn[];
   custom_variables?: Record<string, string>;
