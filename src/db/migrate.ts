@@ -1,14 +1,33 @@
-import { type MigrationResultSet, Migrator, sql } from 'kysely';
+import { type Migration, type MigrationResultSet, Migrator, sql } from 'kysely';
 import type { Db } from './database.js';
 import { type MigrationKind, migrations } from './migrations/index.js';
 
 /** The settings row naming the highest release (semver) that ran `migrate` on this database. */
 const MIGRATED_BY = 'migrated_by_version';
 
+/** A PostgreSQL migration that waits at most half a second for a lock, then gives up (and is taken
+ * again, below): while it waits, every query of the running release on that table queues behind
+ * it, and in a deadlock PostgreSQL might abort the release's transaction, a respondent's
+ * submission, rather than the migration. */
+function yielding(m: Migration): Migration {
+  return {
+    ...m,
+    up: async (trx) => {
+      await sql`SET LOCAL lock_timeout = '500ms'`.execute(trx);
+      await m.up(trx);
+    },
+  };
+}
+
 function migrator(db: Db): Migrator {
   return new Migrator({
     db: db.kysely,
-    provider: { getMigrations: async () => migrations },
+    provider: {
+      getMigrations: async () =>
+        db.dialect === 'postgres'
+          ? Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, yielding(m)]))
+          : migrations,
+    },
     // Areas add their migrations independently; one may land after a later-numbered one ran.
     allowUnorderedMigrations: true,
   });
@@ -96,13 +115,13 @@ export async function migrateToLatest(db: Db, version?: string): Promise<string[
   // own, so a failure part-way leaves a schema the running release serves on.
   const applied: string[] = [];
   const m = migrator(db);
-  for (let deadlocks = 0; ; ) {
+  for (let yielded = 0; ; ) {
     const result: MigrationResultSet = await m.migrateUp();
     if (result.error) {
-      // A deadlock rolled this migration back whole: take it again (the other side, a transaction
-      // of the release still serving, went through).
-      if (deadlockDetected(result.error) && ++deadlocks < 5) {
-        await new Promise((r) => setTimeout(r, 100 * deadlocks));
+      // A lock not had in time (or a deadlock) rolled this migration back whole: take it again
+      // (the other side, a transaction of the release still serving, went through).
+      if (lockNotHad(result.error) && ++yielded < 40) {
+        await new Promise((r) => setTimeout(r, Math.min(1000, 50 * yielded)));
         continue;
       }
       throw result.error;
@@ -115,8 +134,11 @@ export async function migrateToLatest(db: Db, version?: string): Promise<string[
   return applied;
 }
 
-function deadlockDetected(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === '40P01';
+/** deadlock_detected or lock_not_available (lock_timeout). */
+function lockNotHad(err: unknown): boolean {
+  return (
+    typeof err === 'object' && err !== null && 'code' in err && (err.code === '40P01' || err.code === '55P03')
+  );
 }
 
 export interface MigrationStatus {
