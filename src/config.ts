@@ -304,8 +304,8 @@ export const ENV_SCHEMA = Type.Partial(
     ),
     RESUME_DAYS: whole(30, 'days a respondent\'s "Finish later" link works', 1, 3650),
     RESPONSES_PER_MINUTE_PER_COLLECTOR: whole(
-      6000,
-      'respondent page submissions per collector a minute (0 = no cap)',
+      0,
+      'respondent page submissions per collector a minute, from all respondents together (0 = no cap, the default: a launch takes what the service can serve)',
     ),
     RESPONDENT_MIN_PAGE_MS: whole(
       1500,

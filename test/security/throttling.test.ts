@@ -256,3 +256,34 @@ describe('respondents cannot flood a collector', () => {
     expect(await stored()).toBe(9);
   });
 });
+
+describe('with the default settings', () => {
+  it('a collector takes every respondent it gets: no cap per collector, only the one per address', async () => {
+    // A launch mails the link to thousands at once: the collector is not capped in total by
+    // default (RESPONSES_PER_MINUTE_PER_COLLECTOR=0); each address keeps its 60 pages a minute.
+    const plain = await startServer({ clock, env: { TRUST_PROXY: 'true' } });
+    try {
+      const s = await seedSurvey(plain, await plain.account(), {
+        title: 'Launch',
+        questions: { why: openEnded('Why?') },
+        collector: { type: 'weblink' },
+      });
+      const link = `${plain.url}${new URL(s.collector.url).pathname}`;
+      const crowd = await Promise.all(Array.from({ length: 12 }, () => respondent(link, nextIp())));
+      const results = await Promise.all(crowd.map((submit) => submit()));
+      expect(tally(results.map((r) => r.status))).toEqual({ 200: 12 });
+      // only per-address windows were counted: no collector-wide counter row exists
+      const keys = (
+        await plain.deps.db.kysely
+          .selectFrom('window_counters')
+          .select('key')
+          .where('key', 'like', 'respond:%')
+          .execute()
+      ).map((r) => r.key);
+      expect(keys).toHaveLength(12);
+      expect(keys.every((k) => k.includes(':ip:'))).toBe(true);
+    } finally {
+      await plain.close();
+    }
+  });
+});
