@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataScenarios } from './scale-data.js';
-import { scaleOut, scaleOut4, scenarios } from './scenarios.js';
+import { coldStart, launchDay, scaleOut, scaleOut4, scenarios } from './scenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -196,6 +196,58 @@ function wrk(url, { token, headers = {}, script, connections, duration, timeout 
   return { rps, p50ms, p99ms, requests, non2xx, errors };
 }
 
+/** The warm-connection run's figures for a row (the first 100 requests of the timed run apart). */
+function warmFigures(t) {
+  return {
+    warm_mean_ms: t.all.mean,
+    warm_p99_ms: t.all.p99,
+    warm_p99_over_mean: t.all.p99_over_mean,
+    warm_first_100_p99_ms: t.first.p99,
+    warm_rest_p99_ms: t.rest.p99,
+    warm_non_2xx: t.non_2xx,
+  };
+}
+
+/** bench/timeline.js on the load CPU: `warmup` seconds, then `duration` seconds measured on the
+ * same keep-alive connections; its summary (all, first, rest, per_second, slowest). */
+function timeline(url, { token, headers = {}, script, connections, duration, warmup = 2, first = 100 }) {
+  const body =
+    script?.endsWith('post-json.lua') || script?.endsWith('patch-json.lua')
+      ? [
+          '--method',
+          script.endsWith('post-json.lua') ? 'POST' : 'PATCH',
+          '--body-file',
+          process.env[script.endsWith('post-json.lua') ? 'BENCH_BODY' : 'BENCH_PATCH_BODY'],
+        ]
+      : [];
+  const r = spawnSync(
+    'taskset',
+    [
+      '-c',
+      LOAD_CPU,
+      process.execPath,
+      'bench/timeline.js',
+      '--url',
+      url,
+      '--connections',
+      String(connections),
+      '--duration',
+      String(duration),
+      '--warmup',
+      String(warmup),
+      '--first',
+      String(first),
+      ...body,
+      ...(script?.endsWith('walk-pages.lua') ? ['--pages', process.env.BENCH_PAGES] : []),
+      ...(token ? ['--token', token] : []),
+      ...Object.entries(headers ?? {}).flatMap(([k, v]) => ['--header', `${k}: ${v}`]),
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`timeline failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
 /** The PostgreSQL backends serving `databaseUrl` now (the bench's own connections, not the server's
  * other databases or its background processes). */
 async function backendPids(databaseUrl) {
@@ -309,7 +361,45 @@ async function runScaleOut(env, token, { connections, duration }, spec) {
   };
 }
 
+/** cold_start: a new serve process over the same database, loaded from the moment it listens. */
+async function runColdStart(env, path, { connections, duration }) {
+  const port = await freePort();
+  const serve = startPinned([...SERVE, 'serve', '--no-worker'], { ...env, PORT: String(port) });
+  await serve.ready;
+  try {
+    const cpu0 = cpuMicros(serve.child.pid);
+    const t = timeline(`http://127.0.0.1:${port}${path}`, { connections, duration, warmup: 0 });
+    return {
+      name: coldStart.name,
+      description: coldStart.description,
+      start_cpu_s: Number((cpu0 / 1e6).toFixed(2)),
+      first_ms: t.first_ms,
+      first_100: t.first,
+      rest: t.rest,
+      rest_p99_over_mean: Number((t.rest.p99 / t.rest.mean).toFixed(1)),
+      non_2xx: t.non_2xx,
+      per_second: t.per_second,
+    };
+  } finally {
+    await serve.stop();
+  }
+}
+
 async function main() {
+  if (args.only?.split(',').includes(launchDay.name)) {
+    // Its own processes and database (bench/launch-day.js); with others named, they run after it.
+    if (!process.env.BENCH_DATABASE_URL?.startsWith('postgres'))
+      process.stdout.write(`${launchDay.name}: skipped, it needs PostgreSQL (BENCH_DATABASE_URL)\n`);
+    else {
+      const r = spawnSync(process.execPath, ['bench/launch-day.js'], { cwd: ROOT, stdio: 'inherit' });
+      if (r.status !== 0) throw new Error(`${launchDay.name} failed (${r.status})`);
+    }
+    args.only = args.only
+      .split(',')
+      .filter((n) => n !== launchDay.name)
+      .join(',');
+    if (!args.only) return;
+  }
   const duration = Number(args.duration);
   const connections = Number(args.connections);
   const dir = mkdtempSync(join(tmpdir(), 'ss-bench-'));
@@ -382,6 +472,7 @@ async function bench(duration, connections, dir, databaseUrl) {
   );
   const rows = [];
   const twins = [];
+  let coldPath = null;
   try {
     for (const s of selected) {
       const started = performance.now();
@@ -412,6 +503,17 @@ async function bench(duration, connections, dir, databaseUrl) {
         connections: prepared.connections ?? connections,
         duration,
         timeout: prepared.timeout,
+      });
+      // The tail on warm connections: wrk opens its connections as it starts, and a busy process
+      // accepts one new connection per event-loop turn, so a wrk run's first requests wait behind
+      // the others (docs/performance.md, "The tail"). bench/timeline.js warms up and then measures
+      // on the same connections; its p99 and mean are the table's.
+      const warm = timeline(`${base}${prepared.path}`, {
+        token: reqToken,
+        headers: reqHeaders,
+        script: prepared.script,
+        connections: prepared.connections ?? connections,
+        duration,
       });
       if (s.twin) {
         // The same request on a second server over the same database with the twin's settings
@@ -450,6 +552,7 @@ async function bench(duration, connections, dir, databaseUrl) {
           items_per_s: Math.round(service_.rps * unit),
           service_p50_ms: Number(service_.p50ms.toFixed(2)),
           service_p99_ms: Number(service_.p99ms.toFixed(2)),
+          ...warmFigures(warm),
           service_cpu_us: Math.round(service_.cpuUs),
           connections: prepared.connections ?? connections,
           non_2xx: service_.non2xx,
@@ -497,6 +600,7 @@ async function bench(duration, connections, dir, databaseUrl) {
         ratio: Number((service_.rps / floor_.rps).toFixed(3)),
         items_per_s: Math.round(service_.rps * unit),
         service_p99_ms: Number(service_.p99ms.toFixed(2)),
+        ...warmFigures(warm),
         floor_p99_ms: Number(floor_.p99ms.toFixed(2)),
         service_cpu_us: Math.round(service_.cpuUs),
         floor_cpu_us: Math.round(floor_.cpuUs),
@@ -505,9 +609,14 @@ async function bench(duration, connections, dir, databaseUrl) {
         status: sample.status,
       });
     }
+    if (args.only ? args.only.split(',').includes(coldStart.name) : true)
+      coldPath = (await coldStart.prepare(ctx)).path;
   } finally {
     await service.stop();
   }
+  const cold = coldPath
+    ? await runColdStart(env, coldPath, { connections, duration: Math.min(duration, 5) })
+    : null;
   const scale = [];
   for (const spec of [scaleOut, scaleOut4]) {
     if (args.only ? !args.only.split(',').includes(spec.name) : spec.optIn) continue;
@@ -529,19 +638,19 @@ async function bench(duration, connections, dir, databaseUrl) {
     if (first && first !== r) r.rps_vs_first_page = Number((r.service_rps / first.service_rps).toFixed(3));
   }
   const scaleTable = [
-    '| scenario | req/s | items/s | p50 / p99 ms | CPU µs/req | req/s vs small twin | CPU vs small twin | vs page 1 | target |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| scenario | req/s | items/s | p50 / p99 ms | warm mean / p99 ms (×) | CPU µs/req | req/s vs small twin | CPU vs small twin | vs page 1 | target |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...scaled.map(
       (r) =>
-        `| ${r.scenario} | ${r.service_rps} | ${r.items_per_s} | ${r.service_p50_ms} / ${r.service_p99_ms} | ${r.service_cpu_us} | ${r.rps_vs_small ?? ''} | ${r.cpu_vs_small ?? ''} | ${r.rps_vs_first_page ?? ''} | ${r.target} |`,
+        `| ${r.scenario} | ${r.service_rps} | ${r.items_per_s} | ${r.service_p50_ms} / ${r.service_p99_ms} | ${r.warm_mean_ms} / ${r.warm_p99_ms} (${r.warm_p99_over_mean}) | ${r.service_cpu_us} | ${r.rps_vs_small ?? ''} | ${r.cpu_vs_small ?? ''} | ${r.rps_vs_first_page ?? ''} | ${r.target} |`,
     ),
   ].join('\n');
   const table = [
-    '| scenario | service req/s | floor req/s | ratio | items/s | p99 ms (service / floor) | CPU µs/req (service / floor) | target |',
-    '|---|---|---|---|---|---|---|---|',
+    '| scenario | service req/s | floor req/s | ratio | items/s | wrk p99 ms (service / floor) | warm mean / p99 ms (p99 ÷ mean) | CPU µs/req (service / floor) | target |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...floored.map(
       (r) =>
-        `| ${r.scenario} | ${r.service_rps} | ${r.floor_rps} | ${r.ratio} | ${r.items_per_s} | ${r.service_p99_ms} / ${r.floor_p99_ms} | ${r.service_cpu_us} / ${r.floor_cpu_us} | ${r.target} |`,
+        `| ${r.scenario} | ${r.service_rps} | ${r.floor_rps} | ${r.ratio} | ${r.items_per_s} | ${r.service_p99_ms} / ${r.floor_p99_ms} | ${r.warm_mean_ms} / ${r.warm_p99_ms} (${r.warm_p99_over_mean}) | ${r.service_cpu_us} / ${r.floor_cpu_us} | ${r.target} |`,
     ),
   ].join('\n');
   process.stdout.write(
@@ -560,6 +669,10 @@ async function bench(duration, connections, dir, databaseUrl) {
       `\n${run.name}: ${run.description}; servers on CPU ${SERVER_CPU}, proxy and wrk on CPU ${LOAD_CPU}, PostgreSQL unpinned\n\n| serve processes | req/s | p99 ms | non-2xx | serve CPU µs/req | proxy CPU µs/req | PostgreSQL CPU µs/req | PostgreSQL share of CPU |\n|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n\n${run.rows.length} runs, last / first: ${run.ratio}; one PostgreSQL core keeps up with ${run.serve_cores_per_db_core} cores of serve processes (serve CPU / PostgreSQL CPU per request): past that many, the database is the limit\n`,
     );
   }
+  if (cold)
+    process.stdout.write(
+      `\n${cold.name}: ${cold.description}; the process had used ${cold.start_cpu_s} s of CPU when it listened\n\n| requests | n | mean ms | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|\n| the very first | 1 | ${cold.first_ms} | | | |\n| the first 100 | ${cold.first_100.n} | ${cold.first_100.mean} | ${cold.first_100.p50} | ${cold.first_100.p99} | ${cold.first_100.max} |\n| the rest | ${cold.rest.n} | ${cold.rest.mean} | ${cold.rest.p50} | ${cold.rest.p99} | ${cold.rest.max} |\n${cold.non_2xx ? `warning: ${cold.non_2xx} non-2xx\n` : ''}`,
+    );
   for (const r of rows) {
     if (r.non_2xx > 0 || r.status >= 400)
       process.stdout.write(
@@ -570,7 +683,7 @@ async function bench(duration, connections, dir, databaseUrl) {
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench/results/latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), database: databaseUrl.split(':')[0], connections, duration, rows, twins, scale_out: scale }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), database: databaseUrl.split(':')[0], connections, duration, rows, twins, cold_start: cold, scale_out: scale }, null, 2)}\n`,
   );
 }
 

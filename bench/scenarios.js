@@ -285,3 +285,33 @@ export const scaleOut4 = {
       await http(base, 'POST', '/v3/surveys', { token, body: { title: `Scale-out survey ${i}` } });
   },
 };
+
+/**
+ * cold_start (bench/run.js runColdStart): a fresh `serve` process over the bench's database, loaded
+ * the moment it listens, with no warm-up. Its first requests (its modules' first calls, V8's
+ * compilation, the first statements prepared, caches empty, and its connections accepted one per
+ * event-loop turn) are reported on their own, beside the same process's later requests.
+ */
+export const coldStart = {
+  name: 'cold_start',
+  description: 'GET /r/{token} (the respondent page) from a process that has just started, 50 connections',
+  target: 'informative: the first 100 requests of a fresh process against its later ones',
+  prepare: async (ctx) => {
+    const { collector } = await collectSetup(ctx);
+    return { path: new URL(collector.url).pathname };
+  },
+};
+
+/**
+ * launch_day (opt-in: name it in --only; PostgreSQL): bench/launch-day.js. Simulated respondents
+ * answer a 3-page survey at a person's pace through the proxy to two serve processes and a worker,
+ * with a webhook and an email alert on each completed response, in growing numbers until a page's
+ * p99 passes 500 ms.
+ */
+export const launchDay = {
+  name: 'launch_day',
+  description:
+    'respondents (own cookies and address, 2–5 s a page) on a 3-page survey through the proxy to 2 serve + 1 worker, webhooks and alerts on, ramped to a page p99 of 500 ms',
+  target: 'informative: completed responses/s at that point, 0 errors, the outbox lag, CPU per side',
+  optIn: true,
+};
