@@ -22,6 +22,7 @@ if (dir) {
     writeFileSync(
       join(dir, `gc-${process.pid}.json`),
       JSON.stringify({
+        argv: process.argv.slice(1).join(' '),
         ...totals,
         ms: Math.round(totals.ms),
         kinds: Object.fromEntries(Object.entries(totals.kinds).map(([k, v]) => [k, Math.round(v)])),

@@ -149,6 +149,13 @@ function cli(args, env) {
   return JSON.parse(r.stdout);
 }
 
+/** A process's resident memory now and at its peak (VmRSS, VmHWM), in MB. */
+function memoryMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kb('VmRSS') / 1024), hwm: Math.round(kb('VmHWM') / 1024) };
+}
+
 /** CPU time (user + system) a process has used so far, in microseconds (Linux /proc). */
 function cpuMicros(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -466,6 +473,7 @@ async function bench(duration, connections, dir, databaseUrl) {
   const service = startPinned([...profile, ...SERVE, 'serve'], { ...env, PORT: String(port) });
   await service.ready;
   const ctx = { base, token, dir, databaseUrl, http, cli: (a) => cli(a, env) };
+  const restRss = memoryMb(service.child.pid).rss;
   // The data-scale scenarios (bench/scale-data.js) seed a million rows: only when asked for.
   const selected = [...scenarios, ...dataScenarios].filter((s) =>
     args.only ? args.only.split(',').includes(s.name) : !s.optIn || process.env.BENCH_LARGE === '1',
@@ -611,6 +619,10 @@ async function bench(duration, connections, dir, databaseUrl) {
     }
     if (args.only ? args.only.split(',').includes(coldStart.name) : true)
       coldPath = (await coldStart.prepare(ctx)).path;
+    const mem = memoryMb(service.child.pid);
+    process.stdout.write(
+      `\nservice resident memory: ${restRss} MB at rest, ${mem.rss} MB after the scenarios, ${mem.hwm} MB at its peak (node ${SERVE.filter((a) => a.startsWith('--')).join(' ')})\n`,
+    );
   } finally {
     await service.stop();
   }

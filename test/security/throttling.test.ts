@@ -269,9 +269,9 @@ describe('with the default settings', () => {
         collector: { type: 'weblink' },
       });
       const link = `${plain.url}${new URL(s.collector.url).pathname}`;
-      const crowd = await Promise.all(Array.from({ length: 12 }, () => respondent(link, nextIp())));
+      const crowd = await Promise.all(Array.from({ length: 3 }, () => respondent(link, nextIp())));
       const results = await Promise.all(crowd.map((submit) => submit()));
-      expect(tally(results.map((r) => r.status))).toEqual({ 200: 12 });
+      expect(tally(results.map((r) => r.status))).toEqual({ 200: 3 });
       // only per-address windows were counted: no collector-wide counter row exists
       const keys = (
         await plain.deps.db.kysely
@@ -280,7 +280,7 @@ describe('with the default settings', () => {
           .where('key', 'like', 'respond:%')
           .execute()
       ).map((r) => r.key);
-      expect(keys).toHaveLength(12);
+      expect(keys).toHaveLength(3);
       expect(keys.every((k) => k.includes(':ip:'))).toBe(true);
     } finally {
       await plain.close();
