@@ -691,6 +691,8 @@ async function bench(duration, connections, dir, databaseUrl) {
         `warning: ${r.scenario} answered ${r.non_2xx} non-2xx responses (sample status ${r.status})\n`,
       );
     if (r.errors) process.stdout.write(`warning: ${r.scenario}: wrk socket errors: ${r.errors}\n`);
+    if (r.warm_non_2xx)
+      process.stdout.write(`warning: ${r.scenario}: ${r.warm_non_2xx} non-2xx on the warm connections\n`);
   }
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
