@@ -22,6 +22,7 @@ import { headline } from '../../domain/analysis/overview.js';
 import { analyzeResults } from '../../domain/analysis/results.js';
 import type { QuestionSummary } from '../../domain/analysis/rollups.js';
 import { isNps, npsOf, type QuizDistribution, ratingsOf } from '../../domain/analysis/scores.js';
+import { confidenceOf } from '../../domain/analysis/significance.js';
 import type { Trend, TrendPoint } from '../../domain/analysis/trend.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
@@ -364,6 +365,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
       const f = knownCollector(parseFilter(request.query, index), collectors);
       const filters = readableFilters(plan, responseFilters(survey.id, f));
       const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
+      const confidence = confidenceOf(request.query.confidence);
       const release = heavyRequest(deps, reply, found);
       if (!release) return reply;
       let computed: Awaited<ReturnType<typeof analyzeResults>>;
@@ -379,7 +381,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
         f,
         index,
         collectors,
-        compared ? { compare: compared.by.id } : {},
+        compared ? { compare: compared.by.id, confidence: String(confidence) } : {},
       );
       const download = downloadForm(token, f, compared?.by.id);
       const body = html`<h2>Results by question</h2>
@@ -394,8 +396,8 @@ ${quotaCounts(quotas)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
 ${trendResult(trend)}
 ${dropOffSection(index, dropOff)}
-${compareForm(`/analyze/${token}`, f, index, compared?.by)}
-${compared ? compareResult(compared) : ''}
+${compareForm(`/analyze/${token}`, f, index, compared?.by, confidence)}
+${compared ? compareResult(compared, confidence) : ''}
 ${quiz ? quizResult(quiz) : ''}
 ${items.map((it) =>
   questionResult(
