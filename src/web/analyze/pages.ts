@@ -57,6 +57,7 @@ import { compareForm, compareResult } from './compare.js';
 import { dropOffSection } from './dropoff.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
 import { quotaCounts } from './quota-counts.js';
+import { reportSchedulePages, scheduleUrl } from './report-schedule.js';
 import { shareResultsLink } from './share-results.js';
 import { wordsPanel } from './text.js';
 
@@ -345,7 +346,7 @@ async function openFile(path: string) {
 }
 
 export function analyzePages(deps: Deps) {
-  return pageArea('analyze-pages', deps, [analyzeRoutes]);
+  return pageArea('analyze-pages', deps, [analyzeRoutes, reportSchedulePages]);
 }
 
 function analyzeRoutes(app: PageApp, deps: Deps): void {
@@ -389,6 +390,7 @@ ${form}
 ${download}
 ${shareResultsLink(token, f)}
 <p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p>
+<p><a href="${scheduleUrl(token)}">Scheduled summary</a>: the headline figures by email, every week or month.</p>
 <p><a href="/analyze/${token}/flagged">Flagged responses</a>: responses that looked automated or duplicate, kept out of these results until you release them.</p>
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
