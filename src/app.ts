@@ -21,6 +21,7 @@ import { foldersRoutes } from './api/v3/surveys/folders.js';
 import { libraryRoutes } from './api/v3/surveys/library.js';
 import { pagesRoutes } from './api/v3/surveys/pages.js';
 import { quotasRoutes } from './api/v3/surveys/quotas.js';
+import { reportScheduleRoutes } from './api/v3/surveys/report-schedule.js';
 import { surveysRoutes } from './api/v3/surveys/surveys.js';
 import { translationsRoutes } from './api/v3/surveys/translations.js';
 import { usersMeRoutes } from './api/v3/users/me.js';
@@ -80,6 +81,7 @@ const apiRoutes: Routes[] = [
   libraryRoutes,
   translationsRoutes,
   quotasRoutes,
+  reportScheduleRoutes,
   webhooksRoutes,
   contactsRoutes,
   contactListsRoutes,

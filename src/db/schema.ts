@@ -9,6 +9,7 @@ import type { OauthTables } from './tables/oauth.js';
 import type { PlatformTables } from './tables/platform.js';
 import type { QuotaTables } from './tables/quotas.js';
 import type { ReachTables } from './tables/reach.js';
+import type { ReportTables } from './tables/reports.js';
 import type { ResumeTables } from './tables/resume.js';
 import type { ScaleTables } from './tables/scale.js';
 import type { ScreeningTables } from './tables/screening.js';
@@ -44,4 +45,5 @@ export interface Database
     SsoTables,
     ResumeTables,
     QuotaTables,
-    ScreeningTables {}
+    ScreeningTables,
+    ReportTables {}

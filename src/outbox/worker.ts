@@ -3,11 +3,13 @@
 // database so several workers (serve processes or `survey-service worker`) share the work without
 // doing any of it twice at once. Between rounds it runs its scheduled jobs (`scheduledJobs`), each
 // at most once per its configured interval: retention (outbox/retention.ts, RETENTION_INTERVAL_SECONDS)
-// the daily alert digests (domain/alerts, ALERT_DIGEST_INTERVAL_SECONDS) and the derived rows an
+// the daily alert digests (domain/alerts, ALERT_DIGEST_INTERVAL_SECONDS), the scheduled summaries
+// (domain/reports, at the same interval) and the derived rows an
 // older release's process left out during a rolling upgrade (BACKFILL_INTERVAL_SECONDS).
 import type { Deps } from '../context.js';
 import { sendDigests } from '../domain/alerts/alerts.js';
 import { runExport } from '../domain/exports/exports.js';
+import { sendDueSummaries } from '../domain/reports/summaries.js';
 import { completeDerivedRows } from '../domain/responses/derived.js';
 import type { Clock } from '../platform/clock.js';
 import { claimDue } from './claim.js';
@@ -43,6 +45,7 @@ export function scheduledJobs(deps: Deps): WorkerJob[] {
   return [
     { name: 'retention', everyMs: deps.config.retentionIntervalSeconds * 1000, run: prune },
     { name: 'alert-digest', everyMs: deps.config.alertDigestIntervalSeconds * 1000, run: digests },
+    { name: 'report-summaries', everyMs: deps.config.alertDigestIntervalSeconds * 1000, run: summaries },
     { name: 'derived-rows', everyMs: deps.config.backfillIntervalSeconds * 1000, run: derivedRows },
   ];
 }
@@ -51,6 +54,12 @@ export function scheduledJobs(deps: Deps): WorkerJob[] {
 async function digests(deps: Deps): Promise<void> {
   const sent = await sendDigests(deps);
   if (sent > 0) deps.log.info({ sent }, 'alerts: daily digests queued');
+}
+
+/** Scheduled summaries: the weekly and monthly emails that are due (domain/reports/summaries.ts). */
+async function summaries(deps: Deps): Promise<void> {
+  const sent = await sendDueSummaries(deps);
+  if (sent > 0) deps.log.info({ sent }, 'reports: scheduled summaries queued');
 }
 
 /** Derived rows a process of an older release left out (domain/responses/derived.ts). */

@@ -22,6 +22,7 @@ import { headline } from '../../domain/analysis/overview.js';
 import { analyzeResults } from '../../domain/analysis/results.js';
 import type { QuestionSummary } from '../../domain/analysis/rollups.js';
 import { isNps, npsOf, type QuizDistribution, ratingsOf } from '../../domain/analysis/scores.js';
+import { confidenceOf } from '../../domain/analysis/significance.js';
 import type { Trend, TrendPoint } from '../../domain/analysis/trend.js';
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import {
@@ -56,6 +57,7 @@ import { compareForm, compareResult } from './compare.js';
 import { dropOffSection } from './dropoff.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
 import { quotaCounts } from './quota-counts.js';
+import { reportSchedulePages, scheduleUrl } from './report-schedule.js';
 import { shareResultsLink } from './share-results.js';
 import { wordsPanel } from './text.js';
 
@@ -344,7 +346,7 @@ async function openFile(path: string) {
 }
 
 export function analyzePages(deps: Deps) {
-  return pageArea('analyze-pages', deps, [analyzeRoutes]);
+  return pageArea('analyze-pages', deps, [analyzeRoutes, reportSchedulePages]);
 }
 
 function analyzeRoutes(app: PageApp, deps: Deps): void {
@@ -364,6 +366,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
       const f = knownCollector(parseFilter(request.query, index), collectors);
       const filters = readableFilters(plan, responseFilters(survey.id, f));
       const byId = typeof request.query.compare === 'string' ? request.query.compare : '';
+      const confidence = confidenceOf(request.query.confidence);
       const release = heavyRequest(deps, reply, found);
       if (!release) return reply;
       let computed: Awaited<ReturnType<typeof analyzeResults>>;
@@ -379,7 +382,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
         f,
         index,
         collectors,
-        compared ? { compare: compared.by.id } : {},
+        compared ? { compare: compared.by.id, confidence: String(confidence) } : {},
       );
       const download = downloadForm(token, f, compared?.by.id);
       const body = html`<h2>Results by question</h2>
@@ -387,6 +390,7 @@ ${form}
 ${download}
 ${shareResultsLink(token, f)}
 <p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p>
+<p><a href="${scheduleUrl(token)}">Scheduled summary</a>: the headline figures by email, every week or month.</p>
 <p><a href="/analyze/${token}/flagged">Flagged responses</a>: responses that looked automated or duplicate, kept out of these results until you release them.</p>
 ${planNotice(plan, survey)}
 ${matchCount(total, f)}
@@ -394,8 +398,8 @@ ${quotaCounts(quotas)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
 ${trendResult(trend)}
 ${dropOffSection(index, dropOff)}
-${compareForm(`/analyze/${token}`, f, index, compared?.by)}
-${compared ? compareResult(compared) : ''}
+${compareForm(`/analyze/${token}`, f, index, compared?.by, confidence)}
+${compared ? compareResult(compared, confidence) : ''}
 ${quiz ? quizResult(quiz) : ''}
 ${items.map((it) =>
   questionResult(
