@@ -17,6 +17,8 @@ import { BadImportFile, type ConvertedSurvey, type FileTool } from './converted.
 import { converterFor } from './converters.js';
 import { FileSource } from './file-source.js';
 
+export { TOOL_NAMES } from './file-source.js';
+
 export interface FileImportInput {
   tool: string;
   /** The survey (definition) file, or the tool's archive. */
@@ -129,4 +131,11 @@ export async function planFileImport(deps: Deps, input: FileImportInput): Promis
     responses: survey.responses.length,
     skipped: survey.skipped,
   };
+}
+
+/** The tool of a file import's job (file:<tool>:<sha256>), or undefined for an API import. */
+export function fileToolOf(sourceUrl: string): FileTool | undefined {
+  const tool = /^file:([a-z-]+):/.exec(sourceUrl)?.[1];
+  const tools: FileTool[] = ['limesurvey', 'typeform', 'google-forms', 'formbricks'];
+  return tools.find((t) => t === tool);
 }
