@@ -103,7 +103,7 @@ export async function readResponses(
     skipped.push({
       kind: 'response',
       name: `${title} / participant tokens`,
-      reason: `the access tokens and referrer addresses of ${tokens} responses are not carried over`,
+      reason: `the access tokens and referrer addresses of ${tokens} ${tokens === 1 ? 'response are' : 'responses are'} not carried over`,
     });
   for (const f of fields)
     if (!META.has(f) && !owned.has(f) && !accounted.has(f))
