@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../../context.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Account } from '../accounts/users.js';
+import { type ConvertedFile, openFileImport } from './files/import-file.js';
 import {
   continueImport,
   type DryRun,
@@ -22,6 +23,7 @@ import {
 } from './importer.js';
 import { beat, claimJob, HEARTBEAT_HOLD_MS, ownerJob, releaseJob } from './jobs.js';
 import { normaliseSourceUrl, RemoteError } from './remote.js';
+import type { ImportOptions } from './run-context.js';
 import { MalformedSource } from './source.js';
 
 export interface PageImport {
@@ -116,6 +118,27 @@ export class ImportRunner {
     } catch (err) {
       throw sourceRefusal(err);
     }
+    return this.launch(opened, run, abort, options.owner.id);
+  }
+
+  /**
+   * Runs the import of a converted file in the background (the file stays in this process's
+   * memory while it runs) and answers its job id; importing the same file again while it runs is
+   * a 409.
+   */
+  async startFile(owner: Account, converted: ConvertedFile): Promise<string> {
+    const abort = new AbortController();
+    const { opened, options } = await openFileImport(this.deps, owner, converted, { signal: abort.signal });
+    return this.launch(opened, { ...options, signal: abort.signal }, abort, owner.id);
+  }
+
+  /** Claims the job and runs it in the background (started again here: the earlier run stops first). */
+  private async launch(
+    opened: OpenedImport,
+    run: ImportOptions & { signal: AbortSignal },
+    abort: AbortController,
+    ownerId: string,
+  ): Promise<string> {
     const id = opened.job.id;
     // Started again in this process (a new budget, say): the old run stops between two requests
     // (or stops waiting for tomorrow) and this one goes on from the cursor.
@@ -124,7 +147,7 @@ export class ImportRunner {
       earlier.abort.abort(new Error('started again'));
       await earlier.done;
       // Its last save is newer than the job openImport read.
-      opened.job = (await ownerJob(this.deps, options.owner.id, id)) ?? opened.job;
+      opened.job = (await ownerJob(this.deps, ownerId, id)) ?? opened.job;
     }
     if (this.runs.has(id) || !(await claimJob(this.deps, id)))
       throw new ApiError(1026, 'This import is running already: its page shows the progress.');
@@ -140,7 +163,7 @@ export class ImportRunner {
   }
 
   /** Runs until done, failed or stopped, waiting out each spent day with the token in memory. */
-  private async loop(opened: OpenedImport, run: PageImport & { signal: AbortSignal }): Promise<void> {
+  private async loop(opened: OpenedImport, run: ImportOptions & { signal: AbortSignal }): Promise<void> {
     for (;;) {
       let result: ImportResult;
       try {

@@ -32,6 +32,7 @@ import { workspacePage } from '../layout.js';
 import type { PageApp } from '../page-area.js';
 import { pageArea } from '../page-area.js';
 import { csrfToken, formField, signedInOnly } from '../session.js';
+import { type FileFormState, fileImportRoutes, fileResume, fileSection, sourceLabel } from './files.js';
 
 /** Seconds between refreshes of a running import's page. */
 const REFRESH_SECONDS = 3;
@@ -172,31 +173,38 @@ ${
     return html`<section aria-labelledby="imports-heading"><h2 id="imports-heading">Your imports</h2>
 <ul class="plain import-list">${imports.map(
       (i) =>
-        html`<li><a href="/import/${i.id}">${i.sourceUrl}</a> ${stateBadge(i)} <span class="muted small">started ${i.createdAt.slice(0, 10)}</span></li>`,
+        html`<li><a href="/import/${i.id}">${sourceLabel(i.sourceUrl)}</a> ${stateBadge(i)} <span class="muted small">started ${i.createdAt.slice(0, 10)}</span></li>`,
     )}</ul></section>`;
   }
 
   function stateBadge(i: ImportStatus): Html {
     const [label, tone] = STATES[i.state] ?? [i.state, 'accent'];
     const waiting = !i.live && (i.state === 'running' || i.state === 'paused');
-    return html`<span class="badge ${waiting ? 'danger' : tone}">${waiting ? 'Waiting for the token' : label}</span>`;
+    const wanted = i.sourceUrl.startsWith('file:') ? 'Waiting for the file' : 'Waiting for the token';
+    return html`<span class="badge ${waiting ? 'danger' : tone}">${waiting ? wanted : label}</span>`;
   }
 
   async function renderStart(
     request: FastifyRequest,
     reply: FastifyReply,
     state: { from?: string; budget?: string; token?: string; error?: ApiError; plan?: DryRun } = {},
+    file: FileFormState = {},
   ) {
     const user = request.sessionUser;
     const csrf = await csrfToken(deps, reply);
-    const body = html`<h1>Import from SurveyMonkey</h1>
+    const body = html`<h1>Import</h1>
+<section aria-labelledby="sm-heading"><h2 id="sm-heading">From SurveyMonkey</h2>
 <p>Copies your surveys with their design, collectors and responses, your folders, contact fields, contacts and contact lists into this account, through the source’s API and within its daily request limit. Running it again later copies only what is new or changed.</p>
 ${tokenHelp()}
 ${state.plan ? dryRunReport(state.plan, budgetOf(state.budget ?? String(DEFAULT_DAILY_BUDGET))) : ''}
-${startForm(csrf, state, state.error)}
+${startForm(csrf, state, state.error)}</section>
+${fileSection(csrf, file)}
 ${importList(await listImports(deps, user.id))}`;
-    return frame(reply, user, 'Import from SurveyMonkey', body, state.error ? state.error.status : 200);
+    const error = state.error ?? file.error;
+    return frame(reply, user, 'Import', body, error ? error.status : 200);
   }
+
+  await fileImportRoutes(app, deps, runner, (request, reply, file) => renderStart(request, reply, {}, file));
 
   app.get('/import', { schema: { hide: true }, preHandler: signedIn }, (request, reply) =>
     renderStart(request, reply),
@@ -251,7 +259,10 @@ ${importList(await listImports(deps, user.id))}`;
           k === 'responses' ? p.responsesHere : (p.copied[k] ?? 0)
         }</td><td data-label="In the source" class="num">${t ? p.totals[t] : '—'}</td></tr>`,
     )}</tbody></table>
-<dl class="facts">
+${
+  s.sourceUrl.startsWith('file:')
+    ? ''
+    : html`<dl class="facts">
 <dt>Requests today</dt><dd>${p.requestsToday} of ${p.dailyBudget}</dd>
 <dt>Requests in all</dt><dd>${p.requestsTotal}</dd>
 ${
@@ -259,7 +270,8 @@ ${
     ? ''
     : html`<dt>Time left</dt><dd>${duration(p.etaSeconds)} at ${p.dailyBudget} requests a day (about ${plural(p.requestsLeft, 'request')} to go)</dd>`
 }
-</dl></section>`;
+</dl>`
+}</section>`;
   }
 
   function finalReport(s: ImportStatus): Html {
@@ -291,7 +303,9 @@ ${
         : s.state === 'running' && live
           ? 'Copying now.'
           : s.state === 'done'
-            ? 'The import is complete. Run it again later to copy what is new or changed.'
+            ? s.sourceUrl.startsWith('file:')
+              ? 'The import is complete.'
+              : 'The import is complete. Run it again later to copy what is new or changed.'
             : ''
     }</p>
 ${s.lastError ? html`<p class="notice danger" role="alert">The last run failed: ${s.lastError}</p>` : ''}
@@ -305,20 +319,22 @@ ${
     : ''
 }`;
     const body = html`<p class="muted small"><a href="/import">Imports</a></p>
-<h1>Import from ${s.sourceUrl}</h1>
+<h1>Import from ${sourceLabel(s.sourceUrl)}</h1>
 ${status}
 ${progressView(s)}
 ${finalReport(s)}
 ${
-  needsToken || s.state === 'done'
-    ? html`<section aria-labelledby="resume-heading"><h2 id="resume-heading">${
-        s.state === 'done' ? 'Copy what changed' : 'Resume'
-      }</h2>
+  s.sourceUrl.startsWith('file:')
+    ? fileResume(s.state !== 'done' && !live)
+    : needsToken || s.state === 'done'
+      ? html`<section aria-labelledby="resume-heading"><h2 id="resume-heading">${
+          s.state === 'done' ? 'Copy what changed' : 'Resume'
+        }</h2>
 <p>${
-        s.state === 'done'
-          ? 'Runs the import again: only what is new or changed at the source is copied.'
-          : 'The import is not running in any server process (the server may have restarted, or the run stopped). Enter the token again to go on from where it stopped.'
-      }</p>
+          s.state === 'done'
+            ? 'Runs the import again: only what is new or changed at the source is copied.'
+            : 'The import is not running in any server process (the server may have restarted, or the run stopped). Enter the token again to go on from where it stopped.'
+        }</p>
 ${startForm(
   csrf,
   { budget: String(s.progress.dailyBudget) },
@@ -326,7 +342,7 @@ ${startForm(
   `/import/${s.id}/resume`,
   s.state === 'done' ? 'Run the import again' : 'Resume the import',
 )}</section>`
-    : ''
+      : ''
 }`;
     return frame(reply, user, 'Import', body, error ? error.status : 200);
   }
