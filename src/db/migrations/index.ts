@@ -53,6 +53,7 @@ import * as m0076 from './0076_screening.js';
 import * as m0077 from './0077_quotas.js';
 import * as m0078 from './0078_calculated_variables.js';
 import * as m0079 from './0079_question_layout.js';
+import * as m0081 from './0081_answer_sentiment.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -108,4 +109,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0077_quotas': m0077,
   '0078_calculated_variables': m0078,
   '0079_question_layout': m0079,
+  '0081_answer_sentiment': m0081,
 };
