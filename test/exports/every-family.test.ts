@@ -215,7 +215,14 @@ async function exportFile(body: Record<string, unknown>): Promise<Buffer> {
   return Buffer.from(await file.arrayBuffer());
 }
 
-const readCsv = (buf: Buffer): string[][] => parse(buf, { bom: true, record_delimiter: '\r\n' });
+/** The sheet without its Sentiment columns (their cells are tested in test/collect/sentiment.test.ts). */
+const withoutSentiment = (rows: string[][]): string[][] => {
+  const drop = new Set((rows[1] ?? []).flatMap((d, i) => (d === 'Sentiment' ? [i] : [])));
+  return rows.map((r) => r.filter((_, i) => !drop.has(i)));
+};
+
+const readCsv = (buf: Buffer): string[][] =>
+  withoutSentiment(parse(buf, { bom: true, record_delimiter: '\r\n' }));
 
 async function readXlsx(buf: Buffer): Promise<string[][]> {
   const wb = new ExcelJS.Workbook();
@@ -230,7 +237,7 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
     }
     out.push(cells);
   });
-  return out;
+  return withoutSentiment(out);
 }
 
 /** A choice as the test reads it: its text, or (textless) "4 stars" / "9". */

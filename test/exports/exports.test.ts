@@ -184,14 +184,22 @@ async function download(url: string): Promise<{ status: number; type: string; bo
   };
 }
 
+/** The sheet without its Sentiment columns (their cells are tested in test/collect/sentiment.test.ts). */
+const withoutSentiment = (rows: string[][]): string[][] => {
+  const drop = new Set((rows[1] ?? []).flatMap((d, i) => (d === 'Sentiment' ? [i] : [])));
+  return rows.map((r) => r.filter((_, i) => !drop.has(i)));
+};
+
 const strictCsv = (buf: Buffer): string[][] =>
-  parse(buf, {
-    bom: true,
-    record_delimiter: '\r\n',
-    relax_quotes: false,
-    relax_column_count: false,
-    skip_empty_lines: false,
-  });
+  withoutSentiment(
+    parse(buf, {
+      bom: true,
+      record_delimiter: '\r\n',
+      relax_quotes: false,
+      relax_column_count: false,
+      skip_empty_lines: false,
+    }),
+  );
 
 async function readXlsx(buf: Buffer): Promise<string[][]> {
   const wb = new ExcelJS.Workbook();
@@ -212,7 +220,7 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
     }
     out.push(cells);
   });
-  return out;
+  return withoutSentiment(out);
 }
 
 const startExport = (body: Record<string, unknown>, t = token) =>

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as responseKeys from '../../src/db/migrations/0045_response_keys.js';
+import * as answerSentiment from '../../src/db/migrations/0081_answer_sentiment.js';
 import { requireUser } from '../../src/domain/accounts/users.js';
 import { runImport } from '../../src/domain/import/importer.js';
 import type { TestAccount } from '../helpers/accounts.js';
@@ -341,10 +342,13 @@ describe('answers kept beside the responses', () => {
   it("the migration's backfill keeps the responses written before it", async () => {
     // Back to the database as it was before the migration, with the responses in it.
     const k = server.deps.db.kysely;
+    await answerSentiment.down(k as unknown as Kysely<unknown>);
     await responseKeys.down(k as unknown as Kysely<unknown>);
-    await sql`DELETE FROM kysely_migration WHERE name = '0045_response_keys'`.execute(k);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0045_response_keys', '0081_answer_sentiment')`.execute(
+      k,
+    );
     const migrated = await runCliJsonAsync(['migrate'], { DATABASE_URL: server.config.databaseUrl });
-    expect(migrated.applied).toEqual(['0045_response_keys']);
+    expect(migrated.applied).toEqual(['0045_response_keys', '0081_answer_sentiment']);
     await expectFiguresAgree(main);
     // and the group write adds to the backfilled rows
     const more = await Promise.all(

@@ -17,7 +17,7 @@ import { NUMBERS_CTE } from './0039_numeric_rollup.js';
 /** Rolling-safe: rows an older release's process writes without their response_keys are completed by this release's worker (domain/responses/derived.ts). */
 export const kind = 'rolling-safe' as const;
 
-const KEYS_CTE = `keys_added AS (
+export const KEYS_CTE = `keys_added AS (
         INSERT INTO response_keys
           (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
         SELECT n.v->'row'->>'survey_id', n.ordinal, n.v->'row'->>'collector_id',

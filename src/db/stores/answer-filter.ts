@@ -14,7 +14,9 @@ export type AnswerCondition =
   /** A numeric text answer within [min, max] (either bound may be open). */
   | { question: string; kind: 'range'; min?: number; max?: number }
   /** A text answer containing `text`, case-insensitively (ASCII case on SQLite). */
-  | { question: string; kind: 'contains'; text: string };
+  | { question: string; kind: 'contains'; text: string }
+  /** A written answer whose kept sentiment is any of `labels` (response_keys.sentiments). */
+  | { question: string; kind: 'sentiment'; labels: string[] };
 
 type Field = 'text';
 
@@ -47,6 +49,8 @@ function engine(dialect: Dialect) {
 export function answerCondition(dialect: Dialect, c: AnswerCondition): RawBuilder<SqlBool> {
   if (c.kind === 'choices')
     return sql<SqlBool>`EXISTS (SELECT 1 FROM response_keys k WHERE k.survey_id = responses.survey_id AND k.ordinal = responses.ordinal AND ${keysHaveChoice(dialect, sql.ref('k.choices'), c.question, c.choices)})`;
+  if (c.kind === 'sentiment')
+    return sql<SqlBool>`EXISTS (SELECT 1 FROM response_keys k WHERE k.survey_id = responses.survey_id AND k.ordinal = responses.ordinal AND ${keysHaveChoice(dialect, sql.ref('k.sentiments'), c.question, c.labels)})`;
   const e = engine(dialect);
   let test: RawBuilder<unknown>;
   if (c.kind === 'range') {

@@ -18,7 +18,7 @@ type ResponseRow = Pick<
 >;
 
 /** The stored answers' shape, as far as keys go (domain/responses/types.ts StoredPage). */
-interface KeptPage {
+export interface KeptPage {
   questions: Array<{
     id: string;
     answers: Array<{
@@ -35,10 +35,15 @@ interface KeptPage {
 export interface KeptAnswers {
   keys: string;
   choices: string;
+  /** ' q:label … ' (domain/responses/sentiment.ts answerSentiments), or null: not scored. */
+  sentiments?: string | null;
 }
 
+/** Scores a response's answers for its `sentiments` (the domain's rule, given to completeKeys). */
+export type SentimentScorer = (pages: KeptPage[], language: string) => string;
+
 /** The response_keys row of a response. */
-export function keysRow(row: ResponseRow, { keys, choices }: KeptAnswers): ResponseKeysTable {
+export function keysRow(row: ResponseRow, { keys, choices, sentiments }: KeptAnswers): ResponseKeysTable {
   return {
     survey_id: row.survey_id,
     ordinal: row.ordinal,
@@ -48,6 +53,7 @@ export function keysRow(row: ResponseRow, { keys, choices }: KeptAnswers): Respo
     total_time: row.total_time,
     keys,
     choices,
+    sentiments: sentiments ?? null,
   };
 }
 
@@ -65,6 +71,7 @@ export async function rewriteKeys(executor: Executor, row: ResponseRow, kept: Ke
         total_time: r.total_time,
         keys: r.keys,
         choices: r.choices,
+        sentiments: r.sentiments,
       }),
     )
     .execute();
@@ -76,12 +83,13 @@ export function choiceToken(question: string, choice: string): string {
   return ` ${question}:${choice} `;
 }
 
-/** "Question `question` was answered with any of `choices`" on a row's `choices` column. */
+/** "Question `question` was answered with any of `choices`" on a row's `choices` column (or any
+ * of these labels on its `sentiments` column: the same ' q:x ' tokens). */
 export function keysHaveChoice(
   dialect: Dialect,
   column: RawBuilder<unknown>,
   question: string,
-  choices: string[],
+  choices: readonly string[],
 ): RawBuilder<SqlBool> {
   const has = (c: string) => {
     const t = choiceToken(question, c);
@@ -147,7 +155,7 @@ const WINDOW = 2000;
  * time; idempotent, and safe beside writers of this release (a row they write meanwhile is kept
  * or rewritten with the same content). Returns how many rows it wrote.
  */
-export async function completeKeys(db: Kysely<Database>): Promise<number> {
+export async function completeKeys(db: Kysely<Database>, score: SentimentScorer): Promise<number> {
   let after = '';
   let written = 0;
   for (;;) {
@@ -165,7 +173,9 @@ export async function completeKeys(db: Kysely<Database>): Promise<number> {
       .leftJoin('response_keys as k', (j) =>
         j.onRef('k.survey_id', '=', 'r.survey_id').onRef('k.ordinal', '=', 'r.ordinal'),
       )
+      .innerJoin('surveys as s', 's.id', 'r.survey_id')
       .select([
+        's.language',
         'r.survey_id',
         'r.ordinal',
         'r.collector_id',
@@ -183,10 +193,14 @@ export async function completeKeys(db: Kysely<Database>): Promise<number> {
           eb('k.collector_id', '<>', eb.ref('r.collector_id')),
           eb('k.date_created', '<>', eb.ref('r.date_created')),
           eb('k.total_time', '<>', eb.ref('r.total_time')),
+          eb('k.sentiments', 'is', null),
         ]),
       )
       .execute();
-    for (const { pages, ...row } of rows) await keepKeys(db, row, answerKeys(JSON.parse(pages)));
+    for (const { pages, language, ...row } of rows) {
+      const answers = JSON.parse(pages);
+      await keepKeys(db, row, { ...answerKeys(answers), sentiments: score(answers, language) });
+    }
     written += rows.length;
     after = last;
   }
@@ -207,6 +221,7 @@ async function keepKeys(db: Kysely<Database>, row: ResponseRow, kept: KeptAnswer
       'total_time',
       'keys',
       'choices',
+      'sentiments',
     ])
     .expression(
       db
@@ -220,6 +235,7 @@ async function keepKeys(db: Kysely<Database>, row: ResponseRow, kept: KeptAnswer
           'total_time',
           sql.val(r.keys).as('keys'),
           sql.val(r.choices).as('choices'),
+          sql.val(r.sentiments).as('sentiments'),
         ])
         .where('survey_id', '=', r.survey_id)
         .where('ordinal', '=', r.ordinal),
@@ -232,6 +248,7 @@ async function keepKeys(db: Kysely<Database>, row: ResponseRow, kept: KeptAnswer
         total_time: eb.ref('excluded.total_time'),
         keys: eb.ref('excluded.keys'),
         choices: eb.ref('excluded.choices'),
+        sentiments: eb.ref('excluded.sentiments'),
       })),
     )
     .execute();

@@ -112,8 +112,8 @@ export class SqliteResponseStore implements ResponseStore {
         `INSERT INTO responses (${RESPONSE_COLUMNS.join(', ')}) VALUES (${RESPONSE_COLUMNS.map(() => '?').join(', ')})`,
       ),
       keys: db.prepare(
-        `INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO response_keys (survey_id, ordinal, collector_id, response_status, date_created, total_time, keys, choices, sentiments)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       survey: db.prepare('UPDATE surveys SET response_count = response_count + ? WHERE id = ?'),
       // The collector's count and its openness in one statement (as insertResponseIn).
@@ -158,6 +158,7 @@ export class SqliteResponseStore implements ResponseStore {
       row.total_time,
       r.keys.keys,
       r.keys.choices,
+      r.keys.sentiments ?? null,
     );
     for (const { id, event } of r.events) {
       const e = eventRow(id, event, now);

@@ -110,6 +110,8 @@ export interface ResponseKeysTable {
   keys: string;
   /** ' q:choice … ': every choice (or "other") the response answered, what an answer filter tests. */
   choices: string;
+  /** ' q:label … ': the sentiment of each open-ended answer (migration 0081); null: not scored yet. */
+  sentiments: string | null;
 }
 
 export interface CollectTables {

@@ -8,12 +8,16 @@
 //                       of one question are "any of", different questions are "and")
 //   min_<q>, max_<q>    a number answer within a range
 //   has_<q>             a text answer containing this text
+//   sentiment_<q>       positive | neutral | negative | not_analysed: the written answer's kept
+//                       sentiment (repeatable: any of them; responses/sentiment.ts)
 // Everything is checked against the survey's design: an unknown question or choice is dropped, never
 // sent to the database. The SQL is the responses store's (db/stores/answer-filter.ts).
 import type { AnswerCondition } from '../../db/stores/answer-filter.js';
 import { parseApiDate } from '../../platform/dates.js';
+import { isOneOf } from '../../platform/lists.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { RESPONSE_STATUSES, type ResponseFilters, type ResponseStatus } from '../responses/responses.js';
+import { SENTIMENTS } from '../responses/sentiment.js';
 
 export type { AnswerCondition };
 
@@ -45,6 +49,12 @@ export function isNumberQuestion(q: IndexedQuestion): boolean {
 /** Questions answered in words (a "contains" filter). */
 export function isTextQuestion(q: IndexedQuestion): boolean {
   return ['open_ended', 'demographic', 'datetime'].includes(q.family) && !isNumberQuestion(q);
+}
+/** Questions whose written answers are scored for sentiment: open-ended text (not numbers or
+ * files) and the "Other" text of choice questions (what words.ts counts words of). */
+export function isSentimentQuestion(q: IndexedQuestion): boolean {
+  if (q.family === 'open_ended') return !isNumberQuestion(q) && q.displayType !== 'file_upload';
+  return q.other !== null;
 }
 /** Every choice id a question's answers can carry. */
 export function choiceIds(q: IndexedQuestion): Set<string> {
@@ -90,6 +100,9 @@ export function parseFilter(query: FilterQuery, index: DesignIndex): ResultFilte
     }
     const has = first(query[`has_${q.id}`])?.trim().slice(0, MAX_TEXT);
     if (has && (isTextQuestion(q) || q.other)) answers.push({ question: q.id, kind: 'contains', text: has });
+    const labels = [...new Set(all(query[`sentiment_${q.id}`]))].filter((l) => isOneOf(SENTIMENTS, l));
+    if (labels.length > 0 && isSentimentQuestion(q))
+      answers.push({ question: q.id, kind: 'sentiment', labels });
   }
   return {
     start: isDay(start) ? start : undefined,
@@ -112,7 +125,8 @@ export function filterQuery(f: ResultFilter, extra: Record<string, string> = {})
     else if (c.kind === 'range') {
       if (c.min !== undefined) p.set(`min_${c.question}`, String(c.min));
       if (c.max !== undefined) p.set(`max_${c.question}`, String(c.max));
-    } else p.set(`has_${c.question}`, c.text);
+    } else if (c.kind === 'sentiment') for (const l of c.labels) p.append(`sentiment_${c.question}`, l);
+    else p.set(`has_${c.question}`, c.text);
   }
   for (const [k, v] of Object.entries(extra)) p.set(k, v);
   return p;

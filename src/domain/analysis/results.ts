@@ -14,6 +14,7 @@ import { type Crosstab, isComparable, resultsBy } from './crosstab.js';
 import { type DropOff, dropOff } from './dropoff.js';
 import type { QuestionRollup } from './rollups.js';
 import { type QuizDistribution, quizDistribution } from './scores.js';
+import { type SentimentShares, sentimentShares } from './sentiments.js';
 import { responseTrend, type Trend } from './trend.js';
 import { type QuestionWords, textResults } from './words.js';
 
@@ -28,6 +29,8 @@ export interface AnalyzeResults {
   trend: Trend;
   /** where respondents stopped, page by page */
   dropOff: DropOff;
+  /** the sentiment shares of each open-ended question's answers */
+  sentiments: Map<string, SentimentShares>;
 }
 
 /** Questions whose latest written answers the page lists. */
@@ -77,14 +80,15 @@ async function compute(
   by: IndexedQuestion | undefined,
 ): Promise<AnalyzeResults> {
   // Independent reads, at once (on PostgreSQL they run side by side).
-  const [{ total, items, compared }, { texts, words }, quiz, trend, stops] = await Promise.all([
+  const [{ total, items, compared }, { texts, words }, quiz, trend, stops, sentiments] = await Promise.all([
     resultsBy(deps, index, filters, questions, by),
     textResults(deps, survey.language, filters, questions, textual(questions)),
     quizDistribution(deps, survey, index, filters),
     responseTrend(deps, filters),
     dropOff(deps, index, filters),
+    sentimentShares(deps, { ...filters, surveyId: survey.id }, questions),
   ]);
-  return { total, items, compared, texts, words, quiz, trend, dropOff: stops };
+  return { total, items, compared, texts, words, quiz, trend, dropOff: stops, sentiments };
 }
 
 /** The analyze page's figures of the responses matching `filters` (already narrowed to what the

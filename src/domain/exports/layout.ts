@@ -5,14 +5,30 @@
 
 import type { Cell } from '../../platform/csv.js';
 import { JsonObject, parseAs } from '../../platform/json.js';
+import { isOneOf } from '../../platform/lists.js';
 import type { Answer } from '../responses/answers.js';
 import { responseValues } from '../responses/calculated.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import { choiceLabel } from '../responses/readable.js';
 import { type ExportRow, storedPages } from '../responses/responses.js';
+import { readSentiments, SENTIMENT_LABELS, SENTIMENTS, type SentimentLabel } from '../responses/sentiment.js';
 import type { Choice } from '../surveys/question-schema.js';
 
 export type ValuesMode = 'text' | 'numeric';
+
+/** The sentiment column's numeric codes (SPSS value labels); "not analysed" has none (missing). */
+const SENTIMENT_CODES: Readonly<Partial<Record<SentimentLabel, number>>> = {
+  positive: 1,
+  neutral: 0,
+  negative: -1,
+};
+
+/** Whether a question's written answers are scored (analysis/filters.ts isSentimentQuestion: open-ended
+ * text, not numbers or files, or an "Other" text): it gets a Sentiment column after its own. */
+const hasSentiment = (q: IndexedQuestion) =>
+  q.family === 'open_ended'
+    ? !numericText(q) && q.displayType !== 'file_upload'
+    : q.family !== 'presentation' && q.other !== null;
 
 /** A coded value: what it reads as, and its numeric code. */
 export interface Coded {
@@ -91,6 +107,9 @@ export const rowLabel = (r: { text: string; type?: string }) => plainText(r.text
 const numericText = (q: IndexedQuestion) =>
   q.family === 'open_ended' && (q.subtype === 'numerical' || q.displayType === 'slider');
 
+/** The slot of a question's Sentiment column (no answer's slotKey is '~'). */
+const SENTIMENT_SLOT = '~';
+
 /** Which slot an answer fills within its question (the key the layout maps to a column). */
 function slotKey(q: IndexedQuestion, a: Answer): string {
   if (a.other_id !== undefined) return 'o';
@@ -154,6 +173,15 @@ function questionColumns(q: IndexedQuestion): Array<[string, string, Coded[] | u
       for (const r of rows) out.push([`r:${r.id}`, rowText(r), undefined]);
   }
   if (q.other) out.push(['o', plainText(q.other.text) || 'Other (please specify)', undefined]);
+  if (hasSentiment(q))
+    out.push([
+      SENTIMENT_SLOT,
+      'Sentiment',
+      Object.entries(SENTIMENT_CODES).map(([label, code]) => ({
+        text: isOneOf(SENTIMENTS, label) ? SENTIMENT_LABELS[label] : label,
+        code,
+      })),
+    ]);
   return out;
 }
 
@@ -209,6 +237,13 @@ export function responseCells(
     layout.customVariables.forEach((name, i) => {
       cells[RESPONDENT_COLUMNS + i] = String(vars[name] ?? '');
     });
+  }
+  const sentiments = readSentiments(row.sentiments ?? null);
+  for (const [id, slots] of layout.questions) {
+    const at = slots.slots.get(SENTIMENT_SLOT);
+    const label = sentiments.get(id);
+    if (at === undefined || label === undefined) continue;
+    cells[at] = mode === 'numeric' ? (SENTIMENT_CODES[label] ?? null) : SENTIMENT_LABELS[label];
   }
   const pages = storedPages(row);
   for (const p of pages)

@@ -5,8 +5,10 @@
 // derived data is whole again without any step by the operator.
 import type { Deps } from '../../context.js';
 import { completeKeys } from '../../db/stores/response-keys.js';
+import { answerSentiments } from './sentiment.js';
 
 /** One pass over the responses; how many derived rows it wrote, by table. */
 export async function completeDerivedRows(deps: Deps): Promise<{ response_keys: number }> {
-  return { response_keys: await completeKeys(deps.db.kysely) };
+  // The rows of responses written before sentiments were kept (migration 0081) are completed here too.
+  return { response_keys: await completeKeys(deps.db.kysely, answerSentiments) };
 }

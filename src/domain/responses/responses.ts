@@ -20,6 +20,7 @@ import { removeUploads } from '../uploads/uploads.js';
 import { answerKeys, checkPages, countKeys, mergePages } from './answers.js';
 import { seekResponsesPage } from './page-seek.js';
 import type { LogicPath } from './route.js';
+import { answerSentiments } from './sentiment.js';
 import type { DesignIndex, PageIn, StoredPage } from './types.js';
 
 /** The largest value of an INTEGER column on PostgreSQL. */
@@ -196,7 +197,7 @@ export async function createResponse(
         row,
         deltas: countDeltas(pages, 1, undefined, counted),
         numbers: numberDeltas(pages, 1),
-        keys: answerKeys(pages, counted),
+        keys: { ...answerKeys(pages, counted), sentiments: answerSentiments(pages, survey.language) },
         events: oneRow(events),
       },
       activity.length === 0 && !extras.within
@@ -312,7 +313,16 @@ export async function updateResponse(
       .where('id', '=', current.id)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw new ApiError(1020, 'Response not found.');
-    await rewriteKeys(trx, next, answerKeys(pages, counted));
+    // The survey's language decides whether its answers are scored (sentiment.ts).
+    const { language } = await trx
+      .selectFrom('surveys')
+      .select('language')
+      .where('id', '=', current.survey_id)
+      .executeTakeFirstOrThrow();
+    await rewriteKeys(trx, next, {
+      ...answerKeys(pages, counted),
+      sentiments: answerSentiments(pages, language),
+    });
     await addCounts(trx, current.survey_id, current.collector_id, deltas);
     await addNumbers(trx, current.survey_id, current.collector_id, numbers);
     await writeEvents(deps, trx, eventIds, types, next, actor);
@@ -462,7 +472,9 @@ export function keyed(deps: Deps, f: ResponseFilters & { surveyId: string }) {
   for (const c of answers)
     if (c.kind === 'choices')
       q = q.where(keysHaveChoice(deps.db.dialect, sql.ref('response_keys.choices'), c.question, c.choices));
-  const walked = answers.filter((c) => c.kind !== 'choices');
+    else if (c.kind === 'sentiment')
+      q = q.where(keysHaveChoice(deps.db.dialect, sql.ref('response_keys.sentiments'), c.question, c.labels));
+  const walked = answers.filter((c) => c.kind !== 'choices' && c.kind !== 'sentiment');
   if (walked.length > 0 || narrowsByResponse(f)) {
     const { startModified, endModified, email, firstName, lastName, ip, custom } = f;
     const rest = { surveyId: f.surveyId, startModified, endModified, email, firstName, lastName, ip, custom };
@@ -524,7 +536,10 @@ export const EXPORT_COLUMNS = [
   'custom_variables',
   'pages',
 ] as const;
-export type ExportRow = Pick<ResponseRow, (typeof EXPORT_COLUMNS)[number]>;
+export type ExportRow = Pick<ResponseRow, (typeof EXPORT_COLUMNS)[number]> & {
+  /** The kept sentiment of its written answers (response_keys.sentiments; sentiment.ts). */
+  sentiments?: string | null;
+};
 
 /** How many responses match `f` and the highest ordinal among them (0 when none). */
 export async function countMatching(
@@ -550,7 +565,17 @@ export async function* exportBatches(
 ): AsyncGenerator<ExportRow[]> {
   let after = 0;
   for (;;) {
-    let q = filtered(deps, f).select(EXPORT_COLUMNS).where('ordinal', '>', after);
+    let q = filtered(deps, f)
+      .select(EXPORT_COLUMNS)
+      .select((eb) =>
+        eb
+          .selectFrom('response_keys as k')
+          .select('k.sentiments')
+          .whereRef('k.survey_id', '=', 'responses.survey_id')
+          .whereRef('k.ordinal', '=', 'responses.ordinal')
+          .as('sentiments'),
+      )
+      .where('ordinal', '>', after);
     if (upTo !== undefined) q = q.where('ordinal', '<=', upTo);
     const rows = await q.orderBy('ordinal').limit(batch).execute();
     if (rows.length === 0) return;

@@ -6,11 +6,13 @@ import {
   filterQuery,
   isFiltered,
   isNumberQuestion,
+  isSentimentQuestion,
   isTextQuestion,
   type ResultFilter,
 } from '../../domain/analysis/filters.js';
 import type { DesignIndex, IndexedQuestion } from '../../domain/responses/design-index.js';
 import { choiceLabel } from '../../domain/responses/readable.js';
+import { SENTIMENT_LABELS, SENTIMENTS } from '../../domain/responses/sentiment.js';
 import { type Html, html, raw } from '../html.js';
 
 export const STATUS_LABELS: Record<string, string> = {
@@ -47,6 +49,15 @@ function answerFields(q: IndexedQuestion, f: ResultFilter): Html | string {
     parts.push(
       html`<div><label for="has_${q.id}">Answer contains</label><input type="search" id="has_${q.id}" name="has_${q.id}" maxlength="200" value="${has?.kind === 'contains' ? has.text : ''}"></div>`,
     );
+  if (isSentimentQuestion(q)) {
+    const felt = new Set(own.flatMap((c) => (c.kind === 'sentiment' ? c.labels : [])));
+    parts.push(
+      html`<div class="sentiments" role="group" aria-labelledby="sl${q.id}"><span id="sl${q.id}">Sentiment</span>${SENTIMENTS.map(
+        (l) =>
+          html`<label><input type="checkbox" name="sentiment_${q.id}" value="${l}"${checked(felt.has(l))}> ${SENTIMENT_LABELS[l]}</label>`,
+      )}</div>`,
+    );
+  }
   if (parts.length === 0) return '';
   return html`<fieldset class="answer-filter" id="af${q.id}"><legend>${title}</legend>${parts}</fieldset>`;
 }

@@ -59,7 +59,7 @@ import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-fo
 import { quotaCounts } from './quota-counts.js';
 import { reportSchedulePages, scheduleUrl } from './report-schedule.js';
 import { shareResultsLink } from './share-results.js';
-import { wordsPanel } from './text.js';
+import { sentimentPanel, wordsPanel } from './text.js';
 
 /** `f` without a collector that is not the survey's. */
 function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): ResultFilter {
@@ -376,7 +376,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
         release();
       }
       reply.header('x-results-cache', computed.cache);
-      const { total, items, compared, texts, words, quiz, trend, dropOff } = computed.results;
+      const { total, items, compared, texts, words, quiz, trend, dropOff, sentiments } = computed.results;
       const form = filterForm(
         `/analyze/${token}`,
         f,
@@ -407,7 +407,7 @@ ${items.map((it) =>
     it.summary,
     texts.get(it.question.id),
     total,
-    wordsPanel(token, f, it.question, words.get(it.question.id), total),
+    html`${sentimentPanel(token, f, it.question, sentiments.get(it.question.id))}${wordsPanel(token, f, it.question, words.get(it.question.id), total)}`,
   ),
 )}`;
       return surveyPage(deps, reply, found, 'analyze', `${survey.title}: results`, body);

@@ -16,6 +16,7 @@ import {
 import { collectorNames } from '../../domain/collectors/collectors.js';
 import { type DesignIndex, designIndex } from '../../domain/responses/design-index.js';
 import { choiceLabel } from '../../domain/responses/readable.js';
+import { SENTIMENT_LABELS, SENTIMENTS } from '../../domain/responses/sentiment.js';
 import {
   fixedFilter,
   isWrittenAnswers,
@@ -27,6 +28,7 @@ import {
 import { managedSurvey, type SurveyRow } from '../../domain/surveys/access.js';
 import { baseUrl } from '../../http/paging.js';
 import { ApiError } from '../../platform/errors.js';
+import { isOneOf } from '../../platform/lists.js';
 import { isPlan, mayShareResults } from '../../platform/plans.js';
 import { localTime } from '../../platform/time-zones.js';
 import { sendPage, userPage } from '../account/frame.js';
@@ -77,6 +79,10 @@ export function filterInWords(
     } else if (c.kind === 'range')
       out.push(
         `${title}: ${[c.min !== undefined ? `at least ${c.min}` : '', c.max !== undefined ? `at most ${c.max}` : ''].filter(Boolean).join(' and ')}`,
+      );
+    else if (c.kind === 'sentiment')
+      out.push(
+        `${title}: ${c.labels.map((l) => (isOneOf(SENTIMENTS, l) ? SENTIMENT_LABELS[l] : l)).join(' or ')}`,
       );
     else out.push(`${title} contains “${c.text}”`);
   }
