@@ -34,7 +34,7 @@ describe('Typeform', () => {
     ]);
     const questions = [...design.questions.values()].flat();
     // every field but the group and inline group themselves, the matrix/contact/address parts folded in
-    expect(questions).toHaveLength(27);
+    expect(questions).toHaveLength(26 + 3);
     expect(c.responses.map((r) => (r as { response_status: string }).response_status)).toEqual([
       'completed',
       'completed',
