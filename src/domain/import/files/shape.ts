@@ -89,6 +89,7 @@ export interface SmResponse {
   date_modified: string;
   response_status: 'completed' | 'partial';
   custom_variables: Record<string, string>;
+  email_address?: string;
   pages: Array<{ id: string; questions: Array<{ id: string; answers: SmAnswer[] }> }>;
 }
 export interface SmDetails {
