@@ -298,7 +298,7 @@ class GoogleConversion {
       id: this.id('row', q.questionId),
       text: plain(q.rowQuestion?.title),
     }));
-    g.questions.forEach((q, ri) =>
+    g.questions.forEach((q, ri) => {
       this.readers.set(q.questionId, {
         question: qid,
         title,
@@ -311,8 +311,8 @@ class GoogleConversion {
           }
           return out;
         },
-      }),
-    );
+      });
+    });
     return Q.grid(
       qid,
       title,
