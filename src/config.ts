@@ -64,6 +64,8 @@ export interface Config {
   /** IMPORT_PAGE_SOURCES: the APIs the import page may copy from (origins, comma-separated);
    * the server fetches them for any signed-in user, so no other address is reachable that way. */
   importPageSources: string[];
+  /** IMPORT_FILE_MAX_MB: the largest survey file (or responses file) an import takes, in bytes. */
+  importFileMaxBytes: number;
   mail: {
     /** SMTP_URL (e.g. smtp://user:pass@host:587); unset = write .eml files to `dir`. */
     smtpUrl: string | undefined;
@@ -265,6 +267,7 @@ export const ENV_SCHEMA = Type.Partial(
       'https://api.surveymonkey.com',
       'the APIs the import page may copy from (origins, comma-separated; the CLI takes any)',
     ),
+    IMPORT_FILE_MAX_MB: whole(100, 'the largest file an import from another tool takes, in MB', 1),
     SMTP_URL: Type.String({
       format: 'uri',
       pattern: '^smtps?://[^/?#\\s]+',
@@ -529,6 +532,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
+    importFileMaxBytes: n('IMPORT_FILE_MAX_MB') * 1024 * 1024,
     passwordCost: { logN: n('SCRYPT_LOG_N'), r: 8, p: 1 },
     passwordHashConcurrency: n('PASSWORD_HASH_CONCURRENCY'),
     mail: { smtpUrl: str('SMTP_URL'), dir: s('MAIL_DIR'), from: s('MAIL_FROM') },

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Static, TSchema } from 'typebox';
 import Value from 'typebox/value';
 import { Envelope, MalformedSource, problem, read } from './source.js';
+import type { SourceApi } from './source-api.js';
 
 /** The day's budget (ours or the source's) is spent: the import pauses until `resumeAt`. */
 export class BudgetSpent extends Error {
@@ -58,7 +59,7 @@ export function normaliseSourceUrl(url: string): string {
 /** Redirects within the source's origin followed for one request (each spends a request). */
 const MAX_REDIRECTS = 5;
 
-export class RemoteApi {
+export class RemoteApi implements SourceApi {
   private readonly origin: string;
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;

@@ -22,6 +22,7 @@ import {
 import { type Progress, progressOf } from './progress.js';
 import { RemoteApi } from './remote.js';
 import { problem } from './source.js';
+import type { SourceApi } from './source-api.js';
 
 export interface ImportOptions {
   owner: Account;
@@ -33,6 +34,10 @@ export interface ImportOptions {
   onProgress?: (p: Progress) => void;
   /** Stops the run between two requests (its server is shutting down): state `stopped`. */
   signal?: AbortSignal;
+  /** Where the run reads (a converted file); the source's API at `from` with `token` by default. */
+  source?: SourceApi;
+  /** What was not carried over before the run (a converter's report), added to the job's. */
+  notCarried?: Skipped[];
 }
 
 /** Progress is written to the job at least this often, so any page shows it. */
@@ -49,7 +54,7 @@ export const iso = (v: string | null | undefined): string | undefined =>
   v ? (parseApiDate(v.replace(/ (\d{2}:?\d{2})$/, '+$1')) ?? undefined) : undefined;
 
 export class RunContext {
-  readonly api: RemoteApi;
+  readonly api: SourceApi;
   readonly cursor: Cursor;
   /** Copied over every run of the job, and by this run. */
   readonly copied: Record<string, number>;
@@ -69,16 +74,19 @@ export class RunContext {
     readonly options: ImportOptions,
     sourceUrl: string,
   ) {
-    this.api = new RemoteApi(sourceUrl, options.token, {
-      budget: jobBudget(deps, job),
-      sleep: options.sleep,
-      signal: options.signal,
-    });
+    this.api =
+      options.source ??
+      new RemoteApi(sourceUrl, options.token, {
+        budget: jobBudget(deps, job),
+        sleep: options.sleep,
+        signal: options.signal,
+      });
     this.cursor = { ...emptyCursor(), ...JSON.parse(job.cursor) };
     this.copied = JSON.parse(job.counts);
     this.skipped = JSON.parse(job.skipped);
     this.totals = { surveys: 0, responses: 0, contacts: 0, ...JSON.parse(job.totals) };
     this.plan = planOf(options.owner.account_type);
+    for (const s of options.notCarried ?? []) this.skip(s);
   }
 
   get owner() {
