@@ -8,6 +8,7 @@ import { auditCommands } from './audit.js';
 import type { Commands } from './common.js';
 import { exportCommands } from './exports.js';
 import { importCommands } from './import.js';
+import { importFileCommands } from './import-file.js';
 import { opsCommands } from './ops.js';
 import { outboxCommands } from './outbox.js';
 import { serverCommands } from './server.js';
@@ -22,6 +23,7 @@ const areas: Commands[] = [
   outboxCommands,
   exportCommands,
   importCommands,
+  importFileCommands,
   opsCommands,
   auditCommands,
 ];

@@ -10,7 +10,7 @@ import type { Account } from '../../accounts/users.js';
 import { DEFAULT_DAILY_BUDGET } from '../budget.js';
 import type { Skipped } from '../design.js';
 import { continueImport, type ImportResult, type OpenedImport } from '../importer.js';
-import { openJob } from '../jobs.js';
+import { allMapped, openJob } from '../jobs.js';
 import type { ImportOptions } from '../run-context.js';
 import { problem, read, SourceResponse, SurveyDetails } from '../source.js';
 import { BadImportFile, type ConvertedSurvey, type FileTool } from './converted.js';
@@ -34,18 +34,20 @@ export interface ConvertedFile {
 
 const mb = (n: number) => `${Math.floor(n / 1024 / 1024)} MB`;
 
+/** Refuses a file (or responses file) larger than IMPORT_FILE_MAX_MB, before it is read. */
+export function checkFileSize(deps: Deps, bytes: number, what = 'file'): void {
+  const max = deps.config.importFileMaxBytes;
+  if (bytes > max)
+    throw new BadImportFile(
+      `The ${what} is larger than ${mb(max)}, the most this server takes (IMPORT_FILE_MAX_MB).`,
+    );
+}
+
 /** The file converted and checked (BadImportFile for anything that is not the tool's export). */
 export async function convertFile(deps: Deps, input: FileImportInput): Promise<ConvertedFile> {
   const converter = converterFor(input.tool);
-  const max = deps.config.importFileMaxBytes;
-  for (const [what, buf] of [
-    ['file', input.file],
-    ['responses file', input.responses],
-  ] as const)
-    if (buf && buf.length > max)
-      throw new BadImportFile(
-        `The ${what} is larger than ${mb(max)}, the most this server takes (IMPORT_FILE_MAX_MB).`,
-      );
+  checkFileSize(deps, input.file.length);
+  if (input.responses) checkFileSize(deps, input.responses.length, 'responses file');
   if (input.file.length === 0) throw new BadImportFile('The file is empty.');
   const survey = await converter.convert({ file: input.file, responses: input.responses });
   // A converter's answer is checked as the importer will read it: a fault shows here, before any
@@ -91,10 +93,17 @@ export async function runFileImport(
   owner: Account,
   input: FileImportInput,
   extra: Pick<ImportOptions, 'onProgress' | 'signal'> = {},
-): Promise<ImportResult> {
+): Promise<ImportResult & { surveyId: string | null }> {
   const converted = await convertFile(deps, input);
   const { opened, options } = await openFileImport(deps, owner, converted, extra);
-  return continueImport(deps, opened, options);
+  const result = await continueImport(deps, opened, options);
+  return { ...result, surveyId: await importedSurvey(deps, opened.job.id) };
+}
+
+/** The local survey a file's import created (null while its design is not copied). */
+export async function importedSurvey(deps: Deps, jobId: string): Promise<string | null> {
+  const [id] = (await allMapped(deps, jobId, 'survey')).values();
+  return id ?? null;
 }
 
 /** What importing a file would create (nothing is written). */

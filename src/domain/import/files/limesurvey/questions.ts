@@ -141,12 +141,18 @@ function base(q: LsQuestion, id: string, family: string, subtype: string) {
 }
 
 /** Choices from code/text pairs: the ids minted, and code -> id. */
-function choices(ctx: Ctx, pairs: Array<[string, string]>) {
+function choices(ctx: Ctx, pairs: Array<[string, string]>, weighted = false) {
   const map = new Map<string, string>();
   const list = pairs.map(([code, text], i) => {
     const id = ctx.mint();
     map.set(code, id);
-    return { id, position: i + 1, text: plain(text) || code, visible: true };
+    return {
+      id,
+      position: i + 1,
+      text: plain(text) || code,
+      visible: true,
+      ...(weighted ? { weight: i + 1 } : {}),
+    };
   });
   return { list, map };
 }
@@ -298,10 +304,11 @@ export function mapQuestion(ctx: Ctx, q: LsQuestion): MappedQuestion | Unmapped 
     case 'H': {
       const subs = subsOf(q, 0);
       const r = rows(ctx, subs);
-      const c = choices(ctx, FIXED[q.type] ?? answersOf(q, 0).map((a) => [a.code, a.text]));
+      const rating = q.type === 'A' || q.type === 'B';
+      const c = choices(ctx, FIXED[q.type] ?? answersOf(q, 0).map((a) => [a.code, a.text]), rating);
       return {
         question: {
-          ...base(q, id, 'matrix', q.type === 'A' || q.type === 'B' ? 'rating' : 'single'),
+          ...base(q, id, 'matrix', rating ? 'rating' : 'single'),
           answers: { rows: r.list, choices: c.list },
         },
         columns: subs.map((s) => `${col}${s.code}`),

@@ -71,12 +71,15 @@ export async function readResponses(
   let tokens = 0;
   for (const row of rows) {
     const pages = new Map<string, Array<{ id: string; answers: AnswerOut[] }>>();
+    const here = new Set<string>();
     for (const q of questions) {
-      const answers = q.mapped.read(row, (what) => count(`${q.code}\u0000${what}`));
+      // each thing lost counted once per response
+      const answers = q.mapped.read(row, (what) => here.add(`${q.code}\u0000${what}`));
       if (answers.length === 0) continue;
       if (!pages.has(q.pageId)) pages.set(q.pageId, []);
       pages.get(q.pageId)!.push({ id: q.questionId, answers });
     }
+    for (const key of here) count(key);
     if ((row.token ?? '') !== '' || (row.refurl ?? '') !== '') tokens++;
     const submitted = when(row.submitdate);
     out.push({
