@@ -3,6 +3,8 @@
 // rollup counts the responses that answered it at the source (counted here from the source files),
 // what is not carried over is reported, and bad input is refused with nothing written.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,5 +159,72 @@ describe('bad input', () => {
     expect(wrong.status).not.toBe(0);
     expect(wrong.stderr + wrong.stdout).toMatch(/not what the tool exports/);
     expect((await server.client.get('/v3/surveys', { token })).body.total).toBe(before);
+  });
+});
+
+describe('import-file --form-id: the same documents fetched from the API with a token', () => {
+  let api: Server;
+  let base: string;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    const tf = json('typeform', 'responses.json');
+    const gf = json('google-forms', 'responses.json');
+    // A real HTTP server answering as the tools' APIs do, from the fixture files.
+    const routes: Record<string, unknown> = {
+      '/forms/tfFORM01': json('typeform', 'form.json'),
+      '/forms/tfFORM01/responses?page_size=1000': { items: tf.flatMap((p: any) => p.items) },
+      '/forms/1FAIpQLSfGoogleForm': json('google-forms', 'form.json'),
+      '/forms/1FAIpQLSfGoogleForm/responses': gf[0],
+      '/forms/1FAIpQLSfGoogleForm/responses?pageToken=token-2': gf[1],
+    };
+    api = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      const body = routes[req.url ?? ''];
+      if (req.headers.authorization !== 'Bearer right-token') res.writeHead(401).end('{}');
+      else if (!body) res.writeHead(404).end('{}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((ok) => api.listen(0, '127.0.0.1', ok));
+    base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((ok) => api.close(() => ok())));
+
+  it.each([
+    { tool: 'typeform', id: 'tfFORM01', counts: typeformCounts },
+    { tool: 'google-forms', id: '1FAIpQLSfGoogleForm', counts: googleCounts },
+  ])('$tool: every page of responses lands, the rollups equal the source', async ({ tool, id, counts }) => {
+    const r = await cli([
+      '--from',
+      tool,
+      '--form-id',
+      id,
+      '--token',
+      'right-token',
+      '--api-url',
+      base,
+      '--json',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(await countsHere(out.survey_id)).toEqual(counts());
+  });
+
+  it('refuses a wrong token, writing nothing', async () => {
+    const before = (await server.client.get('/v3/surveys', { token })).body.total;
+    const r = await cli([
+      '--from',
+      'typeform',
+      '--form-id',
+      'tfFORM01',
+      '--token',
+      'wrong',
+      '--api-url',
+      base,
+      '--json',
+    ]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr + r.stdout).toMatch(/answered 401 to \/forms\/tfFORM01: is the token right/);
+    expect((await server.client.get('/v3/surveys', { token })).body.total).toBe(before);
+    expect(seen).toContain('/forms/1FAIpQLSfGoogleForm/responses?pageToken=token-2');
   });
 });
