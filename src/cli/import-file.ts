@@ -9,12 +9,16 @@ import { progressLine } from './import.js';
 const domain = async () => ({
   ...(await import('../domain/accounts/users.js')),
   ...(await import('../domain/import/files/import-file.js')),
+  ...(await import('../domain/import/files/fetch.js')),
 });
 
 interface ImportFileOptions {
   from: string;
-  file: string;
+  file?: string;
   responses?: string;
+  formId?: string;
+  token?: string;
+  apiUrl?: string;
   owner: string;
   dryRun?: boolean;
   json?: boolean;
@@ -30,29 +34,46 @@ export const importFileCommands: Commands = (program) => {
       '--from <tool>',
       'the tool that exported the file: limesurvey, typeform, google-forms or formbricks',
     )
-    .requiredOption(
-      '--file <path>',
-      'the survey file (LimeSurvey: a survey structure .lss or a survey archive .lsa)',
-    )
+    .option('--file <path>', 'the survey file (LimeSurvey: a survey structure .lss or a survey archive .lsa)')
     .option(
       '--responses <path>',
       'the responses file, for tools that export responses apart (LimeSurvey: .lsr)',
+    )
+    .option(
+      '--form-id <id>',
+      'instead of files: fetch this form and its responses from the API (typeform, google-forms, formbricks)',
+    )
+    .option('--token <token>', 'the API token for --form-id (or SURVEY_IMPORT_TOKEN)')
+    .option(
+      '--api-url <url>',
+      "the API's base URL for --form-id (default: the tool's; a self-hosted Formbricks: its own)",
     )
     .requiredOption('--owner <username>', 'the local account to import into')
     .option('--dry-run', 'print what would be imported and what would not, write nothing')
     .option('--json', 'print one JSON object')
     .action(async (opts: ImportFileOptions) => {
       await withDeps('import-file', async (deps) => {
-        const { requireUser, checkFileSize, planFileImport, runFileImport } = await domain();
+        const { requireUser, checkFileSize, planFileImport, runFileImport, fetchExport } = await domain();
         const owner = await requireUser(deps, opts.owner);
-        // Sizes are checked before a byte is read.
-        checkFileSize(deps, (await stat(opts.file)).size);
-        if (opts.responses) checkFileSize(deps, (await stat(opts.responses)).size, 'responses file');
-        const input = {
-          tool: opts.from,
-          file: await readFile(opts.file),
-          responses: opts.responses ? await readFile(opts.responses) : undefined,
-        };
+        let input: { tool: string; file: Buffer; responses?: Buffer };
+        if (opts.formId) {
+          const token = opts.token ?? process.env.SURVEY_IMPORT_TOKEN;
+          if (!token) throw new Error('--form-id needs --token (or SURVEY_IMPORT_TOKEN)');
+          input = {
+            tool: opts.from,
+            ...(await fetchExport({ tool: opts.from, token, formId: opts.formId, apiUrl: opts.apiUrl })),
+          };
+        } else {
+          if (!opts.file) throw new Error('give --file (or --form-id with --token)');
+          // Sizes are checked before a byte is read.
+          checkFileSize(deps, (await stat(opts.file)).size);
+          if (opts.responses) checkFileSize(deps, (await stat(opts.responses)).size, 'responses file');
+          input = {
+            tool: opts.from,
+            file: await readFile(opts.file),
+            responses: opts.responses ? await readFile(opts.responses) : undefined,
+          };
+        }
         const notCarried = (s: Array<{ kind: string; name: string; reason: string }>) =>
           s.length
             ? [`not carried over (${s.length}):`, ...s.map((x) => `  - ${x.kind} "${x.name}": ${x.reason}`)]

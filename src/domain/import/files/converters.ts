@@ -1,9 +1,15 @@
 // The converter of each tool whose export files an import takes (converted.ts is their contract).
 import { BadImportFile, type Converter, type FileTool } from './converted.js';
+import { formbricks } from './formbricks.js';
+import { googleForms } from './google-forms.js';
 import { limesurvey } from './limesurvey/convert.js';
+import { typeform } from './typeform.js';
 
 const CONVERTERS: Partial<Record<FileTool, Converter>> = {
   limesurvey,
+  typeform,
+  'google-forms': googleForms,
+  formbricks,
 };
 
 /** The tools whose files can be imported, in the order the page and the CLI list them. */
