@@ -83,6 +83,12 @@ type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
 /** A prepared statement (db/prepared.ts) of one id → its rows. */
 type RowsById<Table> = (id: string) => Promise<Selectable<Table>[]>;
 
+/** A page's markup cut at its holes (web/respond/page-cache.ts): text, hole, text, …, text. */
+export interface KeptPage {
+  texts: string[];
+  holes: ('csrf' | 'shown' | 'started')[];
+}
+
 /** Work a process runs in the background (named by what stops it, so this file imports no code
  * and no module that needs Deps). */
 export interface BackgroundRunner {
@@ -146,6 +152,15 @@ export interface Caches {
    * metadata, by issuer or metadata location, with when it was read (performance.now()); read
    * again after an hour, or at once after a failure. (Typed there, as analyzeResults.) */
   ssoProviders: CacheMap<string, { at: number; value: Promise<object> }>;
+  /** domain/collectors/collectors.ts: a collector's row by its weblink token, prepared once. */
+  collectorTokens: Slot<RowsById<CollectorsTable>>;
+  /** domain/surveys/translations.ts: a survey's enabled languages, prepared once. */
+  enabledTranslations: Slot<(surveyId: string) => Promise<{ language: string }[]>>;
+  /** web/respond/page-cache.ts: a new respondent's page as markup with holes for the respondent's own
+   * values (CSRF token, shown stamp, start), keyed by the request's URL and host and everything of the
+   * collector and survey rows it shows (design_version among them) and the page's language, so an
+   * edit of any of them is a new key; at most 500 pages. */
+  respondentPages: CacheMap<string, KeptPage>;
   /** http/pipeline.ts: request validators compiled from route schemas (`CompiledSchemas`). */
   validators: CompiledSchemas['validators'];
   /** http/pipeline.ts: reply serializers compiled from route schemas (`CompiledSchemas`). */
@@ -190,6 +205,9 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     diskFree: new CacheMap(10),
     analyzeResults: new CacheMap(200),
     ssoProviders: new CacheMap(4),
+    collectorTokens: new Slot(),
+    enabledTranslations: new Slot(),
+    respondentPages: new CacheMap(500),
     ...compiledSchemas,
   };
   return {
