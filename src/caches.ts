@@ -12,8 +12,9 @@
 import type { ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Region } from './config.js';
-import type { CollectorsTable } from './db/tables/collect.js';
+import type { CollectorsTable, ResponsesTable } from './db/tables/collect.js';
 import type { RateCountersTable } from './db/tables/platform.js';
+import type { FlaggedResponsesTable } from './db/tables/screening.js';
 import type { SurveysTable } from './db/tables/surveys.js';
 import type { Caller, CallerRow, ScopeList } from './domain/accounts/caller.js';
 import type { DesignIndex, Seeks } from './domain/responses/types.js';
@@ -82,6 +83,8 @@ export class Every {
 type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
 /** A prepared statement (db/prepared.ts) of one id → its rows. */
 type RowsById<Table> = (id: string) => Promise<Selectable<Table>[]>;
+/** A prepared statement of a collector id and a respondent key → its rows. */
+type RowsByKey<Table> = (collectorId: string, respondentKey: string) => Promise<Selectable<Table>[]>;
 
 /** A page's markup cut at its holes (web/respond/page-cache.ts): text, hole, text, …, text. */
 export interface KeptPage {
@@ -161,6 +164,10 @@ export interface Caches {
    * collector and survey rows it shows (design_version among them) and the page's language, so an
    * edit of any of them is a new key; at most 500 pages. */
   respondentPages: CacheMap<string, KeptPage>;
+  /** domain/responses/responses.ts: a respondent session's latest response in a collector, prepared once. */
+  respondentResponses: Slot<RowsByKey<ResponsesTable>>;
+  /** domain/screening/screen.ts: a respondent session's response kept aside in a collector, prepared once. */
+  respondentFlagged: Slot<RowsByKey<FlaggedResponsesTable>>;
   /** http/pipeline.ts: request validators compiled from route schemas (`CompiledSchemas`). */
   validators: CompiledSchemas['validators'];
   /** http/pipeline.ts: reply serializers compiled from route schemas (`CompiledSchemas`). */
@@ -208,6 +215,8 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     collectorTokens: new Slot(),
     enabledTranslations: new Slot(),
     respondentPages: new CacheMap(500),
+    respondentResponses: new Slot(),
+    respondentFlagged: new Slot(),
     ...compiledSchemas,
   };
   return {
