@@ -6,6 +6,7 @@
 // random, flipped or by-count order of the page's questions or choices). Piping and display logic
 // of such a page read only the link's custom variables, which are in the key (the URL).
 import type { KeptPage } from '../../caches.js';
+import type { Deps } from '../../context.js';
 import type { CollectorRow } from '../../domain/collectors/collectors.js';
 import type { IndexedPage } from '../../domain/responses/design-index.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
@@ -36,6 +37,12 @@ export function sameOrderForAll(page: IndexedPage): boolean {
   return fixed(page.sorting) && page.questions.every((q) => fixed(q.doc.sorting));
 }
 
+/** The rows a page is kept by, as read. */
+export interface PageRows {
+  collector: CollectorRow;
+  survey: SurveyRow;
+}
+
 /** Every value of a stored row but its response count (which moves with every response and shows
  * nowhere on a page), in the row's column order. */
 function rowKey(row: object): string {
@@ -51,8 +58,7 @@ export function pageKey(
   url: string,
   language: string,
   look: { styles: string[]; logoUrl: string | null },
-  collector: CollectorRow,
-  survey: SurveyRow,
+  { collector, survey }: PageRows,
 ): string {
   return `${url}\u0003${language}\u0003${look.styles.join(' ')}\u0003${look.logoUrl}\u0003${rowKey(collector)}\u0003${rowKey(survey)}`;
 }
@@ -66,6 +72,20 @@ export function keep(markup: string): KeptPage | null {
   for (let i = 0; i < cut.length; i++) (i % 2 === 0 ? texts : holes).push(cut[i] as Hole);
   const once = (h: Hole) => holes.filter((x) => x === h).length === 1;
   return once('csrf') && once('shown') && once('started') && holes.length === 3 ? { texts, holes } : null;
+}
+
+/** The page kept under `key`, drawn with its holes by `draw` on first use; null when it cannot be
+ * kept (then it is drawn for the respondent). */
+export async function keptPage(
+  deps: Deps,
+  key: string,
+  draw: () => Promise<string>,
+): Promise<KeptPage | null> {
+  const hit = deps.caches.respondentPages.get(key);
+  if (hit) return hit;
+  const cut = keep(await draw());
+  if (cut) deps.caches.respondentPages.set(key, cut);
+  return cut;
 }
 
 /** A kept page with one respondent's values. */

@@ -11,7 +11,6 @@ import type { Deps } from '../../context.js';
 import {
   type Collector,
   CollectorNotOpen,
-  type CollectorRow,
   closedReason,
   collectorRowByToken,
   parseCollector,
@@ -35,7 +34,6 @@ import { type ResponseRow, storedPages } from '../../domain/responses/responses.
 import { finishLater } from '../../domain/responses/resume.js';
 import { answerPosted, exitPosted, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
-import type { SurveyRow } from '../../domain/surveys/access.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import { respondentLanguage } from '../../domain/surveys/translations.js';
 import {
@@ -59,7 +57,7 @@ import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
 import { localized } from './localize.js';
-import { fill, holes, keep, pageKey, sameOrderForAll } from './page-cache.js';
+import { fill, holes, keptPage, type PageRows, pageKey, sameOrderForAll } from './page-cache.js';
 import { numberedBefore, questionFields } from './questions.js';
 import { quizResultsSection } from './quiz-results.js';
 import { quotaEnd } from './quota-end.js';
@@ -91,10 +89,8 @@ interface Ctx {
   recipient?: RecipientRow;
   language: PageLanguage;
   t: Translate;
-  /** the collector's and survey's rows as read (the key of a kept page) */
-  rows: { collector: CollectorRow; survey: SurveyRow };
-  /** shown in a translation's language */
-  translated: boolean;
+  /** the rows a kept page is keyed by (page-cache.ts); null in a translation's language */
+  rows: PageRows | null;
 }
 
 /** The survey link (or `sub` below it) with the link's own query kept. */
@@ -295,8 +291,7 @@ export function respondPages(deps: Deps) {
         token,
         path: `/r/${token}`,
         query,
-        rows: { collector: row, survey: stored },
-        translated: l.translation !== null,
+        rows: l.translation ? null : { collector: row, survey: stored },
       };
     }
 
@@ -324,13 +319,8 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
       );
     }
 
-    /** The session token, minted (and set as a cookie) on first sight (`fresh`: no response can
-     * have it yet). */
-    function session(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      ctx: Ctx,
-    ): { sess: string; fresh: boolean } {
+    /** The session token, minted (and set as a cookie) on first sight (then `fresh`: no response has it). */
+    function session(request: FastifyRequest, reply: FastifyReply, ctx: Ctx) {
       const existing = readCookie(request, sessionCookie(ctx));
       if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return { sess: existing, fresh: false };
       const minted = newSessionToken();
@@ -382,42 +372,22 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
           const r = { ...ctx, link: new URLSearchParams(ctx.query), respondentKey: sha256(sess) };
           const view = await pageView(deps, r, response, place.pageId);
           const values = valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!);
+          const { screen } = request.query;
           const body = oneAtATime(ctx.survey)
-            ? renderScreen(
-                deps,
-                ctx,
-                stamps,
-                response,
-                place,
-                request.query.screen,
-                undefined,
-                new Map(),
-                at,
-                view,
-              )
+            ? renderScreen(deps, ctx, stamps, response, place, screen, undefined, new Map(), at, view)
             : renderSurveyPage(deps, ctx, stamps, place, values, new Map(), at, view);
           return markupOf(reply, ctx.survey.title, body, ctx.survey);
         };
-        const page = ctx.index.pageById.get(place.pageId)!;
-        if (response || ctx.recipient || ctx.translated || !sameOrderForAll(page))
-          return sendPage(reply, await draw(stampsOf(deps, sess), started), 200, { noindex: true });
-        // Everyone's page but for their own stamps: drawn once, kept, filled in.
-        const key = pageKey(
-          `${baseUrl(request)}${request.url}`,
-          ctx.language.lang,
-          lookOf(ctx.survey),
-          ctx.rows.collector,
-          ctx.rows.survey,
-        );
-        let kept = deps.caches.respondentPages.get(key);
-        if (!kept) {
-          const cut = keep(await draw(holes.stamps, holes.started));
-          if (!cut) return sendPage(reply, await draw(stampsOf(deps, sess), started), 200, { noindex: true });
-          deps.caches.respondentPages.set(key, cut);
-          kept = cut;
-        }
         const stamps = stampsOf(deps, sess);
-        const markup = fill(kept, { csrf: stamps.csrf, shown: stamps.shown(place.pageId), started });
+        // Everyone's page but for their own stamps: drawn once, kept, filled in.
+        const key =
+          ctx.rows && !response && !ctx.recipient && sameOrderForAll(ctx.index.pageById.get(place.pageId)!)
+            ? pageKey(`${baseUrl(request)}${request.url}`, ctx.language.lang, lookOf(ctx.survey), ctx.rows)
+            : null;
+        const kept = key && (await keptPage(deps, key, () => draw(holes.stamps, holes.started)));
+        const markup = kept
+          ? fill(kept, { csrf: stamps.csrf, shown: stamps.shown(place.pageId), started })
+          : await draw(stamps, started);
         return sendPage(reply, markup, 200, { noindex: true });
       },
     );
