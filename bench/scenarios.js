@@ -315,3 +315,73 @@ export const launchDay = {
   target: 'informative: completed responses/s at that point, 0 errors, the outbox lag, CPU per side',
   optIn: true,
 };
+
+/**
+ * respondent_submit (opt-in: name it in --only): a respondent's first page posted through the
+ * page's form, each request as another respondent (a session that drew the page beforehand: its
+ * cookie, CSRF token and shown stamp), answered by the redirect to the next page. wrk is one client
+ * address, so the server must run with the respondent submission caps raised (not 0: the counting
+ * is part of a submission's cost), e.g. RESPONSES_PER_MINUTE_PER_ADDRESS=1000000000 in the bench's
+ * environment.
+ */
+scenarios.push({
+  name: 'respondent_submit',
+  optIn: true,
+  description:
+    "POST /r/{token}: the first page's form with valid answers, each request a new respondent (drawn beforehand)",
+  target: '>= 0.10 of floor on SQLite, >= 0.06 on PostgreSQL',
+  prepare: async (ctx) => {
+    // The per-collector cap is off by default; the per-address one must be raised.
+    if (!(Number(process.env.RESPONSES_PER_MINUTE_PER_ADDRESS) >= 1e8))
+      throw new Error(
+        'respondent_submit: run the bench with RESPONSES_PER_MINUTE_PER_ADDRESS=1000000000 (wrk is one client address)',
+      );
+    const { collector } = await collectSetup(ctx);
+    const path = new URL(collector.url).pathname;
+    // Enough respondents for the warm-up, the run and the sample at up to 8,000 posts a second.
+    const at = process.argv.indexOf('--duration');
+    const duration = at > 0 ? Number(process.argv[at + 1]) : 10;
+    const count = Number(process.env.BENCH_RESPONDENTS ?? (duration + 3) * 8000);
+    const draw = async () => {
+      const page = await ctx.http(ctx.base, 'GET', path);
+      const cookie = page.headers['set-cookie'][0].split(';')[0];
+      const field = (name) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.text)[1];
+      const form = new URLSearchParams([
+        ['csrf', field('csrf')],
+        ['p', field('p')],
+        ['started', field('started')],
+        ['shown', field('shown')],
+        ['leave_this_blank', ''],
+        ['nav', 'next'],
+      ]);
+      // Answers: the first choice of each radio/checkbox question, a name and an email address.
+      const seen = new Set();
+      for (const [, name, value] of page.text.matchAll(
+        /type="(?:radio|checkbox)" id="[^"]*" name="([^"]+)" value="([^"]+)"/g,
+      ))
+        if (!seen.has(name)) seen.add(name) && form.append(name, value);
+      for (const [, type, name] of page.text.matchAll(
+        /<input type="(text|email)" id="[^"]*" name="(q_\d+_\d+)"/g,
+      ))
+        form.append(name, type === 'email' ? 'someone@example.com' : 'Someone');
+      return `${cookie}\t${form.toString()}`;
+    };
+    const lines = [];
+    let started = 0;
+    const workers = Array.from({ length: 16 }, async () => {
+      while (started++ < count) lines.push(await draw());
+    });
+    await Promise.all(workers);
+    const file = join(ctx.dir, 'respondent-forms.tsv');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    process.env.BENCH_FORMS = file;
+    const [cookie, body] = lines.pop().split('\t');
+    return {
+      path,
+      method: 'POST',
+      body,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      script: new URL('./post-form-pool.lua', import.meta.url).pathname,
+    };
+  },
+});

@@ -12,8 +12,9 @@
 import type { ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Region } from './config.js';
-import type { CollectorsTable } from './db/tables/collect.js';
+import type { CollectorsTable, ResponsesTable } from './db/tables/collect.js';
 import type { RateCountersTable } from './db/tables/platform.js';
+import type { FlaggedResponsesTable } from './db/tables/screening.js';
 import type { SurveysTable } from './db/tables/surveys.js';
 import type { Caller, CallerRow, ScopeList } from './domain/accounts/caller.js';
 import type { DesignIndex, Seeks } from './domain/responses/types.js';
@@ -82,6 +83,14 @@ export class Every {
 type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
 /** A prepared statement (db/prepared.ts) of one id → its rows. */
 type RowsById<Table> = (id: string) => Promise<Selectable<Table>[]>;
+/** A prepared statement of a collector id and a respondent key → its rows. */
+type RowsByKey<Table> = (collectorId: string, respondentKey: string) => Promise<Selectable<Table>[]>;
+
+/** A page's markup cut at its holes (web/respond/page-cache.ts): text, hole, text, …, text. */
+export interface KeptPage {
+  texts: string[];
+  holes: ('csrf' | 'shown' | 'started')[];
+}
 
 /** Work a process runs in the background (named by what stops it, so this file imports no code
  * and no module that needs Deps). */
@@ -146,6 +155,19 @@ export interface Caches {
    * metadata, by issuer or metadata location, with when it was read (performance.now()); read
    * again after an hour, or at once after a failure. (Typed there, as analyzeResults.) */
   ssoProviders: CacheMap<string, { at: number; value: Promise<object> }>;
+  /** domain/collectors/collectors.ts: a collector's row by its weblink token, prepared once. */
+  collectorTokens: Slot<RowsById<CollectorsTable>>;
+  /** domain/surveys/translations.ts: a survey's enabled languages, prepared once. */
+  enabledTranslations: Slot<(surveyId: string) => Promise<{ language: string }[]>>;
+  /** web/respond/page-cache.ts: a new respondent's page as markup with holes for the respondent's own
+   * values (CSRF token, shown stamp, start), keyed by the request's URL and host and everything of the
+   * collector and survey rows it shows (design_version among them) and the page's language, so an
+   * edit of any of them is a new key; at most 500 pages. */
+  respondentPages: CacheMap<string, KeptPage>;
+  /** domain/responses/responses.ts: a respondent session's latest response in a collector, prepared once. */
+  respondentResponses: Slot<RowsByKey<ResponsesTable>>;
+  /** domain/screening/screen.ts: a respondent session's response kept aside in a collector, prepared once. */
+  respondentFlagged: Slot<RowsByKey<FlaggedResponsesTable>>;
   /** http/pipeline.ts: request validators compiled from route schemas (`CompiledSchemas`). */
   validators: CompiledSchemas['validators'];
   /** http/pipeline.ts: reply serializers compiled from route schemas (`CompiledSchemas`). */
@@ -190,6 +212,11 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     diskFree: new CacheMap(10),
     analyzeResults: new CacheMap(200),
     ssoProviders: new CacheMap(4),
+    collectorTokens: new Slot(),
+    enabledTranslations: new Slot(),
+    respondentPages: new CacheMap(500),
+    respondentResponses: new Slot(),
+    respondentFlagged: new Slot(),
     ...compiledSchemas,
   };
   return {

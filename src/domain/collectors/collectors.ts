@@ -16,6 +16,7 @@ import {
   requireSurvey,
   type SurveyArea,
   type SurveyRow,
+  surveyRow,
 } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
 import {
@@ -332,12 +333,19 @@ export async function collectorById(deps: Deps, id: string): Promise<Collector |
 
 /** The weblink collector behind a respondent URL token, or undefined. */
 export async function collectorByToken(deps: Deps, token: string): Promise<Collector | undefined> {
-  const row = await deps.db.kysely
-    .selectFrom('collectors')
-    .selectAll()
-    .where('url_token', '=', token)
-    .executeTakeFirst();
+  const row = await collectorRowByToken(deps, token);
   return row ? parseCollector(row) : undefined;
+}
+
+/** A collector's row by its weblink token, as stored (the respondent page's first read). */
+export async function collectorRowByToken(deps: Deps, token: string): Promise<CollectorRow | undefined> {
+  const { db } = deps;
+  const [row] = await deps.caches.collectorTokens.get(() =>
+    prepareQuery<Selectable<CollectorsTable>, [string]>(db, 1, (token) =>
+      db.kysely.selectFrom('collectors').selectAll().where('url_token', '=', token),
+    ),
+  )(token);
+  return row;
 }
 
 export type ClosedReason = 'closed' | 'expired' | 'full';
@@ -374,8 +382,12 @@ export function closedReason(
 }
 
 /** The survey a collector collects for (the respondent page's view; not an access decision). */
-export async function surveyOfCollector(deps: Deps, c: Collector): Promise<SurveyRow | undefined> {
-  return deps.db.kysely.selectFrom('surveys').selectAll().where('id', '=', c.survey_id).executeTakeFirst();
+export async function surveyOfCollector(
+  deps: Deps,
+  c: Pick<Collector, 'survey_id'>,
+): Promise<SurveyRow | undefined> {
+  const [row] = await surveyRow(deps, c.survey_id);
+  return row;
 }
 
 export interface CollectStats {

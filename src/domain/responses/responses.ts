@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { type AnswerCondition, answerCondition } from '../../db/stores/answer-filter.js';
 import { keysHaveChoice, rewriteKeys } from '../../db/stores/response-keys.js';
@@ -609,14 +610,19 @@ export async function responseOfRespondent(
   collectorId: string,
   respondentKey: string,
 ): Promise<ResponseRow | undefined> {
-  return deps.db.kysely
-    .selectFrom('responses')
-    .selectAll()
-    .where('respondent_key', '=', respondentKey)
-    .where('collector_id', '=', collectorId)
-    .orderBy('ordinal', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const { db } = deps;
+  const [row] = await deps.caches.respondentResponses.get(() =>
+    prepareQuery<ResponseRow, [string, string]>(db, 2, (collectorId, respondentKey) =>
+      db.kysely
+        .selectFrom('responses')
+        .selectAll()
+        .where('respondent_key', '=', respondentKey)
+        .where('collector_id', '=', collectorId)
+        .orderBy('ordinal', 'desc')
+        .limit(1),
+    ),
+  )(collectorId, respondentKey);
+  return row;
 }
 
 /** The response behind an edit_url token, if any. */

@@ -12,6 +12,7 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { FlaggedResponsesTable } from '../../db/tables/screening.js';
 import { addressKey } from '../../platform/addresses.js';
 import { JsonObject, parseAs, StringList } from '../../platform/json.js';
@@ -133,13 +134,19 @@ export async function flaggedOfRespondent(
   collectorId: string,
   respondentKey: string,
 ): Promise<FlaggedRow | undefined> {
-  return deps.db.kysely
-    .selectFrom('flagged_responses')
-    .selectAll()
-    .where('collector_id', '=', collectorId)
-    .where('respondent_key', '=', respondentKey)
-    .orderBy('date_created', 'desc')
-    .executeTakeFirst();
+  const { db } = deps;
+  const [row] = await deps.caches.respondentFlagged.get(() =>
+    prepareQuery<FlaggedRow, [string, string]>(db, 2, (collectorId, respondentKey) =>
+      db.kysely
+        .selectFrom('flagged_responses')
+        .selectAll()
+        .where('collector_id', '=', collectorId)
+        .where('respondent_key', '=', respondentKey)
+        .orderBy('date_created', 'desc')
+        .limit(1),
+    ),
+  )(collectorId, respondentKey);
+  return row;
 }
 
 /** A flagged response in the shape of a response (what the flow's page placement and the API's

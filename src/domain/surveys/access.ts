@@ -28,7 +28,7 @@ const notFound = () => new ApiError(1020, 'Survey not found.');
  * 403/1016; anyone else gets 404/1020 (someone else's survey is indistinguishable from a missing one).
  */
 /** A survey's row by id (the hot path of every survey-scoped request). */
-function surveyRow(deps: Deps, id: string): Promise<SurveyRow[]> {
+export function surveyRow(deps: Deps, id: string): Promise<SurveyRow[]> {
   const { db } = deps;
   return deps.caches.surveyRows.get(() =>
     prepareQuery<SurveyRow, [string]>(db, 1, (id) =>

@@ -2,6 +2,7 @@
 // language holding {default, translation, context, resource_id} entries, matched against the
 // survey's current strings so that changed source text shows up as stale.
 import type { Deps } from '../../context.js';
+import { prepareQuery } from '../../db/prepared.js';
 import { ApiError } from '../../platform/errors.js';
 import { acceptedLanguages } from '../../platform/i18n/index.js';
 import type { SurveyRow } from './access.js';
@@ -290,13 +291,17 @@ export async function respondentLanguage(
   chosen: string | undefined,
   acceptLanguage: string | undefined,
 ): Promise<RespondentLanguage> {
-  const enabled = await deps.db.kysely
-    .selectFrom('survey_translations')
-    .select('language')
-    .where('survey_id', '=', survey.id)
-    .where('enabled', '=', 1)
-    .orderBy('language')
-    .execute();
+  const { db } = deps;
+  const enabled = await deps.caches.enabledTranslations.get(() =>
+    prepareQuery<{ language: string }, [string]>(db, 1, (id) =>
+      db.kysely
+        .selectFrom('survey_translations')
+        .select('language')
+        .where('survey_id', '=', id)
+        .where('enabled', '=', 1)
+        .orderBy('language'),
+    ),
+  )(survey.id);
   const codes = [survey.language, ...enabled.map((r) => r.language).filter((l) => l !== survey.language)];
   const choices = codes.map((c) => findLanguage(c) ?? { id: c, name: c, native_name: c });
   const picked =

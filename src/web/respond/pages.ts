@@ -12,7 +12,8 @@ import {
   type Collector,
   CollectorNotOpen,
   closedReason,
-  collectorByToken,
+  collectorRowByToken,
+  parseCollector,
   surveyOfCollector,
 } from '../../domain/collectors/collectors.js';
 import { checkCollectorPassword } from '../../domain/collectors/password.js';
@@ -56,12 +57,13 @@ import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
 import { localized } from './localize.js';
+import { fill, holes, keptPage, type PageRows, pageKey, sameOrderForAll } from './page-cache.js';
 import { numberedBefore, questionFields } from './questions.js';
 import { quizResultsSection } from './quiz-results.js';
 import { quotaEnd } from './quota-end.js';
 import { continueResponse, laterButton, resumeRoutes } from './resume.js';
 import { renderScreen } from './screen.js';
-import { respondentResponse, screeningFields, screenPost } from './screening.js';
+import { type FormStamps, respondentResponse, screeningFields, screenPost, stampsOf } from './screening.js';
 import { SCRIPT } from './script.js';
 import {
   csrfToken,
@@ -87,6 +89,8 @@ interface Ctx {
   recipient?: RecipientRow;
   language: PageLanguage;
   t: Translate;
+  /** the rows a kept page is keyed by (page-cache.ts); null in a translation's language */
+  rows: PageRows | null;
 }
 
 /** The survey link (or `sub` below it) with the link's own query kept. */
@@ -96,22 +100,21 @@ function linkOf(ctx: Ctx, sub = ''): string {
 
 /** A respondent page: the survey's header (title, logo; no links away) and colour, and its language. */
 function send(reply: FastifyReply, status: number, title: string, body: Html, survey?: Themed): FastifyReply {
+  return sendPage(reply, markupOf(reply, title, body, survey), status, { noindex: true });
+}
+
+function markupOf(reply: FastifyReply, title: string, body: Html, survey?: Themed): string {
   const look = lookOf(survey);
   const base = baseUrl(reply.request);
   const lang = survey?.language ?? browserLanguage(reply.request.headers['accept-language']);
-  return sendPage(
-    reply,
-    layout(title, html`<div class="respond">${body}</div>`, {
-      ...frameLanguage(lang),
-      header: respondentHeader({ title: survey?.title ?? translator(lang)('survey'), logoUrl: look.logoUrl }),
-      styles: look.styles,
-      // tells an embedding page (embed.js) the page's height
-      scripts: ['/assets/respond-frame.js'],
-      head: survey ? shareTags(survey, `${base}${reply.request.url.split('?')[0]}`, base) : undefined,
-    }),
-    status,
-    { noindex: true },
-  );
+  return layout(title, html`<div class="respond">${body}</div>`, {
+    ...frameLanguage(lang),
+    header: respondentHeader({ title: survey?.title ?? translator(lang)('survey'), logoUrl: look.logoUrl }),
+    styles: look.styles,
+    // tells an embedding page (embed.js) the page's height
+    scripts: ['/assets/respond-frame.js'],
+    head: survey ? shareTags(survey, `${base}${reply.request.url.split('?')[0]}`, base) : undefined,
+  });
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -146,7 +149,7 @@ function queryOf(request: FastifyRequest): string {
 function renderSurveyPage(
   deps: Deps,
   ctx: Ctx,
-  session: string,
+  stamps: FormStamps,
   place: Place,
   values: Values,
   errors: Map<string, Message>,
@@ -176,13 +179,13 @@ function renderSurveyPage(
   return html`${languageSwitcher(ctx.language, ctx.path, ctx.query, p.id, ctx.t('language'))}<h1>${ctx.survey.title}</h1>
 ${summary}
 <form method="post" action="${action}" novalidate data-respond${p.questions.some((q) => q.displayType === 'file_upload') ? raw(' enctype="multipart/form-data"') : ''}>
-<input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
+<input type="hidden" name="csrf" value="${stamps.csrf}">
 <input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="started" value="${started}">
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 ${questions}
-${screeningFields(deps, session, p.id)}
+${screeningFields(deps, stamps, p.id)}
 <nav class="survey-nav" aria-label="${ctx.t('pages_label')}">
 ${place.back && s.buttons_text.prev_button ? html`<button type="submit" name="nav" value="prev" class="secondary">${s.buttons_text.prev_button}</button>` : ''}
 <button type="submit" name="nav" value="${isLast ? 'done' : 'next'}">${isLast ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
@@ -262,7 +265,9 @@ export function respondPages(deps: Deps) {
     ): Promise<Ctx | null> {
       const token = request.params.token;
       if (!/^[A-Za-z0-9]{6,40}$/.test(token)) return null;
-      const collector = await collectorByToken(deps, token);
+      const row = await collectorRowByToken(deps, token);
+      if (!row) return null;
+      const collector = parseCollector(row);
       if (collector?.type !== 'weblink' && collector?.type !== 'email') return null;
       const query = queryOf(request);
       // An email collector answers only its recipients' personal links.
@@ -286,6 +291,7 @@ export function respondPages(deps: Deps) {
         token,
         path: `/r/${token}`,
         query,
+        rows: l.translation ? null : { collector: row, survey: stored },
       };
     }
 
@@ -313,13 +319,13 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
       );
     }
 
-    /** The session token, minted (and set as a cookie) on first sight. */
-    function session(request: FastifyRequest, reply: FastifyReply, ctx: Ctx): string {
+    /** The session token, minted (and set as a cookie) on first sight (then `fresh`: no response has it). */
+    function session(request: FastifyRequest, reply: FastifyReply, ctx: Ctx) {
       const existing = readCookie(request, sessionCookie(ctx));
-      if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
-      const fresh = newSessionToken();
-      setCookie(deps, reply, sessionCookie(ctx), fresh, ctx.path, 60 * 60 * 24 * 30, embeddable(ctx));
-      return fresh;
+      if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return { sess: existing, fresh: false };
+      const minted = newSessionToken();
+      setCookie(deps, reply, sessionCookie(ctx), minted, ctx.path, 60 * 60 * 24 * 30, embeddable(ctx));
+      return { sess: minted, fresh: true };
     }
 
     function passwordOk(request: FastifyRequest, ctx: Ctx): boolean {
@@ -352,33 +358,37 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
       async (request, reply) => {
         const ctx = await load(request, reply);
         if (!ctx) return notFound(reply);
-        const sess = session(request, reply, ctx);
+        const { sess, fresh } = session(request, reply, ctx);
         const reason = closedReason(ctx.collector, deps.clock.now());
         if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
         if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
-        const response = await respondentResponse(deps, ctx.collector.id, sha256(sess));
+        // A session minted now has no response (nor one kept aside) to look up.
+        const response = fresh ? undefined : await respondentResponse(deps, ctx.collector.id, sha256(sess));
         const stop = gate(reply, ctx, response);
         if (stop) return stop;
         const place = placeOf(ctx.index, response, request.query.p);
         const started = response?.date_created ?? deps.clock.now().toISOString();
-        const r = { ...ctx, link: new URLSearchParams(ctx.query), respondentKey: sha256(sess) };
-        const view = await pageView(deps, r, response, place.pageId);
-        const values = valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!);
-        const body = oneAtATime(ctx.survey)
-          ? renderScreen(
-              deps,
-              ctx,
-              sess,
-              response,
-              place,
-              request.query.screen,
-              undefined,
-              new Map(),
-              started,
-              view,
-            )
-          : renderSurveyPage(deps, ctx, sess, place, values, new Map(), started, view);
-        return send(reply, 200, ctx.survey.title, body, ctx.survey);
+        const draw = async (stamps: FormStamps, at: string) => {
+          const r = { ...ctx, link: new URLSearchParams(ctx.query), respondentKey: sha256(sess) };
+          const view = await pageView(deps, r, response, place.pageId);
+          const values = valuesOf(ctx, response, ctx.index.pageById.get(place.pageId)!);
+          const { screen } = request.query;
+          const body = oneAtATime(ctx.survey)
+            ? renderScreen(deps, ctx, stamps, response, place, screen, undefined, new Map(), at, view)
+            : renderSurveyPage(deps, ctx, stamps, place, values, new Map(), at, view);
+          return markupOf(reply, ctx.survey.title, body, ctx.survey);
+        };
+        const stamps = stampsOf(deps, sess);
+        // Everyone's page but for their own stamps: drawn once, kept, filled in.
+        const key =
+          ctx.rows && !response && !ctx.recipient && sameOrderForAll(ctx.index.pageById.get(place.pageId)!)
+            ? pageKey(`${baseUrl(request)}${request.url}`, ctx.language.lang, lookOf(ctx.survey), ctx.rows)
+            : null;
+        const kept = key && (await keptPage(deps, key, () => draw(holes.stamps, holes.started)));
+        const markup = kept
+          ? fill(kept, { csrf: stamps.csrf, shown: stamps.shown(place.pageId), started })
+          : await draw(stamps, started);
+        return sendPage(reply, markup, 200, { noindex: true });
       },
     );
 
@@ -633,8 +643,19 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
             started ?? deps.clock.now().toISOString(),
           ];
           const body = oneAtATime(ctx.survey)
-            ? renderScreen(deps, ctx, sess, response, place, form.screen, values, outcome.errors, at, view)
-            : renderSurveyPage(deps, ctx, sess!, place, values, outcome.errors, at, view);
+            ? renderScreen(
+                deps,
+                ctx,
+                stampsOf(deps, sess),
+                response,
+                place,
+                form.screen,
+                values,
+                outcome.errors,
+                at,
+                view,
+              )
+            : renderSurveyPage(deps, ctx, stampsOf(deps, sess), place, values, outcome.errors, at, view);
           return send(reply, 422, ctx.t('check_title', { title: ctx.survey.title }), body, ctx.survey);
         }
         if (outcome.kind === 'screen') return reply.redirect(here(outcome.pageId, outcome.screen), 303);

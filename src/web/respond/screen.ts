@@ -18,9 +18,8 @@ import { languageSwitcher, type PageLanguage, shown as shownText } from './langu
 import { numberedBefore, questionFields } from './questions.js';
 import { laterButton } from './resume.js';
 import { SCREEN_SCRIPT } from './screen-script.js';
-import { screeningFields } from './screening.js';
+import { type FormStamps, screeningFields } from './screening.js';
 import { SCRIPT } from './script.js';
-import { csrfToken } from './session.js';
 
 /** What of the respondent page's context a screen needs. */
 export interface ScreenCtx extends Pick<Respondent, 'recipient'> {
@@ -52,7 +51,7 @@ function savedValues(ctx: ScreenCtx, response: ResponseRow | undefined, pageId: 
 export function renderScreen(
   deps: Deps,
   ctx: ScreenCtx,
-  session: string,
+  stamps: FormStamps,
   response: ResponseRow | undefined,
   place: Place,
   asked: unknown,
@@ -89,14 +88,14 @@ export function renderScreen(
   return html`${languageSwitcher(ctx.language, ctx.path, ctx.query, p.id, ctx.t('language'))}<h1>${ctx.survey.title}</h1>
 ${summary}
 <form method="post" action="${ctx.path}${query}" novalidate data-respond data-screen${files ? raw(' enctype="multipart/form-data"') : ''}>
-<input type="hidden" name="csrf" value="${csrfToken(deps, session)}">
+<input type="hidden" name="csrf" value="${stamps.csrf}">
 <input type="hidden" name="p" value="${p.id}">
 <input type="hidden" name="screen" value="${at.screen}">
 <input type="hidden" name="started" value="${started}">
 ${p.title ? html`<h2 class="page-title">${richText(p.title, view.recall)}</h2>` : ''}
 ${p.description && at.screen === 0 ? html`<p>${richText(p.description, view.recall)}</p>` : ''}
 <div class="screen">${questions}</div>
-${screeningFields(deps, session, p.id)}
+${screeningFields(deps, stamps, p.id)}
 <nav class="survey-nav" aria-label="${ctx.t('pages_label')}">
 <button type="submit" name="nav" value="${at.finishes ? 'done' : 'next'}">${at.finishes ? s.buttons_text.done_button : s.buttons_text.next_button}</button>
 <span class="muted enter-hint" hidden>${ctx.t('enter_hint')}</span>

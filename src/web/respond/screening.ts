@@ -19,7 +19,7 @@ import {
 import { randomToken, sha256 } from '../../platform/secrets.js';
 import { type Html, html } from '../html.js';
 import type { Form } from './form-answers.js';
-import { readCookie, setCookie } from './session.js';
+import { csrfToken, readCookie, setCookie } from './session.js';
 
 export { respondentResponse } from '../../domain/screening/screen.js';
 
@@ -27,9 +27,21 @@ export { respondentResponse } from '../../domain/screening/screen.js';
  * order and hidden from assistive technology: no person fills it), and the CAPTCHA's widget when
  * the operator configured one (its script adds the token field; without JavaScript there is none,
  * which is never held against the respondent). */
-export function screeningFields(deps: Deps, session: string, pageId: string): Html {
-  return html`<input type="hidden" name="${SHOWN_FIELD}" value="${shownStamp(deps, sha256(session), pageId)}">
+export function screeningFields(deps: Deps, stamps: FormStamps, pageId: string): Html {
+  return html`<input type="hidden" name="${SHOWN_FIELD}" value="${stamps.shown(pageId)}">
 <div class="visually-hidden" aria-hidden="true"><label for="${HONEYPOT_FIELD}">Leave this field empty</label><input type="text" id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" value="" tabindex="-1" autocomplete="off"></div>${captchaWidget(deps)}`;
+}
+
+/** The respondent's own values a page's form carries: its CSRF token and the signed instant a
+ * page was drawn (the kept pages of page-cache.ts fill them in per respondent). */
+export interface FormStamps {
+  csrf: string;
+  shown: (pageId: string) => string;
+}
+
+/** A session's form stamps, drawn now. */
+export function stampsOf(deps: Deps, session: string): FormStamps {
+  return { csrf: csrfToken(deps, session), shown: (pageId) => shownStamp(deps, sha256(session), pageId) };
 }
 
 function captchaWidget(deps: Deps): Html | '' {
