@@ -3,7 +3,7 @@
 // standard validator (Ajv, draft 2020-12) compiles.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { FILE_KINDS, jsonSchemaOf, schemaFile } from '../../src/domain/archive/format.js';
 

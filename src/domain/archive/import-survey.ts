@@ -220,6 +220,9 @@ async function writeResponses(
   const flush = async () => {
     if (batch.length === 0) return;
     const minted = await deps.ids.take(batch.length);
+    // Started together in the batch's order, so the store group-commits them (in that order: the
+    // copies keep the archive's order of responses).
+    const writes: Array<Promise<unknown>> = [];
     for (const [i, r] of batch.entries()) {
       const collector = collectors.get(r.collector_id);
       if (!collector) throw new ArchiveRefused(`response ${r.id}: its collector is not in survey.json`);
@@ -288,36 +291,40 @@ async function writeResponses(
           }))
           .filter((q) => q.answers.length > 0),
       }));
-      await createResponse(
-        deps,
-        respondent,
-        survey,
-        collector,
-        index,
-        {
-          pages,
-          custom_variables: r.custom_variables,
-          custom_value: r.custom_value,
-          response_status: r.response_status,
-          ip_address: r.ip_address,
-          first_name: r.first_name,
-          last_name: r.last_name,
-          email_address: r.email_address,
-        },
-        r.date_created,
-        {
-          id: minted[i],
-          totalTime: r.total_time,
-          dateModified: r.date_modified,
-          collectionMode: r.collection_mode,
-          metadata: r.metadata,
-          pagePath: r.page_path.map((p) => ids.get(p) ?? p),
-          // History, not news: no webhook, alert or activity replays an archived response.
-          silent: true,
-        },
+      writes.push(
+        createResponse(
+          deps,
+          respondent,
+          survey,
+          collector,
+          index,
+          {
+            pages,
+            custom_variables: r.custom_variables,
+            custom_value: r.custom_value,
+            response_status: r.response_status,
+            ip_address: r.ip_address,
+            first_name: r.first_name,
+            last_name: r.last_name,
+            email_address: r.email_address,
+          },
+          r.date_created,
+          {
+            id: minted[i],
+            totalTime: r.total_time,
+            dateModified: r.date_modified,
+            collectionMode: r.collection_mode,
+            metadata: r.metadata,
+            pagePath: r.page_path.map((p) => ids.get(p) ?? p),
+            // History, not news: no webhook, alert or activity replays an archived response.
+            silent: true,
+          },
+        ),
       );
-      responses++;
     }
+    const settled = await Promise.allSettled(writes);
+    for (const w of settled) if (w.status === 'rejected') throw w.reason;
+    responses += writes.length;
     batch = [];
   };
   for await (const r of readLines(archive, `${path}/responses.jsonl`, Response)) {
