@@ -47,7 +47,9 @@ for (let n = 0; n < 100; n++)
     pages: randomAnswers(details, r, n),
     custom_value: `c${n}`,
   });
-const cols = (raw.prepare('PRAGMA table_info(responses)').all() as Array<{ name: string }>).map((c) => c.name);
+const cols = (raw.prepare('PRAGMA table_info(responses)').all() as Array<{ name: string }>).map(
+  (c) => c.name,
+);
 const pick = cols.map((c) =>
   c === 'id'
     ? 'CAST(9000000000 + n.i AS TEXT)'
@@ -76,7 +78,10 @@ await deps.db.close();
 /** Runs a verb under /usr/bin/time -v: its seconds and peak resident set (MB). */
 function timed(verb: string[]): { seconds: number; peakMb: number } {
   const started = Date.now();
-  const res = spawnSync('/usr/bin/time', ['-v', process.execPath, 'dist/main.js', ...verb], { env, encoding: 'utf8' });
+  const res = spawnSync('/usr/bin/time', ['-v', process.execPath, 'dist/main.js', ...verb], {
+    env,
+    encoding: 'utf8',
+  });
   if (res.status !== 0) throw new Error(`${verb.join(' ')}: ${res.stderr}`);
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(res.stderr)?.[1]);
   return { seconds: (Date.now() - started) / 1000, peakMb: Math.round(kb / 1024) };
@@ -85,7 +90,11 @@ function timed(verb: string[]): { seconds: number; peakMb: number } {
 const zip = `${file}.zip`;
 const out = timed(['account', 'export', '--owner', a.user.username, '--to', zip]);
 const size = Math.round(statSync(zip).size / 1024 / 1024);
-console.log(`export: ${N} responses in ${out.seconds} s (${Math.round(N / out.seconds)}/s), peak RSS ${out.peakMb} MB, ${size} MB zip`);
+console.log(
+  `export: ${N} responses in ${out.seconds} s (${Math.round(N / out.seconds)}/s), peak RSS ${out.peakMb} MB, ${size} MB zip`,
+);
 const into = timed(['account', 'import', '--owner', target.user.username, '--from', zip]);
-console.log(`import: ${N} responses in ${into.seconds} s (${Math.round(N / into.seconds)}/s), peak RSS ${into.peakMb} MB`);
+console.log(
+  `import: ${N} responses in ${into.seconds} s (${Math.round(N / into.seconds)}/s), peak RSS ${into.peakMb} MB`,
+);
 for (const f of [file, `${file}-wal`, `${file}-shm`, zip]) rmSync(f, { force: true });

@@ -11,9 +11,11 @@ const DIR = join(import.meta.dirname, '../../docs/archive');
 
 describe('docs/archive', () => {
   it('holds exactly the generated schemas (run `survey-service account schema` after a change)', () => {
-    expect(readdirSync(DIR).filter((f) => f.endsWith('.schema.json')).sort()).toEqual(
-      FILE_KINDS.map(schemaFile).sort(),
-    );
+    expect(
+      readdirSync(DIR)
+        .filter((f) => f.endsWith('.schema.json'))
+        .sort(),
+    ).toEqual(FILE_KINDS.map(schemaFile).sort());
     for (const kind of FILE_KINDS)
       expect(JSON.parse(readFileSync(join(DIR, schemaFile(kind)), 'utf8')), schemaFile(kind)).toEqual(
         jsonSchemaOf(kind),
