@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../platform/version.js';
 import { accountCommands } from './accounts.js';
+import { archiveCommands } from './archive.js';
 import { auditCommands } from './audit.js';
 import type { Commands } from './common.js';
 import { exportCommands } from './exports.js';
@@ -18,6 +19,7 @@ import { templateCommands } from './templates.js';
 const areas: Commands[] = [
   serverCommands,
   accountCommands,
+  archiveCommands,
   teamCommands,
   templateCommands,
   outboxCommands,

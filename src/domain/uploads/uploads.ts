@@ -296,3 +296,24 @@ export async function surveyUpload(
     size: row.size,
   };
 }
+
+/** A survey's kept uploads whose response exists (an account archive copies them), by id. */
+export async function uploadsOfSurvey(deps: Deps, surveyId: string) {
+  const rows = await deps.db.kysely
+    .selectFrom('uploads as u')
+    .innerJoin('responses as r', 'r.id', 'u.response_id')
+    .select([
+      'u.id',
+      'u.response_id',
+      'u.question_id',
+      'u.file_name',
+      'u.content_type',
+      'u.size',
+      'u.sha256',
+      'u.storage_key',
+    ])
+    .where('u.survey_id', '=', surveyId)
+    .orderBy('u.id')
+    .execute();
+  return rows.map(({ storage_key, ...r }) => ({ ...r, path: pathOf(deps, storage_key) }));
+}

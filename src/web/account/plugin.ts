@@ -2,6 +2,7 @@
 // settings page, the security page (two-factor sign-in and sessions) and the linked apps of /account.
 import type { Deps } from '../../context.js';
 import { pageArea } from '../page-area.js';
+import { archivePages } from './archive.js';
 import { accountAuditPages } from './audit.js';
 import { accountPages } from './linked-apps.js';
 import { passwordPages } from './password.js';
@@ -24,5 +25,6 @@ export function accountArea(deps: Deps) {
     securityPages,
     accountPages,
     accountAuditPages,
+    archivePages,
   ]);
 }

@@ -2,7 +2,8 @@
 // password (POST /account/password) and the address (POST /account/email), both asking for the
 // current password, and to send the confirmation link again (POST /account/verify/resend); the
 // account's first and last name (POST /account/name), which invitation previews and test sends
-// greet. The plan is shown with what it allows in words.
+// greet. The plan is shown with what it allows in words; "Download everything" links to the
+// account's archive (GET /account/archive, archive.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../context.js';
@@ -153,6 +154,11 @@ ${
 <section aria-labelledby="import-heading">
 <h2 id="import-heading">Moving in</h2>
 <p><a href="/import">Import from SurveyMonkey</a>: copy your surveys, responses and contacts into this account.</p>
+</section>
+<section aria-labelledby="archive-heading">
+<h2 id="archive-heading">Taking everything with you</h2>
+<p>One zip file with your surveys and their designs, collectors, responses and uploaded files, your contacts and lists, webhooks and folders. Another server imports it as it is.</p>
+<p><a class="button secondary" href="/account/archive" download>Download everything</a></p>
 </section>`;
     return sendPage(
       reply,
