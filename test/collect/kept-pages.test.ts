@@ -84,8 +84,7 @@ describe('kept respondent pages', () => {
       expect(field(a.page, name)).not.toBe('');
       expect(field(a.page, name)).not.toBe(field(b.page, name));
     }
-    const strip = (page: string) =>
-      page.replace(/name="(csrf|shown|started)" value="[^"]*"/g, '');
+    const strip = (page: string) => page.replace(/name="(csrf|shown|started)" value="[^"]*"/g, '');
     expect(strip(a.page)).toBe(strip(b.page));
     expect(a.page).not.toContain('\u0001');
     const q = s.pages[0].questions[0];
