@@ -77,7 +77,13 @@ export interface Config {
   /** Response exports: EXPORT_DIR (default ./data/exports), files kept EXPORT_RETENTION_HOURS
    * (default 24), and exports of at most EXPORT_SYNC_MAX_RESPONSES (default 10000) made at once
    * rather than by the worker. */
-  exports: { dir: string; retentionHours: number; syncMaxResponses: number };
+  exports: {
+    dir: string;
+    retentionHours: number;
+    syncMaxResponses: number;
+    /** REPORT_FONTS_DIR: more fonts (.ttf, .otf, .ttc) the PDF report falls back to. */
+    reportFontsDir?: string;
+  };
   /** Files respondents upload: UPLOAD_DIR (default: `uploads` beside the SQLite file, or
    * ./data/uploads), UPLOAD_MAX_BYTES per file (default 10 MB), UPLOAD_TYPES the extensions taken. */
   uploads: {
@@ -327,6 +333,10 @@ export const ENV_SCHEMA = Type.Partial(
     EXPORT_DIR: text('./data/exports', 'where export files are written'),
     EXPORT_RETENTION_HOURS: whole(24, 'hours a finished export file is kept', 1),
     EXPORT_SYNC_MAX_RESPONSES: whole(10_000, 'exports of at most this many responses are made at once'),
+    REPORT_FONTS_DIR: text(
+      undefined,
+      'a folder of .ttf/.otf/.ttc fonts the PDF report uses for characters its own fonts lack (CJK…)',
+    ),
     UPLOAD_DIR: text(
       undefined,
       'where uploaded answer files are kept (default: uploads beside the SQLite file, or ./data/uploads)',
@@ -540,6 +550,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: s('EXPORT_DIR'),
       retentionHours: n('EXPORT_RETENTION_HOURS'),
       syncMaxResponses: n('EXPORT_SYNC_MAX_RESPONSES'),
+      reportFontsDir: str('REPORT_FONTS_DIR'),
     },
     uploads: {
       dir: str('UPLOAD_DIR') ?? defaultUploadDir(s('DATABASE_URL')),

@@ -34,7 +34,9 @@ const date = (name: string, v: string | undefined) => {
 export const exportCommands: Commands = (program) => {
   program
     .command('export')
-    .description("write a survey's responses to a file (CSV, XLSX, summary CSV or XLSX, or SPSS syntax)")
+    .description(
+      "write a survey's responses to a file (CSV, XLSX, summary CSV or XLSX, SPSS syntax, PDF report or PPTX slides)",
+    )
     .requiredOption('--survey <id>', 'the survey id')
     .addOption(new Option('--format <format>', 'file format').choices([...EXPORT_FORMATS]).default('csv'))
     .addOption(
@@ -51,7 +53,7 @@ export const exportCommands: Commands = (program) => {
     .option('--until <date>', 'responses created at or before')
     .option(
       '--compare <question id>',
-      'summary formats: split each line by the answers of this choice question',
+      'summary and report formats: split each line by the answers of this choice question',
     )
     .action(async (opts: ExportOptions) => {
       await withDeps('export', async (deps) => {

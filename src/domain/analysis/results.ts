@@ -10,6 +10,7 @@ import { quizOptions } from '../quiz/score.js';
 import type { DesignIndex, IndexedQuestion } from '../responses/design-index.js';
 import type { ResponseFilters } from '../responses/responses.js';
 import type { SurveyRow } from '../surveys/access.js';
+import { medianSeconds } from './completion-time.js';
 import { type Crosstab, isComparable, resultsBy } from './crosstab.js';
 import { type DropOff, dropOff } from './dropoff.js';
 import type { QuestionRollup } from './rollups.js';
@@ -31,6 +32,8 @@ export interface AnalyzeResults {
   dropOff: DropOff;
   /** the sentiment shares of each open-ended question's answers */
   sentiments: Map<string, SentimentShares>;
+  /** the completed responses' median time to complete, in seconds (null: none completed) */
+  medianSeconds: number | null;
 }
 
 /** Questions whose latest written answers the page lists. */
@@ -80,15 +83,28 @@ async function compute(
   by: IndexedQuestion | undefined,
 ): Promise<AnalyzeResults> {
   // Independent reads, at once (on PostgreSQL they run side by side).
-  const [{ total, items, compared }, { texts, words }, quiz, trend, stops, sentiments] = await Promise.all([
-    resultsBy(deps, index, filters, questions, by),
-    textResults(deps, survey.language, filters, questions, textual(questions)),
-    quizDistribution(deps, survey, index, filters),
-    responseTrend(deps, filters),
-    dropOff(deps, index, filters),
-    sentimentShares(deps, { ...filters, surveyId: survey.id }, questions),
-  ]);
-  return { total, items, compared, texts, words, quiz, trend, dropOff: stops, sentiments };
+  const [{ total, items, compared }, { texts, words }, quiz, trend, stops, sentiments, median] =
+    await Promise.all([
+      resultsBy(deps, index, filters, questions, by),
+      textResults(deps, survey.language, filters, questions, textual(questions)),
+      quizDistribution(deps, survey, index, filters),
+      responseTrend(deps, filters),
+      dropOff(deps, index, filters),
+      sentimentShares(deps, { ...filters, surveyId: survey.id }, questions),
+      medianSeconds(deps, { ...filters, surveyId: survey.id }),
+    ]);
+  return {
+    total,
+    items,
+    compared,
+    texts,
+    words,
+    quiz,
+    trend,
+    dropOff: stops,
+    sentiments,
+    medianSeconds: median,
+  };
 }
 
 /** The analyze page's figures of the responses matching `filters` (already narrowed to what the

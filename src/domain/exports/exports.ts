@@ -19,8 +19,11 @@ import { designIndex } from '../responses/design-index.js';
 import { assertResponsesReadable } from '../responses/plan-limit.js';
 import { countMatching, type ResponseFilters } from '../responses/responses.js';
 import { requireSurvey, type SurveyRow } from '../surveys/access.js';
-import { exportFormatOf, isSummary } from './formats.js';
+import { exportFormatOf, isCompared, isReport, isSummary } from './formats.js';
 import { buildLayout, type ValuesMode } from './layout.js';
+import { reportModel } from './report.js';
+import { renderPdf } from './report-pdf.js';
+import { renderPptx } from './report-pptx.js';
 import { compareQuestion, summaryLines, writeSummaryCsv, writeSummaryXlsx } from './summary.js';
 import {
   type ExportFormat,
@@ -45,7 +48,7 @@ export interface ExportSpec {
   endCreated?: string;
   /** Answers every exported response has (domain/analysis/filters.ts). */
   answers?: AnswerCondition[];
-  /** The summary formats: a single or multiple choice question splitting each line by its answers. */
+  /** The summary and report formats: a single or multiple choice question splitting each line by its answers. */
   compare?: string;
 }
 
@@ -76,10 +79,10 @@ function filtersOf(surveyId: string, spec: ExportSpec): ResponseFilters {
 /** The responses `spec` selects, refused with 402/1005 when the basic plan may not read them all. */
 async function selection(deps: Deps, paid: boolean, survey: SurveyRow, spec: ExportSpec) {
   if (spec.compare !== undefined) {
-    if (!isSummary(spec.format))
+    if (!isCompared(spec.format))
       throw new ApiError(
         1002,
-        `'compare_question_id' applies to the summary formats (summary, summary_xlsx) only.`,
+        `'compare_question_id' applies to the summary and report formats (summary, summary_xlsx, pdf, pptx) only.`,
       );
     compareQuestion(await designIndex(deps, survey), spec.compare);
   }
@@ -97,7 +100,8 @@ export function downloadName(survey: Pick<SurveyRow, 'title' | 'id'>, format: Ex
       .trim()
       .replace(/\s+/g, '_')
       .slice(0, 80) || `survey_${survey.id}`;
-  return `${base}${isSummary(format) ? '_summary' : ''}.${FILE_TYPES[format].ext}`;
+  const suffix = isSummary(format) ? '_summary' : isReport(format) ? '_report' : '';
+  return `${base}${suffix}.${FILE_TYPES[format].ext}`;
 }
 
 /** Writes the export `spec` of `survey` to `out` (responses up to `upTo`). */
@@ -125,7 +129,40 @@ async function writeExport(
     }
     case 'spss':
       return writeSpssSyntax(layout, out);
+    case 'pdf':
+    case 'pptx': {
+      const model = await reportModel(deps, survey, {
+        filters: { ...filters, maxOrdinal: upTo },
+        compare: spec.compare,
+      });
+      return spec.format === 'pdf'
+        ? renderPdf(model, deps.config.exports.reportFontsDir, out)
+        : renderPptx(model, out);
+    }
   }
+}
+
+/** What a PDF report shows: the analyze page's filter fields (ExportSpec's) and compare question. */
+export type ReportOptions = Pick<
+  ExportSpec,
+  'collectorIds' | 'status' | 'startCreated' | 'endCreated' | 'answers' | 'compare'
+>;
+
+/**
+ * The PDF report of a survey's results (the analyze page under `options`' filter and compare) written
+ * to `out`, as its owner's plan may read them (402/1005 when a basic plan's survey has more than it
+ * reads; 404/1020 for no such survey; 400/1002 for a compare question that cannot split it).
+ */
+export async function writePdfReport(
+  deps: Deps,
+  surveyId: string,
+  options: ReportOptions,
+  out: Writable,
+): Promise<void> {
+  const { survey, paid } = await surveyForCli(deps, surveyId);
+  const spec: ExportSpec = { ...options, format: 'pdf', values: 'text', bom: false };
+  const { upTo } = await selection(deps, paid, survey, spec);
+  await writeExport(deps, survey, spec, upTo, out);
 }
 
 /** Checks the plan rule before a direct download starts (so a refusal is an error, not a cut

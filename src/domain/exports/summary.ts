@@ -21,7 +21,7 @@ import { plainText, rowLabel } from './layout.js';
 
 /** One line of a question's summary: its row and answer labels, a count and what it is a share of,
  * or a statistic (no share; '' when nobody answered). */
-interface Entry {
+export interface Entry {
   row: string;
   answer: string;
   n: number | '';
@@ -38,7 +38,7 @@ const STATS: Array<[string, keyof Stats]> = [
 ];
 
 /** The lines of one question's summary (the same lines, in the same order, for any summary of q). */
-function entries(q: IndexedQuestion, s: QuestionSummary, total: number): Entry[] {
+export function entries(q: IndexedQuestion, s: QuestionSummary, total: number): Entry[] {
   const out: Entry[] = [];
   const line = (row: string, answer: string, n: number, of: number) => out.push({ row, answer, n, of });
   // Always every statistic line, so a group without answers keeps the lines aligned with the total.

@@ -19,6 +19,11 @@ export const FILE_TYPES: Record<ExportFormat, { ext: string; mime: string }> = {
     mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   },
   spss: { ext: 'sps', mime: 'text/plain; charset=utf-8' },
+  pdf: { ext: 'pdf', mime: 'application/pdf' },
+  pptx: {
+    ext: 'pptx',
+    mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  },
 };
 
 /** Rows read per database round trip: small enough that a batch's parsed answers die in V8's young

@@ -1,6 +1,7 @@
 // The analyze page's "Where respondents stopped" (domain/analysis/dropoff.ts): a bar per page of the
 // partial responses left there, then finished and screened out, and the same figures as a table
 // (the chart is an image to assistive technology; the table reads cell by cell).
+import { durationText } from '../../domain/analysis/completion-time.js';
 import type { DropOff } from '../../domain/analysis/dropoff.js';
 import type { DesignIndex } from '../../domain/responses/design-index.js';
 import { type Html, html } from '../html.js';
@@ -25,4 +26,9 @@ export function dropOffSection(index: DesignIndex, d: DropOff): Html | string {
 ${barChart('Where respondents stopped, page by page', bars, d.total)}
 <table class="figures-table drop-off"><caption class="visually-hidden">Where respondents stopped</caption><thead><tr><th scope="col">Where</th><th scope="col" class="num">Responses</th><th scope="col" class="num">Share</th></tr></thead>
 <tbody>${bars.map(row)}</tbody></table></section>`;
+}
+
+/** The completed responses' median time to complete (domain/analysis/completion-time.ts). */
+export function medianTimeFigure(seconds: number | null): Html {
+  return html`<div class="figures"><div class="figure" id="median-time"><span class="n">${durationText(seconds)}</span>Median time to complete (completed responses)</div></div>`;
 }

@@ -12,6 +12,7 @@ import { isComparable } from '../../domain/analysis/crosstab.js';
 import { completionParts, completionText, percent, statusFigures } from '../../domain/analysis/figures.js';
 import {
   type FilterQuery,
+  filterQuery,
   filterSearch,
   isFiltered,
   parseFilter,
@@ -31,7 +32,7 @@ import {
   type ExportSpec,
   writeExportTo,
 } from '../../domain/exports/exports.js';
-import { isSummary } from '../../domain/exports/formats.js';
+import { isCompared } from '../../domain/exports/formats.js';
 import { EXPORT_FORMATS, FILE_TYPES } from '../../domain/exports/writers.js';
 import { listQuotas } from '../../domain/quotas/quotas.js';
 import { designIndex, type IndexedQuestion } from '../../domain/responses/design-index.js';
@@ -54,7 +55,7 @@ import { richText } from '../surveys/render-question.js';
 import { planOf } from '../typed.js';
 import { barChart, columnChart, gridChart, trendChart } from './charts.js';
 import { compareForm, compareResult } from './compare.js';
-import { dropOffSection } from './dropoff.js';
+import { dropOffSection, medianTimeFigure } from './dropoff.js';
 import { filterForm, hiddenFilter, matchCount, STATUS_LABELS } from './filter-form.js';
 import { quotaCounts } from './quota-counts.js';
 import { reportSchedulePages, scheduleUrl } from './report-schedule.js';
@@ -70,7 +71,7 @@ function knownCollector(f: ResultFilter, collectors: Array<{ id: string }>): Res
 function downloadForm(token: string, f: ResultFilter, compare?: string): Html {
   return html`<form class="filters" method="get" action="/analyze/${token}/export" aria-label="Download responses">
 ${hiddenFilter(f, ['status'])}${compare ? html`<input type="hidden" name="compare" value="${compare}">` : ''}
-<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV${compare ? ', compared' : ''})</option><option value="summary_xlsx">Summary (Excel XLSX${compare ? ', compared' : ''})</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option></select></div>
+<div><label for="format">File</label><select id="format" name="format"><option value="csv">All responses (CSV)</option><option value="xlsx">All responses (Excel XLSX)</option><option value="summary">Summary (CSV${compare ? ', compared' : ''})</option><option value="summary_xlsx">Summary (Excel XLSX${compare ? ', compared' : ''})</option><option value="spss">SPSS syntax (labels for the numeric CSV)</option><option value="pdf">Report (PDF${compare ? ', compared' : ''})</option><option value="pptx">Slides (PowerPoint PPTX${compare ? ', compared' : ''})</option></select></div>
 <fieldset><legend>Values</legend><label><input type="radio" name="values" value="text" checked> Answer text</label><label><input type="radio" name="values" value="numeric"> Numerical value</label></fieldset>
 <fieldset><legend>Responses to include</legend>${Object.entries(STATUS_LABELS).map(
     ([s, label]) =>
@@ -78,6 +79,13 @@ ${hiddenFilter(f, ['status'])}${compare ? html`<input type="hidden" name="compar
   )}</fieldset>
 <div><label><input type="checkbox" name="bom" value="1"> Byte order mark (Excel)</label></div>
 <div><button type="submit">Download</button></div></form>`;
+}
+
+/** The page as it stands (filter and compare) as a PDF report or a PowerPoint deck. */
+function reportLinks(token: string, f: ResultFilter, compare?: string): Html {
+  const href = (format: string) =>
+    `/analyze/${token}/export?${filterQuery(f, compare ? { format, compare } : { format })}`;
+  return html`<p class="report-links">Download these results as a <a href="${href('pdf')}" id="report-pdf">PDF report</a> or <a href="${href('pptx')}" id="report-pptx">PowerPoint slides</a> (with this filter${compare ? ' and comparison' : ''}).</p>`;
 }
 
 function send(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
@@ -376,7 +384,8 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
         release();
       }
       reply.header('x-results-cache', computed.cache);
-      const { total, items, compared, texts, words, quiz, trend, dropOff, sentiments } = computed.results;
+      const { total, items, compared, texts, words, quiz, trend, dropOff, sentiments, medianSeconds } =
+        computed.results;
       const form = filterForm(
         `/analyze/${token}`,
         f,
@@ -388,6 +397,7 @@ function analyzeRoutes(app: PageApp, deps: Deps): void {
       const body = html`<h2>Results by question</h2>
 ${form}
 ${download}
+${reportLinks(token, f, compared?.by.id)}
 ${shareResultsLink(token, f)}
 <p><a href="${alertsUrl(token)}">Response alerts</a>: an email on each response, or a daily digest.</p>
 <p><a href="${scheduleUrl(token)}">Scheduled summary</a>: the headline figures by email, every week or month.</p>
@@ -397,6 +407,7 @@ ${matchCount(total, f)}
 ${quotaCounts(quotas)}
 ${isFiltered(f) ? html`<p><a href="/analyze/${token}/responses${filterSearch(f)}">See the matching responses</a></p>` : ''}
 ${trendResult(trend)}
+${medianTimeFigure(medianSeconds)}
 ${dropOffSection(index, dropOff)}
 ${compareForm(`/analyze/${token}`, f, index, compared?.by, confidence)}
 ${compared ? compareResult(compared, confidence) : ''}
@@ -438,7 +449,7 @@ ${items.map((it) =>
         endCreated: filters.endCreated,
         answers: filters.answers,
         // the compared question splits the summary (ignored by the other formats and when unfit)
-        compare: by && isComparable(by) && isSummary(format) ? by.id : undefined,
+        compare: by && isComparable(by) && isCompared(format) ? by.id : undefined,
       };
       let upTo: number;
       const release = heavyRequest(deps, reply, found);

@@ -18,7 +18,7 @@ export const ExportBody = Type.Object(
         EXPORT_FORMATS.map((f) => Type.Literal(f)),
         {
           description:
-            'csv or xlsx: all individual responses; summary: rollups per question (CSV), summary_xlsx: the same as an XLSX sheet; spss: an SPSS syntax file labelling the numeric CSV',
+            'csv or xlsx: all individual responses; summary: rollups per question (CSV), summary_xlsx: the same as an XLSX sheet; spss: an SPSS syntax file labelling the numeric CSV; pdf: a report of the results (charts, counts, drop-off, median time); pptx: slides with a native chart per question',
         },
       ),
     ),
@@ -38,7 +38,7 @@ export const ExportBody = Type.Object(
       Type.String({
         pattern: '^[0-9]{1,20}$',
         description:
-          'summary formats only: a single or multiple choice question; each line also gets the count and percent within each of its answers',
+          'summary, pdf and pptx formats only: a single or multiple choice question; each line also gets the count and percent within each of its answers',
       }),
     ),
   },
