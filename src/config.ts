@@ -76,14 +76,8 @@ export interface Config {
   };
   /** Response exports: EXPORT_DIR (default ./data/exports), files kept EXPORT_RETENTION_HOURS
    * (default 24), and exports of at most EXPORT_SYNC_MAX_RESPONSES (default 10000) made at once
-   * rather than by the worker. */
-  exports: {
-    dir: string;
-    retentionHours: number;
-    syncMaxResponses: number;
-    /** REPORT_FONTS_DIR: more fonts (.ttf, .otf, .ttc) the PDF report falls back to. */
-    reportFontsDir?: string;
-  };
+   * rather than by the worker; REPORT_FONTS_DIR, more fonts the PDF report falls back to. */
+  exports: { dir: string; retentionHours: number; syncMaxResponses: number; reportFontsDir?: string };
   /** Files respondents upload: UPLOAD_DIR (default: `uploads` beside the SQLite file, or
    * ./data/uploads), UPLOAD_MAX_BYTES per file (default 10 MB), UPLOAD_TYPES the extensions taken. */
   uploads: {

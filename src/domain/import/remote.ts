@@ -6,10 +6,8 @@
 // another host never sees the token and its answer never reaches a message.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Static, TSchema } from 'typebox';
-import Value from 'typebox/value';
-import { Envelope, MalformedSource, problem, read } from './source.js';
-import type { SourceApi } from './source-api.js';
+import { MalformedSource } from './source.js';
+import { SourceApi } from './source-api.js';
 
 /** The day's budget (ours or the source's) is spent: the import pauses until `resumeAt`. */
 export class BudgetSpent extends Error {
@@ -59,7 +57,7 @@ export function normaliseSourceUrl(url: string): string {
 /** Redirects within the source's origin followed for one request (each spends a request). */
 const MAX_REDIRECTS = 5;
 
-export class RemoteApi implements SourceApi {
+export class RemoteApi extends SourceApi {
   private readonly origin: string;
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -72,6 +70,7 @@ export class RemoteApi implements SourceApi {
     private readonly token: string,
     private readonly options: RemoteOptions,
   ) {
+    super();
     this.origin = new URL(baseUrl).origin;
     this.now = options.now ?? (() => new Date());
     this.sleep = options.sleep ?? ((ms) => sleep(ms, undefined, { signal: options.signal }));
@@ -138,52 +137,13 @@ export class RemoteApi implements SourceApi {
     }
   }
 
-  /** GET `path` as `schema` says (MalformedSource naming `what` otherwise). */
-  async read<T extends TSchema>(schema: T, path: string, what: string): Promise<Static<T>> {
-    return read(schema, await this.get(path), what);
-  }
+  protected readonly whose = "the source's";
 
-  /**
-   * Every item of a list endpoint, page by page, following links.next (per_page as given in
-   * `path`). An item not as `schema` says goes to `bad` (or fails the listing without one).
-   */
-  async *pages<T extends TSchema>(
-    schema: T,
-    path: string,
-    what: string,
-    bad?: (item: unknown, problem: string) => void,
-  ): AsyncGenerator<Static<T>[]> {
-    let next: string | undefined = path;
-    while (next) {
-      const page: Static<typeof Envelope> = await this.read(Envelope, next, `list of ${what}`);
-      const items: Static<T>[] = [];
-      for (const item of page.data) {
-        if (Value.Check(schema, item)) {
-          items.push(item);
-          continue;
-        }
-        const p = problem(schema, item) ?? 'does not match';
-        if (bad) bad(item, p);
-        else throw new MalformedSource(`the source's ${what} is malformed: ${p}`);
-      }
-      next = page.links?.next;
-      if (next && !this.onSource(next))
-        throw new MalformedSource(
-          `the source's list of ${what} is malformed: its links.next leads away from ${this.origin}`,
-        );
-      yield items;
-    }
-  }
-
-  async all<T extends TSchema>(
-    schema: T,
-    path: string,
-    what: string,
-    bad?: (item: unknown, problem: string) => void,
-  ): Promise<Static<T>[]> {
-    const out: Static<T>[] = [];
-    for await (const page of this.pages(schema, path, what, bad)) out.push(...page);
-    return out;
+  protected override checkNext(next: string, what: string): void {
+    if (!this.onSource(next))
+      throw new MalformedSource(
+        `the source's list of ${what} is malformed: its links.next leads away from ${this.origin}`,
+      );
   }
 
   /** The URL `href` names (relative to `base`) when it is on the source's origin, else undefined. */

@@ -1,12 +1,6 @@
-// A survey converted from another tool's export, served as the source's /v3 API would serve it:
-// one account (the file) with one survey, its details, one closed weblink collector that holds the
-// file's responses, and its responses in bulk pages; no folders and no contacts. The importer's
-// phases read it exactly as they read SurveyMonkey, from memory and without a request budget.
-import type { Static, TSchema } from 'typebox';
-import Value from 'typebox/value';
 import { parseApiDate } from '../../../platform/dates.js';
-import { Envelope, MalformedSource, problem, read } from '../source.js';
-import type { SourceApi } from '../source-api.js';
+import { MalformedSource } from '../source.js';
+import { SourceApi } from '../source-api.js';
 import type { ConvertedSurvey, FileTool } from './converted.js';
 
 /** How each tool is named to the user (the collector that holds a file's responses is named after it). */
@@ -31,7 +25,8 @@ const list = (data: unknown[], next?: string) => ({
   links: next ? { next } : {},
 });
 
-export class FileSource implements SourceApi {
+export class FileSource extends SourceApi {
+  protected readonly whose = "the file's";
   readonly surveyId: string;
   readonly collectorId: string;
   private readonly details: Record<string, unknown>;
@@ -44,6 +39,7 @@ export class FileSource implements SourceApi {
     converted: ConvertedSurvey,
     at: string,
   ) {
+    super();
     this.surveyId = String(converted.id);
     this.collectorId = `${this.surveyId}-responses`;
     const details = converted.details;
@@ -110,40 +106,5 @@ export class FileSource implements SourceApi {
     rest.set('page', String(page + 1));
     const next = page * per < items.length ? `/surveys/${this.surveyId}/responses/bulk?${rest}` : undefined;
     return { ...list(data, next), per_page: per, page, total: items.length };
-  }
-
-  async read<T extends TSchema>(schema: T, path: string, what: string): Promise<Static<T>> {
-    return read(schema, await this.get(path), what);
-  }
-
-  async *pages<T extends TSchema>(
-    schema: T,
-    path: string,
-    what: string,
-    bad?: (item: unknown, problem: string) => void,
-  ): AsyncGenerator<Static<T>[]> {
-    let next: string | undefined = path;
-    while (next) {
-      const page: Static<typeof Envelope> = await this.read(Envelope, next, `list of ${what}`);
-      const items: Static<T>[] = [];
-      for (const item of page.data) {
-        if (Value.Check(schema, item)) items.push(item);
-        else if (bad) bad(item, problem(schema, item) ?? 'does not match');
-        else throw new MalformedSource(`the file's ${what} is malformed: ${problem(schema, item)}`);
-      }
-      next = page.links?.next;
-      yield items;
-    }
-  }
-
-  async all<T extends TSchema>(
-    schema: T,
-    path: string,
-    what: string,
-    bad?: (item: unknown, problem: string) => void,
-  ): Promise<Static<T>[]> {
-    const out: Static<T>[] = [];
-    for await (const page of this.pages(schema, path, what, bad)) out.push(...page);
-    return out;
   }
 }
