@@ -2,6 +2,7 @@
 // the email exists exactly when the change that causes it commits; the worker (outbox/emails.ts)
 // sends it.
 import type { Kysely, Transaction } from 'kysely';
+import { type Static, Type } from 'typebox';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -12,6 +13,13 @@ interface QueueDeps {
   clock: { now(): Date };
   config: Pick<Config, 'mail' | 'outbox'>;
 }
+
+/** A file the worker attaches as it sends (stored by reference in emails.attachment, resolved by
+ * domain/reports/summaries.ts): the survey's PDF report. */
+export const EmailAttachmentRef = Type.Object({
+  kind: Type.Literal('survey_report'),
+  survey_id: Type.String(),
+});
 
 export interface NewEmail {
   /** reserved beforehand with deps.ids, outside the transaction */
@@ -30,6 +38,8 @@ export interface NewEmail {
   refId?: string | null;
   /** send no earlier than this (a scheduled message); default now */
   notBefore?: Date;
+  /** a file to attach when sending, by reference */
+  attachment?: Static<typeof EmailAttachmentRef> | null;
 }
 
 /** Emails a person writes and sends (an owner's invitations and their tests); every other email
@@ -72,6 +82,7 @@ export async function queueEmails(deps: QueueDeps, executor: Executor, emails: N
       transport_id: null,
       created_at: now.toISOString(),
       sent_at: null,
+      attachment: email.attachment ? JSON.stringify(email.attachment) : null,
     };
   });
   for (let i = 0; i < rows.length; i += 500)

@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../context.js';
 import { setContactStatus } from '../domain/contacts/contacts.js';
+import { summaryAttachments } from '../domain/reports/summaries.js';
 import { errorMessage } from '../platform/errors.js';
 import { parseAs, StringMap } from '../platform/json.js';
 import { removeMailFiles } from '../platform/mail-files.js';
@@ -26,6 +27,8 @@ export async function sendOne(
     .where('claim_token', '=', token)
     .executeTakeFirst();
   if (!email) return 'gone';
+  // A referenced file (a summary's PDF report) is made now; one that cannot be made is left off.
+  const attachments = await summaryAttachments(deps, email.attachment);
   const started = now();
   const t0 = performance.now();
   let error: string | null = null;
@@ -40,6 +43,7 @@ export async function sendOne(
       text: email.text_body,
       html: email.html_body,
       headers: parseAs(StringMap, email.headers),
+      attachments,
     });
   } catch (err) {
     error = errorMessage(err) || String(err);

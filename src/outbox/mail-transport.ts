@@ -18,6 +18,8 @@ export interface OutgoingMail {
   text: string;
   html?: string | null;
   headers?: Record<string, string>;
+  /** files sent with the message (a summary's PDF report) */
+  attachments?: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
 export interface MailTransport {
@@ -67,6 +69,7 @@ export function createMailTransport(config: Config): MailTransport {
     text: m.text,
     html: m.html ?? undefined,
     headers: { 'X-Survey-Service-Mail-Id': m.id, ...m.headers },
+    attachments: m.attachments,
   });
   if (config.mail.smtpUrl) {
     // Time limits well inside the worker's claim lease, so a hanging server cannot outlive a claim.

@@ -2,7 +2,12 @@
 // in Europe/Berlin stays at 09:00 local across the spring-forward change; a monthly one in
 // America/New_York on the 31st is sent on the last day of a shorter month and keeps 08:00 local
 // across the autumn change; two workers running the job at once send one email; an owner who
-// opted out of alerts gets none.
+// opted out of alerts gets none. The summary carries the survey's PDF report (read with pdftotext),
+// except for a basic-plan survey past the plan's limit, whose email says where the report is.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAlertsOptOut } from '../../src/domain/alerts/alerts.js';
 import { reportScheduleOf, setReportSchedule } from '../../src/domain/reports/schedules.js';
@@ -39,6 +44,28 @@ async function race(): Promise<void> {
   await Promise.all(workers.map((w) => w.drain()));
 }
 const mailTo = (to: string) => smtp.messages.filter((m) => m.to.includes(to));
+
+/** The message's attachments: content type, file name and bytes of each part sent as a file. */
+function attachmentsOf(raw: string) {
+  const parts = raw.split(/\r?\n--[^\r\n]+\r?\n/);
+  return parts
+    .filter((p) => /content-disposition:\s*attachment/i.test(p))
+    .map((p) => {
+      const cut = p.search(/\r?\n\r?\n/);
+      const head = p.slice(0, cut);
+      return {
+        type: /content-type:\s*([^;\r\n]+)/i.exec(head)?.[1],
+        name: /filename="?([^";\r\n]+)"?/i.exec(head)?.[1],
+        bytes: Buffer.from(p.slice(cut).replace(/--[^\r\n]*--\s*$/, ''), 'base64'),
+      };
+    });
+}
+
+function pdfText(pdf: Buffer): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'summary-')), 'report.pdf');
+  writeFileSync(file, pdf);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
 
 async function surveyWithAnswers(n: number) {
   const a = await server.account({ plan: 'premier' });
@@ -92,6 +119,15 @@ describe('scheduled summaries', () => {
     expect(first).toContain('Responses in all: 3');
     expect(first).toContain('Completion rate: 100% (3 of 3)');
     expect(first).toContain('Favourite dish?: Soup (67% of 3)');
+    expect(first).toContain('The full report is attached (PDF).');
+    const files = attachmentsOf(mailTo(a.user.email)[0].raw);
+    expect(files.map((f) => [f.type, f.name])).toEqual([
+      ['application/pdf', expect.stringMatching(/_report\.pdf$/)],
+    ]);
+    const report = pdfText(files[0].bytes);
+    expect(report).toContain('Favourite dish?');
+    expect(report).toMatch(/Soup\s+2\s+66\.67%/);
+    expect(report).toMatch(/Salad\s+1\s+33\.33%/);
     // After the change to summer time, Monday 09:00 is 07:00 UTC.
     expect((await reportScheduleOf(server.deps, survey.id))?.nextSendAt).toBe('2026-03-30T07:00:00.000Z');
     clock.set('2026-03-25T10:00:00Z');
@@ -146,5 +182,28 @@ describe('scheduled summaries', () => {
     clock.set('2026-06-09T22:00:00Z');
     await race();
     expect(mailTo(a.user.email)).toHaveLength(1);
+  });
+
+  it('sends a basic-plan survey past the plan limit without its report, saying where it is', async () => {
+    clock.set('2026-05-04T10:00:00Z'); // a Monday
+    const { a, survey } = await surveyWithAnswers(26);
+    // Answered on a paid plan, then moved to basic: the plan reads the first 25 of them.
+    await server.deps.db.kysely
+      .updateTable('users')
+      .set({ account_type: 'basic' })
+      .where('id', '=', a.user.id)
+      .execute();
+    await setReportSchedule(server.deps, a.user.id, survey, {
+      frequency: 'weekly',
+      weekday: 2,
+      hour: 9,
+      time_zone: 'UTC',
+    });
+    clock.set('2026-05-05T09:00:00Z');
+    await race();
+    expect(mailTo(a.user.email)).toHaveLength(1);
+    const raw = mailTo(a.user.email)[0].raw;
+    expect(decoded(raw)).toContain('The full report is on the results page.');
+    expect(attachmentsOf(raw)).toEqual([]);
   });
 });

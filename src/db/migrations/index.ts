@@ -55,6 +55,7 @@ import * as m0078 from './0078_calculated_variables.js';
 import * as m0079 from './0079_question_layout.js';
 import * as m0080 from './0080_report_schedules.js';
 import * as m0081 from './0081_answer_sentiment.js';
+import * as m0085 from './0085_email_attachment.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -112,4 +113,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0079_question_layout': m0079,
   '0080_report_schedules': m0080,
   '0081_answer_sentiment': m0081,
+  '0085_email_attachment': m0085,
 };

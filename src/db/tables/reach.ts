@@ -127,6 +127,9 @@ export interface EmailsTable {
   sent_at: string | null;
   /** when the first attempt started (migration 0062; null before it) */
   first_attempt_at: string | null;
+  /** JSON reference to a file the worker attaches when sending, e.g. {"kind":"survey_report",
+   * "survey_id":"…"} (migration 0085; null for none) */
+  attachment: string | null;
 }
 
 export interface EmailAttemptsTable {

@@ -5,17 +5,24 @@
 // conditional UPDATE on the due time: one period is sent once however many workers run. An owner
 // who opted out of alerts on the account page (account_preferences.alerts_opt_out) gets none; the
 // period is passed over all the same. A worker that was stopped for several periods sends one
-// summary for the last, not one per period missed.
+// summary for the last, not one per period missed. The email carries the survey's PDF report (all
+// its responses) by reference (emails.attachment), rendered by the worker as it sends; a survey
+// whose report the owner's plan cannot read gets none, and its email says the report is on the
+// results page.
+import { PassThrough } from 'node:stream';
 import type { Region } from '../../config.js';
 import type { Deps } from '../../context.js';
-import { type NewEmail, queueEmail } from '../../db/outbox-queue.js';
+import { EmailAttachmentRef, type NewEmail, queueEmail } from '../../db/outbox-queue.js';
+import { ApiError } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/escape.js';
-import { planOf } from '../../platform/plans.js';
+import { parseAs } from '../../platform/json.js';
+import { isPaid, planOf } from '../../platform/plans.js';
 import { accessUrl } from '../../platform/regions.js';
 import { localTime } from '../../platform/time-zones.js';
 import { alertsOptedOut } from '../alerts/alerts.js';
 import { completionText, statusFigures } from '../analysis/figures.js';
 import { rollups } from '../analysis/rollups.js';
+import { checkExportAllowed, downloadName, type ExportSpec, writePdfReport } from '../exports/exports.js';
 import { emailLayout } from '../invitations/email-body.js';
 import { surveyEmailTheme } from '../invitations/send.js';
 import { designIndex } from '../responses/design-index.js';
@@ -92,13 +99,51 @@ export async function summaryFigures(
   };
 }
 
-/** The file attached to a survey's summary: the survey's PDF report once there is one to attach;
- * none yet (the email carries the figures and a link to the results). */
-export async function summaryAttachment(
-  _deps: Deps,
-  _survey: SurveyRow,
-): Promise<{ filename: string; contentType: string; content: Buffer } | null> {
-  return null;
+/** An email's attachment, rendered just before sending. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+const PDF: ExportSpec = { format: 'pdf', values: 'text', bom: false };
+
+/** Whether the owner's plan lets the survey's whole PDF report be made (a basic plan reads only a
+ * survey's first responses: over that, 402/1005 and the summary says the report is on the results
+ * page instead). */
+async function reportAllowed(deps: Deps, survey: SurveyRow, accountType: string): Promise<boolean> {
+  try {
+    await checkExportAllowed(deps, isPaid(planOf(accountType)), survey, PDF);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError) return false;
+    throw err;
+  }
+}
+
+/** The files an outbox email's `attachment` reference stands for, made as the worker sends it: for a
+ * summary, the survey's PDF report of all its responses. None when the report cannot be made any
+ * more (the survey is gone, the plan's limit was passed meanwhile, the reference is unknown): the
+ * email goes without it rather than failing. */
+export async function summaryAttachments(deps: Deps, ref: string | null): Promise<MailAttachment[]> {
+  if (!ref) return [];
+  try {
+    const { survey_id } = parseAs(EmailAttachmentRef, ref);
+    const chunks: Buffer[] = [];
+    const out = new PassThrough();
+    out.on('data', (c: Buffer) => chunks.push(c));
+    await writePdfReport(deps, survey_id, {}, out);
+    const survey = await deps.db.kysely
+      .selectFrom('surveys')
+      .select(['id', 'title'])
+      .where('id', '=', survey_id)
+      .executeTakeFirst();
+    const filename = survey ? downloadName(survey, 'pdf') : 'report.pdf';
+    return [{ filename, contentType: 'application/pdf', content: Buffer.concat(chunks) }];
+  } catch (err) {
+    deps.log.warn({ err, ref }, 'summary sent without its report');
+    return [];
+  }
 }
 
 /** The email's words: subject, plain text and HTML in the survey's theme. */
@@ -109,6 +154,7 @@ function summaryEmail(
   period: { from: string; to: string; zone: string },
   f: SummaryFigures,
   theme: Awaited<ReturnType<typeof surveyEmailTheme>>,
+  attached: boolean,
 ): { subject: string; text: string; html: string } {
   const results = surveyUrls(base, survey).analyze_url;
   const account = `${base}/account`;
@@ -127,6 +173,7 @@ function summaryEmail(
     ...(f.questions.length ? ['', ...f.questions.map((q) => `${q.question}: ${q.answer}`)] : []),
     ...(f.more ? ['…'] : []),
     '',
+    attached ? 'The full report is attached (PDF).' : `The full report is on the results page.`,
     `See the results: ${results}`,
     '',
     `Stop these emails: ${account} (or the survey's summary setting).`,
@@ -149,6 +196,7 @@ function summaryEmail(
           )
           .join('')}</dl>`
       : '',
+    `<p>${attached ? 'The full report is attached (PDF).' : 'The full report is on the results page.'}</p>`,
     `<p style="margin:24px 0"><a href="${escapeHtml(results)}" style="display:inline-block;padding:12px 20px;background:${theme.accent};color:${theme.onAccent ?? '#ffffff'};text-decoration:none;border-radius:6px;font-weight:bold">See the results</a></p>`,
   ].join('\n');
   const footer = `<p style="margin:16px 0 0;font-size:13px;color:#4a5560;text-align:center"><a href="${escapeHtml(account)}" style="color:#4a5560">Stop these emails</a> on your account page, or change the survey's summary setting.</p>`;
@@ -186,8 +234,7 @@ export async function sendDueSummaries(deps: Deps): Promise<number> {
         const figures = await summaryFigures(deps, survey, r.account_type, from, r.next_send_at);
         const base = accessUrl(deps.config, r.region as Region);
         const theme = await surveyEmailTheme(deps, survey.id, base);
-        // The PDF report rides here once it exists (summaryAttachment); the outbox carries none yet.
-        await summaryAttachment(deps, survey);
+        const attached = await reportAllowed(deps, survey, r.account_type);
         const parts = summaryEmail(
           base,
           survey,
@@ -195,9 +242,18 @@ export async function sendDueSummaries(deps: Deps): Promise<number> {
           { from, to: r.next_send_at, zone: rule.timeZone },
           figures,
           theme,
+          attached,
         );
         const [id] = await deps.ids.take(1);
-        email = { id, ownerId: r.owner_id, to: r.email, ...parts, purpose: 'report', refId: r.survey_id };
+        email = {
+          id,
+          ownerId: r.owner_id,
+          to: r.email,
+          ...parts,
+          purpose: 'report',
+          refId: r.survey_id,
+          attachment: attached ? { kind: 'survey_report', survey_id: survey.id } : null,
+        };
       }
     }
     const sent = await k.transaction().execute(async (trx) => {
