@@ -103,7 +103,7 @@ describe('analyze page download', () => {
         'Pick',
         'Why',
       ]);
-      expect(rows[1].slice(11)).toEqual(['Response', 'Open-Ended Response']);
+      expect(rows[1].slice(11)).toEqual(['Response', 'Open-Ended Response', 'Sentiment']);
       expect(rows.slice(2).map((r) => [r[1], r[2], r[11], r[12]])).toEqual([
         [r1, c1, 1, "'=1+1"],
         [r3, c1, 2, 'plain'],
