@@ -56,6 +56,12 @@ function bodyFor(method: string, path: string): unknown {
       conditions: [{ question_id: '1', choice_id: '1' }],
       action: { type: 'end_survey' },
     },
+    'PUT /v3/surveys/{survey_id}/report_schedule': {
+      frequency: 'weekly',
+      weekday: 1,
+      hour: 9,
+      time_zone: 'Europe/Berlin',
+    },
     'POST /v3/surveys/{survey_id}/languages/{language_code}': translations(),
     'PATCH /v3/surveys/{survey_id}/languages/{language_code}': translations(),
     'PUT /v3/webhooks/{webhook_id}': {

@@ -203,6 +203,14 @@ export async function createEveryResource(
     ),
     'quota',
   );
+  created(
+    await c.put(
+      `/v3/surveys/${survey.id}/report_schedule`,
+      { frequency: 'weekly', weekday: 1, hour: 9, time_zone: 'Europe/Berlin' },
+      t,
+    ),
+    'report schedule',
+  );
   return {
     surveyId: survey.id,
     pageId: page.id,
