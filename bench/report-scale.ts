@@ -11,7 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { createDeps } from '../src/compose.js';
 import { loadConfig } from '../src/config.js';
@@ -24,14 +24,16 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: '/tmp/report-bench.db' },
     out: { type: 'string', default: '/tmp/report-bench' },
     formats: { type: 'string', default: 'pdf,pptx' },
+    // PostgreSQL instead of SQLite: a database URL (its survey is titled with N, kept and reused)
+    pg: { type: 'string' },
   },
 });
 const N = Number(args.responses);
 if (!(N >= 100 && N % 100 === 0)) throw new Error('--responses: a multiple of 100');
 const file = `${args.db}.${N}`;
-const DATABASE_URL = `sqlite:${file}`;
+const DATABASE_URL = args.pg ?? `sqlite:${file}`;
 const SECRET_KEY = 'bench-secret-key-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
-const TITLE = 'Report bench';
+const TITLE = `Report bench ${N}`;
 
 const H = (heading: string) => [{ heading }];
 const texts = (...t: string[]) => t.map((text) => ({ text }));
@@ -142,8 +144,6 @@ function answersFor(details: Details, n: number) {
 
 async function seed(): Promise<void> {
   const deps = await createDeps(loadConfig({ DATABASE_URL, LOG_LEVEL: 'silent' }));
-  const raw = deps.db.sqlite;
-  if (!raw) throw new Error('SQLite only');
   const app = await buildApp(deps);
   const a = await createAccount(deps, {});
   const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
@@ -160,12 +160,19 @@ async function seed(): Promise<void> {
   for (let n = 0; n < 100; n++)
     await call('POST', `/v3/collectors/${collector.id}/responses`, { pages: answersFor(details, n) });
   await app.close();
-  const cols = (raw.prepare('PRAGMA table_info(responses)').all() as Array<{ name: string }>).map(
-    (c) => c.name,
-  );
+  const pg = DATABASE_URL.startsWith('postgres');
+  const k = deps.db.kysely;
+  const cols = pg
+    ? (
+        await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns
+          WHERE table_name = 'responses' AND table_schema = current_schema() ORDER BY ordinal_position`.execute(
+          k,
+        )
+      ).rows.map((c) => c.name)
+    : (await sql<{ name: string }>`PRAGMA table_info(responses)`.execute(k)).rows.map((c) => c.name);
   const pick = cols.map((c) =>
     c === 'id'
-      ? 'CAST(9000000000 + n.i AS TEXT)'
+      ? `CAST(9000000000 + n.i AS TEXT)`
       : c === 'ordinal'
         ? 'n.i'
         : c === 'edit_token'
@@ -174,45 +181,59 @@ async function seed(): Promise<void> {
             ? 'NULL'
             : `t.${c}`,
   );
-  const k = N / 100;
-  raw.transaction(() => {
+  const times = N / 100;
+  await k.transaction().execute(async (trx) => {
     // Copy i stands for posted response ((i - 1) % 100) + 1: each posted response N / 100 times.
-    raw
-      .prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 101 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-         INSERT INTO responses (${cols.join(', ')})
-         SELECT ${pick.join(', ')} FROM n CROSS JOIN responses t ON t.survey_id = ? AND t.ordinal = ((n.i - 1) % 100) + 1`,
-      )
-      .run(N, created.id);
-    raw.prepare('UPDATE surveys SET response_count = ? WHERE id = ?').run(N, created.id);
-    raw.prepare('UPDATE collectors SET response_count = ? WHERE id = ?').run(N, collector.id);
-    raw.prepare('UPDATE survey_response_seq SET next_ordinal = ? WHERE survey_id = ?').run(N, created.id);
-    raw.prepare('UPDATE response_counts SET n = n * ? WHERE survey_id = ?').run(k, created.id);
-    raw
-      .prepare(
-        'UPDATE response_numbers SET n = n * ?, total = total * ?, squares = squares * ? WHERE survey_id = ?',
-      )
-      .run(k, k, k, created.id);
-  })();
+    const copy = sql.raw(`INSERT INTO responses (${cols.join(', ')}) SELECT ${pick.join(', ')}`);
+    if (pg)
+      await sql`${copy} FROM generate_series(101, ${N}::int) AS n(i)
+        JOIN responses t ON t.survey_id = ${created.id} AND t.ordinal = ((n.i - 1) % 100) + 1`.execute(trx);
+    else
+      await sql`WITH RECURSIVE n(i) AS (SELECT 101 UNION ALL SELECT i + 1 FROM n WHERE i < ${N}) ${copy}
+        FROM n CROSS JOIN responses t ON t.survey_id = ${created.id} AND t.ordinal = ((n.i - 1) % 100) + 1`.execute(
+        trx,
+      );
+    await trx.updateTable('surveys').set({ response_count: N }).where('id', '=', created.id).execute();
+    await trx.updateTable('collectors').set({ response_count: N }).where('id', '=', collector.id).execute();
+    await trx
+      .updateTable('survey_response_seq')
+      .set({ next_ordinal: N })
+      .where('survey_id', '=', created.id)
+      .execute();
+    await sql`UPDATE response_counts SET n = n * ${times} WHERE survey_id = ${created.id}`.execute(trx);
+    await sql`UPDATE response_numbers SET n = n * ${times}, total = total * ${times}, squares = squares * ${times}
+      WHERE survey_id = ${created.id}`.execute(trx);
+  });
   // The copies have no response_keys rows: the worker's derived-rows pass writes them.
   const derived = await completeDerivedRows(deps);
   if (derived.response_keys !== N - 100) throw new Error(`response_keys completed: ${derived.response_keys}`);
-  raw.exec('ANALYZE');
+  await sql`ANALYZE`.execute(k);
   await deps.db.close();
 }
 
-if (!existsSync(file)) {
+/** The seeded survey's id, if this database has one of N responses. */
+async function seeded(): Promise<string | undefined> {
+  if (!args.pg && !existsSync(file)) return undefined;
+  const deps = await createDeps(loadConfig({ DATABASE_URL, LOG_LEVEL: 'silent' }));
+  const row = await deps.db.kysely
+    .selectFrom('surveys')
+    .select('id')
+    .where('title', '=', TITLE)
+    .executeTakeFirst();
+  await deps.db.close();
+  return row?.id;
+}
+
+const surveyId = (await seeded()) ?? (await seedNow());
+
+async function seedNow(): Promise<string> {
   const t = performance.now();
   await seed();
   process.stderr.write(`seeded ${N} responses in ${Math.round((performance.now() - t) / 1000)} s\n`);
+  const id = await seeded();
+  if (!id) throw new Error('not seeded');
+  return id;
 }
-
-const surveyId = (() => {
-  const db = new Database(file, { readonly: true });
-  const row = db.prepare('SELECT id FROM surveys WHERE title = ?').get(TITLE) as { id: string };
-  db.close();
-  return row.id;
-})();
 
 /** The CLI export under /usr/bin/time -v: wall and CPU seconds, peak resident set. */
 function run(format: string) {
