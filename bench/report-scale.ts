@@ -7,7 +7,9 @@
 // /usr/bin/time -v, reporting its wall time, CPU time and peak resident memory, and checks the PDF
 // with pdftotext (every question, its answered count and the choice counts summing to N).
 //   npm run build && npx tsx bench/report-scale.ts --responses 100000 [--db /tmp/report-bench.db]
-// The seeded database is kept and reused by later runs with the same --db and --responses.
+//   [--pg postgres://postgres@127.0.0.1:5432/report_bench] [--formats pdf,pptx]
+// The seeded database (a SQLite file per N, or the survey titled with N in the --pg database, which
+// must exist) is kept and reused by later runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -172,7 +174,7 @@ async function seed(): Promise<void> {
     : (await sql<{ name: string }>`PRAGMA table_info(responses)`.execute(k)).rows.map((c) => c.name);
   const pick = cols.map((c) =>
     c === 'id'
-      ? `CAST(9000000000 + n.i AS TEXT)`
+      ? `CAST(${9_000_000_000 + 10 * N} + n.i AS TEXT)`
       : c === 'ordinal'
         ? 'n.i'
         : c === 'edit_token'
