@@ -220,9 +220,9 @@ async function writeResponses(
   const flush = async () => {
     if (batch.length === 0) return;
     const minted = await deps.ids.take(batch.length);
-    // Started together in the batch's order, so the store group-commits them (in that order: the
-    // copies keep the archive's order of responses).
-    const writes: Array<Promise<unknown>> = [];
+    // Files first (each awaits its bytes), then every write started together in the batch's order,
+    // so the store group-commits them in that order: the copies keep the archive's order.
+    const starts: Array<() => Promise<unknown>> = [];
     for (const [i, r] of batch.entries()) {
       const collector = collectors.get(r.collector_id);
       if (!collector) throw new ArchiveRefused(`response ${r.id}: its collector is not in survey.json`);
@@ -291,7 +291,7 @@ async function writeResponses(
           }))
           .filter((q) => q.answers.length > 0),
       }));
-      writes.push(
+      starts.push(() =>
         createResponse(
           deps,
           respondent,
@@ -322,6 +322,7 @@ async function writeResponses(
         ),
       );
     }
+    const writes = starts.map((start) => start());
     const settled = await Promise.allSettled(writes);
     for (const w of settled) if (w.status === 'rejected') throw w.reason;
     responses += writes.length;
