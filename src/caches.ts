@@ -49,6 +49,17 @@ export class StampedCache<K, V> extends CacheMap<K, V> {
   }
 }
 
+/** The respondent entries a process keeps (domain/collectors/entry.ts), each version under a stamp
+ * of its own. (Typed there, as analyzeResults.) */
+export class EntryCache extends CacheMap<string, { stamp: number }> {
+  private last = 0;
+
+  /** A stamp no entry of this process had before. */
+  stamp(): number {
+    return ++this.last;
+  }
+}
+
 /** One value made on first use (a runner, a prepared statement). */
 export class Slot<T> {
   value: T | undefined;
@@ -155,8 +166,10 @@ export interface Caches {
    * metadata, by issuer or metadata location, with when it was read (performance.now()); read
    * again after an hour, or at once after a failure. (Typed there, as analyzeResults.) */
   ssoProviders: CacheMap<string, { at: number; value: Promise<object> }>;
-  /** domain/collectors/collectors.ts: a collector's row by its weblink token, prepared once. */
-  collectorTokens: Slot<RowsById<CollectorsTable>>;
+  /** domain/collectors/entry.ts: a collector, its survey and languages by a link's token, prepared once. */
+  entryStatement: Slot<(token: string) => Promise<unknown[][]>>;
+  /** domain/collectors/entry.ts: the last entry read per link token; at most 2,000. */
+  respondentEntries: EntryCache;
   /** domain/surveys/translations.ts: a survey's enabled languages, prepared once. */
   enabledTranslations: Slot<(surveyId: string) => Promise<{ language: string }[]>>;
   /** web/respond/page-cache.ts: a new respondent's page as markup with holes for the respondent's own
@@ -164,6 +177,9 @@ export interface Caches {
    * collector and survey rows it shows (design_version among them) and the page's language, so an
    * edit of any of them is a new key; at most 500 pages. */
   respondentPages: CacheMap<string, KeptPage>;
+  /** web/respond/localize.ts: an entry's survey and collector as shown in the survey's own language,
+   * by entry stamp and language; at most 500. (Typed there, as analyzeResults.) */
+  respondentViews: CacheMap<string, object>;
   /** domain/responses/responses.ts: a respondent session's latest response in a collector, prepared once. */
   respondentResponses: Slot<RowsByKey<ResponsesTable>>;
   /** domain/screening/screen.ts: a respondent session's response kept aside in a collector, prepared once. */
@@ -212,9 +228,11 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     diskFree: new CacheMap(10),
     analyzeResults: new CacheMap(200),
     ssoProviders: new CacheMap(4),
-    collectorTokens: new Slot(),
+    entryStatement: new Slot(),
+    respondentEntries: new EntryCache(2000),
     enabledTranslations: new Slot(),
     respondentPages: new CacheMap(500),
+    respondentViews: new CacheMap(500),
     respondentResponses: new Slot(),
     respondentFlagged: new Slot(),
     ...compiledSchemas,

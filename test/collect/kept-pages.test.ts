@@ -1,6 +1,8 @@
-// A new respondent's page is drawn once and kept (web/respond/page-cache.ts): each respondent still
-// gets their own session, CSRF token and shown stamp, an edit of the design, the survey or the
-// collector shows at once (also to respondents mid-survey), and a random order stays each one's own.
+// A new respondent's page is drawn once and kept (web/respond/page-cache.ts), from the collector and
+// survey a process keeps per link (domain/collectors/entry.ts): each respondent still gets their own
+// session, CSRF token and shown stamp, an edit of the design, the survey, the collector or its
+// languages shows at once (also to respondents mid-survey), a full link is full for the next
+// visitor, and a random order stays each one's own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../helpers/accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -133,6 +135,48 @@ describe('kept respondent pages', () => {
         .status,
     ).toBe(200);
     expect((await visit(s.url)).page).toContain('<h1>Renamed</h1>');
+  });
+
+  it('shows a new language, a changed collector and a full link to the next visitor', async () => {
+    const s = await seed([[choice('Colour?', ['Red', 'Blue'])]]);
+    expect((await visit(s.url)).page).not.toContain('hreflang="de"');
+    const german = await server.client.post(
+      `/v3/surveys/${s.surveyId}/languages/de`,
+      { translations: [{ context: 'survey_title_html', resource_id: s.surveyId, translation: 'Behalten' }] },
+      { token: owner.token },
+    );
+    expect(german.status).toBe(200);
+    expect((await visit(s.url)).page).toContain('hreflang="de"');
+    expect((await visit(`${s.url}?lang=de`)).page).toContain('<h1>Behalten</h1>');
+    const collectors = await server.client.get(`/v3/surveys/${s.surveyId}/collectors`, {
+      token: owner.token,
+    });
+    const collector = `/v3/collectors/${collectors.body.data[0].id}`;
+    // One response allowed, then one given: the count moves, nothing else of the rows does.
+    expect((await server.client.patch(collector, { response_limit: 1 }, { token: owner.token })).status).toBe(
+      200,
+    );
+    const first = await visit(s.url);
+    expect(first.page).toContain('Colour?');
+    const q = s.pages[0].questions[0];
+    const done = await post(s.url, first.cookie, first.page, {
+      [`q_${q.id}`]: q.answers!.choices![0].id,
+      nav: 'done',
+    });
+    expect(done.status).toBe(200);
+    const full = await visit(s.url);
+    expect(full.page).toContain('data-reason="full"');
+    expect(full.page).not.toContain('Colour?');
+    expect(
+      (
+        await server.client.patch(
+          collector,
+          { response_limit: null, status: 'closed' },
+          { token: owner.token },
+        )
+      ).status,
+    ).toBe(200);
+    expect((await visit(s.url)).page).toContain('data-reason="closed"');
   });
 
   it("keeps each respondent's own random order", async () => {

@@ -331,23 +331,6 @@ export async function collectorById(deps: Deps, id: string): Promise<Collector |
   return row ? parseCollector(row) : undefined;
 }
 
-/** The weblink collector behind a respondent URL token, or undefined. */
-export async function collectorByToken(deps: Deps, token: string): Promise<Collector | undefined> {
-  const row = await collectorRowByToken(deps, token);
-  return row ? parseCollector(row) : undefined;
-}
-
-/** A collector's row by its weblink token, as stored (the respondent page's first read). */
-export async function collectorRowByToken(deps: Deps, token: string): Promise<CollectorRow | undefined> {
-  const { db } = deps;
-  const [row] = await deps.caches.collectorTokens.get(() =>
-    prepareQuery<Selectable<CollectorsTable>, [string]>(db, 1, (token) =>
-      db.kysely.selectFrom('collectors').selectAll().where('url_token', '=', token),
-    ),
-  )(token);
-  return row;
-}
-
 export type ClosedReason = 'closed' | 'expired' | 'full';
 
 const CLOSED_DETAIL: Record<ClosedReason, string> = {
@@ -379,15 +362,6 @@ export function closedReason(
   if (c.close_date && new Date(c.close_date).getTime() <= now.getTime()) return 'expired';
   if (c.response_limit !== null && c.response_count >= c.response_limit) return 'full';
   return null;
-}
-
-/** The survey a collector collects for (the respondent page's view; not an access decision). */
-export async function surveyOfCollector(
-  deps: Deps,
-  c: Pick<Collector, 'survey_id'>,
-): Promise<SurveyRow | undefined> {
-  const [row] = await surveyRow(deps, c.survey_id);
-  return row;
 }
 
 export interface CollectStats {

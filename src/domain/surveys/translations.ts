@@ -302,7 +302,24 @@ export async function respondentLanguage(
         .orderBy('language'),
     ),
   )(survey.id);
-  const codes = [survey.language, ...enabled.map((r) => r.language).filter((l) => l !== survey.language)];
+  return languageAmong(
+    deps,
+    survey,
+    enabled.map((r) => r.language),
+    chosen,
+    acceptLanguage,
+  );
+}
+
+/** respondentLanguage, with the survey's enabled translation languages already read. */
+export async function languageAmong(
+  deps: Deps,
+  survey: SurveyRow,
+  enabled: string[],
+  chosen: string | undefined,
+  acceptLanguage: string | undefined,
+): Promise<RespondentLanguage> {
+  const codes = [survey.language, ...enabled.filter((l) => l !== survey.language)];
   const choices = codes.map((c) => findLanguage(c) ?? { id: c, name: c, native_name: c });
   const picked =
     (chosen && matching(codes, chosen)) ??

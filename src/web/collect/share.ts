@@ -5,12 +5,8 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../context.js';
-import {
-  type Collector,
-  collectorByToken,
-  requireCollector,
-  updateCollector,
-} from '../../domain/collectors/collectors.js';
+import { type Collector, requireCollector, updateCollector } from '../../domain/collectors/collectors.js';
+import { entryByToken } from '../../domain/collectors/entry.js';
 import { ApiError } from '../../platform/errors.js';
 import {
   errorFor,
@@ -70,7 +66,7 @@ ${state.form?.embed_origins !== undefined ? errorFor(state, at) : ''}
 export async function shareRoutes(app: PageApp, deps: Deps, page: ManagedPage<State>): Promise<void> {
   const Params = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9]{6,40}$' }) });
   async function linkOf(request: FastifyRequest, token: string): Promise<string | undefined> {
-    const c = await collectorByToken(deps, token);
+    const c = (await entryByToken(deps, token))?.collector;
     if (c?.type !== 'weblink') return undefined;
     return `${request.protocol}://${request.host}/r/${token}`;
   }

@@ -1,6 +1,9 @@
 // A survey shown in the respondent's language: the design index and survey row with the texts of
 // the translation chosen or asked for by the browser (domain/surveys/translations.ts respondentLanguage).
+
+import type { Deps } from '../../context.js';
 import type { Collector } from '../../domain/collectors/collectors.js';
+import type { RespondentEntry } from '../../domain/collectors/entry.js';
 import { CLOSED_PAGE, THANK_YOU } from '../../domain/collectors/options.js';
 import type { DesignIndex, IndexedQuestion } from '../../domain/responses/design-index.js';
 import type { SurveyRow } from '../../domain/surveys/access.js';
@@ -126,6 +129,32 @@ export function localizeIndex(index: DesignIndex, t: RespondentTranslation): Des
     }),
   }));
   return { ...index, pages, pageById: new Map(pages.map((p) => [p.id, p])), questions };
+}
+
+type Localized = ReturnType<typeof localized>;
+
+/** localized() for the survey's own language (no translation), kept per entry version and language
+ * (deps.caches.respondentViews), with the response counts of this read. */
+export function localizedOwn(
+  deps: Deps,
+  entry: RespondentEntry,
+  l: RespondentLanguage,
+  index: DesignIndex,
+): Localized {
+  const key = `${entry.stamp}\u0003${l.language}`;
+  let kept = deps.caches.respondentViews.get(key) as Localized | undefined;
+  if (!kept) {
+    kept = localized(l, entry.survey, entry.collector, index);
+    deps.caches.respondentViews.set(key, kept);
+  }
+  const counts = { collector: entry.collector.response_count, survey: entry.survey.response_count };
+  if (kept.collector.response_count === counts.collector && kept.survey.response_count === counts.survey)
+    return kept;
+  return {
+    ...kept,
+    collector: { ...kept.collector, response_count: counts.collector },
+    survey: { ...kept.survey, response_count: counts.survey },
+  };
 }
 
 /** Everything the respondent reads in their language: the survey, collector and questions as

@@ -7,9 +7,8 @@
 // of such a page read only the link's custom variables, which are in the key (the URL).
 import type { KeptPage } from '../../caches.js';
 import type { Deps } from '../../context.js';
-import type { CollectorRow } from '../../domain/collectors/collectors.js';
+import type { RespondentEntry } from '../../domain/collectors/entry.js';
 import type { IndexedPage } from '../../domain/responses/design-index.js';
-import type { SurveyRow } from '../../domain/surveys/access.js';
 import type { FormStamps } from './screening.js';
 
 type Hole = KeptPage['holes'][number];
@@ -37,30 +36,17 @@ export function sameOrderForAll(page: IndexedPage): boolean {
   return fixed(page.sorting) && page.questions.every((q) => fixed(q.doc.sorting));
 }
 
-/** The rows a page is kept by, as read. */
-export interface PageRows {
-  collector: CollectorRow;
-  survey: SurveyRow;
-}
-
-/** Every value of a stored row but its response count (which moves with every response and shows
- * nowhere on a page), in the row's column order. */
-function rowKey(row: object): string {
-  let key = '';
-  for (const [column, value] of Object.entries(row)) if (column !== 'response_count') key += `${value}\u0002`;
-  return key;
-}
-
 /** The key of a page: where it is asked for (host and URL: the link's custom variables, the page and
- * screen), the page's language and look, and the collector's and survey's rows as stored (the
- * survey's design_version among them, so a design edit is a new key). */
+ * screen), the page's language and look, and the stamp of the collector's and survey's rows as read
+ * (domain/collectors/entry.ts: the survey's design_version among them, so a design edit is a new
+ * key). */
 export function pageKey(
   url: string,
   language: string,
   look: { styles: string[]; logoUrl: string | null },
-  { collector, survey }: PageRows,
+  entry: Pick<RespondentEntry, 'stamp'>,
 ): string {
-  return `${url}\u0003${language}\u0003${look.styles.join(' ')}\u0003${look.logoUrl}\u0003${rowKey(collector)}\u0003${rowKey(survey)}`;
+  return `${entry.stamp}\u0003${url}\u0003${language}\u0003${look.styles.join(' ')}\u0003${look.logoUrl}`;
 }
 
 /** The markup cut at its holes; null when a hole is not there exactly once (the survey's own text

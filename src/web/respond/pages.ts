@@ -8,14 +8,9 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
-import {
-  type Collector,
-  CollectorNotOpen,
-  closedReason,
-  collectorRowByToken,
-  parseCollector,
-  surveyOfCollector,
-} from '../../domain/collectors/collectors.js';
+import { type Collector, CollectorNotOpen, closedReason } from '../../domain/collectors/collectors.js';
+import type { RespondentEntry } from '../../domain/collectors/entry.js';
+import { entryByToken } from '../../domain/collectors/entry.js';
 import { checkCollectorPassword } from '../../domain/collectors/password.js';
 import { type RecipientRow, recipientByToken } from '../../domain/invitations/recipients.js';
 import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
@@ -35,7 +30,7 @@ import { finishLater } from '../../domain/responses/resume.js';
 import { answerPosted, exitPosted, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
-import { respondentLanguage } from '../../domain/surveys/translations.js';
+import { languageAmong } from '../../domain/surveys/translations.js';
 import {
   ownerTakesFiles,
   type Reservation,
@@ -56,8 +51,8 @@ import { recalledText, richText } from '../surveys/render-question.js';
 import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
 import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
-import { localized } from './localize.js';
-import { fill, holes, keptPage, type PageRows, pageKey, sameOrderForAll } from './page-cache.js';
+import { localized, localizedOwn } from './localize.js';
+import { fill, holes, keptPage, pageKey, sameOrderForAll } from './page-cache.js';
 import { numberedBefore, questionFields } from './questions.js';
 import { quizResultsSection } from './quiz-results.js';
 import { quotaEnd } from './quota-end.js';
@@ -89,8 +84,8 @@ interface Ctx {
   recipient?: RecipientRow;
   language: PageLanguage;
   t: Translate;
-  /** the rows a kept page is keyed by (page-cache.ts); null in a translation's language */
-  rows: PageRows | null;
+  /** the read a kept page is keyed by (page-cache.ts); null in a translation's language */
+  rows: RespondentEntry | null;
 }
 
 /** The survey link (or `sub` below it) with the link's own query kept. */
@@ -265,10 +260,10 @@ export function respondPages(deps: Deps) {
     ): Promise<Ctx | null> {
       const token = request.params.token;
       if (!/^[A-Za-z0-9]{6,40}$/.test(token)) return null;
-      const row = await collectorRowByToken(deps, token);
-      if (!row) return null;
-      const collector = parseCollector(row);
-      if (collector?.type !== 'weblink' && collector?.type !== 'email') return null;
+      const entry = await entryByToken(deps, token);
+      if (!entry) return null;
+      const { collector, survey: stored } = entry;
+      if (collector.type !== 'weblink' && collector.type !== 'email') return null;
       const query = queryOf(request);
       // An email collector answers only its recipients' personal links.
       const recipient =
@@ -277,21 +272,28 @@ export function respondPages(deps: Deps) {
           : undefined;
       if (collector.type === 'email' && !recipient) return null;
       allowFraming(reply, collector.options.embed_origins ?? []);
-      const stored = await surveyOfCollector(deps, collector);
-      if (!stored) return null;
       const index = await designIndex(deps, stored);
       // The survey in the language chosen (?lang=) or else the browser asks for, when it has it.
       const chosen = new URLSearchParams(query).get('lang') ?? undefined;
-      const l = await respondentLanguage(deps, stored, chosen, request.headers['accept-language']);
-      const local = localized(l, stored, collector, index);
+      const l = await languageAmong(
+        deps,
+        stored,
+        entry.languages,
+        chosen,
+        request.headers['accept-language'],
+      );
+      const local = l.translation
+        ? localized(l, stored, collector, index)
+        : localizedOwn(deps, entry, l, index);
       return {
         ...local,
-        survey: await withTheme(deps, local.survey),
+        // (a survey without a theme skips the await: a new visitor's page counts its microseconds)
+        survey: local.survey.theme_id ? await withTheme(deps, local.survey) : local.survey,
         recipient,
         token,
         path: `/r/${token}`,
         query,
-        rows: l.translation ? null : { collector: row, survey: stored },
+        rows: l.translation ? null : entry,
       };
     }
 
@@ -384,7 +386,10 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
           ctx.rows && !response && !ctx.recipient && sameOrderForAll(ctx.index.pageById.get(place.pageId)!)
             ? pageKey(`${baseUrl(request)}${request.url}`, ctx.language.lang, lookOf(ctx.survey), ctx.rows)
             : null;
-        const kept = key && (await keptPage(deps, key, () => draw(holes.stamps, holes.started)));
+        const kept =
+          key &&
+          (deps.caches.respondentPages.get(key) ??
+            (await keptPage(deps, key, () => draw(holes.stamps, holes.started))));
         const markup = kept
           ? fill(kept, { csrf: stamps.csrf, shown: stamps.shown(place.pageId), started })
           : await draw(stamps, started);
