@@ -16,7 +16,6 @@ import {
   requireSurvey,
   type SurveyArea,
   type SurveyRow,
-  surveyRow,
 } from '../surveys/access.js';
 import { removeUploads } from '../uploads/uploads.js';
 import {
