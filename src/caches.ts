@@ -137,6 +137,8 @@ export interface Caches {
   fanoutCursor: Slot<{ created_at: string; id: string }>;
   /** http/auth.ts: the one query every /v3 request runs (token, account and app), prepared once. */
   callerLookup: Slot<(tokenHash: string) => Promise<CallerRow[]>>;
+  /** domain/responses/submission-limit.ts: one count in a key's window, prepared once. */
+  windowBump: Slot<(key: string, window: number) => Promise<{ count: number }[]>>;
   /** http/rate-limit.ts: the upsert that counts a request in its app's windows, prepared once. */
   rateBump: Slot<
     (
@@ -221,6 +223,7 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     fanoutCursor: new Slot(),
     callerLookup: new Slot(),
     rateBump: new Slot(),
+    windowBump: new Slot(),
     surveyRows: new Slot(),
     collectorRows: new Slot(),
     dummyHash: new Slot(),

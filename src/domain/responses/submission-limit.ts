@@ -5,6 +5,7 @@
 // counted here: its callers are authenticated apps, held by the app rate limits.
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
+import { prepareQuery } from '../../db/prepared.js';
 import { addressKey } from '../../platform/addresses.js';
 
 const MINUTE = 60_000;
@@ -12,18 +13,23 @@ const MINUTE = 60_000;
 /** Counts one in `key`'s current window and returns the count so far (this one included); also
  * what other per-address throttles count with (shared results pages). */
 export async function bump(deps: Deps, key: string, window: number): Promise<number> {
-  const k = deps.db.kysely;
-  const row = await k
-    .insertInto('window_counters')
-    .values({ key, window_start: window, count: 1 })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        count: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.count + 1 ELSE 1 END`,
-        window_start: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.window_start ELSE excluded.window_start END`,
-      }),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
+  const { db } = deps;
+  const k = db.kysely;
+  // Prepared once (deps.caches.windowBump): every page a respondent saves passes here.
+  const [row] = await deps.caches.windowBump.get(() =>
+    prepareQuery(db, 2, (key, window) =>
+      k
+        .insertInto('window_counters')
+        .values({ key, window_start: sql<number>`${window}`, count: 1 })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            count: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.count + 1 ELSE 1 END`,
+            window_start: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.window_start ELSE excluded.window_start END`,
+          }),
+        )
+        .returning('count'),
+    ),
+  )(key, window);
   // Now and then, forget windows that have passed (one row per address that ever answered).
   if (deps.runners.windowSweep.tick())
     await k
