@@ -202,7 +202,7 @@ export const scenarios = [
   {
     name: 'respondent_page',
     description: 'GET /r/{token}: the first page of a weblink survey, as a new respondent',
-    target: 'informative: an HTML page (collector, survey, design, session lookups)',
+    target: '>= 0.25 of floor on SQLite, >= 0.15 on PostgreSQL',
     prepare: async (ctx) => {
       const { collector } = await collectSetup(ctx);
       return { path: new URL(collector.url).pathname };
