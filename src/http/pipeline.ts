@@ -311,7 +311,8 @@ export function installHttpConventions(
       route.onRequest = [
         ...own,
         (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-          if (shadowedPatterns().has(pattern) && ownPattern(matches(request.url.split('?')[0])) !== pattern) {
+          const path = request.url.split('?')[0];
+          if (mayBeShadowed(pattern, path) && ownPattern(matches(path)) !== pattern) {
             methodNotAllowed(reply, allowedMethods(request.url));
             return;
           }
@@ -428,12 +429,26 @@ export function installHttpConventions(
     const own = ownPattern(found);
     return found.filter((f) => f.pattern !== undefined && f.pattern === own).map((f) => f.method);
   };
-  // Patterns a more specific one can shadow (…/:id beside …/bulk), computed once the routes are
-  // known: only requests routed to one of these pay the check (the parameter routes' hook above).
-  let shadowed: Set<string> | null = null;
-  const shadowedPatterns = () => {
-    shadowed ??= new Set([...patterns].filter((p) => [...patterns].some((q) => shadows(q, p))));
-    return shadowed;
+  // Patterns a more specific one can shadow (…/:id beside …/bulk), each with the segments of the
+  // patterns that shadow it, computed once the routes are known: only a request whose path fits one
+  // of those pays the check (the parameter routes' hook above), not every /r/<token> beside
+  // /r/theme-preview.css.
+  let shadowed: Map<string, string[][]> | null = null;
+  const mayBeShadowed = (pattern: string, path: string) => {
+    shadowed ??= new Map(
+      [...patterns].map((p) => [p, [...patterns].filter((q) => shadows(q, p)).map((q) => q.split('/'))]),
+    );
+    const by = shadowed.get(pattern);
+    if (!by?.length) return false;
+    // an escaped path is left to the router itself; slashes as the router reads them
+    if (path.includes('%')) return true;
+    const segments = path
+      .replace(/\/{2,}/g, '/')
+      .replace(/(.)\/$/, '$1')
+      .split('/');
+    return by.some(
+      (q) => q.length === segments.length && q.every((s, i) => s.startsWith(':') || s === segments[i]),
+    );
   };
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('sm-request-id', request.id);

@@ -76,6 +76,17 @@ describe('HTTP conventions', () => {
     expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
   });
 
+  it('answers a method only a more specific route lacks 405, not with the parameter route', async () => {
+    // GET …/members/bulk would match …/members/:member_id; the path is bulk's, which takes POST only.
+    for (const path of ['/v3/workgroups/1/members/bulk', '/v3/workgroups/1/members/bulk/']) {
+      const res = await server.client.request('GET', path, { token });
+      expect(res.status, path).toBe(405);
+      expect(res.headers.allow).toBe('POST, OPTIONS');
+    }
+    const member = await server.client.request('GET', '/v3/workgroups/1/members/2', { token });
+    expect(member.status).not.toBe(405);
+  });
+
   it('answers HEAD like GET without a body, and OPTIONS with the methods', async () => {
     const head = await server.client.request('HEAD', '/v3/users/me', { token });
     expect(head.status).toBe(200);

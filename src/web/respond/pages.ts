@@ -8,14 +8,11 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../context.js';
-import { type Collector, CollectorNotOpen, closedReason } from '../../domain/collectors/collectors.js';
-import type { RespondentEntry } from '../../domain/collectors/entry.js';
-import { entryByToken } from '../../domain/collectors/entry.js';
+import { CollectorNotOpen, closedReason } from '../../domain/collectors/collectors.js';
 import { checkCollectorPassword } from '../../domain/collectors/password.js';
-import { type RecipientRow, recipientByToken } from '../../domain/invitations/recipients.js';
 import type { PageIn, StoredPage } from '../../domain/responses/answers.js';
 import { redirectWithValues } from '../../domain/responses/calculated.js';
-import { type DesignIndex, designIndex, type IndexedPage } from '../../domain/responses/design-index.js';
+import type { IndexedPage } from '../../domain/responses/design-index.js';
 import {
   mayResume,
   openEditLink,
@@ -30,7 +27,6 @@ import { finishLater } from '../../domain/responses/resume.js';
 import { answerPosted, exitPosted, oneAtATime, screenBack } from '../../domain/responses/screens.js';
 import { admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
-import { languageAmong } from '../../domain/surveys/translations.js';
 import {
   ownerTakesFiles,
   type Reservation,
@@ -39,8 +35,7 @@ import {
 } from '../../domain/uploads/admission.js';
 import { discardFiles, type IncomingFile, receiveFile } from '../../domain/uploads/uploads.js';
 import { baseUrl } from '../../http/paging.js';
-import { allowFraming } from '../../http/security-headers.js';
-import { browserLanguage, type Message, type Translate, translator } from '../../platform/i18n/index.js';
+import { browserLanguage, type Message, translator } from '../../platform/i18n/index.js';
 import { sha256 } from '../../platform/secrets.js';
 import { pageErrorHandler, sendPage } from '../account/frame.js';
 import { type Html, html, raw } from '../html.js';
@@ -50,8 +45,8 @@ import { pagePlugin } from '../page-area.js';
 import { recalledText, richText } from '../surveys/render-question.js';
 import { admitUploadRequest, readMultipart } from '../uploads.js';
 import { answersFromForm, type Form, type Values, valuesFromAnswers } from './form-answers.js';
-import { frameLanguage, languageSwitcher, type PageLanguage, shown, waitText } from './language.js';
-import { localized, localizedOwn } from './localize.js';
+import { frameLanguage, languageSwitcher, shown, waitText } from './language.js';
+import { loadRespondent, type RespondentContext } from './load.js';
 import { fill, holes, keptPage, pageKey, sameOrderForAll } from './page-cache.js';
 import { numberedBefore, questionFields } from './questions.js';
 import { quizResultsSection } from './quiz-results.js';
@@ -70,23 +65,9 @@ import {
   readCookie,
   setCookie,
 } from './session.js';
-import { lookOf, shareTags, type Themed, themedRoutes, themeRoutes, withTheme } from './theme.js';
+import { lookOf, shareTags, type Themed, themedRoutes, themeRoutes } from './theme.js';
 
-interface Ctx {
-  token: string;
-  collector: Collector;
-  survey: Themed;
-  index: DesignIndex;
-  path: string;
-  /** the link's query (custom value and variables) without our own `p` */
-  query: string;
-  /** the email invitation recipient whose personal link (?rcp=) this is (email collectors) */
-  recipient?: RecipientRow;
-  language: PageLanguage;
-  t: Translate;
-  /** the read a kept page is keyed by (page-cache.ts); null in a translation's language */
-  rows: RespondentEntry | null;
-}
+type Ctx = RespondentContext;
 
 /** The survey link (or `sub` below it) with the link's own query kept. */
 function linkOf(ctx: Ctx, sub = ''): string {
@@ -133,12 +114,6 @@ function closedPage(reply: FastifyReply, ctx: Ctx, reason: 'closed' | 'expired' 
     html`<h1>${ctx.survey.title}</h1><div role="status" class="closed" data-reason="${reason}"><p><strong>${ctx.t(reason)}</strong></p><p>${ctx.collector.options.closed_page_message}</p></div>`,
     ctx.survey,
   );
-}
-
-function queryOf(request: FastifyRequest): string {
-  const search = new URLSearchParams(request.url.split('?')[1] ?? '');
-  for (const own of ['p', 'screen']) search.delete(own);
-  return search.size > 0 ? search.toString() : '';
 }
 
 function renderSurveyPage(
@@ -254,48 +229,8 @@ export function respondPages(deps: Deps) {
     await themedRoutes(app, deps);
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
-    async function load(
-      request: FastifyRequest<{ Params: { token: string } }>,
-      reply: FastifyReply,
-    ): Promise<Ctx | null> {
-      const token = request.params.token;
-      if (!/^[A-Za-z0-9]{6,40}$/.test(token)) return null;
-      const entry = await entryByToken(deps, token);
-      if (!entry) return null;
-      const { collector, survey: stored } = entry;
-      if (collector.type !== 'weblink' && collector.type !== 'email') return null;
-      const query = queryOf(request);
-      // An email collector answers only its recipients' personal links.
-      const recipient =
-        collector.type === 'email'
-          ? await recipientByToken(deps, collector.id, new URLSearchParams(query).get('rcp'))
-          : undefined;
-      if (collector.type === 'email' && !recipient) return null;
-      allowFraming(reply, collector.options.embed_origins ?? []);
-      const index = await designIndex(deps, stored);
-      // The survey in the language chosen (?lang=) or else the browser asks for, when it has it.
-      const chosen = new URLSearchParams(query).get('lang') ?? undefined;
-      const l = await languageAmong(
-        deps,
-        stored,
-        entry.languages,
-        chosen,
-        request.headers['accept-language'],
-      );
-      const local = l.translation
-        ? localized(l, stored, collector, index)
-        : localizedOwn(deps, entry, l, index);
-      return {
-        ...local,
-        // (a survey without a theme skips the await: a new visitor's page counts its microseconds)
-        survey: local.survey.theme_id ? await withTheme(deps, local.survey) : local.survey,
-        recipient,
-        token,
-        path: `/r/${token}`,
-        query,
-        rows: l.translation ? null : entry,
-      };
-    }
+    const load = (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) =>
+      loadRespondent(deps, request, reply);
 
     const sessionCookie = (ctx: Ctx) =>
       ctx.recipient ? `sr${ctx.collector.id}r${ctx.recipient.id}` : `sr${ctx.collector.id}`;
