@@ -1,11 +1,13 @@
 // The respondent's entry: what every request of a respondent page reads first, the collector behind
 // the link's token, its survey and the survey's enabled translations, in one statement. On SQLite
 // that is one read transaction (one lock pair on the WAL index instead of three: the locks were a
-// fifth of a new visitor's page); on PostgreSQL one round trip. The process keeps the last answer
-// per token (deps.caches.respondentEntries): when a read finds the same values, response counts
-// aside, it hands back the kept rows, parsed once, under the same `stamp`, and pages kept from them
+// fifth of a new visitor's page); on PostgreSQL one round trip. Both rows but their response counts
+// come as one JSON array text, so a read hands the driver four columns, not forty (on PostgreSQL
+// each column of each result costs the driver a parser and a name). The process keeps the last
+// answer per token (deps.caches.respondentEntries): when a read finds the same text, it hands back
+// the rows parsed once, with this read's counts, under the same `stamp`, and pages kept from them
 // (web/respond/page-cache.ts) are keyed by that stamp rather than by every value of both rows.
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { CollectorsTable } from '../../db/tables/collect.js';
@@ -15,8 +17,8 @@ import { type Collector, parseCollector } from './collectors.js';
 /** A collector with its survey and the survey's enabled translation languages, as one read found
  * them. */
 export interface RespondentEntry {
-  /** the read's first row: the collector's columns, the survey's, a language */
-  values: unknown[];
+  /** both rows' values but the response counts, as the read's JSON array text */
+  text: string;
   collector: Collector;
   survey: Selectable<SurveysTable>;
   languages: string[];
@@ -24,8 +26,8 @@ export interface RespondentEntry {
   stamp: number;
 }
 
-// Every column of both rows, in the statement's order (the checks below fail to compile when a
-// table gains a column that is not here).
+// Every column of both rows (the checks below fail to compile when a table gains a column that is
+// not here).
 const COLLECTOR = [
   'id',
   'survey_id',
@@ -74,35 +76,32 @@ const surveyListed: Every<keyof SurveysTable, (typeof SURVEY)[number]> = true;
 void collectorListed;
 void surveyListed;
 
-// The response counts move with every response and show on no page; they are read fresh each time.
-const COLLECTOR_COUNT = COLLECTOR.indexOf('response_count');
-const SURVEY_COUNT = COLLECTOR.length + SURVEY.indexOf('response_count');
-const LANGUAGE = COLLECTOR.length + SURVEY.length;
+// The response counts move with every response and show on no page: read as columns of their own.
+const COLLECTOR_SHOWN = COLLECTOR.filter((c) => c !== 'response_count');
+const SURVEY_SHOWN = SURVEY.filter((c) => c !== 'response_count');
 
-function rowOf<T>(columns: readonly string[], values: unknown[], from: number): T {
-  const row: Record<string, unknown> = {};
+function rowOf<T>(columns: readonly string[], values: unknown[], from: number, count: number): T {
+  const row: Record<string, unknown> = { response_count: count };
   for (let i = 0; i < columns.length; i++) row[columns[i]] = values[from + i];
   return row as T;
 }
 
-/** Whether two reads of the entry hold the same values, response counts aside. */
-function sameValues(a: unknown[], b: unknown[]): boolean {
-  for (let i = 0; i < LANGUAGE; i++)
-    if (a[i] !== b[i] && i !== COLLECTOR_COUNT && i !== SURVEY_COUNT) return false;
-  return true;
-}
-
 function sameLanguages(kept: string[], rows: unknown[][]): boolean {
-  if (rows[0][LANGUAGE] === null) return kept.length === 0;
-  return kept.length === rows.length && rows.every((r, i) => r[LANGUAGE] === kept[i]);
+  if (rows[0][3] === null) return kept.length === 0;
+  return kept.length === rows.length && rows.every((r, i) => r[3] === kept[i]);
 }
 
 /** The collector of a link's token with its survey and the survey's enabled translation languages
  * (sorted), as stored now; undefined for no such collector. */
 export async function entryByToken(deps: Deps, token: string): Promise<RespondentEntry | undefined> {
   const { db } = deps;
-  const rows = await deps.caches.entryStatement.get(() =>
-    prepareQuery<object, [string]>(
+  const rows = await deps.caches.entryStatement.get(() => {
+    const columns = [...COLLECTOR_SHOWN.map((c) => `c.${c}`), ...SURVEY_SHOWN.map((c) => `s.${c}`)];
+    // (as text on PostgreSQL, whose driver would parse a json column on every read)
+    const [array, asText] = db.pg
+      ? [sql.raw('json_build_array'), sql.raw('::text')]
+      : [sql.raw('json_array'), sql.raw('')];
+    return prepareQuery<object, [string]>(
       db,
       1,
       (token) =>
@@ -113,21 +112,20 @@ export async function entryByToken(deps: Deps, token: string): Promise<Responden
             join.onRef('t.survey_id', '=', 's.id').on('t.enabled', '=', 1),
           )
           .select([
-            ...COLLECTOR.map((c) => `c.${c}` as const),
-            ...SURVEY.map((c) => `s.${c}` as const),
+            sql<string>`${array}(${sql.join(columns.map((c) => sql.ref(c)))})${asText}`.as('shown'),
+            'c.response_count as collector_count',
+            's.response_count as survey_count',
             't.language',
           ])
           .where('c.url_token', '=', token)
           .orderBy('t.language'),
       { arrays: true },
-    ),
-  )(token);
+    );
+  })(token);
   if (rows.length === 0) return undefined;
-  const values = rows[0];
-  const collectorCount = values[COLLECTOR_COUNT] as number;
-  const surveyCount = values[SURVEY_COUNT] as number;
+  const [text, collectorCount, surveyCount] = rows[0] as [string, number, number];
   const kept = deps.caches.respondentEntries.get(token) as RespondentEntry | undefined;
-  if (kept && sameValues(kept.values, values) && sameLanguages(kept.languages, rows)) {
+  if (kept && kept.text === text && sameLanguages(kept.languages, rows)) {
     if (kept.collector.response_count === collectorCount && kept.survey.response_count === surveyCount)
       return kept;
     const fresh: RespondentEntry = {
@@ -138,11 +136,12 @@ export async function entryByToken(deps: Deps, token: string): Promise<Responden
     deps.caches.respondentEntries.set(token, fresh);
     return fresh;
   }
+  const values = JSON.parse(text) as unknown[];
   const entry: RespondentEntry = {
-    values,
-    collector: parseCollector(rowOf<Selectable<CollectorsTable>>(COLLECTOR, values, 0)),
-    survey: rowOf<Selectable<SurveysTable>>(SURVEY, values, COLLECTOR.length),
-    languages: values[LANGUAGE] === null ? [] : rows.map((r) => r[LANGUAGE] as string),
+    text,
+    collector: parseCollector(rowOf<Selectable<CollectorsTable>>(COLLECTOR_SHOWN, values, 0, collectorCount)),
+    survey: rowOf<Selectable<SurveysTable>>(SURVEY_SHOWN, values, COLLECTOR_SHOWN.length, surveyCount),
+    languages: rows[0][3] === null ? [] : rows.map((r) => r[3] as string),
     stamp: deps.caches.respondentEntries.stamp(),
   };
   deps.caches.respondentEntries.set(token, entry);
