@@ -8,7 +8,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { seedSurvey, signIn, type WebSession } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-const RESPONSES = 400;
+const RESPONSES = 1000;
 let server: TestServer;
 let owner: TestAccount;
 let web: WebSession;
