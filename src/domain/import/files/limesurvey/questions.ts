@@ -157,6 +157,17 @@ function choices(ctx: Ctx, pairs: Array<[string, string]>, weighted = false) {
   return { list, map };
 }
 
+/** The question's "Other" option a respondent types into (its label as the survey set it). */
+function otherOption(ctx: Ctx, q: LsQuestion) {
+  return {
+    id: ctx.mint(),
+    text: plain(q.attributes.other_replace_text ?? '') || 'Other',
+    is_answer_choice: true,
+    visible: true,
+    position: 0,
+  };
+}
+
 function rows(ctx: Ctx, subs: Array<{ code: string; text: string }>) {
   const map = new Map<string, string>();
   const list = subs.map((s, i) => {
@@ -212,13 +223,7 @@ export function mapQuestion(ctx: Ctx, q: LsQuestion): MappedQuestion | Unmapped 
             : 'vertical';
       const other =
         q.other && q.type !== 'O'
-          ? {
-              id: ctx.mint(),
-              text: plain(q.attributes.other_replace_text ?? '') || 'Other',
-              is_answer_choice: true,
-              visible: true,
-              position: 0,
-            }
+          ? otherOption(ctx, q)
           : q.type === 'O'
             ? { id: ctx.mint(), text: 'Comment', is_answer_choice: false, visible: true, position: 0 }
             : undefined;
@@ -253,20 +258,12 @@ export function mapQuestion(ctx: Ctx, q: LsQuestion): MappedQuestion | Unmapped 
     }
     case 'M':
     case 'P': {
+      const subs = subsOf(q, 0);
       const { list, map } = choices(
         ctx,
-        subsOf(q, 0).map((s) => [s.code, s.text]),
+        subs.map((s) => [s.code, s.text]),
       );
-      const other = q.other
-        ? {
-            id: ctx.mint(),
-            text: plain(q.attributes.other_replace_text ?? '') || 'Other',
-            is_answer_choice: true,
-            visible: true,
-            position: 0,
-          }
-        : undefined;
-      const subs = subsOf(q, 0);
+      const other = q.other ? otherOption(ctx, q) : undefined;
       const columns = subs.map((s) => `${col}${s.code}`);
       if (other) columns.push(`${col}other`);
       if (q.type === 'P') {
