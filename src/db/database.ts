@@ -8,10 +8,14 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  type KyselyPlugin,
+  LimitNode,
   type LogEvent,
   PostgresDialect,
+  SelectQueryNode,
   SqliteDialect,
   SqliteDriver,
+  ValueNode,
 } from 'kysely';
 import type pg from 'pg';
 import { type CommitHook, HookedDriver } from './commit-hook.js';
@@ -89,6 +93,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     const kysely = new Kysely<Database>({
       dialect: new FifoSqliteDialect(driver, options.commitHook),
       log: queryLog(options.onQuery),
+      plugins: [new InlineLimit()],
     });
     return {
       kysely,
@@ -176,6 +181,24 @@ class FifoSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return this.hook ? new HookedDriver(this.driver, this.hook) : this.driver;
   }
+}
+
+/**
+ * A query's LIMIT written into its SQL rather than bound. SQLite's planner reads a bound LIMIT's
+ * value, so binding it expires the statement and every run prepares it again (ENABLE_STAT4, which
+ * better-sqlite3 builds with): a `LIMIT ?` lookup costs 30 µs where `LIMIT 1` costs 6. Constant
+ * limits are a handful of texts; a page size is at most a few hundred, within the statement cache.
+ * Only the outer query's limit: the tree is not walked (a transformer would copy every node of
+ * every query).
+ */
+class InlineLimit implements KyselyPlugin {
+  transformQuery: KyselyPlugin['transformQuery'] = ({ node }) => {
+    if (!SelectQueryNode.is(node) || !node.limit) return node;
+    const limit = node.limit.limit;
+    if (!ValueNode.is(limit) || limit.immediate || !Number.isSafeInteger(limit.value)) return node;
+    return { ...node, limit: LimitNode.create(ValueNode.createImmediate(limit.value)) };
+  };
+  transformResult: KyselyPlugin['transformResult'] = async (args) => args.result;
 }
 
 class HookedPostgresDialect extends PostgresDialect {
