@@ -56,6 +56,7 @@ import * as m0079 from './0079_question_layout.js';
 import * as m0080 from './0080_report_schedules.js';
 import * as m0081 from './0081_answer_sentiment.js';
 import * as m0085 from './0085_email_attachment.js';
+import * as m0086 from './0086_unlogged_counters.js';
 
 export type MigrationKind = 'rolling-safe' | 'needs-stop';
 
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration & { kind: MigrationKind }> = {
   '0080_report_schedules': m0080,
   '0081_answer_sentiment': m0081,
   '0085_email_attachment': m0085,
+  '0086_unlogged_counters': m0086,
 };
