@@ -186,6 +186,11 @@ export interface Caches {
   respondentResponses: Slot<RowsByKey<ResponsesTable>>;
   /** domain/screening/screen.ts: a respondent session's response kept aside in a collector, prepared once. */
   respondentFlagged: Slot<RowsByKey<FlaggedResponsesTable>>;
+  /** domain/screening/screen.ts: on PostgreSQL, both of a respondent's rows (each as JSON text) in
+   * one prepared read. */
+  respondentRecord: Slot<
+    (collectorId: string, respondentKey: string) => Promise<{ kind: string; row: string }[]>
+  >;
   /** http/pipeline.ts: request validators compiled from route schemas (`CompiledSchemas`). */
   validators: CompiledSchemas['validators'];
   /** http/pipeline.ts: reply serializers compiled from route schemas (`CompiledSchemas`). */
@@ -238,6 +243,7 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     respondentViews: new CacheMap(500),
     respondentResponses: new Slot(),
     respondentFlagged: new Slot(),
+    respondentRecord: new Slot(),
     ...compiledSchemas,
   };
   return {

@@ -73,21 +73,15 @@ async function setUp() {
 describe('a caught post', () => {
   it('goes where the skip logic sends it, and nothing is counted', async () => {
     const s = await setUp();
-    expect(
-      await screenPage(t.deps, s.respondent(), undefined, s.first(s.choices.green), undefined, bot),
-    ).toEqual({
+    expect(await screenPage(t.deps, s.respondent(), {}, s.first(s.choices.green), undefined, bot)).toEqual({
       kind: 'next',
       pageId: s.pages[1],
     });
-    expect(
-      await screenPage(t.deps, s.respondent(), undefined, s.first(s.choices.red), undefined, bot),
-    ).toEqual({
+    expect(await screenPage(t.deps, s.respondent(), {}, s.first(s.choices.red), undefined, bot)).toEqual({
       kind: 'next',
       pageId: s.pages[2],
     });
-    expect(
-      await screenPage(t.deps, s.respondent(), undefined, s.first(s.choices.blue), undefined, bot),
-    ).toEqual({
+    expect(await screenPage(t.deps, s.respondent(), {}, s.first(s.choices.blue), undefined, bot)).toEqual({
       kind: 'finished',
       status: 'disqualified',
     });
@@ -107,7 +101,7 @@ describe('a caught post', () => {
     t.clock.advance(1499);
     const late = signals();
     t.clock.advance(1500);
-    expect(await screenPage(t.deps, r, undefined, s.first(s.choices.green), undefined, late)).toBeNull();
+    expect(await screenPage(t.deps, r, {}, s.first(s.choices.green), undefined, late)).toBeNull();
     const outcome = await answerPage(t.deps, r, undefined, { page: s.first(s.choices.green) }, undefined);
     expect(outcome).toEqual({ kind: 'next', pageId: s.pages[1] });
     expect((await countMatching(t.deps, { surveyId: s.survey.id })).total).toBe(1);
@@ -115,7 +109,7 @@ describe('a caught post', () => {
     const other = s.respondent();
     const stamp = shownStamp(t.deps, other.respondentKey, s.pages[0]);
     t.clock.advance(1499);
-    const caught = await screenPage(t.deps, other, undefined, s.first(s.choices.green), undefined, {
+    const caught = await screenPage(t.deps, other, {}, s.first(s.choices.green), undefined, {
       ...early,
       shown: stamp,
     });
@@ -128,7 +122,7 @@ describe('release', () => {
   it('counts a flagged response, but keeps it aside when its collector is full', async () => {
     const s = await setUp();
     for (let i = 0; i < 2; i++)
-      await screenPage(t.deps, s.respondent(), undefined, s.first(s.choices.blue), undefined, bot);
+      await screenPage(t.deps, s.respondent(), {}, s.first(s.choices.blue), undefined, bot);
     const [a, b] = await flaggedPage(t.deps, { surveyId: s.survey.id }, 0, 10);
     const actor = { userId: owner.user.id, ip: null };
     expect(await releaseFlagged(t.deps, actor, s.survey, [a.id])).toEqual({ released: 1, refused: 0 });

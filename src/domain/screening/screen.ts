@@ -212,6 +212,64 @@ export async function respondentResponse(
   );
 }
 
+/** What a page post starts from: the respondent's response (as respondentResponse has it) and their
+ * kept-aside one, if any (screenPage's `held`), read together once per post. */
+export interface RespondentRecord {
+  response?: ResponseRow;
+  held?: FlaggedRow;
+}
+
+/** Both of a respondent's rows. On PostgreSQL one round trip (each row as its JSON text); on
+ * SQLite two prepared reads, a few microseconds each. */
+export async function respondentRecord(
+  deps: Deps,
+  collectorId: string,
+  respondentKey: string,
+): Promise<RespondentRecord> {
+  const { db } = deps;
+  if (!db.pg) {
+    const counted = await responseOfRespondent(deps, collectorId, respondentKey);
+    const held = await flaggedOfRespondent(deps, collectorId, respondentKey);
+    return { response: counted ?? (held && asResponse(held)), held };
+  }
+  const rows = await deps.caches.respondentRecord.get(() =>
+    prepareQuery<{ kind: string; row: string }, [string, string]>(db, 2, (collectorId, respondentKey) => {
+      const k = db.kysely;
+      const counted = k
+        .selectFrom('responses')
+        .selectAll()
+        .where('respondent_key', '=', respondentKey)
+        .where('collector_id', '=', collectorId)
+        .orderBy('ordinal', 'desc')
+        .limit(1)
+        .as('r');
+      const held = k
+        .selectFrom('flagged_responses')
+        .selectAll()
+        .where('collector_id', '=', collectorId)
+        .where('respondent_key', '=', respondentKey)
+        .orderBy('date_created', 'desc')
+        .limit(1)
+        .as('f');
+      return k
+        .selectFrom(counted)
+        .select([sql<string>`'response'`.as('kind'), sql<string>`row_to_json(r)::text`.as('row')])
+        .unionAll(
+          k
+            .selectFrom(held)
+            .select([sql<string>`'held'`.as('kind'), sql<string>`row_to_json(f)::text`.as('row')]),
+        );
+    }),
+  )(collectorId, respondentKey);
+  let response: ResponseRow | undefined;
+  let held: FlaggedRow | undefined;
+  // each text is its table's whole row, as the driver would have given it (JSON keeps its types)
+  for (const { kind, row } of rows)
+    if (kind === 'held') held = JSON.parse(row);
+    else response = JSON.parse(row);
+  return { response: response ?? (held && asResponse(held)), held };
+}
+
 /** Where a kept-aside page sends the respondent: the flow's outcomes, without a counted response. */
 export type Held =
   | { kind: 'next'; pageId: string }
@@ -226,12 +284,11 @@ export type Held =
 export async function screenPage(
   deps: Deps,
   r: Respondent,
-  response: ResponseRow | undefined,
+  { response, held }: RespondentRecord,
   page: PageIn,
   started: string | undefined,
   signals: PostSignals,
 ): Promise<Held | null> {
-  const held = await flaggedOfRespondent(deps, r.collector.id, r.respondentKey);
   const real = held ? undefined : response;
   const reasons = await reasonsOf(deps, r, page.id, signals, !held && !real);
   if (!held && reasons.length === 0) return null;

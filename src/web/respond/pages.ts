@@ -53,7 +53,14 @@ import { quizResultsSection } from './quiz-results.js';
 import { quotaEnd } from './quota-end.js';
 import { continueResponse, laterButton, resumeRoutes } from './resume.js';
 import { renderScreen } from './screen.js';
-import { type FormStamps, respondentResponse, screeningFields, screenPost, stampsOf } from './screening.js';
+import {
+  type FormStamps,
+  respondentRecord,
+  respondentResponse,
+  screeningFields,
+  screenPost,
+  stampsOf,
+} from './screening.js';
 import { SCRIPT } from './script.js';
 import {
   csrfToken,
@@ -515,7 +522,8 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
       if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
       if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
       const respondentKey = sha256(sess);
-      const response = await respondentResponse(deps, ctx.collector.id, respondentKey);
+      const record = await respondentRecord(deps, ctx.collector.id, respondentKey);
+      const response = record.response;
       const stop = gate(reply, ctx, response);
       if (stop) return stop;
       const place = placeOf(ctx.index, response, typeof form.p === 'string' ? form.p : undefined);
@@ -554,7 +562,7 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
         ip: request.ip,
       };
       // A post the screening keeps aside goes where the flow would send it (domain/screening).
-      const held = await screenPost(deps, request, reply, respondent, response, pageIn, form);
+      const held = await screenPost(deps, request, reply, respondent, record, pageIn, form);
       let finished: ResponseRow | undefined;
       try {
         if (nav === 'later' && !held) {

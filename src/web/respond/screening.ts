@@ -5,12 +5,12 @@ import type { Deps } from '../../context.js';
 import type { Collector } from '../../domain/collectors/collectors.js';
 import type { PageIn } from '../../domain/responses/answers.js';
 import type { Respondent } from '../../domain/responses/flow.js';
-import type { ResponseRow } from '../../domain/responses/responses.js';
 import { CAPTCHA_WIDGETS } from '../../domain/screening/captcha.js';
 import {
   type Held,
   HONEYPOT_FIELD,
   type PostSignals,
+  type RespondentRecord,
   SHOWN_FIELD,
   screeningOf,
   screenPage,
@@ -21,7 +21,7 @@ import { type Html, html } from '../html.js';
 import type { Form } from './form-answers.js';
 import { csrfToken, readCookie, setCookie } from './session.js';
 
-export { respondentResponse } from '../../domain/screening/screen.js';
+export { respondentRecord, respondentResponse } from '../../domain/screening/screen.js';
 
 /** The fields every respondent page's form carries (the honeypot is off-screen, out of the tab
  * order and hidden from assistive technology: no person fills it), and the CAPTCHA's widget when
@@ -88,7 +88,7 @@ export function screenPost(
   request: FastifyRequest,
   reply: FastifyReply,
   respondent: Respondent,
-  response: ResponseRow | undefined,
+  record: RespondentRecord,
   page: PageIn,
   form: Form,
 ): Promise<Held | null> {
@@ -96,5 +96,5 @@ export function screenPost(
   const path = request.url.split('?')[0];
   const signals = screeningSignals(deps, request, reply, respondent.collector, path, form);
   const started = typeof form.started === 'string' ? form.started : undefined;
-  return screenPage(deps, respondent, response, page, started, signals);
+  return screenPage(deps, respondent, record, page, started, signals);
 }
