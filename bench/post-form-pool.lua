@@ -1,8 +1,8 @@
 -- wrk script: POST a respondent page's form, each request as another respondent. BENCH_FORMS names a
 -- file written by the scenario's prepare step: one line per respondent, "<cookie>\t<form body>"
 -- (each a session that drew the page beforehand, so its CSRF token and shown stamp are its own).
--- Where the previous wrk run stopped is kept beside it, so the run after the warm-up posts for
--- respondents not used yet.
+-- Where the previous wrk run stopped is kept beside it (every 100 requests), so the run after the
+-- warm-up starts 100 past it: it posts only for respondents not used yet.
 local file = os.getenv("BENCH_FORMS")
 local forms = {}
 for line in io.lines(file) do
@@ -12,7 +12,7 @@ end
 local at = 0
 local saved = io.open(file .. ".at", "r")
 if saved then
-  at = tonumber(saved:read("*a")) or 0
+  at = (tonumber(saved:read("*a")) or 0) + 100
   saved:close()
 end
 request = function()

@@ -246,6 +246,7 @@ function timeline(url, { token, headers = {}, script, connections, duration, war
       String(first),
       ...body,
       ...(script?.endsWith('walk-pages.lua') ? ['--pages', process.env.BENCH_PAGES] : []),
+      ...(script?.endsWith('post-form-pool.lua') ? ['--forms', process.env.BENCH_FORMS] : []),
       ...(token ? ['--token', token] : []),
       ...Object.entries(headers ?? {}).flatMap(([k, v]) => ['--header', `${k}: ${v}`]),
     ],

@@ -338,10 +338,11 @@ scenarios.push({
       );
     const { collector } = await collectSetup(ctx);
     const path = new URL(collector.url).pathname;
-    // Enough respondents for the warm-up, the run and the sample at up to 8,000 posts a second.
+    // Enough respondents for wrk's warm-up and run and the warm tail's (bench/timeline.js --forms):
+    // 2 × duration + 4 seconds at up to 4,000 posts a second.
     const at = process.argv.indexOf('--duration');
     const duration = at > 0 ? Number(process.argv[at + 1]) : 10;
-    const count = Number(process.env.BENCH_RESPONDENTS ?? (duration + 3) * 8000);
+    const count = Number(process.env.BENCH_RESPONDENTS ?? (2 * duration + 4) * 4000);
     const draw = async () => {
       const page = await ctx.http(ctx.base, 'GET', path);
       const cookie = page.headers['set-cookie'][0].split(';')[0];

@@ -5,9 +5,11 @@
 // each second, the slowest requests and when they started.
 //   node bench/timeline.js --url http://127.0.0.1:PORT/path [--connections 50] [--duration 10]
 //     [--header 'cookie: …'] [--token T] [--pages N] [--warmup 0] [--first 100]
-// --method and --body-file send a JSON body (the bench's POST and PATCH scenarios). --pages N walks `&page=1..N` as bench/walk-pages.lua does; --warmup S runs S seconds first
-// (on the same connections) and keeps nothing of them. Prints one JSON object.
-import { readFileSync } from 'node:fs';
+// --method and --body-file send a JSON body (the bench's POST and PATCH scenarios). --forms FILE
+// posts each request as another respondent, from the lines bench/post-form-pool.lua reads (where it
+// stopped onwards). --pages N walks `&page=1..N` as bench/walk-pages.lua does; --warmup S runs S
+// seconds first (on the same connections) and keeps nothing of them. Prints one JSON object.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 
@@ -23,6 +25,7 @@ const { values: args } = parseArgs({
     pages: { type: 'string' },
     method: { type: 'string', default: 'GET' },
     'body-file': { type: 'string' },
+    forms: { type: 'string' },
   },
 });
 
@@ -37,6 +40,15 @@ if (body) {
   headers['content-type'] = 'application/json';
   headers['content-length'] = String(body.length);
 }
+// The respondent forms: "<cookie>\t<form body>" per line, each posted once.
+const forms = args.forms
+  ? readFileSync(args.forms, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'))
+  : [];
+const formsAt = `${args.forms}.at`;
+let form = args.forms && existsSync(formsAt) ? Number(readFileSync(formsAt, 'utf8')) + 100 : 0;
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 const pages = args.pages ? Number(args.pages) : 0;
 let page = 0;
@@ -45,16 +57,34 @@ function once() {
   const path = pages
     ? `${url.pathname}${url.search}&page=${(page++ % pages) + 1}`
     : url.pathname + url.search;
+  const [cookie, posted] = forms.length ? forms[form++ % forms.length] : [];
+  const sent = posted === undefined ? body : Buffer.from(posted);
+  const own =
+    posted === undefined
+      ? headers
+      : {
+          ...headers,
+          cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': String(sent.length),
+        };
   return new Promise((resolve) => {
     const req = request(
-      { host: url.hostname, port: url.port, path, method: args.method, headers, agent },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: forms.length ? 'POST' : args.method,
+        headers: own,
+        agent,
+      },
       (res) => {
         res.on('data', () => {});
         res.on('end', () => resolve(res.statusCode));
       },
     );
     req.on('error', () => resolve(0));
-    req.end(body);
+    req.end(sent);
   });
 }
 
@@ -89,6 +119,7 @@ if (Number(args.warmup) > 0) await run(Number(args.warmup));
 const rows = [];
 await run(Number(args.duration), rows);
 agent.destroy();
+if (args.forms) writeFileSync(formsAt, String(form));
 rows.sort((a, b) => a.at - b.at);
 const first = Number(args.first);
 const perSecond = [];
