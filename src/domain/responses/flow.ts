@@ -18,7 +18,7 @@ import type { Quota } from '../quotas/quotas.js';
 import type { SurveyRow } from '../surveys/access.js';
 import type { PipeRef } from '../surveys/piping.js';
 import { respondentOrder, sortsByCount } from '../surveys/randomise.js';
-import { settingsOf } from '../surveys/surveys.js';
+import { customVariableNames } from '../surveys/surveys.js';
 import {
   discardFiles,
   fileProblem,
@@ -232,9 +232,9 @@ function startTime(now: Date, started: string | undefined): string {
 }
 
 /** The survey's declared custom variables, with the values the link gives. */
-function customVariables(r: Pick<Respondent, 'survey' | 'link'>): Record<string, string> {
+export function customVariables(r: Pick<Respondent, 'survey' | 'link'>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of Object.keys(settingsOf(r.survey).custom_variables)) {
+  for (const name of customVariableNames(r.survey)) {
     const v = r.link.get(name);
     if (v !== null) out[name] = v;
   }

@@ -7,7 +7,7 @@
 
 import type { Deps } from '../../context.js';
 import type { SurveyRow } from '../surveys/access.js';
-import { settingsOf } from '../surveys/surveys.js';
+import { questionLayoutOf } from '../surveys/surveys.js';
 import type { IndexedPage, IndexedQuestion } from './design-index.js';
 import {
   answerPage,
@@ -24,8 +24,7 @@ import {
 import { hiddenOn } from './recall.js';
 import { type ResponseRow, storedPages } from './responses.js';
 
-export const oneAtATime = (survey: SurveyRow): boolean =>
-  settingsOf(survey).question_layout === 'one_at_a_time';
+export const oneAtATime = (survey: SurveyRow): boolean => questionLayoutOf(survey) === 'one_at_a_time';
 
 const answerable = (q: Pick<IndexedQuestion, 'family'>) => q.family !== 'presentation';
 

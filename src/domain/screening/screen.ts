@@ -18,7 +18,7 @@ import { addressKey } from '../../platform/addresses.js';
 import { JsonObject, parseAs, StringList } from '../../platform/json.js';
 import { DEFAULT_SCREENING, type ScreeningOptions } from '../collectors/options.js';
 import type { PageIn } from '../responses/answers.js';
-import type { Respondent } from '../responses/flow.js';
+import { customVariables, type Respondent } from '../responses/flow.js';
 import {
   deleteResponses,
   type ResponseRow,
@@ -26,7 +26,6 @@ import {
   storedPages,
 } from '../responses/responses.js';
 import { routeAfter } from '../responses/route.js';
-import { settingsOf } from '../surveys/surveys.js';
 import { verifyCaptcha } from './captcha.js';
 
 export type FlaggedRow = Selectable<FlaggedResponsesTable>;
@@ -190,16 +189,6 @@ export async function flaggedResponseOf(
   return f && asResponse(f);
 }
 
-/** The survey's declared custom variables the link gives values to (as the flow keeps them). */
-function linkVariables(r: Respondent): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of Object.keys(settingsOf(r.survey).custom_variables)) {
-    const v = r.link.get(name);
-    if (v !== null) out[name] = v;
-  }
-  return out;
-}
-
 /** The respondent's response: the counted one, else the one kept aside (in a response's shape). */
 export async function respondentResponse(
   deps: Deps,
@@ -328,7 +317,7 @@ export async function screenPage(
         reasons: JSON.stringify(reasons),
         recipient_id: r.recipient?.id ?? '',
         custom_value: real?.custom_value ?? r.link.get('c') ?? '',
-        custom_variables: real?.custom_variables ?? JSON.stringify(linkVariables(r)),
+        custom_variables: real?.custom_variables ?? JSON.stringify(customVariables(r)),
         ip_address: anonymous ? '' : r.ip,
         first_name: r.recipient?.first_name ?? '',
         last_name: r.recipient?.last_name ?? '',

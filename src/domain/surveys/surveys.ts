@@ -79,6 +79,15 @@ export function applySettings(base: SurveySettings, input: SettingsInput): Surve
   return out;
 }
 
+/** The layout of a survey's questions; a value this release does not know (written by a later one)
+ * reads as the default. */
+export const questionLayoutOf = (row: Pick<SurveyRow, 'question_layout'>): SurveySettings['question_layout'] =>
+  row.question_layout === 'one_at_a_time' ? 'one_at_a_time' : 'page';
+
+/** The custom variables a survey declares, by name (without reading its other settings). */
+export const customVariableNames = (row: Pick<SurveyRow, 'custom_variables'>): string[] =>
+  Object.keys(JSON.parse(row.custom_variables));
+
 export function settingsOf(row: SurveyRow): SurveySettings {
   return {
     title: row.title,
@@ -93,8 +102,7 @@ export function settingsOf(row: SurveyRow): SurveySettings {
     quiz_options: row.quiz_options ? (JSON.parse(row.quiz_options) as QuizOptions) : null,
     logo_url: row.logo_url,
     theme_color: row.theme_color,
-    // a value this release does not know (written by a later one) reads as the default
-    question_layout: row.question_layout === 'one_at_a_time' ? 'one_at_a_time' : 'page',
+    question_layout: questionLayoutOf(row),
   };
 }
 
