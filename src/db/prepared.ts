@@ -16,10 +16,15 @@ import type { Db } from './database.js';
 
 const MARK = '\u0000arg:';
 
+/** With `{ grouped: true }` (a write): on SQLite the calls of one event-loop turn run in one write
+ * transaction, each answered with its own rows after the shared COMMIT. Every write transaction
+ * costs SQLite a lock and a WAL write of its own (70 µs here, where the statement is 15): a counter
+ * every request bumps pays it once per turn. On PostgreSQL each call is its own statement. */
 export function prepareQuery<Row, Args extends unknown[]>(
   db: Db,
   arity: Args['length'],
   build: (...args: string[]) => Compilable<Row>,
+  options?: { grouped?: boolean },
 ): (...args: Args) => Promise<Row[]>;
 /** With `{ arrays: true }`: each row as an array of its values in the select's order (no object per
  * row: on SQLite a third cheaper to read for wide pages). */
@@ -33,7 +38,7 @@ export function prepareQuery<Row, Args extends unknown[]>(
   db: Db,
   arity: Args['length'],
   build: (...args: string[]) => Compilable<Row>,
-  options: { arrays?: boolean } = {},
+  options: { arrays?: boolean; grouped?: boolean } = {},
 ): (...args: Args) => Promise<Row[] | unknown[][]> {
   const arrays = options.arrays === true;
   const compiled = build(...Array.from({ length: arity }, (_, i) => `${MARK}${i}`)).compile();
@@ -68,12 +73,52 @@ export function prepareQuery<Row, Args extends unknown[]>(
     statement.run(params);
     return [];
   };
+  if (options.grouped) return grouped(db, (args) => run(bind(args)));
   return async (...args) => {
     const params = bind(args);
     // A held connection: wait for it through Kysely, then run the same statement (the same rows,
     // as arrays or objects, either way).
     return sqliteIdle() ? run(params) : db.kysely.connection().execute(async () => run(params));
   };
+}
+
+/** SQLite: `run` for each call of one turn, in one write transaction on the connection. */
+function grouped<Rows>(db: Db, run: (args: unknown[]) => Rows): (...args: unknown[]) => Promise<Rows> {
+  const sqlite = db.sqlite!;
+  const queue: Array<{ args: unknown[]; resolve: (rows: Rows) => void; reject: (err: unknown) => void }> = [];
+  let statements: Record<'begin' | 'commit' | 'rollback', SqliteDatabase.Statement> | undefined;
+  const flush = async () => {
+    const s = (statements ??= {
+      begin: sqlite.prepare('BEGIN IMMEDIATE'),
+      commit: sqlite.prepare('COMMIT'),
+      rollback: sqlite.prepare('ROLLBACK'),
+    });
+    const settled: Array<() => void> = [];
+    try {
+      await db.kysely.connection().execute(async () => {
+        // calls that arrived while waiting for the connection join this transaction
+        const jobs = queue.splice(0, queue.length);
+        if (jobs.length === 0) return;
+        s.begin.run();
+        try {
+          const answers = jobs.map((j) => run(j.args));
+          s.commit.run();
+          jobs.forEach((j, i) => settled.push(() => j.resolve(answers[i])));
+        } catch (err) {
+          if (sqlite.inTransaction) s.rollback.run();
+          for (const j of jobs) settled.push(() => j.reject(err));
+        }
+      });
+    } catch (err) {
+      for (const j of queue.splice(0, queue.length)) settled.push(() => j.reject(err));
+    }
+    for (const settle of settled) settle();
+  };
+  return (...args) =>
+    new Promise<Rows>((resolve, reject) => {
+      queue.push({ args, resolve, reject });
+      if (queue.length === 1) setImmediate(() => void flush());
+    });
 }
 
 /** The name of a statement text on PostgreSQL: a name must always stand for the same text on a

@@ -15,19 +15,24 @@ const MINUTE = 60_000;
 export async function bump(deps: Deps, key: string, window: number): Promise<number> {
   const { db } = deps;
   const k = db.kysely;
-  // Prepared once (deps.caches.windowBump): every page a respondent saves passes here.
+  // Prepared once (deps.caches.windowBump): every page a respondent saves passes here. On SQLite
+  // the bumps of one turn share a write transaction.
   const [row] = await deps.caches.windowBump.get(() =>
-    prepareQuery(db, 2, (key, window) =>
-      k
-        .insertInto('window_counters')
-        .values({ key, window_start: sql<number>`${window}`, count: 1 })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            count: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.count + 1 ELSE 1 END`,
-            window_start: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.window_start ELSE excluded.window_start END`,
-          }),
-        )
-        .returning('count'),
+    prepareQuery(
+      db,
+      2,
+      (key, window) =>
+        k
+          .insertInto('window_counters')
+          .values({ key, window_start: sql<number>`${window}`, count: 1 })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet({
+              count: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.count + 1 ELSE 1 END`,
+              window_start: sql`CASE WHEN window_counters.window_start >= excluded.window_start THEN window_counters.window_start ELSE excluded.window_start END`,
+            }),
+          )
+          .returning('count'),
+      { grouped: true },
     ),
   )(key, window);
   // Now and then, forget windows that have passed (one row per address that ever answered).
