@@ -96,6 +96,13 @@ type ListStatement = (...args: unknown[]) => Promise<unknown[][]>;
 type RowsById<Table> = (id: string) => Promise<Selectable<Table>[]>;
 /** A prepared statement of a collector id and a respondent key → its rows. */
 type RowsByKey<Table> = (collectorId: string, respondentKey: string) => Promise<Selectable<Table>[]>;
+/** A respondent's rows as JSON texts, with a window counter's key and window (unused when not counting). */
+type RecordRead = (
+  collectorId: string,
+  respondentKey: string,
+  key: string,
+  window: string,
+) => Promise<{ kind: string; row: string }[]>;
 
 /** A page's markup cut at its holes (web/respond/page-cache.ts): text, hole, text, …, text. */
 export interface KeptPage {
@@ -187,10 +194,9 @@ export interface Caches {
   /** domain/screening/screen.ts: a respondent session's response kept aside in a collector, prepared once. */
   respondentFlagged: Slot<RowsByKey<FlaggedResponsesTable>>;
   /** domain/screening/screen.ts: on PostgreSQL, both of a respondent's rows (each as JSON text) in
-   * one prepared read. */
-  respondentRecord: Slot<
-    (collectorId: string, respondentKey: string) => Promise<{ kind: string; row: string }[]>
-  >;
+   * one prepared read; and the same read counting the post in its submission window. */
+  respondentRecord: Slot<RecordRead>;
+  respondentRecordCounted: Slot<RecordRead>;
   /** http/pipeline.ts: request validators compiled from route schemas (`CompiledSchemas`). */
   validators: CompiledSchemas['validators'];
   /** http/pipeline.ts: reply serializers compiled from route schemas (`CompiledSchemas`). */
@@ -244,6 +250,7 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     respondentResponses: new Slot(),
     respondentFlagged: new Slot(),
     respondentRecord: new Slot(),
+    respondentRecordCounted: new Slot(),
     ...compiledSchemas,
   };
   return {

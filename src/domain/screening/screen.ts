@@ -26,6 +26,7 @@ import {
   storedPages,
 } from '../responses/responses.js';
 import { routeAfter } from '../responses/route.js';
+import { bumpStatement, bump as bumpWindow, sweepWindows } from '../responses/submission-limit.js';
 import { verifyCaptcha } from './captcha.js';
 
 export type FlaggedRow = Selectable<FlaggedResponsesTable>;
@@ -201,62 +202,88 @@ export async function respondentResponse(
   );
 }
 
-/** What a page post starts from: the respondent's response (as respondentResponse has it) and their
- * kept-aside one, if any (screenPage's `held`), read together once per post. */
+/** What a page post starts from: the respondent's response (as respondentResponse has it), their
+ * kept-aside one, if any (screenPage's `held`), and the post's count in the per-address window it
+ * was asked to count in (admitSubmission's `counted`). */
 export interface RespondentRecord {
   response?: ResponseRow;
   held?: FlaggedRow;
+  counted?: number;
 }
 
-/** Both of a respondent's rows. On PostgreSQL one round trip (each row as its JSON text); on
- * SQLite two prepared reads, a few microseconds each. */
+/** Both of a respondent's rows, and when `window` is given (submission-limit.ts addressWindow), this
+ * post counted in it. On PostgreSQL one round trip (a row as its JSON text, the count as text); on
+ * SQLite the counter's bump and two prepared reads, a few microseconds each. */
 export async function respondentRecord(
   deps: Deps,
   collectorId: string,
   respondentKey: string,
+  window?: { key: string; window: number } | null,
 ): Promise<RespondentRecord> {
   const { db } = deps;
   if (!db.pg) {
-    const counted = await responseOfRespondent(deps, collectorId, respondentKey);
+    const counted = window ? await bumpWindow(deps, window.key, window.window) : undefined;
+    const response = await responseOfRespondent(deps, collectorId, respondentKey);
     const held = await flaggedOfRespondent(deps, collectorId, respondentKey);
-    return { response: counted ?? (held && asResponse(held)), held };
+    return { response: response ?? (held && asResponse(held)), held, counted };
   }
-  const rows = await deps.caches.respondentRecord.get(() =>
-    prepareQuery<{ kind: string; row: string }, [string, string]>(db, 2, (collectorId, respondentKey) => {
-      const k = db.kysely;
-      const counted = k
-        .selectFrom('responses')
-        .selectAll()
-        .where('respondent_key', '=', respondentKey)
-        .where('collector_id', '=', collectorId)
-        .orderBy('ordinal', 'desc')
-        .limit(1)
-        .as('r');
-      const held = k
-        .selectFrom('flagged_responses')
-        .selectAll()
-        .where('collector_id', '=', collectorId)
-        .where('respondent_key', '=', respondentKey)
-        .orderBy('date_created', 'desc')
-        .limit(1)
-        .as('f');
-      return k
-        .selectFrom(counted)
-        .select([sql<string>`'response'`.as('kind'), sql<string>`row_to_json(r)::text`.as('row')])
-        .unionAll(
-          k
-            .selectFrom(held)
-            .select([sql<string>`'held'`.as('kind'), sql<string>`row_to_json(f)::text`.as('row')]),
-        );
-    }),
-  )(collectorId, respondentKey);
-  let response: ResponseRow | undefined;
-  let held: FlaggedRow | undefined;
+  const read = (counting: boolean) =>
+    prepareQuery<{ kind: string; row: string }, [string, string, string, string]>(
+      db,
+      4,
+      (collectorId, respondentKey, key, window) => {
+        const k = db.kysely;
+        const rows = k
+          .selectFrom(
+            k
+              .selectFrom('responses')
+              .selectAll()
+              .where('respondent_key', '=', respondentKey)
+              .where('collector_id', '=', collectorId)
+              .orderBy('ordinal', 'desc')
+              .limit(1)
+              .as('r'),
+          )
+          .select([sql<string>`'response'`.as('kind'), sql<string>`row_to_json(r)::text`.as('row')])
+          .unionAll(
+            k
+              .selectFrom(
+                k
+                  .selectFrom('flagged_responses')
+                  .selectAll()
+                  .where('collector_id', '=', collectorId)
+                  .where('respondent_key', '=', respondentKey)
+                  .orderBy('date_created', 'desc')
+                  .limit(1)
+                  .as('f'),
+              )
+              .select([sql<string>`'held'`.as('kind'), sql<string>`row_to_json(f)::text`.as('row')]),
+          );
+        if (!counting) return rows;
+        return k
+          .with('counted', () => bumpStatement(k, key, window))
+          .selectFrom('counted')
+          .select([sql<string>`'counted'`.as('kind'), sql<string>`counted.count::text`.as('row')])
+          .unionAll(rows);
+      },
+    );
+  const rows = window
+    ? await deps.caches.respondentRecordCounted.get(() => read(true))(
+        collectorId,
+        respondentKey,
+        window.key,
+        String(window.window),
+      )
+    : await deps.caches.respondentRecord.get(() => read(false))(collectorId, respondentKey, '', '');
+  const record: RespondentRecord = {};
   // each text is its table's whole row, as the driver would have given it (JSON keeps its types)
   for (const { kind, row } of rows)
-    if (kind === 'held') held = JSON.parse(row);
-    else response = JSON.parse(row);
-  return { response: response ?? (held && asResponse(held)), held };
+    if (kind === 'held') record.held = JSON.parse(row);
+    else if (kind === 'counted') record.counted = Number(row);
+    else record.response = JSON.parse(row);
+  if (!record.response && record.held) record.response = asResponse(record.held);
+  if (window) await sweepWindows(deps, window.window);
+  return record;
 }
 
 /** Where a kept-aside page sends the respondent: the flow's outcomes, without a counted response. */

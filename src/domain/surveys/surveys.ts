@@ -81,8 +81,9 @@ export function applySettings(base: SurveySettings, input: SettingsInput): Surve
 
 /** The layout of a survey's questions; a value this release does not know (written by a later one)
  * reads as the default. */
-export const questionLayoutOf = (row: Pick<SurveyRow, 'question_layout'>): SurveySettings['question_layout'] =>
-  row.question_layout === 'one_at_a_time' ? 'one_at_a_time' : 'page';
+export const questionLayoutOf = (
+  row: Pick<SurveyRow, 'question_layout'>,
+): SurveySettings['question_layout'] => (row.question_layout === 'one_at_a_time' ? 'one_at_a_time' : 'page');
 
 /** The custom variables a survey declares, by name (without reading its other settings). */
 export const customVariableNames = (row: Pick<SurveyRow, 'custom_variables'>): string[] =>

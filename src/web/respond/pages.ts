@@ -25,7 +25,7 @@ import {
 import { type ResponseRow, storedPages } from '../../domain/responses/responses.js';
 import { finishLater } from '../../domain/responses/resume.js';
 import { answerPosted, exitPosted, oneAtATime, screenBack } from '../../domain/responses/screens.js';
-import { admitSubmission } from '../../domain/responses/submission-limit.js';
+import { addressWindow, admitSubmission } from '../../domain/responses/submission-limit.js';
 import { settingsOf } from '../../domain/surveys/surveys.js';
 import {
   ownerTakesFiles,
@@ -522,7 +522,13 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
       if (reason === 'closed' || reason === 'expired') return closedPage(reply, ctx, reason);
       if (!passwordOk(request, ctx)) return passwordPage(reply, ctx, sess, false);
       const respondentKey = sha256(sess);
-      const record = await respondentRecord(deps, ctx.collector.id, respondentKey);
+      // The post's first read also counts it against its address's submissions (admitSubmission).
+      const record = await respondentRecord(
+        deps,
+        ctx.collector.id,
+        respondentKey,
+        addressWindow(deps, ctx.collector.id, request.ip),
+      );
       const response = record.response;
       const stop = gate(reply, ctx, response);
       if (stop) return stop;
@@ -535,8 +541,8 @@ ${wrong ? html`<p class="error" role="alert">${ctx.t('password_wrong')}</p>` : '
         : { pageId: place.back ?? place.pageId, screen: undefined };
       if (nav === 'prev') return reply.redirect(here(back.pageId, back.screen), 303);
 
-      // Every page that is saved counts against the submission limits (one client cannot flood).
-      const flood = await admitSubmission(deps, ctx.collector.id, request.ip);
+      // Every page post counts against the submission limits (one client cannot flood).
+      const flood = await admitSubmission(deps, ctx.collector.id, request.ip, record.counted);
       if (flood) return tryAgain(reply, ctx, flood.retryAfterSeconds);
 
       // The form as answers; the flow checks them (and the files) by the respondent rules.
