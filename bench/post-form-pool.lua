@@ -4,6 +4,8 @@
 -- Where the previous wrk run stopped is kept beside it (every 100 requests), so the run after the
 -- warm-up starts 100 past it: it posts only for respondents not used yet.
 local file = os.getenv("BENCH_FORMS")
+-- The floor's runs (BENCH_FORMS_READ_ONLY) send the same requests and leave the position alone.
+local keep = os.getenv("BENCH_FORMS_READ_ONLY") ~= "1"
 local forms = {}
 for line in io.lines(file) do
   local cookie, body = line:match("^([^\t]*)\t(.*)$")
@@ -17,7 +19,7 @@ if saved then
 end
 request = function()
   at = at % #forms + 1
-  if at % 100 == 0 then
+  if keep and at % 100 == 0 then
     local f = io.open(file .. ".at", "w")
     f:write(tostring(at))
     f:close()

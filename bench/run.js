@@ -169,7 +169,7 @@ function measure(pid, url, options) {
   return { ...r, cpuUs: (cpuMicros(pid) - before) / r.requests };
 }
 
-function wrk(url, { token, headers = {}, script, connections, duration, timeout = 2 }) {
+function wrk(url, { token, headers = {}, script, connections, duration, timeout = 2, env }) {
   // wrk drops (and does not time) a request slower than `timeout` seconds: a scenario whose requests
   // may take longer names its own, or it measures nothing.
   const a = [
@@ -187,7 +187,7 @@ function wrk(url, { token, headers = {}, script, connections, duration, timeout 
   for (const [name, value] of Object.entries(headers)) a.push('-H', `${name}: ${value}`);
   if (script) a.push('-s', script);
   a.push(url);
-  const r = spawnSync('taskset', a, { encoding: 'utf8' });
+  const r = spawnSync('taskset', a, { encoding: 'utf8', env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
   const out = r.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
@@ -440,6 +440,38 @@ async function freshPgDatabase(serverUrl) {
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
+/** bench/floor.js answering `sample`'s exact bytes for every request, pinned like the service. */
+async function startFloor(dir, name, sample) {
+  const port = await freePort();
+  const headers = Object.fromEntries(
+    Object.entries(sample.headers).filter(
+      ([k]) => !['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k),
+    ),
+  );
+  const fixturesFile = join(dir, `floor-${name}.json`);
+  writeFileSync(
+    fixturesFile,
+    JSON.stringify({ '*': { status: sample.status, headers, body: sample.raw.toString('base64') } }),
+  );
+  const floor = startPinned(['bench/floor.js'], { PORT: String(port), FLOOR_FIXTURES_FILE: fixturesFile });
+  await floor.ready;
+  return {
+    stop: floor.stop,
+    measure(path, { token, script, connections, duration, warmUp }) {
+      const url = `http://127.0.0.1:${port}${path}`;
+      // (a respondent form pool is read from where the service's runs are, and left there)
+      const env = { BENCH_FORMS_READ_ONLY: '1' };
+      if (warmUp) wrk(url, { token, script, connections, duration: 2, env });
+      return measure(floor.child.pid, url, { token, script, connections, duration, env });
+    },
+  };
+}
+
+/** Two floor runs as one: their mean throughput, p99 and CPU per request. */
+function bracket(a, b) {
+  return { rps: (a.rps + b.rps) / 2, p99ms: (a.p99ms + b.p99ms) / 2, cpuUs: (a.cpuUs + b.cpuUs) / 2 };
+}
+
 async function bench(duration, connections, dir, databaseUrl) {
   const env = {
     DATABASE_URL: databaseUrl,
@@ -504,6 +536,19 @@ async function bench(duration, connections, dir, databaseUrl) {
         headers: reqHeaders,
         body: prepared.body,
       });
+      // The floor (bench/floor.js answering the sample's bytes) is measured just before and just
+      // after the service, and the ratio's floor is the mean of the two: the machine's speed drifts
+      // by a quarter within minutes on a shared host, and bracketing moves both sides alike.
+      const floor = s.noFloor ? null : await startFloor(dir, s.name, sample);
+      const floorRun = (warmUp) =>
+        floor.measure(prepared.path, {
+          token: reqToken,
+          script: prepared.script,
+          connections,
+          duration,
+          warmUp,
+        });
+      const floorBefore = floor && floorRun(true);
       const service_ = measure(service.child.pid, `${base}${prepared.path}`, {
         token: reqToken,
         headers: reqHeaders,
@@ -513,6 +558,9 @@ async function bench(duration, connections, dir, databaseUrl) {
         duration,
         timeout: prepared.timeout,
       });
+      const floorAfter = floor && floorRun(false);
+      await floor?.stop();
+      const floor_ = floor && bracket(floorBefore, floorAfter);
       // The tail on warm connections: wrk opens its connections as it starts, and a busy process
       // accepts one new connection per event-loop turn, so a wrk run's first requests wait behind
       // the others (docs/performance.md, "The tail"). bench/timeline.js warms up and then measures
@@ -572,40 +620,12 @@ async function bench(duration, connections, dir, databaseUrl) {
         });
         continue;
       }
-      const floorPort = await freePort();
-      const headers = Object.fromEntries(
-        Object.entries(sample.headers).filter(
-          ([k]) => !['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k),
-        ),
-      );
-      const fixturesFile = join(dir, `floor-${s.name}.json`);
-      writeFileSync(
-        fixturesFile,
-        JSON.stringify({ '*': { status: sample.status, headers, body: sample.raw.toString('base64') } }),
-      );
-      const floor = startPinned(['bench/floor.js'], {
-        PORT: String(floorPort),
-        FLOOR_FIXTURES_FILE: fixturesFile,
-      });
-      await floor.ready;
-      wrk(`http://127.0.0.1:${floorPort}${prepared.path}`, {
-        token: reqToken,
-        script: prepared.script,
-        connections,
-        duration: 2,
-      });
-      const floor_ = measure(floor.child.pid, `http://127.0.0.1:${floorPort}${prepared.path}`, {
-        token: reqToken,
-        script: prepared.script,
-        connections,
-        duration,
-      });
-      await floor.stop();
       rows.push({
         scenario: s.name,
         description: s.description,
         service_rps: Math.round(service_.rps),
         floor_rps: Math.round(floor_.rps),
+        floor_rps_before_after: [Math.round(floorBefore.rps), Math.round(floorAfter.rps)],
         ratio: Number((service_.rps / floor_.rps).toFixed(3)),
         items_per_s: Math.round(service_.rps * unit),
         service_p99_ms: Number(service_.p99ms.toFixed(2)),
