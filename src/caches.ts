@@ -179,6 +179,9 @@ export interface Caches {
   entryStatement: Slot<(token: string) => Promise<unknown[][]>>;
   /** domain/collectors/entry.ts: the last entry read per link token; at most 2,000. */
   respondentEntries: EntryCache;
+  /** domain/collectors/entry.ts: a link token's entry read in flight, joined by the requests that
+   * arrive during it (deleted as it settles). */
+  entryReads: CacheMap<string, Promise<unknown[][]>>;
   /** domain/surveys/translations.ts: a survey's enabled languages, prepared once. */
   enabledTranslations: Slot<(surveyId: string) => Promise<{ language: string }[]>>;
   /** web/respond/page-cache.ts: a new respondent's page as markup with holes for the respondent's own
@@ -244,6 +247,7 @@ export function createCaches(compiledSchemas: CompiledSchemas = createCompiledSc
     ssoProviders: new CacheMap(4),
     entryStatement: new Slot(),
     respondentEntries: new EntryCache(2000),
+    entryReads: new CacheMap(2000),
     enabledTranslations: new Slot(),
     respondentPages: new CacheMap(500),
     respondentViews: new CacheMap(500),

@@ -91,11 +91,23 @@ function sameLanguages(kept: string[], rows: unknown[][]): boolean {
   return kept.length === rows.length && rows.every((r, i) => r[3] === kept[i]);
 }
 
-/** The collector of a link's token with its survey and the survey's enabled translation languages
- * (sorted), as stored now; undefined for no such collector. */
-export async function entryByToken(deps: Deps, token: string): Promise<RespondentEntry | undefined> {
+/** The statement's rows for a token. A read of the same token already in flight is joined rather
+ * than sent again (deps.caches.entryReads): under load on PostgreSQL, where the read is a round trip,
+ * the requests of one link that arrive during it share it. A request may so see the link as it
+ * was up to one round trip before it arrived, as if it had come that much sooner; what a post
+ * changes is decided with its write (a closed or full collector refuses the insert). */
+function sharedRead(deps: Deps, token: string): Promise<unknown[][]> {
+  const reads = deps.caches.entryReads;
+  const inFlight = reads.get(token);
+  if (inFlight) return inFlight;
+  const read = readEntry(deps, token).finally(() => reads.delete(token));
+  reads.set(token, read);
+  return read;
+}
+
+function readEntry(deps: Deps, token: string): Promise<unknown[][]> {
   const { db } = deps;
-  const rows = await deps.caches.entryStatement.get(() => {
+  return deps.caches.entryStatement.get(() => {
     const columns = [...COLLECTOR_SHOWN.map((c) => `c.${c}`), ...SURVEY_SHOWN.map((c) => `s.${c}`)];
     // (as text on PostgreSQL, whose driver would parse a json column on every read)
     const [array, asText] = db.pg
@@ -122,6 +134,12 @@ export async function entryByToken(deps: Deps, token: string): Promise<Responden
       { arrays: true },
     );
   })(token);
+}
+
+/** The collector of a link's token with its survey and the survey's enabled translation languages
+ * (sorted), as stored now; undefined for no such collector. */
+export async function entryByToken(deps: Deps, token: string): Promise<RespondentEntry | undefined> {
+  const rows = await sharedRead(deps, token);
   if (rows.length === 0) return undefined;
   const [text, collectorCount, surveyCount] = rows[0] as [string, number, number];
   const kept = deps.caches.respondentEntries.get(token) as RespondentEntry | undefined;
