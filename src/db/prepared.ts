@@ -88,11 +88,12 @@ function grouped<Rows>(db: Db, run: (args: unknown[]) => Rows): (...args: unknow
   const queue: Array<{ args: unknown[]; resolve: (rows: Rows) => void; reject: (err: unknown) => void }> = [];
   let statements: Record<'begin' | 'commit' | 'rollback', SqliteDatabase.Statement> | undefined;
   const flush = async () => {
-    const s = (statements ??= {
+    statements ??= {
       begin: sqlite.prepare('BEGIN IMMEDIATE'),
       commit: sqlite.prepare('COMMIT'),
       rollback: sqlite.prepare('ROLLBACK'),
-    });
+    };
+    const s = statements;
     const settled: Array<() => void> = [];
     try {
       await db.kysely.connection().execute(async () => {
@@ -103,7 +104,7 @@ function grouped<Rows>(db: Db, run: (args: unknown[]) => Rows): (...args: unknow
         try {
           const answers = jobs.map((j) => run(j.args));
           s.commit.run();
-          jobs.forEach((j, i) => settled.push(() => j.resolve(answers[i])));
+          for (const [i, j] of jobs.entries()) settled.push(() => j.resolve(answers[i]));
         } catch (err) {
           if (sqlite.inTransaction) s.rollback.run();
           for (const j of jobs) settled.push(() => j.reject(err));
