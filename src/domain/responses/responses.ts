@@ -2,7 +2,7 @@
 // response holds all its answers as one JSON document; the survey's and collector's response counts
 // and the rollup counts change in the same transaction as the response, with its events.
 import { randomUUID } from 'node:crypto';
-import { type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Deps } from '../../context.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -617,16 +617,22 @@ export async function responseOfRespondent(
   const { db } = deps;
   const [row] = await deps.caches.respondentResponses.get(() =>
     prepareQuery<ResponseRow, [string, string]>(db, 2, (collectorId, respondentKey) =>
-      db.kysely
-        .selectFrom('responses')
-        .selectAll()
-        .where('respondent_key', '=', respondentKey)
-        .where('collector_id', '=', collectorId)
-        .orderBy('ordinal', 'desc')
-        .limit(1),
+      latestOfRespondent(db.kysely, collectorId, respondentKey),
     ),
   )(collectorId, respondentKey);
   return row;
+}
+
+/** A respondent session's latest response in a collector, as a query (also a part of a page
+ * post's first read, domain/screening/screen.ts). */
+export function latestOfRespondent(k: Kysely<Database>, collectorId: string, respondentKey: string) {
+  return k
+    .selectFrom('responses')
+    .selectAll()
+    .where('respondent_key', '=', respondentKey)
+    .where('collector_id', '=', collectorId)
+    .orderBy('ordinal', 'desc')
+    .limit(1);
 }
 
 /** The response behind an edit_url token, if any. */

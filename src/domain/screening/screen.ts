@@ -9,10 +9,11 @@
 // reader of responses, rollups, exports, quotas, alerts or webhooks reads. Its owner reviews it
 // (review.ts): released, it is written as a response then, through the usual path.
 
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Deps } from '../../context.js';
 import { prepareQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
 import type { FlaggedResponsesTable } from '../../db/tables/screening.js';
 import { addressKey } from '../../platform/addresses.js';
 import { JsonObject, parseAs, StringList } from '../../platform/json.js';
@@ -21,6 +22,7 @@ import type { PageIn } from '../responses/answers.js';
 import { customVariables, type Respondent } from '../responses/flow.js';
 import {
   deleteResponses,
+  latestOfRespondent,
   type ResponseRow,
   responseOfRespondent,
   storedPages,
@@ -137,16 +139,21 @@ export async function flaggedOfRespondent(
   const { db } = deps;
   const [row] = await deps.caches.respondentFlagged.get(() =>
     prepareQuery<FlaggedRow, [string, string]>(db, 2, (collectorId, respondentKey) =>
-      db.kysely
-        .selectFrom('flagged_responses')
-        .selectAll()
-        .where('collector_id', '=', collectorId)
-        .where('respondent_key', '=', respondentKey)
-        .orderBy('date_created', 'desc')
-        .limit(1),
+      heldOfRespondent(db.kysely, collectorId, respondentKey),
     ),
   )(collectorId, respondentKey);
   return row;
+}
+
+/** A respondent session's latest kept-aside response in a collector, as a query. */
+function heldOfRespondent(k: Kysely<Database>, collectorId: string, respondentKey: string) {
+  return k
+    .selectFrom('flagged_responses')
+    .selectAll()
+    .where('collector_id', '=', collectorId)
+    .where('respondent_key', '=', respondentKey)
+    .orderBy('date_created', 'desc')
+    .limit(1);
 }
 
 /** A flagged response in the shape of a response (what the flow's page placement and the API's
@@ -234,29 +241,11 @@ export async function respondentRecord(
       (collectorId, respondentKey, key, window) => {
         const k = db.kysely;
         const rows = k
-          .selectFrom(
-            k
-              .selectFrom('responses')
-              .selectAll()
-              .where('respondent_key', '=', respondentKey)
-              .where('collector_id', '=', collectorId)
-              .orderBy('ordinal', 'desc')
-              .limit(1)
-              .as('r'),
-          )
+          .selectFrom(latestOfRespondent(k, collectorId, respondentKey).as('r'))
           .select([sql<string>`'response'`.as('kind'), sql<string>`row_to_json(r)::text`.as('row')])
           .unionAll(
             k
-              .selectFrom(
-                k
-                  .selectFrom('flagged_responses')
-                  .selectAll()
-                  .where('collector_id', '=', collectorId)
-                  .where('respondent_key', '=', respondentKey)
-                  .orderBy('date_created', 'desc')
-                  .limit(1)
-                  .as('f'),
-              )
+              .selectFrom(heldOfRespondent(k, collectorId, respondentKey).as('f'))
               .select([sql<string>`'held'`.as('kind'), sql<string>`row_to_json(f)::text`.as('row')]),
           );
         if (!counting) return rows;
