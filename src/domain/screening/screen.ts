@@ -227,13 +227,25 @@ export async function respondentRecord(
   respondentKey: string,
   window?: { key: string; window: number } | null,
 ): Promise<RespondentRecord> {
+  const found = deps.db.pg
+    ? await readTogether(deps, collectorId, respondentKey, window)
+    : {
+        counted: window ? await bumpWindow(deps, window.key, window.window) : undefined,
+        response: await responseOfRespondent(deps, collectorId, respondentKey),
+        held: await flaggedOfRespondent(deps, collectorId, respondentKey),
+      };
+  // as respondentResponse: the counted response, else the kept-aside one in a response's shape
+  return { ...found, response: found.response ?? (found.held && asResponse(found.held)) };
+}
+
+/** PostgreSQL: a respondent's rows (each as its JSON text) and the post's count, in one statement. */
+async function readTogether(
+  deps: Deps,
+  collectorId: string,
+  respondentKey: string,
+  window: { key: string; window: number } | null | undefined,
+): Promise<RespondentRecord> {
   const { db } = deps;
-  if (!db.pg) {
-    const counted = window ? await bumpWindow(deps, window.key, window.window) : undefined;
-    const response = await responseOfRespondent(deps, collectorId, respondentKey);
-    const held = await flaggedOfRespondent(deps, collectorId, respondentKey);
-    return { response: response ?? (held && asResponse(held)), held, counted };
-  }
   const read = (counting: boolean) =>
     prepareQuery<{ kind: string; row: string }, [string, string, string, string]>(
       db,
@@ -270,7 +282,6 @@ export async function respondentRecord(
     if (kind === 'held') record.held = JSON.parse(row);
     else if (kind === 'counted') record.counted = Number(row);
     else record.response = JSON.parse(row);
-  if (!record.response && record.held) record.response = asResponse(record.held);
   if (window) await sweepWindows(deps, window.window);
   return record;
 }
