@@ -409,7 +409,8 @@ describe('escaping and accessibility', () => {
         const el = document.activeElement;
         return { id: el.id || el.textContent?.trim(), outline: getComputedStyle(el).outlineStyle };
       });
-    expect((await focused()).id).toBe('username');
+    // autofocus runs after the load event: wait for it (a loaded machine is slower to get there)
+    await expect.poll(async () => (await focused()).id).toBe('username');
     await page.keyboard.press('Tab');
     expect(await focused()).toEqual({ id: 'password', outline: 'solid' });
     await page.keyboard.press('Tab');
