@@ -12,6 +12,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Region } from './config.js';
+import type { Checkpoints } from './db/checkpoints.js';
 import type { CollectorsTable, ResponsesTable } from './db/tables/collect.js';
 import type { RateCountersTable } from './db/tables/platform.js';
 import type { FlaggedResponsesTable } from './db/tables/screening.js';
@@ -272,8 +273,10 @@ export interface Runners {
   /** domain/responses/submission-limit.ts: counts window bumps; every 1000th forgets the windows
    * that have passed. */
   windowSweep: Every;
+  /** db/checkpoints.ts: `serve`'s SQLite checkpoint thread (none on PostgreSQL or in memory). */
+  checkpoints: Slot<Checkpoints>;
 }
 
 export function createRunners(): Runners {
-  return { imports: new Slot(), windowSweep: new Every(1000) };
+  return { imports: new Slot(), windowSweep: new Every(1000), checkpoints: new Slot() };
 }

@@ -10,26 +10,37 @@ export const serverCommands: Commands = (program) => {
     .option('--no-worker', 'do not run the outbox worker in this process (also OUTBOX_IN_SERVE=false)')
     .action(async (opts: { worker: boolean }) => {
       const config = (await import('../config.js')).loadConfig();
-      const [{ buildApp }, { createDeps }, { startMetricsServer }, shutdown, { OutboxWorker }, logger] =
-        await Promise.all([
-          import('../app.js'),
-          import('../compose.js'),
-          import('../ops/metrics-server.js'),
-          import('../ops/shutdown.js'),
-          import('../outbox/worker.js'),
-          import('../telemetry/logger.js'),
-        ]);
+      const [
+        { buildApp },
+        { createDeps },
+        { startMetricsServer },
+        shutdown,
+        { OutboxWorker },
+        logger,
+        { startCheckpoints },
+      ] = await Promise.all([
+        import('../app.js'),
+        import('../compose.js'),
+        import('../ops/metrics-server.js'),
+        import('../ops/shutdown.js'),
+        import('../outbox/worker.js'),
+        import('../telemetry/logger.js'),
+        import('../db/checkpoints.js'),
+      ]);
       const { exitGracefully, gracefulClose } = shutdown;
       const { announce, logProcessEvents } = logger;
       const deps = await createDeps(config);
       logProcessEvents(deps.log);
       const app = await buildApp(deps);
       const worker = opts.worker && config.outbox.inServe ? new OutboxWorker(deps) : null;
+      const checkpoints = startCheckpoints(deps.db.sqlite, deps.log);
+      if (checkpoints) deps.runners.checkpoints.value = checkpoints;
       const closeApp = gracefulClose(app.server);
       let closeMetrics = gracefulClose(null);
       // Stop taking requests and deliveries together; each finishes what it holds.
       exitGracefully(deps, async () => {
         await Promise.all([closeApp(() => app.close()), worker?.stop(), closeMetrics()]);
+        await checkpoints?.stop();
         await deps.db.close();
       });
       await app.listen({ port: config.port, host: config.host });
