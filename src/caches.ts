@@ -273,7 +273,7 @@ export interface Runners {
   /** domain/responses/submission-limit.ts: counts window bumps; every 1000th forgets the windows
    * that have passed. */
   windowSweep: Every;
-  /** db/checkpoints.ts: `serve`'s SQLite checkpoint thread (none on PostgreSQL or in memory). */
+  /** db/checkpoints.ts: `serve`'s and `worker`'s SQLite checkpoint thread (none on PostgreSQL or in memory). */
   checkpoints: Slot<Checkpoints>;
 }
 

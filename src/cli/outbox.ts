@@ -10,15 +10,23 @@ export const outboxCommands: Commands = (program) => {
     .option('--json', 'with --once: print one JSON object')
     .action(async (opts: { once?: boolean; json?: boolean }) => {
       const config = (await import('../config.js')).loadConfig();
-      const [{ createDeps }, { startMetricsServer }, shutdown, { pruneOnce }, { OutboxWorker }, logger] =
-        await Promise.all([
-          import('../compose.js'),
-          import('../ops/metrics-server.js'),
-          import('../ops/shutdown.js'),
-          import('../outbox/retention.js'),
-          import('../outbox/worker.js'),
-          import('../telemetry/logger.js'),
-        ]);
+      const [
+        { createDeps },
+        { startMetricsServer },
+        shutdown,
+        { pruneOnce },
+        { OutboxWorker },
+        logger,
+        { startCheckpoints },
+      ] = await Promise.all([
+        import('../compose.js'),
+        import('../ops/metrics-server.js'),
+        import('../ops/shutdown.js'),
+        import('../outbox/retention.js'),
+        import('../outbox/worker.js'),
+        import('../telemetry/logger.js'),
+        import('../db/checkpoints.js'),
+      ]);
       const { exitGracefully, gracefulClose } = shutdown;
       const { announce, logProcessEvents } = logger;
       const deps = await createDeps(config);
@@ -39,9 +47,12 @@ export const outboxCommands: Commands = (program) => {
         return;
       }
       logProcessEvents(deps.log);
+      const checkpoints = startCheckpoints(deps.db.sqlite, deps.log);
+      if (checkpoints) deps.runners.checkpoints.value = checkpoints;
       let closeMetrics = gracefulClose(null);
       exitGracefully(deps, async () => {
         await Promise.all([worker.stop(), closeMetrics()]);
+        await checkpoints?.stop();
         await deps.db.close();
       });
       closeMetrics = gracefulClose(await startMetricsServer(deps));

@@ -1,4 +1,4 @@
-// SQLite's checkpoints in a thread of their own, for `serve` on a database file
+// SQLite's checkpoints in a thread of their own, for `serve` and `worker` on a database file
 // (deps.runners.checkpoints).
 //
 // In WAL mode a commit appends its pages to the -wal file and a checkpoint copies them back into
