@@ -63,6 +63,8 @@ export class Checkpoints {
         intervalMs: INTERVAL_MS,
       },
     });
+    // The thread never keeps the process alive on its own (a serve whose listen failed must exit).
+    this.thread.unref();
     this.exited = new Promise((resolve) => this.thread.once('exit', () => resolve()));
     this.thread.on('message', (message: string) => log.warn({ err: message }, 'SQLite checkpoint failed'));
     // A thread that could not start (or died): the connection checkpoints as SQLite does by default.
@@ -75,6 +77,7 @@ export class Checkpoints {
 
   /** Closes the thread's connection and waits for the thread to end. */
   async stop(): Promise<void> {
+    this.thread.ref(); // the process waits for the thread's close
     this.thread.postMessage('stop');
     await this.exited;
     if (this.sqlite.open) this.sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
