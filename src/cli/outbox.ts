@@ -47,12 +47,11 @@ export const outboxCommands: Commands = (program) => {
         return;
       }
       logProcessEvents(deps.log);
-      const checkpoints = startCheckpoints(deps.db.sqlite, deps.log);
-      if (checkpoints) deps.runners.checkpoints.value = checkpoints;
+      deps.runners.checkpoints.value = startCheckpoints(deps.db.sqlite, deps.log);
       let closeMetrics = gracefulClose(null);
       exitGracefully(deps, async () => {
         await Promise.all([worker.stop(), closeMetrics()]);
-        await checkpoints?.stop();
+        await deps.runners.checkpoints.value?.stop();
         await deps.db.close();
       });
       closeMetrics = gracefulClose(await startMetricsServer(deps));

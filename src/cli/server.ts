@@ -33,14 +33,13 @@ export const serverCommands: Commands = (program) => {
       logProcessEvents(deps.log);
       const app = await buildApp(deps);
       const worker = opts.worker && config.outbox.inServe ? new OutboxWorker(deps) : null;
-      const checkpoints = startCheckpoints(deps.db.sqlite, deps.log);
-      if (checkpoints) deps.runners.checkpoints.value = checkpoints;
+      deps.runners.checkpoints.value = startCheckpoints(deps.db.sqlite, deps.log);
       const closeApp = gracefulClose(app.server);
       let closeMetrics = gracefulClose(null);
       // Stop taking requests and deliveries together; each finishes what it holds.
       exitGracefully(deps, async () => {
         await Promise.all([closeApp(() => app.close()), worker?.stop(), closeMetrics()]);
-        await checkpoints?.stop();
+        await deps.runners.checkpoints.value?.stop();
         await deps.db.close();
       });
       await app.listen({ port: config.port, host: config.host });

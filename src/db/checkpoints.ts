@@ -88,6 +88,6 @@ export class Checkpoints {
 export function startCheckpoints(
   sqlite: SqliteDatabase.Database | undefined,
   log: Logger,
-): Checkpoints | null {
-  return sqlite && !sqlite.memory ? new Checkpoints(sqlite, log) : null;
+): Checkpoints | undefined {
+  return sqlite && !sqlite.memory ? new Checkpoints(sqlite, log) : undefined;
 }
