@@ -2,9 +2,9 @@
 // Is this machine steady enough to decide a ratio target? Runs a fixed piece of JavaScript (JSON out
 // and back, a Map: the kind of work a request does) on the bench's server core for a while, in
 // blocks of 1.5 s, and prints how many rounds each block did and the spread. The bench's ratios
-// hold the machine's speed constant only as far as the floor and the service slow down alike; a
-// host whose speed moves within seconds (a shared virtual machine) moves the service, whose working
-// set is far larger, more than the floor. On a quiet machine the blocks differ by a few per cent.
+// hold the machine's speed constant only as far as the floor and the service slow down alike; on a
+// host whose speed moves within seconds (a shared virtual machine) the service moved more than the
+// floor (docs/performance.md). On a quiet machine the blocks differ by a few per cent.
 // Usage: node bench/steady.js [--seconds 30]  (BENCH_SERVER_CPUS as bench/run.js; needs taskset)
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
