@@ -3,41 +3,41 @@
 // took it past 1,000 pages (and that commit's request waited for the copy).
 import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliJson, startServeProcess } from '../helpers/cli.js';
 import { ApiClient } from '../helpers/client.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
 
-let db: TestDatabase;
-let file: string;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  file = db.url.slice('sqlite:'.length);
-  runCliJson(['migrate'], { DATABASE_URL: db.url });
-});
-afterAll(async () => {
-  await db.drop();
-});
+// SQLite only: the database and its migration are made only where the test runs.
+describe.skipIf(usingPostgres)('SQLite checkpoints', () => {
+  let db: TestDatabase;
+  let file: string;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    file = db.url.slice('sqlite:'.length);
+    runCliJson(['migrate'], { DATABASE_URL: db.url });
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
 
-/** The survey titles the database file holds on its own, without its log (a copy of the file alone). */
-function titlesInFile(): string[] {
-  const copy = `${file}.alone`;
-  copyFileSync(file, copy);
-  const alone = new Database(copy, { readonly: true });
-  try {
-    return alone
-      .prepare('SELECT title FROM surveys')
-      .all()
-      .map((r) => (r as { title: string }).title);
-  } finally {
-    alone.close();
+  /** The survey titles the database file holds on its own, without its log (a copy of the file alone). */
+  function titlesInFile(): string[] {
+    const copy = `${file}.alone`;
+    copyFileSync(file, copy);
+    const alone = new Database(copy, { readonly: true });
+    try {
+      return alone
+        .prepare('SELECT title FROM surveys')
+        .all()
+        .map((r) => (r as { title: string }).title);
+    } finally {
+      alone.close();
+    }
   }
-}
 
-it.skipIf(usingPostgres)(
-  'copies a write into the database file soon after it, not at 1,000 pages of log; exits 0',
-  async () => {
+  it('copies a write into the database file soon after it, not at 1,000 pages of log; exits 0', async () => {
     const env = { DATABASE_URL: db.url };
     runCliJson(
       ['user', 'create', '--username', 'ck', '--email', 'ck@example.com', '--password', 'pw pw pw pw'],
@@ -59,5 +59,5 @@ it.skipIf(usingPostgres)(
     await expect.poll(titlesInFile, { timeout: 5000, interval: 100 }).toContain('Checkpointed');
     serve.child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  },
-);
+  });
+});
