@@ -180,8 +180,9 @@ export interface Caches {
   entryStatement: Slot<(token: string) => Promise<unknown[][]>>;
   /** domain/collectors/entry.ts: the last entry read per link token; at most 2,000. */
   respondentEntries: EntryCache;
-  /** domain/collectors/entry.ts: a link token's entry read in flight, joined by the requests that
-   * arrive during it (deleted as it settles). */
+  /** domain/collectors/entry.ts: a link token's entry read, taken by the requests that arrive during
+   * it (PostgreSQL: deleted as it settles) or in the same turn of the event loop (SQLite: emptied at
+   * the turn's check phase). */
   entryReads: CacheMap<string, Promise<unknown[][]>>;
   /** domain/surveys/translations.ts: a survey's enabled languages, prepared once. */
   enabledTranslations: Slot<(surveyId: string) => Promise<{ language: string }[]>>;

@@ -91,16 +91,24 @@ function sameLanguages(kept: string[], rows: unknown[][]): boolean {
   return kept.length === rows.length && rows.every((r, i) => r[3] === kept[i]);
 }
 
-/** The statement's rows for a token. A read of the same token already in flight is joined rather
- * than sent again (deps.caches.entryReads): under load on PostgreSQL, where the read is a round trip,
- * the requests of one link that arrive during it share it. A request may so see the link as it
- * was up to one round trip before it arrived, as if it had come that much sooner; what a post
- * changes is decided with its write (a closed or full collector refuses the insert). */
+/** The statement's rows for a token, shared by the requests of one link that arrive together
+ * (deps.caches.entryReads). On PostgreSQL, where the read is a round trip, a read of the same token
+ * still in flight is joined rather than sent again. On SQLite the read answers at once, so the
+ * requests handled in the same turn of the event loop (until its check phase) take its answer
+ * (the read took a seventh of a new visitor's page). A request may so see the link as it was up
+ * to one round trip, or one turn, before it arrived, as if it had come that much sooner; what a
+ * post changes is decided with its write (a closed or full collector refuses the insert). */
 function sharedRead(deps: Deps, token: string): Promise<unknown[][]> {
   const reads = deps.caches.entryReads;
-  const inFlight = reads.get(token);
-  if (inFlight) return inFlight;
-  const read = readEntry(deps, token).finally(() => reads.delete(token));
+  const shared = reads.get(token);
+  if (shared) return shared;
+  if (deps.db.pg) {
+    const read = readEntry(deps, token).finally(() => reads.delete(token));
+    reads.set(token, read);
+    return read;
+  }
+  if (reads.size === 0) setImmediate(() => reads.clear());
+  const read = readEntry(deps, token);
   reads.set(token, read);
   return read;
 }
