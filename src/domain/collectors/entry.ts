@@ -102,13 +102,9 @@ function sharedRead(deps: Deps, token: string): Promise<unknown[][]> {
   const reads = deps.caches.entryReads;
   const shared = reads.get(token);
   if (shared) return shared;
-  if (deps.db.pg) {
-    const read = readEntry(deps, token).finally(() => reads.delete(token));
-    reads.set(token, read);
-    return read;
-  }
-  if (reads.size === 0) setImmediate(() => reads.clear());
-  const read = readEntry(deps, token);
+  let read = readEntry(deps, token);
+  if (deps.db.pg) read = read.finally(() => reads.delete(token));
+  else if (reads.size === 0) setImmediate(() => reads.clear());
   reads.set(token, read);
   return read;
 }
